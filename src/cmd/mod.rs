@@ -1,0 +1,27 @@
+//! The subcommands, each a plain function from parsed options to an exit code.
+
+pub mod count;
+
+use std::process::ExitCode;
+
+use crate::cli::{Command, Opts};
+
+/// Exit code of a run that finished but failed (a verification mismatch).
+pub const EXIT_FAILED: u8 = 1;
+/// Exit code of bad usage (the same as clap's).
+pub const EXIT_USAGE: u8 = 2;
+
+/// A usage error found after parsing: printed on one line, exit code 2.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct UsageError(pub String);
+
+/// Runs the chosen subcommand.
+///
+/// # Errors
+/// Whatever the subcommand fails with; `main` turns it into a message and an exit code.
+pub fn run(opts: Opts) -> anyhow::Result<ExitCode> {
+    match opts.command {
+        Command::Count(args) => count::run(args),
+    }
+}

@@ -1,0 +1,67 @@
+//! The text format: an aligned table with a header, one row per n.
+
+use std::io::{self, Write};
+
+use super::{Record, Sink};
+
+/// Writes an aligned table; the widths fit counts up to 10^24, beyond Q(27).
+pub(super) struct Text<'a> {
+    out: Box<dyn Write + 'a>,
+    show_verified: bool,
+    header_done: bool,
+}
+
+impl<'a> Text<'a> {
+    pub(super) fn new(out: Box<dyn Write + 'a>, show_verified: bool) -> Self {
+        Text { out, show_verified, header_done: false }
+    }
+}
+
+impl Sink for Text<'_> {
+    fn record(&mut self, r: &Record) -> io::Result<()> {
+        if !self.header_done {
+            self.header_done = true;
+            write!(self.out, "{:>3} {:>24} {:>10} {:>7}", "n", "solutions", "seconds", "threads")?;
+            if self.show_verified {
+                write!(self.out, " {:>8}", "verified")?;
+            }
+            writeln!(self.out)?;
+        }
+        write!(self.out, "{:>3} {:>24} {:>10.3} {:>7}", r.n, r.solutions, r.seconds, r.threads)?;
+        if self.show_verified {
+            let v = match r.verified {
+                Some(true) => "yes",
+                Some(false) => "NO",
+                None => "unknown",
+            };
+            write!(self.out, " {v:>8}")?;
+        }
+        writeln!(self.out)?;
+        self.out.flush()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Format, tests::render};
+
+    #[test]
+    fn exact_table() {
+        let want = [
+            "  n                solutions    seconds threads",
+            "  4                        2      0.250       2",
+            "  5                       11      0.250       2",
+            " 29   1180591620717411303424      0.250       2",
+            "",
+        ];
+        assert_eq!(render(Format::Text, false), want.join("\n"));
+        let want = [
+            "  n                solutions    seconds threads verified",
+            "  4                        2      0.250       2      yes",
+            "  5                       11      0.250       2       NO",
+            " 29   1180591620717411303424      0.250       2  unknown",
+            "",
+        ];
+        assert_eq!(render(Format::Text, true), want.join("\n"));
+    }
+}

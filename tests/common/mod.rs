@@ -1,0 +1,41 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use assert_cmd::Command;
+
+/// Returns a command running the `nqueens` binary with `args`.
+pub fn nqueens(args: &[&str]) -> Command {
+    let mut cmd = Command::cargo_bin("nqueens").expect("the binary is built");
+    cmd.args(args);
+    cmd
+}
+
+/// Reads an OEIS b-file from `tests/data/` as (n, a(n)) pairs.
+pub fn bfile(name: &str) -> Vec<(u32, u128)> {
+    let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{path}: {e}"))
+        .lines()
+        .filter_map(|l| l.split('#').next())
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let mut it = l.split_whitespace();
+            (it.next().unwrap().parse().unwrap(), it.next().unwrap().parse().unwrap())
+        })
+        .collect()
+}
+
+/// Replaces every `"seconds":<number>` in JSON Lines by `"seconds":0` so outputs compare exactly.
+pub fn zero_json_seconds(s: &str) -> String {
+    let mut out = String::new();
+    let mut rest = s;
+    while let Some(i) = rest.find("\"seconds\":") {
+        let (head, tail) = rest.split_at(i + "\"seconds\":".len());
+        out.push_str(head);
+        out.push('0');
+        let end = tail.find([',', '}']).unwrap_or(tail.len());
+        rest = &tail[end..];
+    }
+    out.push_str(rest);
+    out
+}
