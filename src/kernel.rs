@@ -39,6 +39,10 @@ pub const fn full_mask(n: u32) -> u64 {
 /// With `NODES = false` the node counter is never touched, and the compiler removes it: the
 /// counting path pays nothing for the statistics path.
 ///
+/// On x86-64 processors with BMI1 (every x86-64 processor since about 2013) the search runs in a
+/// copy compiled for it (`blsi`/`blsr`/`andn` pick and clear the lowest free column in one
+/// instruction each); elsewhere in the portable copy. Both copies are the same source.
+///
 /// # Examples
 /// ```
 /// use nqueens::kernel::{count_completions, full_mask};
@@ -48,46 +52,112 @@ pub const fn full_mask(n: u32) -> u64 {
 /// ```
 #[inline]
 pub fn count_completions<const NODES: bool>(full: u64, cols: u64, ld: u64, rd: u64, nodes: &mut u64) -> u64 {
-    if cols == full {
-        return 1;
+    let free = full & !cols;
+    let rows = free.count_ones();
+    match rows {
+        0 => 1,
+        1 => {
+            let n = (free & !(ld | rd) != 0) as u64;
+            if NODES {
+                *nodes += n;
+            }
+            n
+        }
+        2 => last_two_portable::<NODES>(free, ld, rd, nodes),
+        _ => {
+            #[cfg(target_arch = "x86_64")]
+            if has_bmi1() {
+                // SAFETY: `search_bmi1` is compiled for BMI1, and `has_bmi1` has just checked
+                // that this processor executes BMI1 instructions.
+                return unsafe { search_bmi1::<NODES>(rows, free, ld, rd, nodes) };
+            }
+            search_portable::<NODES>(rows, free, ld, rd, nodes)
+        }
     }
-    search::<NODES>(full, cols, ld, rd, nodes)
 }
 
-/// The recursion behind [`count_completions`]; `cols != full` on entry.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn has_bmi1() -> bool {
+    std::arch::is_x86_feature_detected!("bmi1")
+}
+
+/// Defines the recursion twice from one source: once portable, once for a target feature.
 ///
-/// The row before the last is handled without a call: when a placement fills all columns but
-/// one, the last row has a completion if and only if that column is free of both diagonals, so
-/// the recursion never descends into leaf calls (this halves the number of calls).
-fn search<const NODES: bool>(full: u64, cols: u64, ld: u64, rd: u64, nodes: &mut u64) -> u64 {
-    let mut avail = full & !(cols | ld | rd);
-    let mut count = 0u64;
-    while avail != 0 {
-        let bit = avail & avail.wrapping_neg();
-        avail ^= bit;
-        if NODES {
-            *nodes += 1;
+/// The recursion is written on *free* columns (`free = full & !cols`, so a placement is one
+/// `xor`) and fixes two rows per call: LLVM does not inline a recursive function into itself, and
+/// doing it by hand saves half of the calls (about 10% at n = 16). `rows` is the number of empty
+/// rows (`free.count_ones()`), at least 3 on entry; the last two rows are counted without a call:
+/// the row before the last keeps a placement if and only if the single column left is free of
+/// both diagonals on the last row.
+macro_rules! searches {
+    ($(#[$attr:meta])* $search:ident, $last_two:ident) => {
+        /// Counts the completions of the last two rows (`free` has two bits).
+        $(#[$attr])*
+        #[inline]
+        fn $last_two<const NODES: bool>(free: u64, ld: u64, rd: u64, nodes: &mut u64) -> u64 {
+            let mut avail = free & !(ld | rd);
+            let mut count = 0u64;
+            while avail != 0 {
+                let bit = avail & avail.wrapping_neg();
+                avail ^= bit;
+                let fits = ((free ^ bit) & !(((ld | bit) << 1) | ((rd | bit) >> 1)) != 0) as u64;
+                if NODES {
+                    *nodes += 1 + fits;
+                }
+                count += fits;
+            }
+            count
         }
-        let c = cols | bit;
-        let l = (ld | bit) << 1;
-        let r = (rd | bit) >> 1;
-        let rest = full & !c;
-        if rest & (rest - 1) == 0 {
-            // At most one column left: the last row (if any) takes it when no diagonal hits it.
-            if rest == 0 {
-                count += 1;
-            } else if rest & !(l | r) != 0 {
+
+        /// Counts the completions of a board with `rows` ≥ 3 empty rows, two rows per call.
+        $(#[$attr])*
+        fn $search<const NODES: bool>(rows: u32, free: u64, ld: u64, rd: u64, nodes: &mut u64) -> u64 {
+            let mut avail = free & !(ld | rd);
+            let mut count = 0u64;
+            while avail != 0 {
+                let bit = avail & avail.wrapping_neg();
+                avail ^= bit;
                 if NODES {
                     *nodes += 1;
                 }
-                count += 1;
+                let f1 = free ^ bit;
+                let l1 = (ld | bit) << 1;
+                let r1 = (rd | bit) >> 1;
+                if rows == 3 {
+                    count += $last_two::<NODES>(f1, l1, r1, nodes);
+                    continue;
+                }
+                let mut a1 = f1 & !(l1 | r1);
+                while a1 != 0 {
+                    let b1 = a1 & a1.wrapping_neg();
+                    a1 ^= b1;
+                    if NODES {
+                        *nodes += 1;
+                    }
+                    let f2 = f1 ^ b1;
+                    let l2 = (l1 | b1) << 1;
+                    let r2 = (r1 | b1) >> 1;
+                    count += if rows == 4 {
+                        $last_two::<NODES>(f2, l2, r2, nodes)
+                    } else {
+                        $search::<NODES>(rows - 2, f2, l2, r2, nodes)
+                    };
+                }
             }
-        } else {
-            count += search::<NODES>(full, c, l, r, nodes);
+            count
         }
-    }
-    count
+    };
 }
+
+searches!(search_portable, last_two_portable);
+
+#[cfg(target_arch = "x86_64")]
+searches!(
+    #[target_feature(enable = "bmi1")]
+    search_bmi1,
+    last_two_bmi1
+);
 
 #[cfg(test)]
 mod tests {
@@ -119,6 +189,34 @@ mod tests {
         let q = count_completions::<true>(full_mask(14), 0, 0, 0, &mut nodes);
         assert_eq!(q, 365_596);
         assert_eq!(nodes + 1, 27_358_553);
+    }
+
+    #[test]
+    fn portable_and_feature_copies_agree() {
+        for n in 3..=11u32 {
+            let full = full_mask(n);
+            let (mut a, mut b) = (0, 0);
+            let portable = search_portable::<true>(n, full, 0, 0, &mut a);
+            assert_eq!(portable as u128, crate::reference::backtrack_count(n) as u128, "n = {n}");
+            #[cfg(target_arch = "x86_64")]
+            if has_bmi1() {
+                // SAFETY: BMI1 was detected just above.
+                let fast = unsafe { search_bmi1::<true>(n, full, 0, 0, &mut b) };
+                assert_eq!((fast, b), (portable, a), "n = {n}");
+            }
+        }
+    }
+
+    #[test]
+    fn partial_boards_of_every_depth() {
+        // A queen in row 0, column 1 of a 4×4 board leaves one solution; so does column 2.
+        let mut nodes = 0;
+        let b = 1u64 << 1;
+        assert_eq!(count_completions::<true>(full_mask(4), b, b << 1, b >> 1, &mut nodes), 1);
+        // A full board counts 1; a board with one empty row counts its free squares (0 or 1).
+        assert_eq!(count_completions::<false>(full_mask(4), full_mask(4), 0, 0, &mut nodes), 1);
+        assert_eq!(count_completions::<false>(full_mask(4), 0b0111, 0, 0, &mut nodes), 1);
+        assert_eq!(count_completions::<false>(full_mask(4), 0b0111, 0b1000, 0, &mut nodes), 0);
     }
 
     #[test]
