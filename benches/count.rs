@@ -30,7 +30,8 @@ fn parallel(c: &mut Criterion) {
     group.sample_size(10);
     for algorithm in Algorithm::ALL {
         for threads in [1usize, 2] {
-            let counter = Counter::new(&CountOptions { threads, algorithm, ..CountOptions::default() }).unwrap();
+            let counter =
+                Counter::new(&CountOptions { threads, algorithm, ..CountOptions::default() }).unwrap();
             for n in [12u32, 14] {
                 assert_eq!(Some(counter.count(n).unwrap().solutions), A000170.get(n));
                 let id = BenchmarkId::new(format!("{algorithm}-par-{threads}t"), n);

@@ -60,6 +60,11 @@ pub struct CountArgs {
     #[arg(long, value_name = "NAME", default_value = "mirror", value_parser = parse_algorithm)]
     pub algorithm: Algorithm,
 
+    /// Add search statistics per n: nodes visited (queen placements), nodes per second,
+    /// subproblems, split depth and parallel efficiency (CPU time / (wall time × threads)).
+    #[arg(long)]
+    pub stats: bool,
+
     /// Rows fixed per subproblem, 1..=16 [default: the smallest depth with at least 32
     /// subproblems per thread and 2048 in all].
     #[arg(long, value_name = "D", value_parser = parse_split_depth)]

@@ -152,6 +152,12 @@ pub trait Plan: Sync {
     /// Returns the weighted counts of subproblem `index` (`0..len()`); counts nodes too when
     /// `stats` is true.
     fn solve(&self, index: usize, stats: bool) -> Tally;
+    /// Returns the queen placements made while building the subproblems (the prefix tree), so
+    /// that with the nodes of every subproblem they add up to the nodes of the whole search,
+    /// whatever the split depth.
+    fn prefix_nodes(&self) -> u128 {
+        0
+    }
 }
 
 /// The mirror-halving plan (see [`split`]): subproblems with `split_depth` rows fixed.
@@ -160,6 +166,7 @@ pub struct MirrorPlan {
     n: u32,
     depth: u32,
     subproblems: Vec<split::Subproblem>,
+    prefix_nodes: u64,
 }
 
 impl MirrorPlan {
@@ -173,7 +180,8 @@ impl MirrorPlan {
         if depth == 0 || depth > split::MAX_SPLIT_DEPTH {
             return Err(Error::BadSplitDepth { depth });
         }
-        Ok(MirrorPlan { n, depth, subproblems: split::mirror_subproblems(n, depth) })
+        let (subproblems, prefix_nodes) = split::mirror_subproblems_counting(n, depth);
+        Ok(MirrorPlan { n, depth, subproblems, prefix_nodes })
     }
 
     /// Returns the plan with the split depth [`split::auto_split_depth`] picks for `threads`.
@@ -203,6 +211,10 @@ impl Plan for MirrorPlan {
 
     fn split_depth(&self) -> u32 {
         self.depth
+    }
+
+    fn prefix_nodes(&self) -> u128 {
+        self.prefix_nodes as u128
     }
 
     fn solve(&self, index: usize, stats: bool) -> Tally {
@@ -280,8 +292,8 @@ pub struct Count {
     pub split_depth: u32,
     /// Queen placements made by the search, if statistics were asked for.
     pub nodes: Option<u128>,
-    /// Seconds of CPU time the workers spent in subproblems (summed over threads), if statistics
-    /// were asked for.
+    /// Seconds of CPU time (user + system, all threads) the process spent during the count, if
+    /// statistics were asked for. Parallel efficiency is `cpu_seconds / (seconds × threads)`.
     pub cpu_seconds: Option<f64>,
 }
 
@@ -346,6 +358,7 @@ impl Counter {
     /// [`Error::BoardTooLarge`] if `n` > [`MAX_N`].
     pub fn count(&self, n: u32) -> Result<Count, Error> {
         let start = Instant::now();
+        let cpu_start = process_cpu_seconds();
         let plan = match self.options.algorithm {
             Algorithm::Mirror => match self.options.split_depth {
                 Some(depth) => MirrorPlan::new(n, depth)?,
@@ -364,9 +377,33 @@ impl Counter {
             threads: self.options.threads,
             subproblems: plan.len(),
             split_depth: plan.split_depth(),
-            nodes: stats.then_some(outcome.tally.nodes),
-            cpu_seconds: stats.then_some(outcome.busy_seconds),
+            nodes: stats.then_some(outcome.tally.nodes + plan.prefix_nodes()),
+            cpu_seconds: stats.then(|| match (cpu_start, process_cpu_seconds()) {
+                (Some(a), Some(b)) => b - a,
+                _ => outcome.busy_seconds,
+            }),
         })
+    }
+}
+
+/// Returns the CPU seconds (user + system, every thread) this process has used, where the
+/// operating system tells (`getrusage`, POSIX).
+fn process_cpu_seconds() -> Option<f64> {
+    #[cfg(unix)]
+    {
+        // SAFETY: `getrusage` only writes the `rusage` struct it is given, which is plain data
+        // and valid when zeroed.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        // SAFETY: RUSAGE_SELF with a valid pointer to a `rusage` is the documented call.
+        if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } != 0 {
+            return None;
+        }
+        let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
+        Some(secs(usage.ru_utime) + secs(usage.ru_stime))
+    }
+    #[cfg(not(unix))]
+    {
+        None
     }
 }
 

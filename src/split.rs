@@ -128,9 +128,24 @@ impl Subproblem {
 /// Prefixes that leave no free square are dropped, so every subproblem can still be completed
 /// as far as its fixed rows go. Σ weight × completions = Q(n) (OEIS A000170).
 pub fn mirror_subproblems(n: u32, depth: u32) -> Vec<Subproblem> {
+    mirror_subproblems_counting(n, depth).0
+}
+
+/// Returns [`mirror_subproblems`] and the number of queen placements the splitter made to build
+/// them (every node of the prefix tree below the empty board, dead ends included). Adding the
+/// search's nodes below the prefixes gives the nodes of the whole mirror-halved tree, whatever
+/// the split depth.
+pub fn mirror_subproblems_counting(n: u32, depth: u32) -> (Vec<Subproblem>, u64) {
     assert!(n <= kernel::MAX_N, "board side {n} is beyond the masks");
     let seeds = mirror_seeds(n);
-    expand(seeds, n, depth)
+    // Row 0's left half, plus (odd n) the middle column and its row-1 children.
+    let mut nodes = match n {
+        0 | 1 => 0,
+        _ if n % 2 == 0 => u64::from(n / 2),
+        _ => u64::from(n / 2) + 1 + (seeds.len() - n as usize / 2) as u64,
+    };
+    let subproblems = expand_counting(seeds, n, depth, &mut nodes);
+    (subproblems, nodes)
 }
 
 /// Returns the symmetry seeds of mirror halving (see the module docs), in column order.
@@ -156,15 +171,20 @@ fn mirror_seeds(n: u32) -> Vec<Subproblem> {
 /// Extends each seed row by row until it has `depth` rows fixed (or the board is full), keeping
 /// the order: the children of a prefix follow it, left column first.
 pub fn expand(seeds: Vec<Subproblem>, n: u32, depth: u32) -> Vec<Subproblem> {
+    expand_counting(seeds, n, depth, &mut 0)
+}
+
+/// [`expand`], adding the number of queen placements it makes (dead ends included) to `nodes`.
+pub fn expand_counting(seeds: Vec<Subproblem>, n: u32, depth: u32, nodes: &mut u64) -> Vec<Subproblem> {
     let depth = depth.min(n).min(MAX_SPLIT_DEPTH);
     let mut out = Vec::with_capacity(seeds.len());
     for seed in seeds {
-        expand_one(seed, n, depth, &mut out);
+        expand_one(seed, n, depth, &mut out, nodes);
     }
     out
 }
 
-fn expand_one(sub: Subproblem, n: u32, depth: u32, out: &mut Vec<Subproblem>) {
+fn expand_one(sub: Subproblem, n: u32, depth: u32, out: &mut Vec<Subproblem>, nodes: &mut u64) {
     if sub.prefix.len() as u32 >= depth {
         out.push(sub);
         return;
@@ -173,7 +193,8 @@ fn expand_one(sub: Subproblem, n: u32, depth: u32, out: &mut Vec<Subproblem>) {
     while free != 0 {
         let col = free.trailing_zeros();
         free &= free - 1;
-        expand_one(sub.place(col), n, depth, out);
+        *nodes += 1;
+        expand_one(sub.place(col), n, depth, out, nodes);
     }
 }
 
@@ -204,6 +225,32 @@ mod tests {
             let want = backtrack_count(n) as u128;
             for depth in 0..=n + 1 {
                 assert_eq!(mirror_total(n, depth), want, "n = {n}, depth = {depth}");
+            }
+        }
+    }
+
+    #[test]
+    fn nodes_of_the_halved_tree_do_not_depend_on_the_split_depth() {
+        // The C reference counts the nodes of the mirror-halved tree including the root
+        // (`mirror_ref -DCOUNT_NODES N half`): n = 1: 2, 4: 9, 5: 28, 8: 1,029, 11: 83,464,
+        // 12: 428,095, 13: 2,337,446.
+        for (n, want) in [
+            (1u32, 2u64),
+            (2, 2),
+            (3, 4),
+            (4, 9),
+            (5, 28),
+            (8, 1029),
+            (11, 83_464),
+            (12, 428_095),
+            (13, 2_337_446),
+        ] {
+            for depth in 1..=n {
+                let (subs, mut nodes) = mirror_subproblems_counting(n, depth);
+                for s in &subs {
+                    s.count::<true>(n, &mut nodes);
+                }
+                assert_eq!(nodes + 1, want, "n = {n}, depth = {depth}");
             }
         }
     }

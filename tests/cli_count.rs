@@ -145,3 +145,46 @@ fn help_shows_examples() {
         .success()
         .stdout(predicate::str::contains("Examples:").and(predicate::str::contains("nqueens count 1..18")));
 }
+
+#[test]
+fn stats_nodes_match_the_reference_tree_and_ignore_threads() {
+    // The mirror-halved tree of n = 12 has 428,095 nodes including the root, as the C reference
+    // counts them (shared/anchors/mirror_ref.c built with -DCOUNT_NODES, mode half).
+    for threads in ["1", "2", "3", "8"] {
+        for depth in ["1", "3", "6"] {
+            let out = nqueens(&[
+                "count",
+                "12",
+                "--algorithm",
+                "mirror",
+                "--stats",
+                "--format",
+                "json",
+                "-j",
+                threads,
+                "--split-depth",
+                depth,
+            ])
+            .assert()
+            .success()
+            .get_output()
+            .clone();
+            let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+            assert_eq!(v["nodes"], 428_094, "threads = {threads}, depth = {depth}");
+            assert_eq!(v["solutions"], 14_200);
+            assert!(v["nodes_per_second"].as_f64().unwrap() > 0.0);
+            let eff = v["efficiency"].as_f64().unwrap();
+            assert!((0.0..=1.5).contains(&eff), "efficiency {eff}");
+        }
+    }
+}
+
+#[test]
+fn stats_columns_in_csv_and_text() {
+    let out = nqueens(&["count", "8", "--stats", "--format", "csv"]).assert().success().get_output().clone();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with(
+        "n,solutions,seconds,threads,algorithm,subproblems,split_depth,verified,nodes,nodes_per_second,cpu_seconds,efficiency\n"
+    ));
+    nqueens(&["count", "8", "--stats"]).assert().success().stdout(predicate::str::contains("efficiency"));
+}

@@ -20,7 +20,7 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
         algorithm: args.algorithm,
         split_depth: args.split_depth,
         progress: args.progress,
-        stats: false,
+        stats: args.stats,
     };
     let counter = Counter::new(&options).map_err(|e| UsageError(e.to_string()))?;
     let stdout = BufWriter::new(io::stdout().lock());

@@ -6,21 +6,31 @@ use super::{Record, Sink};
 
 pub(super) struct Csv<'a> {
     out: csv::Writer<Box<dyn Write + 'a>>,
+    header_done: bool,
 }
 
 impl<'a> Csv<'a> {
     pub(super) fn new(out: Box<dyn Write + 'a>) -> Self {
-        Csv { out: csv::Writer::from_writer(out) }
+        Csv { out: csv::Writer::from_writer(out), header_done: false }
     }
 }
 
 impl Sink for Csv<'_> {
     fn record(&mut self, r: &Record) -> io::Result<()> {
-        self.out.serialize(r).map_err(|e| match e.into_kind() {
-            csv::ErrorKind::Io(io) => io,
-            other => io::Error::other(format!("{other:?}")),
-        })?;
+        let fields = r.fields();
+        if !self.header_done {
+            self.header_done = true;
+            self.out.write_record(fields.iter().map(|f| f.0)).map_err(into_io)?;
+        }
+        self.out.write_record(fields.iter().map(|f| &f.1)).map_err(into_io)?;
         self.out.flush()
+    }
+}
+
+fn into_io(e: csv::Error) -> io::Error {
+    match e.into_kind() {
+        csv::ErrorKind::Io(io) => io,
+        other => io::Error::other(format!("{other:?}")),
     }
 }
 

@@ -34,6 +34,64 @@ pub struct Record {
     pub split_depth: u32,
     /// Whether `solutions` equals OEIS A000170: `None` when n is beyond the known values.
     pub verified: Option<bool>,
+    /// Search statistics, present with `--stats`.
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub stats: Option<Stats>,
+}
+
+impl Record {
+    /// Returns the record's fields in column order as (name, value) pairs, the way the csv format
+    /// writes them: `None` values are empty, and the statistics columns appear only with
+    /// statistics.
+    pub fn fields(&self) -> Vec<(&'static str, String)> {
+        let opt = |v: Option<bool>| v.map(|b| b.to_string()).unwrap_or_default();
+        let mut fields = vec![
+            ("n", self.n.to_string()),
+            ("solutions", self.solutions.to_string()),
+            ("seconds", self.seconds.to_string()),
+            ("threads", self.threads.to_string()),
+            ("algorithm", self.algorithm.to_string()),
+            ("subproblems", self.subproblems.to_string()),
+            ("split_depth", self.split_depth.to_string()),
+            ("verified", opt(self.verified)),
+        ];
+        if let Some(st) = &self.stats {
+            fields.extend([
+                ("nodes", st.nodes.to_string()),
+                ("nodes_per_second", format!("{:.0}", st.nodes_per_second)),
+                ("cpu_seconds", format!("{:.6}", st.cpu_seconds)),
+                ("efficiency", format!("{:.4}", st.efficiency)),
+            ]);
+        }
+        fields
+    }
+}
+
+/// Search statistics of one count (`nqueens count --stats`).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Stats {
+    /// Queen placements the search made (search-tree nodes below the subproblems' prefixes).
+    pub nodes: u128,
+    /// Nodes per wall-clock second.
+    pub nodes_per_second: f64,
+    /// CPU seconds of the process during the count (user + system, all threads).
+    pub cpu_seconds: f64,
+    /// Parallel efficiency: CPU seconds / (wall seconds × threads), 0 to 1.
+    pub efficiency: f64,
+}
+
+impl Stats {
+    /// Returns the statistics of `count`, if it was counted with statistics.
+    pub fn of(count: &Count) -> Option<Stats> {
+        let (nodes, cpu) = (count.nodes?, count.cpu_seconds?);
+        let wall = count.seconds.max(1e-9);
+        Some(Stats {
+            nodes,
+            nodes_per_second: nodes as f64 / wall,
+            cpu_seconds: cpu,
+            efficiency: cpu / (wall * count.threads as f64),
+        })
+    }
 }
 
 impl Record {
@@ -54,6 +112,7 @@ impl Record {
             subproblems: count.subproblems,
             split_depth: count.split_depth,
             verified: table.verify(count.n, count.solutions),
+            stats: Stats::of(count),
         }
     }
 }
@@ -125,6 +184,7 @@ mod tests {
             subproblems: 10,
             split_depth: 2,
             verified,
+            stats: None,
         };
         vec![mk(4, 2, Some(true)), mk(5, 11, Some(false)), mk(29, 1u128 << 70, None)]
     }

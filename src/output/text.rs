@@ -25,6 +25,13 @@ impl Sink for Text<'_> {
             if self.show_verified {
                 write!(self.out, " {:>8}", "verified")?;
             }
+            if r.stats.is_some() {
+                write!(
+                    self.out,
+                    " {:>11} {:>5} {:>22} {:>10} {:>10}",
+                    "subproblems", "depth", "nodes", "Mnodes/s", "efficiency"
+                )?;
+            }
             writeln!(self.out)?;
         }
         write!(self.out, "{:>3} {:>24} {:>10.3} {:>7}", r.n, r.solutions, r.seconds, r.threads)?;
@@ -35,6 +42,17 @@ impl Sink for Text<'_> {
                 None => "unknown",
             };
             write!(self.out, " {v:>8}")?;
+        }
+        if let Some(st) = &r.stats {
+            write!(
+                self.out,
+                " {:>11} {:>5} {:>22} {:>10.1} {:>10.3}",
+                r.subproblems,
+                r.split_depth,
+                st.nodes,
+                st.nodes_per_second / 1e6,
+                st.efficiency
+            )?;
         }
         writeln!(self.out)?;
         self.out.flush()
