@@ -134,9 +134,15 @@ fn median(mut v: Vec<f64>) -> f64 {
 /// A named line: (x, y) points.
 type Series = (String, Vec<(f64, f64)>);
 
+/// Runs of one (algorithm, n): threads -> (seconds, nodes) of each repeat.
+type RunsByThreads = BTreeMap<u32, Vec<(f64, f64)>>;
+
+/// Per algorithm: (n, seconds) and (n, nodes) points.
+type PerN = (Vec<(f64, f64)>, Vec<(f64, f64)>);
+
 fn plot_threads(t: &Table, stem: &Path) -> Res<Vec<PathBuf>> {
     // (algorithm, n) -> threads -> seconds of each repeat (and nodes).
-    let mut runs: BTreeMap<(String, String), BTreeMap<u32, Vec<(f64, f64)>>> = BTreeMap::new();
+    let mut runs: BTreeMap<(String, String), RunsByThreads> = BTreeMap::new();
     for row in &t.rows {
         let key = (t.text(row, "algorithm")?.to_string(), t.text(row, "n")?.to_string());
         let threads = t.num(row, "threads")? as u32;
@@ -189,7 +195,7 @@ fn plot_threads(t: &Table, stem: &Path) -> Res<Vec<PathBuf>> {
 }
 
 fn plot_n(t: &Table, stem: &Path) -> Res<Vec<PathBuf>> {
-    let mut by_algo: BTreeMap<String, (Vec<(f64, f64)>, Vec<(f64, f64)>)> = BTreeMap::new();
+    let mut by_algo: BTreeMap<String, PerN> = BTreeMap::new();
     for row in &t.rows {
         let e = by_algo.entry(t.text(row, "algorithm")?.to_string()).or_default();
         let n = t.num(row, "n")?;
