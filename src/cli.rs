@@ -3,7 +3,7 @@
 
 use clap::{Args, Parser, Subcommand};
 
-use nqueens::output::Format;
+use nqueens::output::{Format, Sequence};
 use nqueens::{Algorithm, MAX_N, Progress};
 
 const COUNT_EXAMPLES: &str = "\
@@ -12,9 +12,13 @@ Examples:
   nqueens count 1..18 -j 2             n = 1 to 18 inclusive, on 2 threads
   nqueens count 0..14 --verify --format json
                                        JSON Lines, each count checked against OEIS A000170
-  nqueens count 8 10 12 --format bfile OEIS b-file lines `n a(n)`";
+  nqueens count 8 10 12 --format bfile OEIS b-file lines `n a(n)`
+  nqueens count 1..14 --format bfile --sequence unique
+                                       the fundamental solutions, OEIS A002562
+  nqueens count 16 --algorithm mirror  mirror halving (solutions only), for cross-checks";
 
-/// Counts the solutions of the n-queens problem (OEIS A000170) on every core.
+/// Counts the solutions (OEIS A000170) and fundamental solutions (A002562) of the n-queens
+/// problem on every core.
 #[derive(Debug, Parser)]
 #[command(name = "nqueens", version, about, propagate_version = true)]
 pub struct Opts {
@@ -46,7 +50,13 @@ pub struct CountArgs {
     #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = parse_format)]
     pub format: Format,
 
-    /// Check each count against OEIS A000170 (known for n <= 27); exit 1 on a mismatch.
+    /// The sequence a bfile writes: solutions (A000170) or unique (fundamental solutions,
+    /// A002562, from n = 1; needs --algorithm d4). The other formats show both.
+    #[arg(long, value_name = "SEQ", default_value = "solutions", value_parser = parse_sequence)]
+    pub sequence: Sequence,
+
+    /// Check each count against OEIS A000170, and the fundamental solutions and their orbit sizes
+    /// against A002562 and its class breakdown (known for n <= 27); exit 1 on a mismatch.
     /// Counts beyond the table are reported as unverified, not as errors.
     #[arg(long)]
     pub verify: bool,
@@ -56,8 +66,9 @@ pub struct CountArgs {
     #[arg(long, value_name = "WHEN", default_value = "auto", value_parser = parse_progress)]
     pub progress: Progress,
 
-    /// Search algorithm: mirror (mirror halving).
-    #[arg(long, value_name = "NAME", default_value = "mirror", value_parser = parse_algorithm)]
+    /// Search algorithm: d4 (start constellations, one per symmetry class: solutions, fundamental
+    /// solutions and orbit sizes) or mirror (mirror halving: solutions only).
+    #[arg(long, value_name = "NAME", default_value = "d4", value_parser = parse_algorithm)]
     pub algorithm: Algorithm,
 
     /// Add search statistics per n: nodes visited (queen placements), nodes per second,
@@ -145,6 +156,10 @@ pub fn parse_split_depth(s: &str) -> Result<u32, String> {
 }
 
 fn parse_format(s: &str) -> Result<Format, String> {
+    s.parse()
+}
+
+fn parse_sequence(s: &str) -> Result<Sequence, String> {
     s.parse()
 }
 

@@ -20,7 +20,10 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod constellation;
+pub mod d4;
 pub mod kernel;
+pub mod kernel_d4;
 pub mod oeis;
 pub mod output;
 pub mod parallel;
@@ -33,6 +36,7 @@ use std::ops::{Add, AddAssign};
 use std::str::FromStr;
 use std::time::Instant;
 
+pub use d4::D4Plan;
 pub use kernel::MAX_N;
 pub use parallel::Progress;
 
@@ -69,18 +73,23 @@ pub enum Error {
 pub enum Algorithm {
     /// Mirror halving: the row-0 queen in the left half, counted twice (see [`split`]). Visits
     /// half of the search tree. Gives solutions (A000170) only.
-    #[default]
     Mirror,
+    /// Full D4 symmetry by start constellations (see [`constellation`]): one border
+    /// configuration per symmetry class, weighted by its orbit. Gives solutions (A000170),
+    /// fundamental solutions (A002562) and their orbit sizes; the default.
+    #[default]
+    D4,
 }
 
 impl Algorithm {
     /// Every algorithm, in the order `--help` lists them.
-    pub const ALL: [Algorithm; 1] = [Algorithm::Mirror];
+    pub const ALL: [Algorithm; 2] = [Algorithm::D4, Algorithm::Mirror];
 
     /// Returns the algorithm's name as the CLI and the output formats spell it.
     pub fn name(self) -> &'static str {
         match self {
             Algorithm::Mirror => "mirror",
+            Algorithm::D4 => "d4",
         }
     }
 }
@@ -246,7 +255,7 @@ pub fn check_n(n: u32) -> Result<(), Error> {
 pub struct CountOptions {
     /// Worker threads (at least 1). Default: every logical CPU (`num_cpus::get()`).
     pub threads: usize,
-    /// The search algorithm. Default: [`Algorithm::Mirror`].
+    /// The search algorithm. Default: [`Algorithm::D4`].
     pub algorithm: Algorithm,
     /// Rows fixed per subproblem; `None` lets [`split::auto_split_depth`] choose.
     pub split_depth: Option<u32>,
@@ -260,7 +269,7 @@ impl Default for CountOptions {
     fn default() -> Self {
         CountOptions {
             threads: num_cpus::get(),
-            algorithm: Algorithm::Mirror,
+            algorithm: Algorithm::default(),
             split_depth: None,
             progress: Progress::Never,
             stats: false,
@@ -317,6 +326,19 @@ pub struct Classes {
     pub orbit1: u128,
 }
 
+impl Classes {
+    /// Returns the number of fundamental solutions (symmetry classes), OEIS A002562.
+    pub fn total(&self) -> u128 {
+        self.orbit8 + self.orbit4 + self.orbit2 + self.orbit1
+    }
+
+    /// Returns the number of solutions the classes stand for: 8·orbit8 + 4·orbit4 + 2·orbit2 +
+    /// orbit1 (OEIS A000170).
+    pub fn solutions(&self) -> u128 {
+        8 * self.orbit8 + 4 * self.orbit4 + 2 * self.orbit2 + self.orbit1
+    }
+}
+
 /// A reusable counter: a thread pool and the options it counts with.
 pub struct Counter {
     options: CountOptions,
@@ -359,19 +381,29 @@ impl Counter {
     pub fn count(&self, n: u32) -> Result<Count, Error> {
         let start = Instant::now();
         let cpu_start = process_cpu_seconds();
-        let plan = match self.options.algorithm {
-            Algorithm::Mirror => match self.options.split_depth {
+        let (depth, threads) = (self.options.split_depth, self.options.threads);
+        let plan: Box<dyn Plan> = match self.options.algorithm {
+            Algorithm::Mirror => Box::new(match depth {
                 Some(depth) => MirrorPlan::new(n, depth)?,
-                None => MirrorPlan::auto(n, self.options.threads)?,
-            },
+                None => MirrorPlan::auto(n, threads)?,
+            }),
+            Algorithm::D4 => Box::new(match depth {
+                Some(depth) => D4Plan::new(n, depth)?,
+                None => D4Plan::auto(n, threads)?,
+            }),
         };
-        let outcome = parallel::run(&plan, &self.pool, self.options.progress, self.options.stats);
+        let outcome = parallel::run(plan.as_ref(), &self.pool, self.options.progress, self.options.stats);
         let stats = self.options.stats;
+        // A002562 starts at n = 1: the empty board has no fundamental count.
+        let classes = (self.options.algorithm == Algorithm::D4 && n >= 1).then(|| {
+            let [c1, c2, c4, c8] = outcome.tally.classes;
+            Classes { orbit8: c8, orbit4: c4, orbit2: c2, orbit1: c1 }
+        });
         Ok(Count {
             n,
             solutions: outcome.tally.solutions,
-            unique: None,
-            classes: None,
+            unique: classes.map(|c| c.total()),
+            classes,
             algorithm: self.options.algorithm,
             seconds: start.elapsed().as_secs_f64(),
             threads: self.options.threads,

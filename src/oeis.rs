@@ -145,6 +145,43 @@ pub const CLASSES: [(u32, [u128; 3]); 27] = [
     (27, [29_363_495_854_214_938, 80_100_756, 0]),
 ];
 
+/// Returns the known class breakdown of the n×n board (n = 1..=27), orbit 1 included (only
+/// n = 1 has one).
+pub fn known_classes(n: u32) -> Option<crate::Classes> {
+    let &(_, [orbit8, orbit4, orbit2]) = CLASSES.iter().find(|(m, _)| *m == n)?;
+    Some(crate::Classes { orbit8, orbit4, orbit2, orbit1: (n == 1) as u128 })
+}
+
+/// Checks every count of `count` against the tables: solutions against A000170, and, when the
+/// count carries them, fundamental solutions against A002562 and the classes against
+/// [`CLASSES`].
+///
+/// Returns `Some(false)` if any known value differs, `Some(true)` if all that are known agree
+/// and the solutions are known, `None` (unverified) if n is beyond A000170; and one line per
+/// mismatch, e.g. `A002562: counted 13, known 12`.
+pub fn check(count: &crate::Count) -> (Option<bool>, Vec<String>) {
+    let n = count.n;
+    let mut mismatches = Vec::new();
+    let solutions = A000170.verify(n, count.solutions);
+    if solutions == Some(false) {
+        let known = A000170.get(n).expect("a mismatch implies a known value");
+        mismatches.push(format!("A000170: counted {}, known {known}", count.solutions));
+    }
+    if let Some(unique) = count.unique {
+        if let Some(known) = A002562.get(n).filter(|&k| k != unique) {
+            mismatches.push(format!("A002562: counted {unique}, known {known}"));
+        }
+    }
+    if let Some(classes) = count.classes {
+        if let Some(known) = known_classes(n).filter(|&k| k != classes) {
+            let show = |c: crate::Classes| format!("{}/{}/{}/{}", c.orbit8, c.orbit4, c.orbit2, c.orbit1);
+            mismatches.push(format!("classes 8/4/2/1: counted {}, known {}", show(classes), show(known)));
+        }
+    }
+    let verified = if !mismatches.is_empty() { Some(false) } else { solutions };
+    (verified, mismatches)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -179,6 +216,20 @@ mod tests {
         for &(n, [c8, c4, c2]) in &CLASSES[1..] {
             assert_eq!(A000170.get(n), Some(8 * c8 + 4 * c4 + 2 * c2), "n = {n}");
             assert_eq!(A002562.get(n), Some(c8 + c4 + c2), "n = {n}");
+        }
+    }
+
+    #[test]
+    fn known_classes_of_small_boards() {
+        let c = known_classes(1).unwrap();
+        assert_eq!((c.orbit8, c.orbit4, c.orbit2, c.orbit1), (0, 0, 0, 1));
+        let c = known_classes(8).unwrap();
+        assert_eq!((c.orbit8, c.orbit4, c.orbit2, c.orbit1), (11, 1, 0, 0));
+        assert_eq!(known_classes(0), None);
+        assert_eq!(known_classes(28), None);
+        for n in 1..=27 {
+            let c = known_classes(n).unwrap();
+            assert_eq!((Some(c.solutions()), Some(c.total())), (A000170.get(n), A002562.get(n)), "n = {n}");
         }
     }
 

@@ -28,11 +28,74 @@ fn json_format_exact() {
     let text = zero_json_seconds(&String::from_utf8(out.stdout).unwrap());
     assert_eq!(
         text,
-        r#"{"n":4,"solutions":2,"seconds":0,"threads":2,"algorithm":"mirror","subproblems":1,"split_depth":4,"verified":true}
-{"n":5,"solutions":10,"seconds":0,"threads":2,"algorithm":"mirror","subproblems":5,"split_depth":5,"verified":true}
-{"n":6,"solutions":4,"seconds":0,"threads":2,"algorithm":"mirror","subproblems":2,"split_depth":6,"verified":true}
+        r#"{"n":4,"solutions":2,"unique":1,"classes":{"8":0,"4":0,"2":1,"1":0},"seconds":0,"threads":2,"algorithm":"d4","subproblems":1,"split_depth":4,"verified":true}
+{"n":5,"solutions":10,"unique":2,"classes":{"8":1,"4":0,"2":1,"1":0},"seconds":0,"threads":2,"algorithm":"d4","subproblems":2,"split_depth":5,"verified":true}
+{"n":6,"solutions":4,"unique":1,"classes":{"8":0,"4":1,"2":0,"1":0},"seconds":0,"threads":2,"algorithm":"d4","subproblems":1,"split_depth":6,"verified":true}
 "#
     );
+    let out = nqueens(&["count", "4..6", "-j", "2", "--format", "json", "--algorithm", "mirror"])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let text = zero_json_seconds(&String::from_utf8(out.stdout).unwrap());
+    assert_eq!(
+        text,
+        r#"{"n":4,"solutions":2,"unique":null,"classes":null,"seconds":0,"threads":2,"algorithm":"mirror","subproblems":1,"split_depth":4,"verified":true}
+{"n":5,"solutions":10,"unique":null,"classes":null,"seconds":0,"threads":2,"algorithm":"mirror","subproblems":5,"split_depth":5,"verified":true}
+{"n":6,"solutions":4,"unique":null,"classes":null,"seconds":0,"threads":2,"algorithm":"mirror","subproblems":2,"split_depth":6,"verified":true}
+"#
+    );
+}
+
+#[test]
+fn small_boards_exactly() {
+    // n = 0: one solution, A002562 undefined (null); n = 1: the single queen, an orbit of 1;
+    // n = 2, 3: nothing.
+    let out =
+        nqueens(&["count", "0..3", "-j", "1", "--format", "json"]).assert().success().get_output().clone();
+    let lines: Vec<serde_json::Value> =
+        String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let got: Vec<String> = lines
+        .iter()
+        .map(|v| format!("{} {} {} {}", v["n"], v["solutions"], v["unique"], v["classes"]))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            "0 1 null null",
+            r#"1 1 1 {"1":1,"2":0,"4":0,"8":0}"#,
+            r#"2 0 0 {"1":0,"2":0,"4":0,"8":0}"#,
+            r#"3 0 0 {"1":0,"2":0,"4":0,"8":0}"#,
+        ]
+    );
+}
+
+#[test]
+fn bfile_of_a002562() {
+    // n = 0 is outside A002562 (offset 1): no line.
+    let want: String = common::bfile("b002562.txt")
+        .into_iter()
+        .filter(|&(n, _)| n <= 12)
+        .map(|(n, u)| format!("{n} {u}\n"))
+        .collect();
+    nqueens(&["count", "0..12", "--format", "bfile", "--sequence", "unique"]).assert().success().stdout(want);
+    nqueens(&["count", "8", "--format", "bfile", "--sequence", "solutions"])
+        .assert()
+        .success()
+        .stdout("8 92\n");
+}
+
+#[test]
+fn verify_checks_both_sequences() {
+    let out =
+        nqueens(&["count", "1..12", "--verify", "--format", "csv"]).assert().success().get_output().clone();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let known = common::bfile("b002562.txt");
+    for (line, (n, u)) in text.lines().skip(1).zip(known) {
+        let row: Vec<&str> = line.split(',').collect();
+        assert_eq!((row[0], row[2], row[12]), (n.to_string().as_str(), u.to_string().as_str(), "true"));
+    }
 }
 
 #[test]
@@ -48,10 +111,16 @@ fn csv_format_exact() {
     let out = nqueens(&["count", "8", "-j", "1", "--format", "csv"]).assert().success().get_output().clone();
     let text = String::from_utf8(out.stdout).unwrap();
     let mut lines = text.lines();
-    assert_eq!(lines.next(), Some("n,solutions,seconds,threads,algorithm,subproblems,split_depth,verified"));
+    assert_eq!(
+        lines.next(),
+        Some("n,solutions,unique,c8,c4,c2,c1,seconds,threads,algorithm,subproblems,split_depth,verified")
+    );
     let row: Vec<&str> = lines.next().unwrap().split(',').collect();
-    assert_eq!((row[0], row[1], row[3], row[4], row[7]), ("8", "92", "1", "mirror", "true"));
-    assert!(row[2].parse::<f64>().is_ok());
+    assert_eq!(
+        (row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[8], row[9], row[12]),
+        ("8", "92", "12", "11", "1", "0", "0", "1", "d4", "true")
+    );
+    assert!(row[7].parse::<f64>().is_ok());
     assert_eq!(lines.next(), None);
 }
 
@@ -60,11 +129,16 @@ fn text_format_exact() {
     let out = nqueens(&["count", "7", "8", "-j", "3"]).assert().success().get_output().clone();
     let text = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines[0], "  n                solutions    seconds threads");
-    assert!(lines[1].starts_with("  7                       40 "), "{}", lines[1]);
+    assert_eq!(lines[0], "  n                solutions                   unique    seconds threads");
+    assert!(lines[1].starts_with("  7                       40                        6 "), "{}", lines[1]);
     assert!(lines[1].ends_with("       3"));
-    assert!(lines[2].starts_with("  8                       92 "));
+    assert!(lines[2].starts_with("  8                       92                       12 "));
     assert_eq!(lines.len(), 3);
+    let out = nqueens(&["count", "8", "--algorithm", "mirror"]).assert().success().get_output().clone();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.lines().nth(1).unwrap().starts_with("  8                       92                        - ")
+    );
 }
 
 #[test]
@@ -132,7 +206,15 @@ fn bad_options() {
         &["count", "8", "--progress", "maybe"],
         "unknown progress mode 'maybe': use auto, always or never",
     );
-    usage_error(&["count", "8", "--algorithm", "magic"], "unknown algorithm 'magic': use one of mirror");
+    usage_error(&["count", "8", "--algorithm", "magic"], "unknown algorithm 'magic': use one of d4, mirror");
+    usage_error(
+        &["count", "8", "--sequence", "a2562"],
+        "unknown sequence 'a2562': use solutions (A000170) or unique (A002562)",
+    );
+    usage_error(
+        &["count", "8", "--format", "bfile", "--sequence", "unique", "--algorithm", "mirror"],
+        "--sequence unique needs fundamental solutions, which --algorithm mirror does not count: use --algorithm d4",
+    );
     usage_error(&["count", "8", "--split-depth", "0"], "split depth '0' is out of range: use 1..=16");
     usage_error(&["count", "8", "--bogus"], "unexpected argument '--bogus'");
     usage_error(&["frobnicate"], "unrecognized subcommand 'frobnicate'");
@@ -184,7 +266,7 @@ fn stats_columns_in_csv_and_text() {
     let out = nqueens(&["count", "8", "--stats", "--format", "csv"]).assert().success().get_output().clone();
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.starts_with(
-        "n,solutions,seconds,threads,algorithm,subproblems,split_depth,verified,nodes,nodes_per_second,cpu_seconds,efficiency\n"
+        "n,solutions,unique,c8,c4,c2,c1,seconds,threads,algorithm,subproblems,split_depth,verified,nodes,nodes_per_second,cpu_seconds,efficiency\n"
     ));
     nqueens(&["count", "8", "--stats"]).assert().success().stdout(predicate::str::contains("efficiency"));
 }

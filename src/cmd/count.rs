@@ -5,7 +5,8 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use nqueens::output::Record;
-use nqueens::{CountOptions, Counter, oeis};
+use nqueens::output::Sequence;
+use nqueens::{Algorithm, CountOptions, Counter, oeis};
 
 use super::{EXIT_FAILED, UsageError};
 use crate::cli::CountArgs;
@@ -22,9 +23,16 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
         progress: args.progress,
         stats: args.stats,
     };
+    if args.sequence == Sequence::Unique && args.algorithm != Algorithm::D4 {
+        return Err(UsageError(format!(
+            "--sequence unique needs fundamental solutions, which --algorithm {} does not count: use --algorithm d4",
+            args.algorithm
+        ))
+        .into());
+    }
     let counter = Counter::new(&options).map_err(|e| UsageError(e.to_string()))?;
     let stdout = BufWriter::new(io::stdout().lock());
-    let mut sink = args.format.sink(Box::new(stdout), args.verify);
+    let mut sink = args.format.sink_for(Box::new(stdout), args.verify, args.sequence);
     let mut mismatches = 0;
     for n in args.sizes.iter().flat_map(|s| s.iter()) {
         let count = counter.count(n).with_context(|| format!("counting n = {n}"))?;
@@ -32,11 +40,9 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
         sink.record(&record).context("writing the result")?;
         if args.verify && record.verified == Some(false) {
             mismatches += 1;
-            let known = oeis::A000170.get(n).expect("a mismatch implies a known value");
-            eprintln!(
-                "nqueens: verification failed for n = {n}: counted {}, A000170 says {known}",
-                count.solutions
-            );
+            for line in oeis::check(&count).1 {
+                eprintln!("nqueens: verification failed for n = {n}: {line}");
+            }
         }
     }
     Ok(if mismatches > 0 { ExitCode::from(EXIT_FAILED) } else { ExitCode::SUCCESS })

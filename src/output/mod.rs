@@ -13,7 +13,7 @@ use std::str::FromStr;
 
 use serde::Serialize;
 
-use crate::{Count, oeis};
+use crate::{Classes, Count, oeis};
 
 /// One counted board, as every format writes it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -22,17 +22,24 @@ pub struct Record {
     pub n: u32,
     /// Q(n), the number of solutions (OEIS A000170), exact.
     pub solutions: u128,
+    /// The number of fundamental solutions (OEIS A002562), when the algorithm classifies
+    /// solutions (`d4`) and n ≥ 1; `None` (JSON `null`, empty in csv, `-` in text) otherwise.
+    pub unique: Option<u128>,
+    /// The fundamental solutions by orbit size (JSON `{"8":…,"4":…,"2":…,"1":…}`; csv columns
+    /// `c8,c4,c2,c1`), when `unique` is known.
+    pub classes: Option<Classes>,
     /// Wall-clock seconds of the count.
     pub seconds: f64,
     /// Worker threads.
     pub threads: usize,
-    /// The algorithm's name (`mirror`).
+    /// The algorithm's name (`d4` or `mirror`).
     pub algorithm: &'static str,
     /// Subproblems the board was split into.
     pub subproblems: usize,
     /// Rows fixed per subproblem.
     pub split_depth: u32,
-    /// Whether `solutions` equals OEIS A000170: `None` when n is beyond the known values.
+    /// Whether every count equals the OEIS tables (`solutions` A000170; `unique` A002562 and
+    /// `classes` the class breakdown, when present): `None` when n is beyond the known values.
     pub verified: Option<bool>,
     /// Search statistics, present with `--stats`.
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
@@ -44,10 +51,18 @@ impl Record {
     /// writes them: `None` values are empty, and the statistics columns appear only with
     /// statistics.
     pub fn fields(&self) -> Vec<(&'static str, String)> {
-        let opt = |v: Option<bool>| v.map(|b| b.to_string()).unwrap_or_default();
+        fn opt<T: ToString>(v: Option<T>) -> String {
+            v.map(|x| x.to_string()).unwrap_or_default()
+        }
+        let class = |f: fn(&Classes) -> u128| opt(self.classes.as_ref().map(f));
         let mut fields = vec![
             ("n", self.n.to_string()),
             ("solutions", self.solutions.to_string()),
+            ("unique", opt(self.unique)),
+            ("c8", class(|c| c.orbit8)),
+            ("c4", class(|c| c.orbit4)),
+            ("c2", class(|c| c.orbit2)),
+            ("c1", class(|c| c.orbit1)),
             ("seconds", self.seconds.to_string()),
             ("threads", self.threads.to_string()),
             ("algorithm", self.algorithm.to_string()),
@@ -95,9 +110,10 @@ impl Stats {
 }
 
 impl Record {
-    /// Returns the record of `count`, checked against the OEIS A000170 table.
+    /// Returns the record of `count`, checked against the OEIS tables (see [`oeis::check`]).
     pub fn new(count: &Count) -> Record {
-        Record::with_table(count, &oeis::A000170)
+        let (verified, _) = oeis::check(count);
+        Record { verified, ..Record::with_table(count, &oeis::A000170) }
     }
 
     /// Returns the record of `count`, checked against `table` (a test can pass a wrong table to
@@ -106,6 +122,8 @@ impl Record {
         Record {
             n: count.n,
             solutions: count.solutions,
+            unique: count.unique,
+            classes: count.classes,
             seconds: count.seconds,
             threads: count.threads,
             algorithm: count.algorithm.name(),
@@ -136,13 +154,52 @@ impl Format {
     pub const NAMES: [&'static str; 4] = ["text", "json", "csv", "bfile"];
 
     /// Returns a sink that writes records in this format to `out`; `show_verified` adds the
-    /// verification column to the text table.
+    /// verification column to the text table. A b-file writes the solutions (A000170).
     pub fn sink<'a>(self, out: Box<dyn Write + 'a>, show_verified: bool) -> Box<dyn Sink + 'a> {
+        self.sink_for(out, show_verified, Sequence::Solutions)
+    }
+
+    /// Returns a sink like [`Format::sink`] whose b-file lines carry `sequence`; the other
+    /// formats write every sequence anyway.
+    pub fn sink_for<'a>(
+        self,
+        out: Box<dyn Write + 'a>,
+        show_verified: bool,
+        sequence: Sequence,
+    ) -> Box<dyn Sink + 'a> {
         match self {
             Format::Text => Box::new(text::Text::new(out, show_verified)),
             Format::Json => Box::new(json::Json::new(out)),
             Format::Csv => Box::new(csv::Csv::new(out)),
-            Format::Bfile => Box::new(bfile::Bfile::new(out)),
+            Format::Bfile => Box::new(bfile::Bfile::new(out, sequence)),
+        }
+    }
+}
+
+/// The sequence a b-file writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Sequence {
+    /// Q(n), the solutions: OEIS A000170 (`--sequence solutions`).
+    #[default]
+    Solutions,
+    /// The fundamental solutions: OEIS A002562 (`--sequence unique`). Defined from n = 1 and
+    /// only counted by the `d4` algorithm; n = 0 writes no line.
+    Unique,
+}
+
+impl Sequence {
+    /// Every sequence, as the CLI spells them.
+    pub const NAMES: [&'static str; 2] = ["solutions", "unique"];
+}
+
+impl FromStr for Sequence {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "solutions" => Ok(Sequence::Solutions),
+            "unique" => Ok(Sequence::Unique),
+            _ => Err(format!("unknown sequence '{s}': use solutions (A000170) or unique (A002562)")),
         }
     }
 }
@@ -178,6 +235,8 @@ mod tests {
         let mk = |n, solutions, verified| Record {
             n,
             solutions,
+            unique: None,
+            classes: None,
             seconds: 0.25,
             threads: 2,
             algorithm: "mirror",
@@ -186,13 +245,30 @@ mod tests {
             verified,
             stats: None,
         };
-        vec![mk(4, 2, Some(true)), mk(5, 11, Some(false)), mk(29, 1u128 << 70, None)]
+        let classes = Classes { orbit8: 11, orbit4: 1, orbit2: 0, orbit1: 0 };
+        let d4 =
+            Record { unique: Some(12), classes: Some(classes), algorithm: "d4", ..mk(8, 92, Some(true)) };
+        vec![mk(4, 2, Some(true)), mk(5, 11, Some(false)), mk(29, 1u128 << 70, None), d4]
+    }
+
+    #[test]
+    fn sequences_parse() {
+        assert_eq!("unique".parse::<Sequence>(), Ok(Sequence::Unique));
+        assert_eq!("solutions".parse::<Sequence>(), Ok(Sequence::Solutions));
+        assert_eq!(
+            "a002562".parse::<Sequence>().unwrap_err(),
+            "unknown sequence 'a002562': use solutions (A000170) or unique (A002562)"
+        );
     }
 
     pub(super) fn render(format: Format, show_verified: bool) -> String {
+        render_sequence(format, show_verified, Sequence::Solutions)
+    }
+
+    pub(super) fn render_sequence(format: Format, show_verified: bool, sequence: Sequence) -> String {
         let mut buf = Vec::new();
         {
-            let mut sink = format.sink(Box::new(&mut buf), show_verified);
+            let mut sink = format.sink_for(Box::new(&mut buf), show_verified, sequence);
             for r in sample() {
                 sink.record(&r).unwrap();
             }
@@ -231,5 +307,12 @@ mod tests {
         assert_eq!(Record::with_table(&count, &wrong).verified, Some(false));
         let beyond = Count { n: 28, ..count };
         assert_eq!(Record::new(&beyond).verified, None);
+        // With fundamental solutions and classes, each is checked too.
+        let classes = Classes { orbit8: 11, orbit4: 1, orbit2: 0, orbit1: 0 };
+        let d4 = Count { unique: Some(12), classes: Some(classes), algorithm: crate::Algorithm::D4, ..count };
+        assert_eq!(Record::new(&d4).verified, Some(true));
+        assert_eq!(Record::new(&Count { unique: Some(13), ..d4 }).verified, Some(false));
+        let wrong = Classes { orbit8: 10, orbit4: 3, ..classes };
+        assert_eq!(Record::new(&Count { classes: Some(wrong), ..d4 }).verified, Some(false));
     }
 }

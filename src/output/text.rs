@@ -21,7 +21,11 @@ impl Sink for Text<'_> {
     fn record(&mut self, r: &Record) -> io::Result<()> {
         if !self.header_done {
             self.header_done = true;
-            write!(self.out, "{:>3} {:>24} {:>10} {:>7}", "n", "solutions", "seconds", "threads")?;
+            write!(
+                self.out,
+                "{:>3} {:>24} {:>24} {:>10} {:>7}",
+                "n", "solutions", "unique", "seconds", "threads"
+            )?;
             if self.show_verified {
                 write!(self.out, " {:>8}", "verified")?;
             }
@@ -34,7 +38,13 @@ impl Sink for Text<'_> {
             }
             writeln!(self.out)?;
         }
-        write!(self.out, "{:>3} {:>24} {:>10.3} {:>7}", r.n, r.solutions, r.seconds, r.threads)?;
+        // Unknown fundamental solutions (mirror halving, or n = 0) show as `-`.
+        let unique = r.unique.map_or_else(|| "-".to_string(), |u| u.to_string());
+        write!(
+            self.out,
+            "{:>3} {:>24} {:>24} {:>10.3} {:>7}",
+            r.n, r.solutions, unique, r.seconds, r.threads
+        )?;
         if self.show_verified {
             let v = match r.verified {
                 Some(true) => "yes",
@@ -66,18 +76,20 @@ mod tests {
     #[test]
     fn exact_table() {
         let want = [
-            "  n                solutions    seconds threads",
-            "  4                        2      0.250       2",
-            "  5                       11      0.250       2",
-            " 29   1180591620717411303424      0.250       2",
+            "  n                solutions                   unique    seconds threads",
+            "  4                        2                        -      0.250       2",
+            "  5                       11                        -      0.250       2",
+            " 29   1180591620717411303424                        -      0.250       2",
+            "  8                       92                       12      0.250       2",
             "",
         ];
         assert_eq!(render(Format::Text, false), want.join("\n"));
         let want = [
-            "  n                solutions    seconds threads verified",
-            "  4                        2      0.250       2      yes",
-            "  5                       11      0.250       2       NO",
-            " 29   1180591620717411303424      0.250       2  unknown",
+            "  n                solutions                   unique    seconds threads verified",
+            "  4                        2                        -      0.250       2      yes",
+            "  5                       11                        -      0.250       2       NO",
+            " 29   1180591620717411303424                        -      0.250       2  unknown",
+            "  8                       92                       12      0.250       2      yes",
             "",
         ];
         assert_eq!(render(Format::Text, true), want.join("\n"));

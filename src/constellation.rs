@@ -1,0 +1,425 @@
+//! Start constellations: the queens of the board's border, one representative per symmetry
+//! class, and the subproblems of the D4 search made from them.
+//!
+//! # Method
+//! Every solution of an n×n board (n ≥ 2) has exactly one queen in each of the four border
+//! lines: row 0, row n-1, column 0 and column n-1 (a corner queen serves two lines). These
+//! border queens, its *start constellation*, are mapped by each of the eight symmetries of the
+//! square ([`crate::symmetry`]) to the start constellation of the image solution. So the
+//! solutions split by start constellation, and the constellations split into D4 orbits:
+//! it is enough to search the *canonical* constellation of each orbit and weight its completions
+//! by the orbit size (8, 4 or 2; 8 / the size of its stabiliser). Symmetry classes of solutions
+//! come out exactly: a constellation B with a trivial stabiliser sees each class of its
+//! completions once (each class has 8 boards); one with stabiliser H counts a completion if and
+//! only if it is the smallest board of its H-orbit, and reads the orbit size off the symmetries
+//! of H that fix it (see [`crate::kernel_d4::classify_with_events`]). Only a few per cent of
+//! the constellations have a non-trivial stabiliser, so the slower classifying search is rare.
+//!
+//! This is the method of the Q27 project (T. B. Preußer et al., TU Dresden, 2016, which places
+//! the two outer rows and columns of each side) and of NQueensFAF (O. Schaffer and
+//! M. Schwarz, which places one queen on each side as here, and adds inner rows); the code here
+//! is written from that description, not copied.
+//!
+//! # Which representative
+//! Any image of an orbit gives the same counts; they differ in the size of the search tree,
+//! since the search fills rows top down and prunes on the diagonals of the border queens. The
+//! representative searched is the image whose bottom queen is nearest a corner, then whose top
+//! queen is nearest the middle column, ties broken by the smallest `(top, bottom, left, right)`.
+//! Measured by node counts (every image of every orbit searched): at n = 13 this choice visits
+//! 0.89 M nodes, the best image per orbit 0.82 M, the lexicographically smallest 1.46 M, and the
+//! image whose last row event comes first 1.32 M; at n = 14, 5.17 M against 4.83 M for the best.
+
+//! # Split depth
+//! A subproblem fixes the first `depth` rows (row 0 by the constellation, rows taken by a
+//! pre-placed queen, and free rows filled by the splitter), like mirror halving's prefixes;
+//! depth 1 is the constellations alone. At n = 17 there are about 5,000 canonical
+//! constellations, enough for 2 threads at depth 1.
+
+use crate::kernel::{self, full_mask};
+use crate::kernel_d4::{RowEvent, apply_events};
+use crate::split::Prefix;
+use crate::symmetry::Symmetry;
+
+/// The most row events a constellation can have: one per inner pre-placed queen (2) and the
+/// two side-entering diagonals of the bottom queen.
+pub const MAX_EVENTS: usize = 4;
+
+/// The queens of the border of an n×n board: the columns of the queens in rows 0 and n-1 and the
+/// rows of the queens in columns 0 and n-1 (0-based).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Border {
+    /// Column of the row-0 queen.
+    pub top: u32,
+    /// Column of the row n-1 queen.
+    pub bottom: u32,
+    /// Row of the column-0 queen.
+    pub left: u32,
+    /// Row of the column n-1 queen.
+    pub right: u32,
+}
+
+impl Border {
+    /// Returns the distinct queen squares `(row, column)` (2 to 4; corners serve two lines).
+    pub fn queens(&self, n: u32) -> ([(u32, u32); 4], usize) {
+        let all = [(0, self.top), (n - 1, self.bottom), (self.left, 0), (self.right, n - 1)];
+        let mut out = [(0, 0); 4];
+        let mut len = 0;
+        for q in all {
+            if !out[..len].contains(&q) {
+                out[len] = q;
+                len += 1;
+            }
+        }
+        (out, len)
+    }
+
+    /// Returns true if and only if this is a valid start constellation of an n×n board (n ≥ 2):
+    /// the corner rules agree (a queen at (0, 0) is both the top and the left queen, …), and no
+    /// two queens share a row, column, diagonal or anti-diagonal.
+    pub fn is_valid(&self, n: u32) -> bool {
+        let last = n - 1;
+        let corners_agree = (self.top == 0) == (self.left == 0)
+            && (self.top == last) == (self.right == 0)
+            && (self.bottom == 0) == (self.left == last)
+            && (self.bottom == last) == (self.right == last);
+        if !corners_agree {
+            return false;
+        }
+        let (q, len) = self.queens(n);
+        let q = &q[..len];
+        q.iter().enumerate().all(|(i, &(r1, c1))| {
+            q[i + 1..]
+                .iter()
+                .all(|&(r2, c2)| r1 != r2 && c1 != c2 && r1 + c2 != r2 + c1 && r1 + c1 != r2 + c2)
+        })
+    }
+
+    /// Returns the image of this constellation under `s`.
+    pub fn apply(&self, s: Symmetry, n: u32) -> Border {
+        let (q, len) = self.queens(n);
+        let last = n - 1;
+        let mut b = *self;
+        for &(r, c) in &q[..len] {
+            let (r, c) = s.map_square(n as usize, r as usize, c as usize);
+            let (r, c) = (r as u32, c as u32);
+            if r == 0 {
+                b.top = c;
+            }
+            if r == last {
+                b.bottom = c;
+            }
+            if c == 0 {
+                b.left = r;
+            }
+            if c == last {
+                b.right = r;
+            }
+        }
+        b
+    }
+}
+
+/// A canonical start constellation, ready to search: its weight, stabiliser, the masks of row 1
+/// and its row events.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Constellation {
+    /// The border queens.
+    pub border: Border,
+    /// The number of constellations in its D4 orbit (8, 4, 2 or 1): every completion stands for
+    /// this many solutions.
+    pub weight: u32,
+    /// The symmetries other than the identity that map the constellation to itself, as bits
+    /// `1 << i` for `Symmetry::ALL[i]`.
+    pub stabilizer: u8,
+    /// Columns taken by the border queens.
+    pub cols: u64,
+    /// The diagonal mask of row 1 (before its events).
+    pub ld: u64,
+    /// The anti-diagonal mask of row 1 (before its events).
+    pub rd: u64,
+    /// Row events in row order, one per row, rows 1..=n-2; `events[..len]`.
+    events: [RowEvent; MAX_EVENTS],
+    len: u8,
+}
+
+impl Constellation {
+    /// Returns the constellation of `border` (assumed valid) on an n×n board, n ≥ 2, with its
+    /// masks and events; weight and stabiliser from its D4 orbit.
+    pub fn new(border: Border, n: u32) -> Constellation {
+        let (q, len) = border.queens(n);
+        let (mut cols, mut ld, mut rd) = (0u64, 0u64, 0u64);
+        let mut events = [RowEvent::default(); MAX_EVENTS];
+        let mut n_events = 0usize;
+        let mut add = |row: u32, f: &dyn Fn(&mut RowEvent)| {
+            let i = match events[..n_events].iter().position(|e| e.row == row) {
+                Some(i) => i,
+                None => {
+                    events[n_events] = RowEvent { row, ..RowEvent::default() };
+                    n_events += 1;
+                    n_events - 1
+                }
+            };
+            f(&mut events[i]);
+        };
+        for &(r, c) in &q[..len] {
+            let bit = 1u64 << c;
+            cols |= bit;
+            if r == 0 {
+                ld |= bit << 1;
+                rd |= bit >> 1;
+                continue;
+            }
+            if r <= n - 2 {
+                add(r, &|e| e.skip |= bit);
+            }
+            // Its diagonal going up and left: column c - (r - 1) in row 1, or it enters the
+            // board at column 0 in row r - c.
+            if c + 1 >= r {
+                ld |= 1 << (c + 1 - r);
+            } else if r - c <= n - 2 {
+                add(r - c, &|e| e.ld |= 1);
+            }
+            // Its anti-diagonal going up and right: column c + r - 1 in row 1, kept beyond the
+            // board (it shifts in) while it fits the u64, else entering at column 63.
+            if c + r - 1 <= 63 {
+                rd |= 1 << (c + r - 1);
+            } else {
+                add(c + r - 63, &|e| e.rd |= 1 << 63);
+            }
+        }
+        events[..n_events].sort_by_key(|e| e.row);
+        let mut stabilizer = 0u8;
+        for (i, &s) in Symmetry::ALL.iter().enumerate().skip(1) {
+            if border.apply(s, n) == border {
+                stabilizer |= 1 << i;
+            }
+        }
+        Constellation {
+            border,
+            weight: 8 / (1 + stabilizer.count_ones()),
+            stabilizer,
+            cols,
+            ld,
+            rd,
+            events,
+            len: n_events as u8,
+        }
+    }
+
+    /// Returns the row events, in row order.
+    pub fn events(&self) -> &[RowEvent] {
+        &self.events[..self.len as usize]
+    }
+
+    /// Returns the symmetries (identity excluded) that fix this constellation; empty for most.
+    pub fn stabilizer_list(&self) -> ([Symmetry; 7], usize) {
+        let mut out = [Symmetry::Identity; 7];
+        let mut len = 0;
+        for (i, &s) in Symmetry::ALL.iter().enumerate() {
+            if self.stabilizer & (1 << i) != 0 {
+                out[len] = s;
+                len += 1;
+            }
+        }
+        (out, len)
+    }
+
+    /// Returns the row of the last event (0 if none): below it the plain kernel runs.
+    pub fn last_event_row(&self) -> u32 {
+        self.events().last().map_or(0, |e| e.row)
+    }
+
+    /// Returns true if and only if `row` holds a pre-placed queen.
+    pub fn is_preplaced(&self, row: u32, n: u32) -> bool {
+        row == 0 || row == n - 1 || self.events().iter().any(|e| e.row == row && e.skip != 0)
+    }
+
+    /// Writes the pre-placed queens into `board` (`board[r]` = column of the row-r queen); other
+    /// rows are left as they are.
+    pub fn write_board(&self, board: &mut [u8], n: u32) {
+        let (q, len) = self.border.queens(n);
+        for &(r, c) in &q[..len] {
+            board[r as usize] = c as u8;
+        }
+    }
+}
+
+/// Returns the canonical start constellations of an n×n board (n ≥ 2; none for n < 2), one per
+/// D4 orbit of valid borders, in the order of their borders.
+///
+/// Σ weight = the number of valid borders; of each orbit the image [`search_key`] ranks first
+/// is kept (see the module docs).
+pub fn canonical_constellations(n: u32) -> Vec<Constellation> {
+    assert!(n <= kernel::MAX_N, "board side {n} is beyond the masks");
+    if n < 2 {
+        return Vec::new();
+    }
+    let key = |b: &Border| search_key(b, n);
+    let mut out = Vec::new();
+    for top in 0..n {
+        for bottom in 0..n {
+            for left in 0..n {
+                for right in 0..n {
+                    let b = Border { top, bottom, left, right };
+                    if !b.is_valid(n) {
+                        continue;
+                    }
+                    let best =
+                        Symmetry::ALL.iter().map(|&s| b.apply(s, n)).min_by_key(key).expect("eight images");
+                    if best == b {
+                        out.push(Constellation::new(b, n));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Returns the rank of a border among the images of its orbit: the smallest is searched.
+/// Bottom queen nearest a corner first, then top queen nearest the middle (see the module docs).
+pub fn search_key(b: &Border, n: u32) -> (i64, i64, Border) {
+    let off_middle = |x: u32| (2 * x as i64 - (n as i64 - 1)).abs();
+    (-off_middle(b.bottom), off_middle(b.top), *b)
+}
+
+/// One subproblem of the D4 search: a canonical constellation with its first rows fixed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct D4Subproblem {
+    /// Index of its constellation in the plan's list.
+    pub constellation: u32,
+    /// The columns the splitter chose in the free rows (pre-placed rows not included), top first.
+    pub placed: Prefix,
+    /// The next row to fill (its events already applied).
+    pub row: u32,
+    /// Columns taken.
+    pub cols: u64,
+    /// Diagonal mask of `row`.
+    pub ld: u64,
+    /// Anti-diagonal mask of `row`.
+    pub rd: u64,
+    /// Index of the first event still ahead in the constellation's events.
+    pub event: u8,
+}
+
+/// Returns the subproblems of `constellations` (of an n×n board) with the first `depth` rows
+/// fixed (at most [`crate::split::MAX_SPLIT_DEPTH`] and n), in order: by constellation, then
+/// lexicographic by the free rows' columns. Prefixes that cannot continue are dropped.
+pub fn d4_subproblems(constellations: &[Constellation], n: u32, depth: u32) -> Vec<D4Subproblem> {
+    let depth = depth.min(n).min(crate::split::MAX_SPLIT_DEPTH);
+    let full = full_mask(n);
+    let mut out = Vec::with_capacity(constellations.len());
+    for (i, c) in constellations.iter().enumerate() {
+        let start = D4Subproblem {
+            constellation: i as u32,
+            placed: Prefix::default(),
+            row: 1,
+            cols: c.cols,
+            ld: c.ld,
+            rd: c.rd,
+            event: 0,
+        };
+        expand(c, start, full, depth, &mut out);
+    }
+    out
+}
+
+fn expand(c: &Constellation, sub: D4Subproblem, full: u64, depth: u32, out: &mut Vec<D4Subproblem>) {
+    let all = c.events();
+    let ahead = &all[sub.event as usize..];
+    let (ahead, row, ld, rd) = apply_events(ahead, sub.row, sub.ld, sub.rd);
+    let sub = D4Subproblem { row, ld, rd, event: (all.len() - ahead.len()) as u8, ..sub };
+    if row >= depth || sub.cols == full {
+        out.push(sub);
+        return;
+    }
+    let mut free = full & !(sub.cols | ld | rd);
+    while free != 0 {
+        let bit = free & free.wrapping_neg();
+        free ^= bit;
+        let next = D4Subproblem {
+            placed: sub.placed.with(bit.trailing_zeros()),
+            row: row + 1,
+            cols: sub.cols | bit,
+            ld: (ld | bit) << 1,
+            rd: (rd | bit) >> 1,
+            ..sub
+        };
+        expand(c, next, full, depth, out);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reference::backtrack_each;
+
+    fn border_of(q: &[u32]) -> Border {
+        let n = q.len() as u32;
+        Border {
+            top: q[0],
+            bottom: q[n as usize - 1],
+            left: q.iter().position(|&c| c == 0).unwrap() as u32,
+            right: q.iter().position(|&c| c == n - 1).unwrap() as u32,
+        }
+    }
+
+    #[test]
+    fn every_solution_has_a_valid_border_and_images_agree() {
+        for n in 4..=9 {
+            backtrack_each(n, |q| {
+                let q: Vec<u32> = q.iter().map(|&c| c as u32).collect();
+                let b = border_of(&q);
+                assert!(b.is_valid(n), "n = {n} {q:?}");
+                let board: Vec<u8> = q.iter().map(|&c| c as u8).collect();
+                for s in Symmetry::ALL {
+                    let img: Vec<u32> = s.apply(&board).iter().map(|&c| c as u32).collect();
+                    assert_eq!(b.apply(s, n), border_of(&img), "n = {n} {s:?}");
+                }
+            });
+        }
+    }
+
+    #[test]
+    fn weights_cover_every_valid_border_once() {
+        for n in 2..=12 {
+            let mut valid = 0u32;
+            for t in 0..n {
+                for b in 0..n {
+                    for l in 0..n {
+                        for r in 0..n {
+                            valid += Border { top: t, bottom: b, left: l, right: r }.is_valid(n) as u32;
+                        }
+                    }
+                }
+            }
+            let cons = canonical_constellations(n);
+            assert_eq!(cons.iter().map(|c| c.weight).sum::<u32>(), valid, "n = {n}");
+            assert!(cons.iter().all(|c| [8, 4, 2, 1].contains(&c.weight)));
+        }
+    }
+
+    #[test]
+    fn events_are_sorted_inner_rows() {
+        for n in 4..=13 {
+            for c in canonical_constellations(n) {
+                let rows: Vec<u32> = c.events().iter().map(|e| e.row).collect();
+                assert!(rows.windows(2).all(|w| w[0] < w[1]), "{rows:?}");
+                assert!(rows.iter().all(|&r| (1..=n - 2).contains(&r)), "{rows:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn subproblems_fix_their_rows() {
+        let cons = canonical_constellations(12);
+        for depth in 1..=5 {
+            for s in d4_subproblems(&cons, 12, depth) {
+                assert!(s.row >= depth || s.cols == full_mask(12));
+                let c = &cons[s.constellation as usize];
+                let free_rows = (1..s.row).filter(|&r| !c.is_preplaced(r, 12)).count();
+                assert_eq!(s.placed.len(), free_rows);
+            }
+        }
+    }
+}

@@ -1,0 +1,217 @@
+//! The D4 plan: one canonical start constellation per symmetry class of border queens, searched
+//! inside, weighted by its orbit (see [`crate::constellation`] for the method and its sources).
+//!
+//! It yields Q(n) (OEIS A000170), the fundamental solutions (OEIS A002562) and their breakdown
+//! by orbit size, and searches about an eighth of the tree mirror halving searches, with the
+//! border queens cutting the rest early.
+
+use crate::constellation::{Constellation, D4Subproblem, canonical_constellations, d4_subproblems};
+use crate::kernel::full_mask;
+use crate::kernel_d4::{Classified, classify_with_events, count_with_events};
+use crate::{Error, Plan, Tally, check_n, split};
+
+/// The D4 plan of an n×n board: subproblems with `split_depth` rows fixed.
+#[derive(Clone, Debug)]
+pub struct D4Plan {
+    n: u32,
+    depth: u32,
+    constellations: Vec<Constellation>,
+    subproblems: Vec<D4Subproblem>,
+}
+
+impl D4Plan {
+    /// Returns the plan for an `n`×`n` board with the first `depth` rows fixed per subproblem
+    /// (depth 1: the start constellations alone).
+    ///
+    /// n = 0 and n = 1 have no border of four lines: they are one subproblem each, the empty
+    /// board (1 solution, no fundamental solution defined) and the single queen (1 solution, 1
+    /// fundamental solution with an orbit of 1).
+    ///
+    /// # Errors
+    /// [`Error::BoardTooLarge`] if `n` > [`crate::MAX_N`]; [`Error::BadSplitDepth`] if `depth`
+    /// is 0 or more than [`split::MAX_SPLIT_DEPTH`].
+    pub fn new(n: u32, depth: u32) -> Result<D4Plan, Error> {
+        check_n(n)?;
+        if depth == 0 || depth > split::MAX_SPLIT_DEPTH {
+            return Err(Error::BadSplitDepth { depth });
+        }
+        let constellations = canonical_constellations(n);
+        let subproblems = d4_subproblems(&constellations, n, depth);
+        Ok(D4Plan { n, depth, constellations, subproblems })
+    }
+
+    /// Returns the plan with the split depth [`split::auto_split_depth`] picks for `threads`.
+    ///
+    /// # Errors
+    /// [`Error::BoardTooLarge`] if `n` > [`crate::MAX_N`].
+    pub fn auto(n: u32, threads: usize) -> Result<D4Plan, Error> {
+        check_n(n)?;
+        let constellations = canonical_constellations(n);
+        let depth = split::auto_split_depth(n, threads, |d| d4_subproblems(&constellations, n, d).len());
+        let subproblems = d4_subproblems(&constellations, n, depth);
+        Ok(D4Plan { n, depth, constellations, subproblems })
+    }
+
+    /// Returns the canonical start constellations.
+    pub fn constellations(&self) -> &[Constellation] {
+        &self.constellations
+    }
+
+    /// Returns the subproblems, in their fixed order.
+    pub fn subproblems(&self) -> &[D4Subproblem] {
+        &self.subproblems
+    }
+
+    fn small_board(&self) -> bool {
+        self.n < 2
+    }
+}
+
+impl Plan for D4Plan {
+    fn n(&self) -> u32 {
+        self.n
+    }
+
+    fn len(&self) -> usize {
+        if self.small_board() { 1 } else { self.subproblems.len() }
+    }
+
+    fn split_depth(&self) -> u32 {
+        self.depth
+    }
+
+    fn solve(&self, index: usize, stats: bool) -> Tally {
+        if self.small_board() {
+            // n = 0: the empty board; n = 1: the single queen, an orbit of 1.
+            let classes = if self.n == 1 { [1, 0, 0, 0] } else { [0; 4] };
+            return Tally { solutions: 1, classes, nodes: self.n as u128 };
+        }
+        let sub = &self.subproblems[index];
+        let c = &self.constellations[sub.constellation as usize];
+        let events = &c.events()[sub.event as usize..];
+        let weight = c.weight as u128;
+        if c.stabilizer == 0 {
+            let mut nodes = 0u64;
+            let full = full_mask(self.n);
+            let completions = if stats {
+                count_with_events::<true>(full, events, sub.row, sub.cols, sub.ld, sub.rd, &mut nodes)
+            } else {
+                count_with_events::<false>(full, events, sub.row, sub.cols, sub.ld, sub.rd, &mut nodes)
+            };
+            let completions = completions as u128;
+            return Tally {
+                solutions: weight * completions,
+                classes: [0, 0, 0, completions],
+                nodes: nodes as u128,
+            };
+        }
+        // A symmetric constellation: rebuild the fixed rows and classify every completion.
+        let n = self.n as usize;
+        let mut board = [0u8; 64];
+        c.write_board(&mut board, self.n);
+        let mut placed = sub.placed.cols().iter();
+        for row in 1..sub.row {
+            if !c.is_preplaced(row, self.n) {
+                board[row as usize] = *placed.next().expect("one column per free row");
+            }
+        }
+        let (stab, len) = c.stabilizer_list();
+        let mut out = Classified::default();
+        if stats {
+            classify_with_events::<true>(
+                &mut board[..n],
+                &stab[..len],
+                events,
+                sub.row,
+                sub.cols,
+                sub.ld,
+                sub.rd,
+                &mut out,
+            );
+        } else {
+            classify_with_events::<false>(
+                &mut board[..n],
+                &stab[..len],
+                events,
+                sub.row,
+                sub.cols,
+                sub.ld,
+                sub.rd,
+                &mut out,
+            );
+        }
+        Tally {
+            solutions: weight * out.solutions as u128,
+            classes: out.classes.map(u128::from),
+            nodes: out.nodes as u128,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::oeis::{A000170, A002562, CLASSES};
+    use crate::reference::backtrack_each;
+    use crate::symmetry::{is_canonical, orbit_size};
+
+    fn total(plan: &D4Plan) -> Tally {
+        (0..plan.len()).map(|i| plan.solve(i, false)).fold(Tally::default(), |a, b| a + b)
+    }
+
+    #[test]
+    fn sequential_plan_matches_the_oeis_tables() {
+        for n in 0..=12 {
+            let t = total(&D4Plan::new(n, 1).unwrap());
+            assert_eq!(Some(t.solutions), A000170.get(n), "n = {n}");
+            if n >= 1 {
+                assert_eq!(Some(t.classes.iter().sum::<u128>()), A002562.get(n), "n = {n}");
+                let [c8, c4, c2] = CLASSES[n as usize - 1].1;
+                let c1 = (n == 1) as u128;
+                assert_eq!(t.classes, [c1, c2, c4, c8], "n = {n}");
+            }
+        }
+    }
+
+    #[test]
+    fn every_split_depth_gives_the_same_counts() {
+        for n in 2..=11 {
+            let want = total(&D4Plan::new(n, 1).unwrap());
+            for depth in 2..=n.min(16) {
+                let got = total(&D4Plan::new(n, depth).unwrap());
+                assert_eq!(
+                    (got.solutions, got.classes),
+                    (want.solutions, want.classes),
+                    "n = {n} depth = {depth}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn classes_equal_a_brute_force_classification() {
+        // Independent of the constellations: every solution of the plain backtracker, its orbit
+        // size and canonical form from src/symmetry.rs.
+        for n in 1..=10 {
+            let mut want = [0u128; 4];
+            backtrack_each(n, |q| {
+                let b: Vec<u8> = q.iter().map(|&c| c as u8).collect();
+                if is_canonical(&b) {
+                    want[orbit_size(&b).trailing_zeros() as usize] += 1;
+                }
+            });
+            let t = total(&D4Plan::new(n, 2).unwrap());
+            assert_eq!(t.classes, want, "n = {n}");
+        }
+    }
+
+    #[test]
+    fn node_statistics_do_not_change_counts() {
+        let plan = D4Plan::new(11, 2).unwrap();
+        let with: Tally = (0..plan.len()).map(|i| plan.solve(i, true)).fold(Tally::default(), |a, b| a + b);
+        let without = total(&plan);
+        assert_eq!((with.solutions, with.classes), (without.solutions, without.classes));
+        assert!(with.nodes > 0);
+        assert_eq!(without.nodes, 0);
+    }
+}

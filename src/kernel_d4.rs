@@ -1,0 +1,225 @@
+//! The sequential searches of the D4 (start constellation) algorithm: boards whose border queens
+//! are pre-placed, so some interior rows are already occupied. No rayon, no I/O, no allocation.
+//!
+//! The masks are those of [`crate::kernel`] (`cols`, `ld` shifted left per row, `rd` shifted
+//! right per row), describing the next row to fill. A start constellation (see
+//! [`crate::constellation`]) adds *row events*, sorted by row and at most one per row:
+//! - a pre-placed queen in that row (the queen of column 0 or column n-1): the row is skipped,
+//!   its queen's bit joins both diagonal masks before the shift (its column is in `cols` from
+//!   the start);
+//! - a diagonal of the row n-1 queen that enters the board at this row from the side (it cannot
+//!   be carried in a shifted `u64` mask before, as it would sit left of column 0): its bit is ORed
+//!   into `ld` (or `rd`) on arrival.
+//!
+//! Once the last event is behind, every remaining row is free and the plain kernel
+//! ([`crate::kernel::count_completions`]) finishes the count, so the hot part of the tree runs in
+//! the same loop as mirror halving. Above the last event each node pays one comparison of its
+//! row with the next event's row (the method of NQueensFAF's specialised recursions, written once
+//! and driven by data instead of ~30 hand-written variants).
+
+use crate::kernel::{count_completions, full_mask};
+use crate::symmetry::Symmetry;
+
+/// Something that happens on arrival at one row of a start constellation (see the module docs).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct RowEvent {
+    /// The 0-based row.
+    pub row: u32,
+    /// Bits ORed into the diagonal mask `ld` on arrival (a diagonal entering at column 0).
+    pub ld: u64,
+    /// Bits ORed into the anti-diagonal mask `rd` on arrival.
+    pub rd: u64,
+    /// The bit of the pre-placed queen of this row (the row is skipped), or 0 for a free row.
+    pub skip: u64,
+}
+
+/// Applies the events of `row` (and of the skipped rows after it) to the masks; returns the next
+/// free row, its `ld` and `rd`, and the events still ahead.
+#[inline(always)]
+pub fn apply_events(
+    events: &[RowEvent],
+    mut row: u32,
+    mut ld: u64,
+    mut rd: u64,
+) -> (&[RowEvent], u32, u64, u64) {
+    let mut events = events;
+    while let [e, rest @ ..] = events {
+        if e.row != row {
+            break;
+        }
+        ld |= e.ld;
+        rd |= e.rd;
+        events = rest;
+        if e.skip == 0 {
+            break;
+        }
+        ld = (ld | e.skip) << 1;
+        rd = (rd | e.skip) >> 1;
+        row += 1;
+    }
+    (events, row, ld, rd)
+}
+
+/// Returns the number of ways to fill the free rows of a board with pre-placed queens, starting
+/// at `row` whose masks are `cols`, `ld`, `rd` (events of `row` itself not yet applied), and adds
+/// the queen placements made to `nodes` when `NODES` is true.
+///
+/// `events` are the events of rows `row..` in row order (see [`RowEvent`]); `full` is
+/// [`full_mask`]`(n)`. `cols` holds the columns of every pre-placed queen, so the board is
+/// complete when `cols == full`. The count is exact (see [`crate::kernel`]).
+///
+/// # Examples
+/// ```
+/// use nqueens::kernel::full_mask;
+/// use nqueens::kernel_d4::{count_with_events, RowEvent};
+/// // 4 queens with (0,2) and a pre-placed (1,0): the rows below complete in one way, (2,3), (3,1).
+/// let full = full_mask(4);
+/// let skip = [RowEvent { row: 1, skip: 1, ..RowEvent::default() }];
+/// let (cols, ld, rd) = (0b0101, 0b0100 << 1, 0b0100 >> 1);
+/// assert_eq!(count_with_events::<false>(full, &skip, 1, cols, ld, rd, &mut 0), 1);
+/// ```
+pub fn count_with_events<const NODES: bool>(
+    full: u64,
+    events: &[RowEvent],
+    row: u32,
+    cols: u64,
+    ld: u64,
+    rd: u64,
+    nodes: &mut u64,
+) -> u64 {
+    let (events, row, ld, rd) = apply_events(events, row, ld, rd);
+    if events.is_empty() {
+        return count_completions::<NODES>(full, cols, ld, rd, nodes);
+    }
+    let mut avail = full & !(cols | ld | rd);
+    let mut count = 0u64;
+    while avail != 0 {
+        let bit = avail & avail.wrapping_neg();
+        avail ^= bit;
+        if NODES {
+            *nodes += 1;
+        }
+        count += count_with_events::<NODES>(
+            full,
+            events,
+            row + 1,
+            cols | bit,
+            (ld | bit) << 1,
+            (rd | bit) >> 1,
+            nodes,
+        );
+    }
+    count
+}
+
+/// The counts of a classified search ([`classify_with_events`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Classified {
+    /// Completed boards found (every one, not only the representatives).
+    pub solutions: u64,
+    /// Representatives found, by orbit size: `classes[k]` counts orbits of `1 << k` boards.
+    pub classes: [u64; 4],
+    /// Queen placements made (when asked for).
+    pub nodes: u64,
+}
+
+/// Fills the free rows of `board` like [`count_with_events`] and classifies each completed
+/// board under `stabilizer`, the non-identity symmetries that fix the pre-placed queens.
+///
+/// `board[r]` must hold the column of every pre-placed queen (row 0, row n-1 and the skipped
+/// rows) and of the rows above `row`; `board.len()` is n. A completed board is a representative
+/// if and only if it is lexicographically no larger than its image under each symmetry of
+/// `stabilizer`; its orbit then has `8 / (1 + f)` boards, where f is the number of those
+/// symmetries that fix it (every symmetry that fixes a board fixes its border queens, so none is
+/// missed). Each symmetry class of completions is counted once. No allocation: the images are
+/// written into a stack array.
+#[allow(clippy::too_many_arguments)]
+pub fn classify_with_events<const NODES: bool>(
+    board: &mut [u8],
+    stabilizer: &[Symmetry],
+    events: &[RowEvent],
+    row: u32,
+    cols: u64,
+    ld: u64,
+    rd: u64,
+    out: &mut Classified,
+) {
+    let full = full_mask(board.len() as u32);
+    let (events, row, ld, rd) = apply_events(events, row, ld, rd);
+    if cols == full {
+        out.solutions += 1;
+        classify_leaf(board, stabilizer, out);
+        return;
+    }
+    let mut avail = full & !(cols | ld | rd);
+    while avail != 0 {
+        let bit = avail & avail.wrapping_neg();
+        avail ^= bit;
+        if NODES {
+            out.nodes += 1;
+        }
+        board[row as usize] = bit.trailing_zeros() as u8;
+        classify_with_events::<NODES>(
+            board,
+            stabilizer,
+            events,
+            row + 1,
+            cols | bit,
+            (ld | bit) << 1,
+            (rd | bit) >> 1,
+            out,
+        );
+    }
+}
+
+fn classify_leaf(board: &[u8], stabilizer: &[Symmetry], out: &mut Classified) {
+    let mut image = [0u8; 64];
+    let image = &mut image[..board.len()];
+    let mut fixed = 0;
+    for s in stabilizer {
+        s.apply_into(board, image);
+        match board.cmp(image) {
+            std::cmp::Ordering::Greater => return,
+            std::cmp::Ordering::Equal => fixed += 1,
+            std::cmp::Ordering::Less => {}
+        }
+    }
+    // Stabiliser of size 1 + fixed: orbit 8, 4, 2 or 1 → index 3, 2, 1, 0.
+    let k = 3 - (1 + fixed as u32).trailing_zeros();
+    out.classes[k as usize] += 1;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_events_is_the_plain_kernel() {
+        for n in 0..=10 {
+            let full = full_mask(n);
+            let plain = count_completions::<false>(full, 0, 0, 0, &mut 0);
+            assert_eq!(count_with_events::<false>(full, &[], 0, 0, 0, 0, &mut 0), plain, "n = {n}");
+        }
+    }
+
+    #[test]
+    fn skipping_a_row_equals_placing_its_queen() {
+        // 8 queens with the row-3 queen fixed in column 5: the same count as placing it in the
+        // recursion, for every choice of rows 0..3 (checked against the plain backtracker's
+        // boards).
+        let n = 8usize;
+        let mut want = 0;
+        crate::reference::backtrack_each(n as u32, |q| {
+            if q[3] == 5 {
+                want += 1;
+            }
+        });
+        let full = full_mask(n as u32);
+        let ev = [RowEvent { row: 3, skip: 1 << 5, ..RowEvent::default() }];
+        // The queen's diagonals must be blocked in rows 0..3 from the start: its anti-diagonal
+        // (going up-right) sits at column 5 + 3 = 8 in row 0, off the board, its diagonal
+        // (up-left) at column 2.
+        let (ld, rd) = (1u64 << 2, 1u64 << 8);
+        assert_eq!(count_with_events::<false>(full, &ev, 0, 1 << 5, ld, rd, &mut 0), want);
+    }
+}
