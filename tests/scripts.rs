@@ -132,3 +132,31 @@ fn plot_rejects_bad_input() {
     let missing = Command::new(env!("CARGO_BIN_EXE_plot")).arg(dir.path().join("none.csv")).output().unwrap();
     assert_eq!(missing.status.code(), Some(1));
 }
+
+#[test]
+fn reproduce_oeis_writes_both_b_files_equal_to_the_known_values() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = run("reproduce-oeis.sh", &["9"], dir.path());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let a = std::fs::read_to_string(dir.path().join("b000170.txt")).unwrap();
+    assert_eq!(a, "0 1\n1 1\n2 0\n3 0\n4 2\n5 10\n6 4\n7 40\n8 92\n9 352\n");
+    let u = std::fs::read_to_string(dir.path().join("b002562.txt")).unwrap();
+    assert_eq!(u, "1 1\n2 0\n3 0\n4 1\n5 2\n6 1\n7 6\n8 12\n9 46\n");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("A000170: 10 values equal") && text.contains("A002562: 9 values equal"), "{text}");
+
+    // A wrong binary (here: one that prints a wrong b-file) makes the script fail with 1.
+    let fake = dir.path().join("fake-nqueens");
+    std::fs::write(&fake, "#!/bin/sh\nprintf '0 1\\n1 1\\n2 1\\n'\n").unwrap();
+    std::fs::set_permissions(&fake, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let bad = Command::new("bash")
+        .arg(script("reproduce-oeis.sh"))
+        .arg("2")
+        .env("OUT", dir.path())
+        .env("NQUEENS", &fake)
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("DIFFERS"));
+    assert_eq!(run("reproduce-oeis.sh", &["x"], dir.path()).status.code(), Some(2));
+}
