@@ -20,11 +20,14 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod journal;
 pub mod kernel;
+pub mod merge;
 pub mod oeis;
 pub mod output;
 pub mod parallel;
 pub mod reference;
+pub mod shard;
 pub mod split;
 pub mod symmetry;
 
@@ -152,6 +155,38 @@ pub trait Plan: Sync {
     /// Returns the weighted counts of subproblem `index` (`0..len()`); counts nodes too when
     /// `stats` is true.
     fn solve(&self, index: usize, stats: bool) -> Tally;
+    /// Returns the queens subproblem `index` fixes, as the columns of rows 0, 1, …, for plans
+    /// whose subproblems are row prefixes; `None` for plans whose subproblems are not (the
+    /// breakdown then leaves the prefix empty and the shard planner counts such a subproblem's
+    /// cost as 1).
+    fn prefix(&self, index: usize) -> Option<split::Prefix> {
+        let _ = index;
+        None
+    }
+}
+
+/// Returns the plan of `algorithm` for the `n`×`n` board with `split_depth` rows fixed, or the
+/// depth the algorithm picks for `threads` worker threads when `split_depth` is `None`.
+///
+/// The plan is a pure function of (algorithm, n, split depth): building it again, on any
+/// machine, gives the same subproblems under the same indices, which is what a checkpoint
+/// journal and a shard plan rely on.
+///
+/// # Errors
+/// [`Error::BoardTooLarge`] if `n` > [`MAX_N`]; [`Error::BadSplitDepth`] if the depth is 0 or
+/// more than [`split::MAX_SPLIT_DEPTH`].
+pub fn make_plan(
+    algorithm: Algorithm,
+    n: u32,
+    split_depth: Option<u32>,
+    threads: usize,
+) -> Result<Box<dyn Plan>, Error> {
+    Ok(match algorithm {
+        Algorithm::Mirror => Box::new(match split_depth {
+            Some(depth) => MirrorPlan::new(n, depth)?,
+            None => MirrorPlan::auto(n, threads)?,
+        }),
+    })
 }
 
 /// The mirror-halving plan (see [`split`]): subproblems with `split_depth` rows fixed.
@@ -218,6 +253,10 @@ impl Plan for MirrorPlan {
             nodes: nodes as u128,
             ..Tally::default()
         }
+    }
+
+    fn prefix(&self, index: usize) -> Option<split::Prefix> {
+        Some(self.subproblems[index].prefix)
     }
 }
 
