@@ -97,11 +97,18 @@ pub fn shard_plan(
 /// Returns the estimated cost of subproblem `index` of `plan`: the number of ways to place
 /// [`PROBE_ROWS`] more queens below its prefix, at least 1. A plan without prefixes gives 1.
 pub fn estimate(plan: &dyn Plan, index: usize) -> u64 {
+    estimate_rows(plan, index, PROBE_ROWS)
+}
+
+/// Returns the number of ways to place `rows` more queens below the prefix of subproblem `index`
+/// of `plan` (fewer rows where the board ends), at least 1; 1 for a plan without prefixes.
+/// [`estimate`] uses [`PROBE_ROWS`]; the shard balance benchmark compares other depths.
+pub fn estimate_rows(plan: &dyn Plan, index: usize, rows: u32) -> u64 {
     let Some(prefix) = plan.prefix(index) else { return 1 };
     let n = plan.n();
     let sub = prefix.cols().iter().fold(Subproblem::ROOT, |s, &c| s.place(c as u32));
     let rows_left = n.saturating_sub(prefix.len() as u32);
-    probe(&sub, n, PROBE_ROWS.min(rows_left)).max(1)
+    probe(&sub, n, rows.min(rows_left)).max(1)
 }
 
 /// Returns the number of ways to place `rows` more queens below `sub` on an `n`-column board.
