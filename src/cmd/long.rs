@@ -40,6 +40,15 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
     }
     let threads = args.threads.unwrap_or_else(num_cpus::get);
     let start = Instant::now();
+    // Signals, before any work: a graceful stop when there is a journal to keep (a signal that
+    // comes while the plan is built stops the run before its first subproblem), else an
+    // immediate exit.
+    let stop = if args.checkpoint.is_some() {
+        Some(Stop::install().context("installing signal handlers")?)
+    } else {
+        signals::exit_at_once().context("installing signal handlers")?;
+        None
+    };
     let plan: Box<dyn Plan> = match args.shard {
         Some(shard) => shard_plan(args.algorithm, n, args.split_depth, shard.count),
         None => {
@@ -93,13 +102,6 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
     let to_run: Vec<usize> = ids.iter().copied().filter(|&i| solved[i].is_none()).collect();
     let recorded = ids.len() - to_run.len();
 
-    // Signals: a graceful stop when there is a journal to keep, else an immediate exit.
-    let stop = if journal.is_some() {
-        Some(Stop::install().context("installing signal handlers")?)
-    } else {
-        signals::exit_at_once().context("installing signal handlers")?;
-        None
-    };
     let never = AtomicBool::new(false);
     let stop_flag: &AtomicBool = stop.as_ref().map_or(&never, |s| &s.flag);
 
