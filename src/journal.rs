@@ -17,7 +17,9 @@
 //! Each line is written with one `write` call as soon as its subproblem is solved (no user-space
 //! buffer, so a killed process loses no written line), and the file is fsync'd every
 //! [`SYNC_EVERY`] while lines are pending and once more at the end ([`Journal::run_syncing`]),
-//! so a power loss costs at most the last few seconds of work.
+//! so a power loss costs at most the last few seconds of work. An open journal holds an advisory
+//! `flock`, so a second process on the same file is refused instead of recording subproblems
+//! twice.
 //!
 //! # Reading
 //! A last line without its `\n` is a write torn by a crash: it is dropped with a warning (and cut
@@ -239,6 +241,12 @@ pub enum JournalError {
         /// What is wrong with it.
         reason: String,
     },
+    /// Another process holds the journal (an advisory `flock`, released when that process ends).
+    #[error("checkpoint {path} is in use by another running nqueens: wait for it to end or stop it first")]
+    Busy {
+        /// The journal's path.
+        path: PathBuf,
+    },
     /// The header is valid but describes another run.
     #[error("checkpoint {path} belongs to another run ({}); the file was left untouched: use another file or the same command", .differences.join("; "))]
     Mismatch {
@@ -314,6 +322,8 @@ pub fn parse(path: &Path, bytes: &[u8], allowed: impl Fn(usize) -> bool) -> Resu
 pub struct Journal {
     path: PathBuf,
     file: File,
+    /// The handle that holds the lock, for as long as the journal is open.
+    _lock: File,
     write_lock: Mutex<()>,
     pending: AtomicBool,
 }
@@ -342,11 +352,18 @@ impl Journal {
         allowed: impl Fn(usize) -> bool,
     ) -> Result<(Journal, Resumed), JournalError> {
         let io_err = |source| JournalError::Io { path: path.to_path_buf(), source };
-        let existing = match std::fs::read(path) {
-            Ok(bytes) => bytes,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => Vec::new(),
-            Err(e) => return Err(io_err(e)),
-        };
+        // One process per journal: two appending to one file would record subproblems twice.
+        let lock = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)
+            .map_err(io_err)?;
+        if !try_lock(&lock).map_err(io_err)? {
+            return Err(JournalError::Busy { path: path.to_path_buf() });
+        }
+        let existing = std::fs::read(path).map_err(io_err)?;
         let torn_header = !existing.contains(&b'\n')
             && (existing.starts_with(MAGIC.as_bytes()) || MAGIC.as_bytes().starts_with(&existing));
         if existing.is_empty() || torn_header {
@@ -361,6 +378,7 @@ impl Journal {
             let journal = Journal {
                 path: path.to_path_buf(),
                 file,
+                _lock: lock,
                 write_lock: Mutex::new(()),
                 pending: AtomicBool::new(false),
             };
@@ -385,6 +403,7 @@ impl Journal {
         let journal = Journal {
             path: path.to_path_buf(),
             file,
+            _lock: lock,
             write_lock: Mutex::new(()),
             pending: AtomicBool::new(false),
         };
@@ -440,6 +459,25 @@ impl Journal {
             (result, periodic.and(last))
         })
     }
+}
+
+/// Takes an exclusive advisory lock (`flock`) on `file` without waiting; returns false if and only
+/// if another open file description holds it.
+#[cfg(unix)]
+fn try_lock(file: &File) -> io::Result<bool> {
+    use std::os::fd::AsRawFd;
+    // SAFETY: flock on a valid, open descriptor; no memory is passed.
+    if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
+        return Ok(true);
+    }
+    let err = io::Error::last_os_error();
+    if err.kind() == io::ErrorKind::WouldBlock { Ok(false) } else { Err(err) }
+}
+
+/// Without `flock`, no lock is taken.
+#[cfg(not(unix))]
+fn try_lock(_: &File) -> io::Result<bool> {
+    Ok(true)
 }
 
 /// Fsyncs the directory holding `path` so that a new file's name survives a power loss; best
@@ -565,6 +603,11 @@ mod tests {
         drop(j);
         let (_, resumed) = Journal::open(&path, &header(), |_| true).unwrap();
         assert_eq!(resumed.entries.len(), 3);
+        // A second open while the first is alive is refused; after it ends, the lock is free.
+        let (first, _) = Journal::open(&path, &header(), |_| true).unwrap();
+        let err = Journal::open(&path, &header(), |_| true).err().unwrap();
+        assert!(err.to_string().contains("is in use by another running nqueens"), "{err}");
+        drop(first);
         // Another n: an error, and the bytes stay as they were.
         let before = std::fs::read(&path).unwrap();
         let err = Journal::open(&path, &Header { n: 10, ..header() }, |_| true).err().unwrap();

@@ -127,6 +127,25 @@ fn signals_stop_gracefully_then_resume_gives_the_exact_count() {
 }
 
 #[test]
+fn a_journal_in_use_by_another_run_is_refused() {
+    let dir = scratch("busy");
+    let journal = dir.join("q17.journal");
+    let mut first = spawn(&["count", "17", "-j", "1", "--checkpoint", s(&journal)]);
+    std::thread::sleep(Duration::from_millis(400));
+    let out = nqueens(&["count", "17", "--checkpoint", s(&journal)])
+        .assert()
+        .code(2)
+        .stdout("")
+        .get_output()
+        .clone();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("is in use by another running nqueens"), "{err}");
+    first.kill().unwrap();
+    first.wait().unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn ctrl_c_without_checkpoint_just_stops_with_130() {
     let child = spawn(&["count", "18", "-j", "1"]);
     std::thread::sleep(Duration::from_millis(300));
