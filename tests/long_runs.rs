@@ -64,6 +64,16 @@ fn entries(journal: &Path) -> Vec<String> {
     text.split_inclusive('\n').filter(|l| l.ends_with('\n')).skip(1).map(str::to_string).collect()
 }
 
+/// Waits (up to 20 s) until the journal records at least `min` subproblems, so a signal is sent
+/// only once the run has started for sure, however loaded the machine.
+fn wait_for_entries(journal: &Path, min: usize) {
+    let start = Instant::now();
+    while entries(journal).len() < min {
+        assert!(start.elapsed() < Duration::from_secs(20), "the run did not start journaling");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 /// Returns the number of subproblems the journal's header announces.
 fn announced(journal: &Path) -> usize {
     let text = std::fs::read_to_string(journal).unwrap();
@@ -105,7 +115,7 @@ fn signals_stop_gracefully_then_resume_gives_the_exact_count() {
         let journal = dir.join(format!("q15-{sig}.journal"));
         let args = ["count", "15", "-j", "1", "--checkpoint", s(&journal), "--progress", "never"];
         let child = spawn(&args);
-        std::thread::sleep(Duration::from_millis(500));
+        wait_for_entries(&journal, 1);
         signal(&child, sig);
         let out = child.wait_with_output().unwrap();
         let err = String::from_utf8_lossy(&out.stderr);
@@ -131,7 +141,7 @@ fn a_journal_in_use_by_another_run_is_refused() {
     let dir = scratch("busy");
     let journal = dir.join("q17.journal");
     let mut first = spawn(&["count", "17", "-j", "1", "--checkpoint", s(&journal)]);
-    std::thread::sleep(Duration::from_millis(400));
+    wait_for_entries(&journal, 1);
     let out = nqueens(&["count", "17", "--checkpoint", s(&journal)])
         .assert()
         .code(2)
@@ -147,15 +157,16 @@ fn a_journal_in_use_by_another_run_is_refused() {
 
 #[test]
 fn ctrl_c_without_checkpoint_just_stops_with_130() {
+    // 800 ms: well after the handlers are installed at start-up, long before n = 18 ends.
     let child = spawn(&["count", "18", "-j", "1"]);
-    std::thread::sleep(Duration::from_millis(300));
+    std::thread::sleep(Duration::from_millis(800));
     let start = Instant::now();
     signal(&child, "INT");
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(130));
     assert!(start.elapsed() < Duration::from_secs(5), "it stops at once");
     let child = spawn(&["count", "18", "-j", "1", "--shard", "0/2"]);
-    std::thread::sleep(Duration::from_millis(300));
+    std::thread::sleep(Duration::from_millis(800));
     signal(&child, "TERM");
     assert_eq!(child.wait_with_output().unwrap().status.code(), Some(143));
 }
