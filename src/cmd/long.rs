@@ -2,6 +2,7 @@
 //! so that nothing is lost (a journal to resume from, a graceful stop on signals) and so that
 //! the pieces can be audited (per-subproblem breakdown) or spread over machines (shards).
 
+use std::collections::HashMap;
 use std::fs;
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
@@ -93,13 +94,14 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
             Some((journal, resumed.entries))
         }
     };
-    let mut solved: Vec<Option<Entry>> = vec![None; plan.len()];
+    // Only the journal's entries, keyed by id: a shard of a huge plan holds few of its ids.
+    let mut solved: HashMap<usize, Entry> = HashMap::new();
     if let Some((_, entries)) = &journal {
         for e in entries {
-            solved[e.id] = Some(*e);
+            solved.insert(e.id, *e);
         }
     }
-    let to_run: Vec<usize> = ids.iter().copied().filter(|&i| solved[i].is_none()).collect();
+    let to_run: Vec<usize> = ids.iter().copied().filter(|i| !solved.contains_key(i)).collect();
     let recorded = ids.len() - to_run.len();
 
     let never = AtomicBool::new(false);
@@ -157,7 +159,7 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
     // Complete: the journal's entries plus this session's.
     let mut total = outcome.tally;
     let mut nodes_counted = stats;
-    for e in solved.iter().flatten() {
+    for e in solved.values() {
         total += e.tally;
         nodes_counted &= e.nodes_counted;
     }
@@ -167,7 +169,7 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
     let seconds = start.elapsed().as_secs_f64();
     if let Some(path) = &args.breakdown {
         for e in fresh.into_inner().unwrap_or_else(|e| e.into_inner()) {
-            solved[e.id] = Some(e);
+            solved.insert(e.id, e);
         }
         write_breakdown(path, plan.as_ref(), &ids, &solved)
             .with_context(|| format!("writing breakdown {}", path.display()))?;
@@ -260,14 +262,14 @@ fn write_breakdown(
     path: &Path,
     plan: &dyn Plan,
     ids: &[usize],
-    solved: &[Option<Entry>],
+    solved: &HashMap<usize, Entry>,
 ) -> anyhow::Result<()> {
     let mut buf = Vec::new();
     {
         let mut w = csv::Writer::from_writer(&mut buf);
         w.write_record(["id", "prefix", "solutions", "orbit8", "orbit4", "orbit2", "orbit1", "nodes"])?;
         for &id in ids {
-            let e = solved[id].ok_or_else(|| anyhow!("subproblem {id} has no counts"))?;
+            let e = solved.get(&id).ok_or_else(|| anyhow!("subproblem {id} has no counts"))?;
             let prefix = plan.prefix(id).map_or_else(String::new, |p| {
                 p.cols().iter().map(u8::to_string).collect::<Vec<_>>().join(" ")
             });
