@@ -1,9 +1,12 @@
 //! The command line: clap-derive options (their doc comments are the `--help` text), parsed into
 //! plain values before any work starts. The library never sees clap.
 
+use std::path::PathBuf;
+
 use clap::{Args, Parser, Subcommand};
 
 use nqueens::output::{Format, Sequence};
+use nqueens::shard::ShardId;
 use nqueens::{Algorithm, MAX_N, Progress};
 
 const COUNT_EXAMPLES: &str = "\
@@ -15,7 +18,16 @@ Examples:
   nqueens count 8 10 12 --format bfile OEIS b-file lines `n a(n)`
   nqueens count 1..14 --format bfile --sequence unique
                                        the fundamental solutions, OEIS A002562
-  nqueens count 16 --algorithm mirror  mirror halving (solutions only), for cross-checks";
+  nqueens count 16 --algorithm mirror  mirror halving (solutions only), for cross-checks
+  nqueens count 20 --checkpoint q20.journal
+                                       stop at any time (Ctrl-C, kill); the same command resumes
+  nqueens count 20 --shard 3/16 --output s3.json
+                                       shard 3 of 16 for a cluster; then nqueens merge s*.json";
+
+const MERGE_EXAMPLES: &str = "\
+Examples:
+  nqueens merge shards/*.json          Q(n) from the K shard results of `count N --shard I/K`
+  nqueens merge s*.json --verify --format json";
 
 /// Counts the solutions (OEIS A000170) and fundamental solutions (A002562) of the n-queens
 /// problem on every core.
@@ -33,6 +45,26 @@ pub enum Command {
     /// Count the solutions of the n-queens problem for each board size n.
     #[command(after_help = COUNT_EXAMPLES)]
     Count(CountArgs),
+    /// Add up the shard results of `count N --shard I/K`, after checking that every shard 0..K-1
+    /// is there exactly once and all agree (exit 1 listing what is missing or wrong).
+    #[command(after_help = MERGE_EXAMPLES)]
+    Merge(MergeArgs),
+}
+
+/// Options of `nqueens merge`.
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// Shard result files (JSON), one per shard.
+    #[arg(value_name = "FILES", required = true, num_args = 1..)]
+    pub files: Vec<PathBuf>,
+
+    /// Output format: text (aligned table), json (JSON Lines), csv, bfile (OEIS `n a(n)` lines).
+    #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = parse_format)]
+    pub format: Format,
+
+    /// Check the total against OEIS A000170 (known for n <= 27); exit 1 on a mismatch.
+    #[arg(long)]
+    pub verify: bool,
 }
 
 /// Options of `nqueens count`.
@@ -80,6 +112,27 @@ pub struct CountArgs {
     /// subproblems per thread and 2048 in all].
     #[arg(long, value_name = "D", value_parser = parse_split_depth)]
     pub split_depth: Option<u32>,
+
+    /// Journal every solved subproblem to FILE (append-only, fsync'd every 2 s) and resume from
+    /// it: the same command again skips what FILE records. SIGINT, SIGTERM and SIGUSR1 stop
+    /// cleanly (exit 130, 143, 143). One board size only.
+    #[arg(long, value_name = "FILE", help_heading = "Long runs")]
+    pub checkpoint: Option<PathBuf>,
+
+    /// Count only shard I of K (0 <= I < K), a partition of the subproblems balanced by
+    /// estimated cost and the same on every machine; writes a JSON result for `nqueens merge`.
+    /// One board size only.
+    #[arg(long, value_name = "I/K", value_parser = parse_shard, help_heading = "Long runs")]
+    pub shard: Option<ShardId>,
+
+    /// Where --shard writes its JSON result [default: stdout].
+    #[arg(long, value_name = "FILE", requires = "shard", help_heading = "Long runs")]
+    pub output: Option<PathBuf>,
+
+    /// Write each subproblem's id, prefix (the fixed queens' columns, row 0 first) and counts,
+    /// nodes included, to FILE as CSV. One board size only.
+    #[arg(long, value_name = "FILE", help_heading = "Long runs")]
+    pub breakdown: Option<PathBuf>,
 }
 
 /// An inclusive range of board sizes, `first..=last`; a single size has `first == last`.
@@ -153,6 +206,11 @@ pub fn parse_split_depth(s: &str) -> Result<u32, String> {
         Ok(d) if (1..=max).contains(&d) => Ok(d),
         _ => Err(format!("split depth '{s}' is out of range: use 1..={max}")),
     }
+}
+
+/// Parses a shard `I/K`, 0 <= I < K.
+pub fn parse_shard(s: &str) -> Result<ShardId, String> {
+    s.parse()
 }
 
 fn parse_format(s: &str) -> Result<Format, String> {

@@ -22,12 +22,15 @@
 
 pub mod constellation;
 pub mod d4;
+pub mod journal;
 pub mod kernel;
 pub mod kernel_d4;
+pub mod merge;
 pub mod oeis;
 pub mod output;
 pub mod parallel;
 pub mod reference;
+pub mod shard;
 pub mod split;
 pub mod symmetry;
 
@@ -85,6 +88,12 @@ impl Algorithm {
     /// Every algorithm, in the order `--help` lists them.
     pub const ALL: [Algorithm; 2] = [Algorithm::D4, Algorithm::Mirror];
 
+    /// Returns true if and only if the algorithm counts fundamental solutions (fills
+    /// [`Tally::classes`]).
+    pub fn classifies(self) -> bool {
+        matches!(self, Algorithm::D4)
+    }
+
     /// Returns the algorithm's name as the CLI and the output formats spell it.
     pub fn name(self) -> &'static str {
         match self {
@@ -124,6 +133,18 @@ pub struct Tally {
     pub classes: [u128; 4],
     /// Queen placements made by the search (search-tree nodes below the subproblems' prefixes).
     pub nodes: u128,
+}
+
+impl Tally {
+    /// Returns the fundamental solutions of this tally by orbit size, if and only if `algorithm`
+    /// classifies solutions (see [`Algorithm::classifies`]) and n ≥ 1: A002562 starts at n = 1,
+    /// and the empty board has no fundamental count.
+    pub fn fundamental(&self, algorithm: Algorithm, n: u32) -> Option<Classes> {
+        (algorithm.classifies() && n >= 1).then(|| {
+            let [c1, c2, c4, c8] = self.classes;
+            Classes { orbit8: c8, orbit4: c4, orbit2: c2, orbit1: c1 }
+        })
+    }
 }
 
 impl Add for Tally {
@@ -167,6 +188,42 @@ pub trait Plan: Sync {
     fn prefix_nodes(&self) -> u128 {
         0
     }
+    /// Returns the queens subproblem `index` fixes, as the columns of rows 0, 1, …, for plans
+    /// whose subproblems are row prefixes; `None` for plans whose subproblems are not (the
+    /// breakdown then leaves the prefix empty and the shard planner counts such a subproblem's
+    /// cost as 1).
+    fn prefix(&self, index: usize) -> Option<split::Prefix> {
+        let _ = index;
+        None
+    }
+}
+
+/// Returns the plan of `algorithm` for the `n`×`n` board with `split_depth` rows fixed, or the
+/// depth the algorithm picks for `threads` worker threads when `split_depth` is `None`.
+///
+/// The plan is a pure function of (algorithm, n, split depth): building it again, on any
+/// machine, gives the same subproblems under the same indices, which is what a checkpoint
+/// journal and a shard plan rely on.
+///
+/// # Errors
+/// [`Error::BoardTooLarge`] if `n` > [`MAX_N`]; [`Error::BadSplitDepth`] if the depth is 0 or
+/// more than [`split::MAX_SPLIT_DEPTH`].
+pub fn make_plan(
+    algorithm: Algorithm,
+    n: u32,
+    split_depth: Option<u32>,
+    threads: usize,
+) -> Result<Box<dyn Plan>, Error> {
+    Ok(match algorithm {
+        Algorithm::Mirror => Box::new(match split_depth {
+            Some(depth) => MirrorPlan::new(n, depth)?,
+            None => MirrorPlan::auto(n, threads)?,
+        }),
+        Algorithm::D4 => Box::new(match split_depth {
+            Some(depth) => D4Plan::new(n, depth)?,
+            None => D4Plan::auto(n, threads)?,
+        }),
+    })
 }
 
 /// The mirror-halving plan (see [`split`]): subproblems with `split_depth` rows fixed.
@@ -239,6 +296,10 @@ impl Plan for MirrorPlan {
             nodes: nodes as u128,
             ..Tally::default()
         }
+    }
+
+    fn prefix(&self, index: usize) -> Option<split::Prefix> {
+        Some(self.subproblems[index].prefix)
     }
 }
 
@@ -382,23 +443,10 @@ impl Counter {
         let start = Instant::now();
         let cpu_start = process_cpu_seconds();
         let (depth, threads) = (self.options.split_depth, self.options.threads);
-        let plan: Box<dyn Plan> = match self.options.algorithm {
-            Algorithm::Mirror => Box::new(match depth {
-                Some(depth) => MirrorPlan::new(n, depth)?,
-                None => MirrorPlan::auto(n, threads)?,
-            }),
-            Algorithm::D4 => Box::new(match depth {
-                Some(depth) => D4Plan::new(n, depth)?,
-                None => D4Plan::auto(n, threads)?,
-            }),
-        };
+        let plan = make_plan(self.options.algorithm, n, depth, threads)?;
         let outcome = parallel::run(plan.as_ref(), &self.pool, self.options.progress, self.options.stats);
         let stats = self.options.stats;
-        // A002562 starts at n = 1: the empty board has no fundamental count.
-        let classes = (self.options.algorithm == Algorithm::D4 && n >= 1).then(|| {
-            let [c1, c2, c4, c8] = outcome.tally.classes;
-            Classes { orbit8: c8, orbit4: c4, orbit2: c2, orbit1: c1 }
-        });
+        let classes = outcome.tally.fundamental(self.options.algorithm, n);
         Ok(Count {
             n,
             solutions: outcome.tally.solutions,

@@ -3,6 +3,7 @@
 
 mod cli;
 mod cmd;
+mod signals;
 
 use std::io::{self, Write};
 use std::process::ExitCode;

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{nqueens, zero_json_seconds};
+use common::{nqueens, usage_error, zero_json_seconds};
 use predicates::prelude::*;
 
 #[test]
@@ -168,14 +168,6 @@ fn broken_pipe_is_quiet() {
     assert_eq!(String::from_utf8_lossy(&out.stdout), "0 1\n");
     assert_eq!(String::from_utf8_lossy(&out.stderr), "");
     assert!(out.status.success(), "{:?}", out.status);
-}
-
-fn usage_error(args: &[&str], message: &str) {
-    let out = nqueens(args).assert().code(2).stdout("").get_output().clone();
-    let err = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(err.lines().count(), 1, "one line: {err}");
-    assert!(err.contains(message), "{err:?} lacks {message:?}");
-    assert!(!err.contains("panicked"), "{err}");
 }
 
 #[test]

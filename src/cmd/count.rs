@@ -16,6 +16,11 @@ use crate::cli::CountArgs;
 /// # Errors
 /// A library error (such as a thread pool that cannot start) or a failed write.
 pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
+    if args.checkpoint.is_some() || args.shard.is_some() || args.breakdown.is_some() {
+        return super::long::run(args);
+    }
+    // Nothing to save: a signal ends the run at once (exit 130 for SIGINT, 143 for SIGTERM).
+    crate::signals::exit_at_once().context("installing signal handlers")?;
     let options = CountOptions {
         threads: args.threads.unwrap_or_else(num_cpus::get),
         algorithm: args.algorithm,

@@ -1,6 +1,8 @@
 //! The subcommands, each a plain function from parsed options to an exit code.
 
 pub mod count;
+pub mod long;
+pub mod merge;
 
 use std::process::ExitCode;
 
@@ -23,5 +25,6 @@ pub struct UsageError(pub String);
 pub fn run(opts: Opts) -> anyhow::Result<ExitCode> {
     match opts.command {
         Command::Count(args) => count::run(args),
+        Command::Merge(args) => merge::run(args),
     }
 }

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Counts Q(N) as K shards with GNU parallel, on local cores or on --sshlogin hosts, then merges.
+set -euo pipefail
+
+usage() {
+    cat <<'USAGE'
+Usage: scripts/parallel-shards.sh [OPTIONS] N K
+
+Counts the n-queens solutions Q(N) as K shards (`nqueens count N --shard I/K`) run by GNU parallel,
+each with its own checkpoint journal, then checks and adds them up with `nqueens merge`.
+Run it again after an interruption: parallel's --joblog/--resume-failed skips the shards that
+finished, and each unfinished shard resumes from its journal.
+
+Options:
+  -d, --dir DIR        folder for journals, shard results and the job log
+                       [default: shards-nN-kK]; on a shared file system for --sshlogin
+  -j, --jobs J         shards at once per host [default: parallel's, one per core]
+  -t, --threads T      worker threads per shard [default: 1]
+  -S, --sshlogin LOGIN passed to parallel (repeatable), e.g. 8/node1 or ':' for this host;
+                       nqueens must then be on each host's PATH (or give --nqueens)
+      --nqueens BIN    the nqueens binary [default: nqueens on PATH, else target/release/nqueens]
+      --format F       merge output format: text, json, csv, bfile [default: text]
+      --verify         check the total against OEIS A000170
+  -h, --help           this help
+
+Example:
+  scripts/parallel-shards.sh 18 64 -j 2 --verify
+  scripts/parallel-shards.sh 20 256 -S 16/node1 -S 16/node2 -d /shared/q20
+USAGE
+}
+
+dir="" jobs="" threads=1 nqueens="" format=text verify=() sshlogins=() positional=()
+while [[ $# -gt 0 ]]; do
+    case "$1" in
+        -h|--help) usage; exit 0 ;;
+        -d|--dir) dir="$2"; shift 2 ;;
+        -j|--jobs) jobs="$2"; shift 2 ;;
+        -t|--threads) threads="$2"; shift 2 ;;
+        -S|--sshlogin) sshlogins+=(--sshlogin "$2"); shift 2 ;;
+        --nqueens) nqueens="$2"; shift 2 ;;
+        --format) format="$2"; shift 2 ;;
+        --verify) verify=(--verify); shift ;;
+        -*) echo "parallel-shards.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
+        *) positional+=("$1"); shift ;;
+    esac
+done
+if [[ ${#positional[@]} -ne 2 ]]; then
+    echo "parallel-shards.sh: give N and K (see --help)" >&2
+    exit 2
+fi
+n="${positional[0]}" k="${positional[1]}"
+if ! [[ "$n" =~ ^[0-9]+$ && "$k" =~ ^[0-9]+$ && "$k" -ge 1 ]]; then
+    echo "parallel-shards.sh: N '$n' and K '$k' must be integers, K >= 1" >&2
+    exit 2
+fi
+command -v parallel >/dev/null || { echo "parallel-shards.sh: GNU parallel is required (apt-get install parallel)" >&2; exit 1; }
+if [[ -z "$nqueens" ]]; then
+    nqueens="$(command -v nqueens || echo "$(cd "$(dirname "$0")/.." && pwd)/target/release/nqueens")"
+fi
+dir="${dir:-shards-n$n-k$k}"
+mkdir -p "$dir"
+dir="$(cd "$dir" && pwd)"
+
+jobs_opt=()
+[[ -n "$jobs" ]] && jobs_opt=(--jobs "$jobs")
+# --resume-failed: jobs the log records as done are skipped, failed or killed ones run again
+# (and resume from their journals). --halt never: one failing shard does not stop the others.
+seq 0 $((k - 1)) | parallel --will-cite --joblog "$dir/joblog" --resume-failed --halt never "${jobs_opt[@]}" \
+    "${sshlogins[@]}" \
+    "$nqueens" count "$n" --shard "{}/$k" -j "$threads" --progress never \
+    --checkpoint "$dir/shard-{}.journal" --output "$dir/shard-{}.json"
+
+shards=()
+for ((i = 0; i < k; i++)); do shards+=("$dir/shard-$i.json"); done
+"$nqueens" merge "${shards[@]}" --format "$format" "${verify[@]}"

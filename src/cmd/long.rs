@@ -1,0 +1,319 @@
+//! `nqueens count N` with `--checkpoint`, `--shard` or `--breakdown`: one board size, counted
+//! so that nothing is lost (a journal to resume from, a graceful stop on signals) and so that
+//! the pieces can be audited (per-subproblem breakdown) or spread over machines (shards).
+
+use std::collections::HashMap;
+use std::fs;
+use std::io::{self, BufWriter, Write};
+use std::path::Path;
+use std::process::ExitCode;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use anyhow::{Context, anyhow};
+use nqueens::journal::{self, Entry, Header, Journal};
+use nqueens::merge::{SHARD_FORMAT, SHARD_FORMAT_VERSION, ShardResult, classes_of};
+use nqueens::parallel::{self, Job};
+use nqueens::shard::{assign, shard_plan};
+use nqueens::{Count, Plan, Tally, make_plan};
+
+use super::UsageError;
+use crate::cli::CountArgs;
+use crate::signals::{self, Stop};
+
+/// The program version every journal and shard result records.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// Counts one board size as `args` asks: resumes from and appends to the checkpoint journal,
+/// counts one shard, writes the breakdown; stops on a signal.
+///
+/// # Errors
+/// [`UsageError`] for a range of sizes, `--verify` with `--shard`, or a checkpoint that cannot
+/// be used (unreadable, corrupt, another run's); a failed write or count otherwise.
+pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
+    let n = single_size(&args)?;
+    if args.verify && args.shard.is_some() {
+        return Err(UsageError(
+            "--verify checks a whole count, not one shard: use it with `nqueens merge`".into(),
+        )
+        .into());
+    }
+    let threads = args.threads.unwrap_or_else(num_cpus::get);
+    let start = Instant::now();
+    // Signals, before any work: a graceful stop when there is a journal to keep (a signal that
+    // comes while the plan is built stops the run before its first subproblem), else an
+    // immediate exit.
+    let stop = if args.checkpoint.is_some() {
+        Some(Stop::install().context("installing signal handlers")?)
+    } else {
+        signals::exit_at_once().context("installing signal handlers")?;
+        None
+    };
+    let plan: Box<dyn Plan> = match args.shard {
+        Some(shard) => shard_plan(args.algorithm, n, args.split_depth, shard.count),
+        None => {
+            // Resuming on another machine must not change the plan: an existing journal's split
+            // depth wins over the thread-dependent default.
+            let depth = args.split_depth.or_else(|| args.checkpoint.as_deref().and_then(journal_depth));
+            make_plan(args.algorithm, n, depth, threads)
+        }
+    }
+    .map_err(|e| UsageError(e.to_string()))?;
+    let ids: Vec<usize> = match args.shard {
+        Some(shard) => assign(plan.as_ref(), shard.count).swap_remove(shard.index),
+        None => (0..plan.len()).collect(),
+    };
+    let mut member = vec![args.shard.is_none(); plan.len()];
+    for &i in &ids {
+        member[i] = true;
+    }
+
+    // The journal, and what it already holds.
+    let journal = match &args.checkpoint {
+        None => None,
+        Some(path) => {
+            let header = Header {
+                n,
+                algorithm: args.algorithm.name().to_string(),
+                split_depth: plan.split_depth(),
+                subproblems: plan.len(),
+                shard: args.shard,
+                version: VERSION.to_string(),
+            };
+            let (journal, resumed) =
+                Journal::open(path, &header, |id| member.get(id).copied().unwrap_or(false))
+                    .map_err(|e| UsageError(e.to_string()))?;
+            if let Some(torn) = &resumed.torn {
+                eprintln!(
+                    "nqueens: warning: checkpoint {}: dropped a torn last line ({} bytes, a write cut short by a crash); its subproblem will be counted again",
+                    path.display(),
+                    torn.len()
+                );
+            }
+            Some((journal, resumed.entries))
+        }
+    };
+    // Only the journal's entries, keyed by id: a shard of a huge plan holds few of its ids.
+    let mut solved: HashMap<usize, Entry> = HashMap::new();
+    if let Some((_, entries)) = &journal {
+        for e in entries {
+            solved.insert(e.id, *e);
+        }
+    }
+    let to_run: Vec<usize> = ids.iter().copied().filter(|i| !solved.contains_key(i)).collect();
+    let recorded = ids.len() - to_run.len();
+
+    let never = AtomicBool::new(false);
+    let stop_flag: &AtomicBool = stop.as_ref().map_or(&never, |s| &s.flag);
+
+    let stats = args.breakdown.is_some();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .thread_name(|i| format!("nqueens-{i}"))
+        .build()
+        .map_err(|e| UsageError(format!("cannot start {threads} worker threads: {e}")))?;
+    let fresh: Mutex<Vec<Entry>> = Mutex::new(Vec::new());
+    let write_error: Mutex<Option<io::Error>> = Mutex::new(None);
+    let on_solved = |id: usize, tally: &Tally| {
+        let entry = Entry { id, tally: *tally, nodes_counted: stats };
+        if let Some((j, _)) = &journal {
+            if let Err(e) = j.append(&entry) {
+                write_error.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(e);
+                stop_flag.store(true, Ordering::Relaxed);
+            }
+        }
+        if stats {
+            fresh.lock().unwrap_or_else(|e| e.into_inner()).push(entry);
+        }
+    };
+    let job = Job { only: Some(&to_run), on_solved: Some(&on_solved), stop: Some(stop_flag) };
+    let work = || parallel::run_with(plan.as_ref(), &pool, args.progress, stats, job);
+    let outcome = match &journal {
+        Some((j, _)) => {
+            let (outcome, synced) = j.run_syncing(work);
+            synced.with_context(|| format!("syncing checkpoint {}", j.path().display()))?;
+            outcome
+        }
+        None => work(),
+    };
+    if let Some(e) = write_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        let path = journal.as_ref().map(|(j, _)| j.path().display().to_string()).unwrap_or_default();
+        return Err(
+            anyhow!(e).context(format!("writing checkpoint {path}; the journal keeps what was written"))
+        );
+    }
+    if outcome.stopped {
+        let signal = stop.as_ref().and_then(Stop::signal).unwrap_or(signal_hook::consts::SIGTERM);
+        let path = journal.as_ref().map(|(j, _)| j.path().display().to_string()).unwrap_or_default();
+        eprintln!(
+            "nqueens: stopped by {}: {} of {} subproblems are recorded in {path}; run the same command again to resume: {}",
+            signals::name(signal),
+            recorded + outcome.solved,
+            ids.len(),
+            shell_command()
+        );
+        return Ok(ExitCode::from(signals::exit_code(signal)));
+    }
+
+    // Complete: the journal's entries plus this session's.
+    let mut total = outcome.tally;
+    let mut nodes_counted = stats;
+    for e in solved.values() {
+        total += e.tally;
+        nodes_counted &= e.nodes_counted;
+    }
+    if !nodes_counted {
+        total.nodes = 0;
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    if let Some(path) = &args.breakdown {
+        for e in fresh.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            solved.insert(e.id, e);
+        }
+        write_breakdown(path, plan.as_ref(), &ids, &solved)
+            .with_context(|| format!("writing breakdown {}", path.display()))?;
+    }
+    match args.shard {
+        Some(shard) => {
+            let mut result = ShardResult {
+                format: SHARD_FORMAT.into(),
+                format_version: SHARD_FORMAT_VERSION,
+                n,
+                algorithm: args.algorithm.name().into(),
+                split_depth: plan.split_depth(),
+                subproblems: plan.len(),
+                shard: shard.index,
+                shards: shard.count,
+                ids,
+                solutions: total.solutions,
+                classes: classes_of(&total),
+                nodes: nodes_counted.then_some(total.nodes),
+                seconds,
+                threads,
+                version: VERSION.into(),
+                checksum: String::new(),
+            };
+            result.checksum = result.compute_checksum();
+            let mut text = serde_json::to_string(&result).context("encoding the shard result")?;
+            text.push('\n');
+            match &args.output {
+                Some(path) => write_atomically(path, text.as_bytes())
+                    .with_context(|| format!("writing shard result {}", path.display()))?,
+                None => io::stdout().lock().write_all(text.as_bytes()).context("writing the shard result")?,
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        None => {
+            let count = Count {
+                n,
+                solutions: total.solutions,
+                unique: total.fundamental(args.algorithm, n).map(|c| c.total()),
+                classes: total.fundamental(args.algorithm, n),
+                algorithm: args.algorithm,
+                seconds,
+                threads,
+                subproblems: plan.len(),
+                split_depth: plan.split_depth(),
+                nodes: nodes_counted.then_some(total.nodes),
+                cpu_seconds: None,
+            };
+            super::merge::report(&count, args.format, args.verify)
+        }
+    }
+}
+
+/// Returns the one board size of `args`.
+///
+/// # Errors
+/// [`UsageError`] if `args` names more than one size.
+fn single_size(args: &CountArgs) -> Result<u32, UsageError> {
+    match args.sizes.as_slice() {
+        [s] if s.first == s.last => Ok(s.first),
+        _ => {
+            let given: Vec<String> =
+                args.sizes
+                    .iter()
+                    .map(|s| {
+                        if s.first == s.last {
+                            s.first.to_string()
+                        } else {
+                            format!("{}..{}", s.first, s.last)
+                        }
+                    })
+                    .collect();
+            Err(UsageError(format!(
+                "--checkpoint, --shard and --breakdown count one board size, not '{}': run one command per n",
+                given.join(" ")
+            )))
+        }
+    }
+}
+
+/// Returns the split depth recorded in the journal at `path`, if it exists and has a valid
+/// header (any other problem is reported when the journal is opened).
+fn journal_depth(path: &Path) -> Option<u32> {
+    let bytes = fs::read(path).ok()?;
+    journal::parse(path, &bytes, |_| true).ok().map(|c| c.header.split_depth)
+}
+
+/// Writes the breakdown CSV: one row per subproblem of `ids`, in id order.
+fn write_breakdown(
+    path: &Path,
+    plan: &dyn Plan,
+    ids: &[usize],
+    solved: &HashMap<usize, Entry>,
+) -> anyhow::Result<()> {
+    let mut buf = Vec::new();
+    {
+        let mut w = csv::Writer::from_writer(&mut buf);
+        w.write_record(["id", "prefix", "solutions", "orbit8", "orbit4", "orbit2", "orbit1", "nodes"])?;
+        for &id in ids {
+            let e = solved.get(&id).ok_or_else(|| anyhow!("subproblem {id} has no counts"))?;
+            let prefix = plan.prefix(id).map_or_else(String::new, |p| {
+                p.cols().iter().map(u8::to_string).collect::<Vec<_>>().join(" ")
+            });
+            let c = e.tally.classes;
+            let nodes = if e.nodes_counted { e.tally.nodes.to_string() } else { String::new() };
+            w.write_record([
+                id.to_string(),
+                prefix,
+                e.tally.solutions.to_string(),
+                c[3].to_string(),
+                c[2].to_string(),
+                c[1].to_string(),
+                c[0].to_string(),
+                nodes,
+            ])?;
+        }
+        w.flush()?;
+    }
+    write_atomically(path, &buf)?;
+    Ok(())
+}
+
+/// Writes `bytes` to `path` through a temporary file in the same folder and a rename, so that
+/// `path` never holds a half-written result.
+fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = std::path::PathBuf::from(tmp);
+    {
+        let mut f = BufWriter::new(fs::File::create(&tmp)?);
+        f.write_all(bytes)?;
+        f.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+    }
+    fs::rename(&tmp, path)
+}
+
+/// Returns this process's command line, quoted for a POSIX shell.
+fn shell_command() -> String {
+    let quote = |a: String| {
+        if !a.is_empty() && a.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_./=:,+@%".contains(&b)) {
+            a
+        } else {
+            format!("'{}'", a.replace('\'', r"'\''"))
+        }
+    };
+    std::env::args().map(quote).collect::<Vec<_>>().join(" ")
+}

@@ -1,0 +1,67 @@
+//! `nqueens merge FILES...`: reads shard results, checks them ([`nqueens::merge::merge`]) and
+//! writes the total as `nqueens count` would.
+
+use std::io::{self, BufWriter};
+use std::process::ExitCode;
+
+use anyhow::Context;
+use nqueens::merge::{ShardResult, merge};
+use nqueens::output::{Format, Record};
+use nqueens::{Count, oeis};
+
+use super::{EXIT_FAILED, UsageError};
+use crate::cli::MergeArgs;
+
+/// Merges the shard results of `args.files` and writes the total.
+///
+/// # Errors
+/// [`UsageError`] for a file that cannot be read or is not a shard result; a plain error (exit
+/// 1) listing every missing, duplicated or mismatched shard.
+pub fn run(args: MergeArgs) -> anyhow::Result<ExitCode> {
+    let mut results = Vec::new();
+    for path in &args.files {
+        let name = path.display().to_string();
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| UsageError(format!("cannot read shard result {name}: {e}")))?;
+        let result: ShardResult = serde_json::from_str(&text).map_err(|e| {
+            UsageError(format!("{name} is not a shard result of `nqueens count --shard`: {e}"))
+        })?;
+        results.push((name, result));
+    }
+    let merged = merge(&results)?;
+    let count = Count {
+        n: merged.n,
+        solutions: merged.tally.solutions,
+        unique: merged.tally.fundamental(merged.algorithm, merged.n).map(|c| c.total()),
+        classes: merged.tally.fundamental(merged.algorithm, merged.n),
+        algorithm: merged.algorithm,
+        seconds: merged.seconds,
+        threads: merged.threads,
+        subproblems: merged.subproblems,
+        split_depth: merged.split_depth,
+        nodes: merged.nodes_counted.then_some(merged.tally.nodes),
+        cpu_seconds: None,
+    };
+    report(&count, args.format, args.verify)
+}
+
+/// Writes `count` in `format` on stdout, checks it against OEIS A000170 when `verify` is set
+/// and returns exit code 1 on a mismatch.
+///
+/// # Errors
+/// A failed write.
+pub fn report(count: &Count, format: Format, verify: bool) -> anyhow::Result<ExitCode> {
+    let stdout = BufWriter::new(io::stdout().lock());
+    let mut sink = format.sink(Box::new(stdout), verify);
+    let record = Record::new(count);
+    sink.record(&record).context("writing the result")?;
+    if verify && record.verified == Some(false) {
+        let known = oeis::A000170.get(count.n).expect("a mismatch implies a known value");
+        eprintln!(
+            "nqueens: verification failed for n = {}: counted {}, A000170 says {known}",
+            count.n, count.solutions
+        );
+        return Ok(ExitCode::from(EXIT_FAILED));
+    }
+    Ok(ExitCode::SUCCESS)
+}

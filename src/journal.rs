@@ -1,0 +1,618 @@
+//! The checkpoint journal: an append-only text file that records every solved subproblem of a
+//! long count, so that a run stopped at any moment (kill -9, power loss, a scheduler's time
+//! limit) resumes where it was and still gives the exact count.
+//!
+//! # Format (version 1)
+//! The first line is the header, each further line one solved subproblem:
+//! ```text
+//! nqueens-journal 1 n=17 algorithm=mirror split_depth=3 subproblems=2296 shard=all version=0.1.0 crc32=1c2d3e4f
+//! id=812 solutions=41984 classes=0,0,0,0 nodes=- crc32=5a6b7c8d
+//! ```
+//! `shard` is `all` or `I/K`; `classes` are the fundamental solutions by orbit size 8, 4, 2, 1
+//! (zero for algorithms that do not classify); `nodes` is `-` when the run did not count nodes.
+//! `crc32` is the CRC-32 (IEEE 802.3, the checksum of zip and PNG; crate `crc32fast`) of the
+//! line's text before ` crc32=`, in 8 lowercase hex digits. Every line ends with `\n`.
+//!
+//! # Durability
+//! Each line is written with one `write` call as soon as its subproblem is solved (no user-space
+//! buffer, so a killed process loses no written line), and the file is fsync'd every
+//! [`SYNC_EVERY`] while lines are pending and once more at the end ([`Journal::run_syncing`]),
+//! so a power loss costs at most the last few seconds of work. An open journal holds an advisory
+//! `flock`, so a second process on the same file is refused instead of recording subproblems
+//! twice.
+//!
+//! # Reading
+//! A last line without its `\n` is a write torn by a crash: it is dropped with a warning (and cut
+//! off before new lines are appended). Any other damage — a bad checksum, an unparsable line, an
+//! id out of range, outside the shard or given twice — and a header that does not match the
+//! command are errors, and the file is left untouched.
+
+use std::collections::HashSet;
+use std::fs::{File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use crate::Tally;
+use crate::shard::ShardId;
+
+/// The journal format version this program reads and writes.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// The first word of every journal.
+pub const MAGIC: &str = "nqueens-journal";
+
+/// How often pending lines are fsync'd during a run.
+pub const SYNC_EVERY: Duration = Duration::from_secs(2);
+
+/// What a journal is about: a run resumes from a journal only if and only if its header is
+/// equal to the one the command would write.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Header {
+    /// The board side.
+    pub n: u32,
+    /// The algorithm's name.
+    pub algorithm: String,
+    /// The plan's split depth.
+    pub split_depth: u32,
+    /// The plan's number of subproblems (ids are `0..subproblems`).
+    pub subproblems: usize,
+    /// The shard the run counts, or `None` for the whole board.
+    pub shard: Option<ShardId>,
+    /// The program version that wrote the journal (`CARGO_PKG_VERSION`).
+    pub version: String,
+}
+
+impl Header {
+    /// Returns the header line, without its checksum and newline.
+    fn body(&self) -> String {
+        let shard = self.shard.map_or_else(|| "all".to_string(), |s| s.to_string());
+        format!(
+            "{MAGIC} {FORMAT_VERSION} n={} algorithm={} split_depth={} subproblems={} shard={shard} version={}",
+            self.n, self.algorithm, self.split_depth, self.subproblems, self.version
+        )
+    }
+
+    fn parse(body: &str) -> Result<Header, String> {
+        let mut words = body.split(' ');
+        if words.next() != Some(MAGIC) {
+            return Err(format!("it does not start with '{MAGIC}' (not a checkpoint journal)"));
+        }
+        match words.next() {
+            Some(v) if v == FORMAT_VERSION.to_string() => {}
+            v => {
+                return Err(format!(
+                    "journal format version {} is not supported: this program reads version {FORMAT_VERSION}",
+                    v.unwrap_or("(none)")
+                ));
+            }
+        }
+        let fields =
+            Fields::new(words, &["n", "algorithm", "split_depth", "subproblems", "shard", "version"])?;
+        let shard = match fields.get("shard") {
+            "all" => None,
+            s => Some(s.parse::<ShardId>()?),
+        };
+        Ok(Header {
+            n: fields.num("n")?,
+            algorithm: fields.get("algorithm").to_string(),
+            split_depth: fields.num("split_depth")?,
+            subproblems: fields.num("subproblems")?,
+            shard,
+            version: fields.get("version").to_string(),
+        })
+    }
+
+    /// Returns, for each field that differs from `want`, "field: journal X, command Y".
+    fn differences(&self, want: &Header) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut cmp = |name: &str, a: String, b: String| {
+            if a != b {
+                out.push(format!("{name} {a} in the journal, {b} in this command"));
+            }
+        };
+        let shard = |s: Option<ShardId>| s.map_or_else(|| "all".to_string(), |s| s.to_string());
+        cmp("n =", self.n.to_string(), want.n.to_string());
+        cmp("algorithm", self.algorithm.clone(), want.algorithm.clone());
+        cmp("split depth", self.split_depth.to_string(), want.split_depth.to_string());
+        cmp("subproblems", self.subproblems.to_string(), want.subproblems.to_string());
+        cmp("shard", shard(self.shard), shard(want.shard));
+        cmp("program version", self.version.clone(), want.version.clone());
+        out
+    }
+}
+
+/// One solved subproblem as the journal records it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// The subproblem's index in the plan.
+    pub id: usize,
+    /// Its counts; `tally.nodes` is 0 when nodes were not counted.
+    pub tally: Tally,
+    /// Whether `tally.nodes` was counted.
+    pub nodes_counted: bool,
+}
+
+impl Entry {
+    fn body(&self) -> String {
+        let c = &self.tally.classes;
+        let nodes = if self.nodes_counted { self.tally.nodes.to_string() } else { "-".to_string() };
+        format!(
+            "id={} solutions={} classes={},{},{},{} nodes={nodes}",
+            self.id, self.tally.solutions, c[3], c[2], c[1], c[0]
+        )
+    }
+
+    fn parse(body: &str) -> Result<Entry, String> {
+        let fields = Fields::new(body.split(' '), &["id", "solutions", "classes", "nodes"])?;
+        let classes: Vec<&str> = fields.get("classes").split(',').collect();
+        if classes.len() != 4 {
+            return Err(format!("classes '{}' is not four numbers", fields.get("classes")));
+        }
+        let class = |k: usize| {
+            classes[3 - k]
+                .parse::<u128>()
+                .map_err(|_| format!("class count '{}' is not a number", classes[3 - k]))
+        };
+        let (nodes, nodes_counted) = match fields.get("nodes") {
+            "-" => (0, false),
+            _ => (fields.num("nodes")?, true),
+        };
+        Ok(Entry {
+            id: fields.num("id")?,
+            tally: Tally {
+                solutions: fields.num("solutions")?,
+                classes: [class(0)?, class(1)?, class(2)?, class(3)?],
+                nodes,
+            },
+            nodes_counted,
+        })
+    }
+}
+
+/// `key=value` words, each of the expected keys exactly once and nothing else.
+struct Fields<'a>(Vec<(&'a str, &'a str)>);
+
+impl<'a> Fields<'a> {
+    fn new(words: impl Iterator<Item = &'a str>, keys: &[&str]) -> Result<Fields<'a>, String> {
+        let mut pairs = Vec::new();
+        for w in words {
+            let (k, v) = w.split_once('=').ok_or_else(|| format!("'{w}' is not key=value"))?;
+            pairs.push((k, v));
+        }
+        let got: Vec<&str> = pairs.iter().map(|p| p.0).collect();
+        if got != keys {
+            return Err(format!("fields {} are not the expected {}", got.join(","), keys.join(",")));
+        }
+        Ok(Fields(pairs))
+    }
+
+    fn get(&self, key: &str) -> &'a str {
+        self.0.iter().find(|p| p.0 == key).map(|p| p.1).expect("keys were checked")
+    }
+
+    fn num<T: std::str::FromStr>(&self, key: &str) -> Result<T, String> {
+        let v = self.get(key);
+        if v.is_empty() || !v.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(format!("{key} '{v}' is not a non-negative integer"));
+        }
+        v.parse().map_err(|_| format!("{key} '{v}' is out of range"))
+    }
+}
+
+/// Returns `body` with its checksum appended: `body crc32=xxxxxxxx\n`.
+fn seal(body: &str) -> String {
+    format!("{body} crc32={:08x}\n", crc32fast::hash(body.as_bytes()))
+}
+
+/// Returns the body of a sealed line (without its `\n`) if and only if its checksum matches.
+fn unseal(line: &str) -> Result<&str, String> {
+    let (body, crc) = line.rsplit_once(" crc32=").ok_or("it has no crc32 checksum")?;
+    let want = format!("{:08x}", crc32fast::hash(body.as_bytes()));
+    if crc != want {
+        return Err(format!(
+            "checksum mismatch (crc32 {crc} written, {want} computed): the line was changed or damaged"
+        ));
+    }
+    Ok(body)
+}
+
+/// The errors of opening or reading a journal. Each leaves the file as it was.
+#[derive(Debug, thiserror::Error)]
+pub enum JournalError {
+    /// The file cannot be read, created or written.
+    #[error("checkpoint {path}: {source}")]
+    Io {
+        /// The journal's path.
+        path: PathBuf,
+        /// The operating system's error.
+        source: io::Error,
+    },
+    /// A line other than a torn last line is damaged or inconsistent.
+    #[error("checkpoint {path} line {line} is corrupt: {reason}; the file was left untouched")]
+    Corrupt {
+        /// The journal's path.
+        path: PathBuf,
+        /// The 1-based line number.
+        line: usize,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// Another process holds the journal (an advisory `flock`, released when that process ends).
+    #[error("checkpoint {path} is in use by another running nqueens: wait for it to end or stop it first")]
+    Busy {
+        /// The journal's path.
+        path: PathBuf,
+    },
+    /// The header is valid but describes another run.
+    #[error("checkpoint {path} belongs to another run ({}); the file was left untouched: use another file or the same command", .differences.join("; "))]
+    Mismatch {
+        /// The journal's path.
+        path: PathBuf,
+        /// Each differing field, "field X in the journal, Y in this command".
+        differences: Vec<String>,
+    },
+}
+
+/// What a journal holds: its header, its complete lines and whether a torn last line was found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Contents {
+    /// The header.
+    pub header: Header,
+    /// The solved subproblems, in file order.
+    pub entries: Vec<Entry>,
+    /// The byte length of the header and the complete lines (where new lines go).
+    pub valid_len: u64,
+    /// The bytes of a torn last line (without `\n`), if there was one.
+    pub torn: Option<String>,
+}
+
+/// Parses journal text (see the module docs). `allowed(id)` says whether an id belongs to the
+/// run (within the plan and, for a shard, in the shard).
+///
+/// # Errors
+/// [`JournalError::Corrupt`] for a damaged line, an id that is not allowed or given twice, or a
+/// missing header.
+pub fn parse(path: &Path, bytes: &[u8], allowed: impl Fn(usize) -> bool) -> Result<Contents, JournalError> {
+    let corrupt =
+        |line: usize, reason: String| JournalError::Corrupt { path: path.to_path_buf(), line, reason };
+    let complete_len = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let torn =
+        (complete_len < bytes.len()).then(|| String::from_utf8_lossy(&bytes[complete_len..]).into_owned());
+    let text = std::str::from_utf8(&bytes[..complete_len]).map_err(|e| {
+        corrupt(
+            bytes[..e.valid_up_to()].iter().filter(|&&b| b == b'\n').count() + 1,
+            "it is not UTF-8 text".into(),
+        )
+    })?;
+    let mut lines = text.lines();
+    let Some(first) = lines.next() else {
+        return Err(corrupt(1, "the header line is missing".into()));
+    };
+    let header = unseal(first).and_then(Header::parse).map_err(|r| corrupt(1, format!("bad header: {r}")))?;
+    let mut seen = HashSet::new();
+    let mut entries = Vec::new();
+    for (i, line) in lines.enumerate() {
+        let no = i + 2;
+        let entry = unseal(line).and_then(Entry::parse).map_err(|r| corrupt(no, r))?;
+        if entry.id >= header.subproblems {
+            return Err(corrupt(
+                no,
+                format!("subproblem id {} is out of range 0..{}", entry.id, header.subproblems),
+            ));
+        }
+        if !allowed(entry.id) {
+            return Err(corrupt(
+                no,
+                format!("subproblem id {} does not belong to this run's shard", entry.id),
+            ));
+        }
+        if !seen.insert(entry.id) {
+            return Err(corrupt(no, format!("subproblem id {} is recorded twice", entry.id)));
+        }
+        entries.push(entry);
+    }
+    Ok(Contents { header, entries, valid_len: complete_len as u64, torn })
+}
+
+/// An open journal that solved subproblems are appended to, from any thread.
+pub struct Journal {
+    path: PathBuf,
+    file: File,
+    /// The handle that holds the lock, for as long as the journal is open.
+    _lock: File,
+    write_lock: Mutex<()>,
+    pending: AtomicBool,
+}
+
+/// What [`Journal::open`] found in an existing file.
+#[derive(Debug)]
+pub struct Resumed {
+    /// The solved subproblems already recorded.
+    pub entries: Vec<Entry>,
+    /// The torn last line that was dropped, if any (the caller warns).
+    pub torn: Option<String>,
+}
+
+impl Journal {
+    /// Opens the journal at `path` for a run described by `header`: creates it (with the header,
+    /// fsync'd) if it does not exist or is empty, or reads it and returns its entries to skip.
+    /// A torn last line is cut off so new lines start on a line of their own; nothing else is
+    /// ever changed.
+    ///
+    /// # Errors
+    /// [`JournalError::Io`] if the file cannot be read or written; [`JournalError::Corrupt`] or
+    /// [`JournalError::Mismatch`] as [`parse`] finds, with the file untouched.
+    pub fn open(
+        path: &Path,
+        header: &Header,
+        allowed: impl Fn(usize) -> bool,
+    ) -> Result<(Journal, Resumed), JournalError> {
+        let io_err = |source| JournalError::Io { path: path.to_path_buf(), source };
+        // One process per journal: two appending to one file would record subproblems twice.
+        let lock = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)
+            .map_err(io_err)?;
+        if !try_lock(&lock).map_err(io_err)? {
+            return Err(JournalError::Busy { path: path.to_path_buf() });
+        }
+        let existing = std::fs::read(path).map_err(io_err)?;
+        let torn_header = !existing.contains(&b'\n')
+            && (existing.starts_with(MAGIC.as_bytes()) || MAGIC.as_bytes().starts_with(&existing));
+        if existing.is_empty() || torn_header {
+            // New, empty, or only a torn header (a crash while creating it): start afresh. Any
+            // other file (not a journal) is refused by `parse` below and left alone.
+            let torn = (!existing.is_empty()).then(|| String::from_utf8_lossy(&existing).into_owned());
+            let mut file =
+                OpenOptions::new().create(true).write(true).truncate(true).open(path).map_err(io_err)?;
+            file.write_all(seal(&header.body()).as_bytes()).map_err(io_err)?;
+            file.sync_all().map_err(io_err)?;
+            sync_parent(path);
+            let journal = Journal {
+                path: path.to_path_buf(),
+                file,
+                _lock: lock,
+                write_lock: Mutex::new(()),
+                pending: AtomicBool::new(false),
+            };
+            return Ok((journal, Resumed { entries: Vec::new(), torn }));
+        }
+        // The header first: the entries' ids only mean something in the same plan.
+        let first_line = existing.split(|&b| b == b'\n').next().unwrap_or_default();
+        let mut first_line = first_line.to_vec();
+        first_line.push(b'\n');
+        let found = parse(path, &first_line, |_| true)?.header;
+        let differences = found.differences(header);
+        if !differences.is_empty() {
+            return Err(JournalError::Mismatch { path: path.to_path_buf(), differences });
+        }
+        let contents = parse(path, &existing, allowed)?;
+        let file = OpenOptions::new().write(true).open(path).map_err(io_err)?;
+        if contents.torn.is_some() {
+            file.set_len(contents.valid_len).map_err(io_err)?;
+            file.sync_all().map_err(io_err)?;
+        }
+        let file = OpenOptions::new().append(true).open(path).map_err(io_err)?;
+        let journal = Journal {
+            path: path.to_path_buf(),
+            file,
+            _lock: lock,
+            write_lock: Mutex::new(()),
+            pending: AtomicBool::new(false),
+        };
+        Ok((journal, Resumed { entries: contents.entries, torn: contents.torn }))
+    }
+
+    /// Returns the journal's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Appends the line of one solved subproblem with a single write (not yet fsync'd).
+    ///
+    /// # Errors
+    /// The write's error (a full disk, say).
+    pub fn append(&self, entry: &Entry) -> io::Result<()> {
+        let line = seal(&entry.body());
+        let _guard = self.write_lock.lock().unwrap_or_else(|e| e.into_inner());
+        (&self.file).write_all(line.as_bytes())?;
+        self.pending.store(true, Ordering::Release);
+        Ok(())
+    }
+
+    /// Fsyncs the lines appended since the last sync, if any.
+    ///
+    /// # Errors
+    /// The fsync's error.
+    pub fn sync(&self) -> io::Result<()> {
+        if self.pending.swap(false, Ordering::AcqRel) {
+            self.file.sync_data()?;
+        }
+        Ok(())
+    }
+
+    /// Runs `work` while a helper thread fsyncs pending lines every [`SYNC_EVERY`], then syncs
+    /// once more; returns what `work` returns and the first sync error, if any.
+    pub fn run_syncing<R>(&self, work: impl FnOnce() -> R) -> (R, io::Result<()>) {
+        let (done, wait) = mpsc::channel::<()>();
+        std::thread::scope(|scope| {
+            let syncer = scope.spawn(move || -> io::Result<()> {
+                let mut first_err = Ok(());
+                while let Err(mpsc::RecvTimeoutError::Timeout) = wait.recv_timeout(SYNC_EVERY) {
+                    if let Err(e) = self.sync() {
+                        first_err = first_err.and(Err(e));
+                    }
+                }
+                first_err
+            });
+            let result = work();
+            drop(done);
+            let periodic = syncer.join().unwrap_or(Ok(()));
+            let last = self.sync();
+            (result, periodic.and(last))
+        })
+    }
+}
+
+/// Takes an exclusive advisory lock (`flock`) on `file` without waiting; returns false if and only
+/// if another open file description holds it.
+#[cfg(unix)]
+fn try_lock(file: &File) -> io::Result<bool> {
+    use std::os::fd::AsRawFd;
+    // SAFETY: flock on a valid, open descriptor; no memory is passed.
+    if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
+        return Ok(true);
+    }
+    let err = io::Error::last_os_error();
+    if err.kind() == io::ErrorKind::WouldBlock { Ok(false) } else { Err(err) }
+}
+
+/// Without `flock`, no lock is taken.
+#[cfg(not(unix))]
+fn try_lock(_: &File) -> io::Result<bool> {
+    Ok(true)
+}
+
+/// Fsyncs the directory holding `path` so that a new file's name survives a power loss; best
+/// effort (not every file system allows it).
+fn sync_parent(path: &Path) {
+    let parent = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    if let Ok(dir) = File::open(parent) {
+        let _ = dir.sync_all();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn header() -> Header {
+        Header {
+            n: 9,
+            algorithm: "mirror".into(),
+            split_depth: 2,
+            subproblems: 30,
+            shard: None,
+            version: "0.1.0".into(),
+        }
+    }
+
+    fn entry(id: usize, solutions: u128) -> Entry {
+        Entry { id, tally: Tally { solutions, ..Tally::default() }, nodes_counted: false }
+    }
+
+    fn text(entries: &[Entry]) -> String {
+        let mut s = seal(&header().body());
+        for e in entries {
+            s.push_str(&seal(&e.body()));
+        }
+        s
+    }
+
+    #[test]
+    fn lines_round_trip() {
+        let h = Header { shard: Some(ShardId { index: 2, count: 7 }), ..header() };
+        let line = seal(&h.body());
+        assert!(line.starts_with("nqueens-journal 1 n=9 algorithm=mirror split_depth=2 subproblems=30 shard=2/7 version=0.1.0 crc32="));
+        assert_eq!(Header::parse(unseal(line.trim_end()).unwrap()), Ok(h));
+        let e = Entry {
+            id: 17,
+            tally: Tally { solutions: u128::MAX, classes: [1, 2, 3, 4], nodes: 99 },
+            nodes_counted: true,
+        };
+        let line = seal(&e.body());
+        assert!(line.starts_with(&format!("id=17 solutions={} classes=4,3,2,1 nodes=99 crc32=", u128::MAX)));
+        assert_eq!(Entry::parse(unseal(line.trim_end()).unwrap()), Ok(e));
+        let plain = entry(3, 40);
+        assert!(seal(&plain.body()).contains("nodes=-"));
+        assert_eq!(Entry::parse(unseal(seal(&plain.body()).trim_end()).unwrap()), Ok(plain));
+    }
+
+    #[test]
+    fn a_torn_last_line_is_reported_not_fatal() {
+        let mut s = text(&[entry(0, 4), entry(5, 6)]);
+        let valid = s.len() as u64;
+        s.push_str("id=7 solut");
+        let c = parse(Path::new("j"), s.as_bytes(), |_| true).unwrap();
+        assert_eq!(c.entries, vec![entry(0, 4), entry(5, 6)]);
+        assert_eq!(c.torn.as_deref(), Some("id=7 solut"));
+        assert_eq!(c.valid_len, valid);
+    }
+
+    #[test]
+    fn damage_is_an_error_naming_the_line() {
+        let s = text(&[entry(0, 4), entry(5, 64)]);
+        let flipped = s.replace("solutions=64", "solutions=65");
+        let err = parse(Path::new("j"), flipped.as_bytes(), |_| true).unwrap_err().to_string();
+        assert!(err.contains("line 3 is corrupt: checksum mismatch"), "{err}");
+        let twice = text(&[entry(5, 4), entry(5, 4)]);
+        let err = parse(Path::new("j"), twice.as_bytes(), |_| true).unwrap_err().to_string();
+        assert!(err.contains("line 3") && err.contains("recorded twice"), "{err}");
+        let outside = text(&[entry(30, 4)]);
+        let err = parse(Path::new("j"), outside.as_bytes(), |_| true).unwrap_err().to_string();
+        assert!(err.contains("out of range 0..30"), "{err}");
+        let err =
+            parse(Path::new("j"), text(&[entry(4, 1)]).as_bytes(), |id| id != 4).unwrap_err().to_string();
+        assert!(err.contains("does not belong to this run's shard"), "{err}");
+        let err = parse(Path::new("j"), b"hello\n", |_| true).unwrap_err().to_string();
+        assert!(err.contains("line 1 is corrupt"), "{err}");
+    }
+
+    #[test]
+    fn header_differences_name_the_fields() {
+        let other = Header { n: 10, version: "9.9.9".into(), ..header() };
+        let d = header().differences(&other);
+        assert_eq!(
+            d,
+            vec![
+                "n = 9 in the journal, 10 in this command",
+                "program version 0.1.0 in the journal, 9.9.9 in this command"
+            ]
+        );
+        assert!(header().differences(&header()).is_empty());
+    }
+
+    #[test]
+    fn open_append_resume() {
+        let dir = std::env::temp_dir().join(format!("nqueens-journal-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("j.txt");
+        let _ = std::fs::remove_file(&path);
+        let (j, resumed) = Journal::open(&path, &header(), |_| true).unwrap();
+        assert!(resumed.entries.is_empty());
+        let ((), synced) = j.run_syncing(|| {
+            j.append(&entry(3, 8)).unwrap();
+            j.append(&entry(1, 2)).unwrap();
+        });
+        synced.unwrap();
+        drop(j);
+        // A torn tail is cut off on reopening, and the next line starts cleanly.
+        let mut f = OpenOptions::new().append(true).open(&path).unwrap();
+        f.write_all(b"id=9 sol").unwrap();
+        let (j, resumed) = Journal::open(&path, &header(), |_| true).unwrap();
+        assert_eq!(resumed.entries, vec![entry(3, 8), entry(1, 2)]);
+        assert_eq!(resumed.torn.as_deref(), Some("id=9 sol"));
+        j.append(&entry(9, 1)).unwrap();
+        drop(j);
+        let (_, resumed) = Journal::open(&path, &header(), |_| true).unwrap();
+        assert_eq!(resumed.entries.len(), 3);
+        // A second open while the first is alive is refused; after it ends, the lock is free.
+        let (first, _) = Journal::open(&path, &header(), |_| true).unwrap();
+        let err = Journal::open(&path, &header(), |_| true).err().unwrap();
+        assert!(err.to_string().contains("is in use by another running nqueens"), "{err}");
+        drop(first);
+        // Another n: an error, and the bytes stay as they were.
+        let before = std::fs::read(&path).unwrap();
+        let err = Journal::open(&path, &Header { n: 10, ..header() }, |_| true).err().unwrap();
+        assert!(err.to_string().contains("n = 9 in the journal, 10 in this command"), "{err}");
+        assert_eq!(std::fs::read(&path).unwrap(), before);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,327 @@
+//! Shard results and their verified merge: what `nqueens count N --shard I/K` writes, and the
+//! checks `nqueens merge` makes before it adds shards up.
+//!
+//! A shard result is one JSON object (see [`ShardResult`]) with a CRC-32 checksum over its
+//! counting fields. [`merge`] accepts a set of results if and only if every checksum holds, all
+//! agree on n, algorithm, split depth, number of subproblems, K and program version, every shard
+//! `0..K` is there exactly once, and each shard covers exactly the subproblems the shard plan
+//! ([`crate::shard::assign`], rebuilt here) gives it — so the sum is over every subproblem once.
+
+use serde::{Deserialize, Serialize};
+
+use crate::shard::{assign, shard_plan};
+use crate::{Algorithm, Classes, Tally};
+
+/// The `format` field of every shard result.
+pub const SHARD_FORMAT: &str = "nqueens-shard";
+
+/// The shard result format version this program reads and writes.
+pub const SHARD_FORMAT_VERSION: u32 = 1;
+
+/// The result of counting one shard, as `count --shard I/K` writes it (JSON; counts are exact
+/// JSON integers).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ShardResult {
+    /// Always [`SHARD_FORMAT`].
+    pub format: String,
+    /// [`SHARD_FORMAT_VERSION`].
+    pub format_version: u32,
+    /// The board side.
+    pub n: u32,
+    /// The algorithm's name.
+    pub algorithm: String,
+    /// The shard plan's split depth.
+    pub split_depth: u32,
+    /// The shard plan's number of subproblems (ids `0..subproblems`).
+    pub subproblems: usize,
+    /// This shard's number I, `0..shards`.
+    pub shard: usize,
+    /// The number of shards K.
+    pub shards: usize,
+    /// The subproblem ids this shard counted, increasing.
+    pub ids: Vec<usize>,
+    /// The solutions of the whole board these subproblems stand for (weights applied).
+    pub solutions: u128,
+    /// Their fundamental solutions by orbit size (zero for algorithms that do not classify).
+    pub classes: Classes,
+    /// Search-tree nodes, when counted for every subproblem of the shard.
+    pub nodes: Option<u128>,
+    /// Wall-clock seconds of the session that finished the shard (earlier sessions of a
+    /// resumed shard are not included).
+    pub seconds: f64,
+    /// Worker threads of that session.
+    pub threads: usize,
+    /// The program version (`CARGO_PKG_VERSION`).
+    pub version: String,
+    /// `crc32:` and the CRC-32 (IEEE) of [`ShardResult::checksum_text`], 8 lowercase hex digits.
+    pub checksum: String,
+}
+
+impl ShardResult {
+    /// Returns the text the checksum covers: every field but `seconds`, `threads` and
+    /// `checksum` itself, in a fixed order.
+    pub fn checksum_text(&self) -> String {
+        let ids: Vec<String> = self.ids.iter().map(usize::to_string).collect();
+        let c = &self.classes;
+        let nodes = self.nodes.map_or_else(|| "-".to_string(), |v| v.to_string());
+        format!(
+            "{} {} n={} algorithm={} split_depth={} subproblems={} shard={}/{} version={} ids={} solutions={} classes={},{},{},{} nodes={nodes}",
+            self.format,
+            self.format_version,
+            self.n,
+            self.algorithm,
+            self.split_depth,
+            self.subproblems,
+            self.shard,
+            self.shards,
+            self.version,
+            ids.join(","),
+            self.solutions,
+            c.orbit8,
+            c.orbit4,
+            c.orbit2,
+            c.orbit1
+        )
+    }
+
+    /// Returns the checksum field's value for the current fields.
+    pub fn compute_checksum(&self) -> String {
+        format!("crc32:{:08x}", crc32fast::hash(self.checksum_text().as_bytes()))
+    }
+
+    /// Returns the counts as a [`Tally`] (nodes 0 when not counted).
+    pub fn tally(&self) -> Tally {
+        let c = &self.classes;
+        Tally {
+            solutions: self.solutions,
+            classes: [c.orbit1, c.orbit2, c.orbit4, c.orbit8],
+            nodes: self.nodes.unwrap_or(0),
+        }
+    }
+}
+
+/// Returns the [`Classes`] of a tally's class counts.
+pub fn classes_of(tally: &Tally) -> Classes {
+    let c = tally.classes;
+    Classes { orbit1: c[0], orbit2: c[1], orbit4: c[2], orbit8: c[3] }
+}
+
+/// The sum of a complete, consistent set of shards.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Merged {
+    /// The board side.
+    pub n: u32,
+    /// The algorithm.
+    pub algorithm: Algorithm,
+    /// The shard plan's split depth.
+    pub split_depth: u32,
+    /// The shard plan's number of subproblems.
+    pub subproblems: usize,
+    /// The number of shards K.
+    pub shards: usize,
+    /// The exact sum of every shard's counts (nodes 0 unless every shard counted them).
+    pub tally: Tally,
+    /// Whether every shard counted nodes.
+    pub nodes_counted: bool,
+    /// The shards' wall-clock seconds, summed.
+    pub seconds: f64,
+    /// The shards' worker threads, summed.
+    pub threads: usize,
+}
+
+/// Why a set of shard results cannot be merged: every problem found, one per entry.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[error("cannot merge: {}", .problems.join("; "))]
+pub struct MergeError {
+    /// The problems, each naming the file(s) or shard(s) concerned.
+    pub problems: Vec<String>,
+}
+
+/// Checks `results` (each with the name of the file it came from) and returns their sum.
+///
+/// # Errors
+/// [`MergeError`] listing every bad checksum or format, every file that disagrees with the first
+/// on n, algorithm, split depth, subproblems, K or version, every missing and every duplicated
+/// shard, and every shard whose ids are not the ones the shard plan gives it.
+pub fn merge(results: &[(String, ShardResult)]) -> Result<Merged, MergeError> {
+    let fail = |problems: Vec<String>| Err(MergeError { problems });
+    let Some((first_name, first)) = results.first() else {
+        return fail(vec!["no shard results were given".into()]);
+    };
+    let mut problems = Vec::new();
+    for (name, r) in results {
+        if r.format != SHARD_FORMAT || r.format_version != SHARD_FORMAT_VERSION {
+            problems.push(format!(
+                "{name} is not a shard result of format {SHARD_FORMAT} {SHARD_FORMAT_VERSION} (it says {} {})",
+                r.format, r.format_version
+            ));
+        } else if r.checksum != r.compute_checksum() {
+            problems.push(format!(
+                "{name}: checksum mismatch ({} written, {} computed): the file was changed or damaged",
+                r.checksum,
+                r.compute_checksum()
+            ));
+        }
+    }
+    for (name, r) in &results[1..] {
+        let mut differ = |field: &str, a: String, b: String| {
+            if a != b {
+                problems.push(format!("{name} has {field} {a} but {first_name} has {b}"));
+            }
+        };
+        differ("n =", r.n.to_string(), first.n.to_string());
+        differ("algorithm", r.algorithm.clone(), first.algorithm.clone());
+        differ("K =", r.shards.to_string(), first.shards.to_string());
+        differ("split depth", r.split_depth.to_string(), first.split_depth.to_string());
+        differ("subproblems", r.subproblems.to_string(), first.subproblems.to_string());
+        differ("version", r.version.clone(), first.version.clone());
+    }
+    if !problems.is_empty() {
+        return fail(problems);
+    }
+    let k = first.shards;
+    let mut holders: Vec<Vec<&str>> = vec![Vec::new(); k];
+    for (name, r) in results {
+        match holders.get_mut(r.shard) {
+            Some(h) => h.push(name),
+            None => problems.push(format!("{name} has shard {} but K = {k}", r.shard)),
+        }
+    }
+    let missing: Vec<String> =
+        holders.iter().enumerate().filter(|(_, h)| h.is_empty()).map(|(i, _)| format!("{i}/{k}")).collect();
+    if !missing.is_empty() {
+        problems.push(format!("missing shard(s) {}", missing.join(", ")));
+    }
+    for (i, h) in holders.iter().enumerate().filter(|(_, h)| h.len() > 1) {
+        problems.push(format!("shard {i}/{k} is given {} times ({})", h.len(), h.join(", ")));
+    }
+    if !problems.is_empty() {
+        return fail(problems);
+    }
+    let algorithm: Algorithm = match first.algorithm.parse() {
+        Ok(a) => a,
+        Err(e) => return fail(vec![format!("{first_name}: {e}")]),
+    };
+    let plan = match shard_plan(algorithm, first.n, Some(first.split_depth), k) {
+        Ok(p) => p,
+        Err(e) => return fail(vec![format!("{first_name}: {e}")]),
+    };
+    if plan.len() != first.subproblems {
+        return fail(vec![format!(
+            "the shard plan has {} subproblems here but {} in the results: they come from another plan",
+            plan.len(),
+            first.subproblems
+        )]);
+    }
+    let expected = assign(plan.as_ref(), k);
+    let mut merged = Merged {
+        n: first.n,
+        algorithm,
+        split_depth: first.split_depth,
+        subproblems: first.subproblems,
+        shards: k,
+        tally: Tally::default(),
+        nodes_counted: true,
+        seconds: 0.0,
+        threads: 0,
+    };
+    for (name, r) in results {
+        if r.ids != expected[r.shard] {
+            problems.push(format!(
+                "{name} (shard {}/{k}) covers {} subproblems, not the {} the shard plan gives it",
+                r.shard,
+                r.ids.len(),
+                expected[r.shard].len()
+            ));
+        }
+        merged.tally += r.tally();
+        merged.nodes_counted &= r.nodes.is_some();
+        merged.seconds += r.seconds;
+        merged.threads += r.threads;
+    }
+    if !problems.is_empty() {
+        return fail(problems);
+    }
+    if !merged.nodes_counted {
+        merged.tally.nodes = 0;
+    }
+    Ok(merged)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Counts every shard of n = 10 in K shards directly, as `count --shard` would.
+    fn shards(n: u32, k: usize) -> Vec<(String, ShardResult)> {
+        let plan = shard_plan(Algorithm::Mirror, n, None, k).unwrap();
+        assign(plan.as_ref(), k)
+            .into_iter()
+            .enumerate()
+            .map(|(i, ids)| {
+                let tally = ids.iter().fold(Tally::default(), |t, &id| t + plan.solve(id, false));
+                let mut r = ShardResult {
+                    format: SHARD_FORMAT.into(),
+                    format_version: SHARD_FORMAT_VERSION,
+                    n,
+                    algorithm: "mirror".into(),
+                    split_depth: plan.split_depth(),
+                    subproblems: plan.len(),
+                    shard: i,
+                    shards: k,
+                    ids,
+                    solutions: tally.solutions,
+                    classes: classes_of(&tally),
+                    nodes: None,
+                    seconds: 0.5,
+                    threads: 2,
+                    version: "0.1.0".into(),
+                    checksum: String::new(),
+                };
+                r.checksum = r.compute_checksum();
+                (format!("s{i}.json"), r)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn complete_sets_sum_to_the_count() {
+        for k in [1, 2, 3, 7] {
+            let m = merge(&shards(10, k)).unwrap();
+            assert_eq!(m.tally.solutions, 724, "k = {k}");
+            assert_eq!((m.shards, m.threads), (k, 2 * k));
+        }
+    }
+
+    #[test]
+    fn every_problem_is_listed() {
+        let mut s = shards(10, 3);
+        s.remove(1);
+        assert_eq!(merge(&s).unwrap_err().problems, vec!["missing shard(s) 1/3"]);
+        let mut s = shards(10, 3);
+        s.push(s[0].clone());
+        assert_eq!(merge(&s).unwrap_err().problems, vec!["shard 0/3 is given 2 times (s0.json, s0.json)"]);
+        let mut s = shards(10, 3);
+        s[2].1.solutions += 1;
+        let err = merge(&s).unwrap_err().to_string();
+        assert!(err.contains("s2.json: checksum mismatch"), "{err}");
+        let mut s = shards(10, 3);
+        s[1] = shards(11, 3).remove(1);
+        let err = merge(&s).unwrap_err().to_string();
+        assert!(err.contains("s1.json has n = 11 but s0.json has 10"), "{err}");
+        let mut s = shards(10, 3);
+        s[1] = shards(10, 2).remove(1);
+        let err = merge(&s).unwrap_err().to_string();
+        assert!(err.contains("s1.json has K = 2 but s0.json has 3"), "{err}");
+        // Ids moved between shards, checksums recomputed: the plan check catches it.
+        let mut s = shards(10, 2);
+        let moved = s[0].1.ids.pop().unwrap();
+        s[1].1.ids.push(moved);
+        for (_, r) in &mut s {
+            r.checksum = r.compute_checksum();
+        }
+        let err = merge(&s).unwrap_err().to_string();
+        assert!(err.contains("not the") && err.contains("the shard plan gives it"), "{err}");
+        assert_eq!(merge(&[]).unwrap_err().problems, vec!["no shard results were given"]);
+    }
+}

@@ -1,0 +1,247 @@
+//! Shards for clusters: a deterministic partition of a plan's subproblems into K shards of about
+//! equal estimated cost, so that K machines can each count one shard and `nqueens merge` can add
+//! them up.
+//!
+//! # Cost estimate
+//! Subproblem costs differ by 10× or more (a queen near the edge leaves more freedom than one in
+//! the middle), so shards of equal *count* can differ widely in time. Each subproblem's cost is
+//! estimated by a shallow probe: the number of ways to extend its prefix by [`PROBE_ROWS`] more
+//! rows (the search-tree nodes that many rows below it), which takes microseconds. All
+//! subproblems of a plan fix the same number of rows, so this count tracks the size of the tree
+//! below each of them (see results/2026-11-29-long-runs.md for how well).
+//!
+//! # Assignment
+//! Greedy longest-processing-time first (Graham, 1969): subproblems in order of decreasing
+//! estimate (ties: lower index first) each go to the shard with the least estimated cost so far
+//! (ties: lower shard first). The estimates are exact integers and every tie is broken by index,
+//! so the partition is the same on every machine for the same (algorithm, n, split depth, K).
+//!
+//! # Split depth
+//! A shard plan needs more subproblems than a one-machine plan: [`shard_plan`] picks the split
+//! depth as [`crate::make_plan`] does for [`THREADS_PER_SHARD`] × K threads, that is at least
+//! 256 subproblems per shard, from K alone, never from the machine's thread count.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::fmt;
+use std::str::FromStr;
+
+use crate::split::Subproblem;
+use crate::{Algorithm, Error, Plan, make_plan};
+
+/// Rows below a subproblem's prefix that the cost probe extends it by. Two rows cost about
+/// (n - 2·depth)² steps per subproblem; three rows were not markedly better at n = 16 and 17.
+pub const PROBE_ROWS: u32 = 2;
+
+/// The thread count a shard plan's split depth is chosen for, per shard: 8 × 32 = 256
+/// subproblems per shard (see [`crate::split::auto_split_depth`]).
+pub const THREADS_PER_SHARD: usize = 8;
+
+/// One shard of a partition: `index` in `0..count`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ShardId {
+    /// The shard's number, `0..count`.
+    pub index: usize,
+    /// The number of shards K, at least 1.
+    pub count: usize,
+}
+
+impl fmt::Display for ShardId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+impl FromStr for ShardId {
+    type Err = String;
+
+    /// Parses `I/K` with 0 ≤ I < K.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let form = || format!("shard '{s}' is not of the form I/K: use e.g. 0/16 (0 <= I < K)");
+        let (i, k) = s.trim().split_once('/').ok_or_else(form)?;
+        let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+        if !digits(i.trim()) || !digits(k.trim()) {
+            return Err(form());
+        }
+        let (Ok(index), Ok(count)) = (i.trim().parse::<usize>(), k.trim().parse::<usize>()) else {
+            return Err(format!("shard '{s}' is too large: use I/K with K < 2^64"));
+        };
+        if count == 0 {
+            return Err(format!("shard '{s}' has K = 0 shards: use I/K with K >= 1"));
+        }
+        if index >= count {
+            return Err(format!(
+                "shard '{s}' is out of range: use I/K with 0 <= I < K (here I <= {})",
+                count - 1
+            ));
+        }
+        Ok(ShardId { index, count })
+    }
+}
+
+/// Returns the plan that `K = shards` shards of `algorithm` on the `n`×`n` board share: with
+/// `split_depth` rows fixed, or by default the depth chosen for [`THREADS_PER_SHARD`] × K
+/// threads (at least 256 subproblems per shard, and at least 2048 in all).
+///
+/// # Errors
+/// As [`make_plan`].
+pub fn shard_plan(
+    algorithm: Algorithm,
+    n: u32,
+    split_depth: Option<u32>,
+    shards: usize,
+) -> Result<Box<dyn Plan>, Error> {
+    make_plan(algorithm, n, split_depth, THREADS_PER_SHARD.saturating_mul(shards.max(1)))
+}
+
+/// Returns the estimated cost of subproblem `index` of `plan`: the number of ways to place
+/// [`PROBE_ROWS`] more queens below its prefix, at least 1. A plan without prefixes gives 1.
+pub fn estimate(plan: &dyn Plan, index: usize) -> u64 {
+    estimate_rows(plan, index, PROBE_ROWS)
+}
+
+/// Returns the number of ways to place `rows` more queens below the prefix of subproblem `index`
+/// of `plan` (fewer rows where the board ends), at least 1; 1 for a plan without prefixes.
+/// [`estimate`] uses [`PROBE_ROWS`]; the shard balance benchmark compares other depths.
+pub fn estimate_rows(plan: &dyn Plan, index: usize, rows: u32) -> u64 {
+    let Some(prefix) = plan.prefix(index) else { return 1 };
+    let n = plan.n();
+    let sub = prefix.cols().iter().fold(Subproblem::ROOT, |s, &c| s.place(c as u32));
+    let rows_left = n.saturating_sub(prefix.len() as u32);
+    probe(&sub, n, rows.min(rows_left)).max(1)
+}
+
+/// Returns the number of ways to place `rows` more queens below `sub` on an `n`-column board.
+fn probe(sub: &Subproblem, n: u32, rows: u32) -> u64 {
+    if rows == 0 {
+        return 1;
+    }
+    let mut free = sub.free(n);
+    let mut total = 0;
+    while free != 0 {
+        let col = free.trailing_zeros();
+        free &= free - 1;
+        total += probe(&sub.place(col), n, rows - 1);
+    }
+    total
+}
+
+/// Returns the partition of subproblems `0..costs.len()` into `k` shards by greedy
+/// longest-processing-time first on `costs` (see the module docs): `shards[i]` lists shard i's
+/// subproblem indices in increasing order. Every index is in exactly one shard; a shard may be
+/// empty when there are fewer subproblems than shards.
+///
+/// # Panics
+/// If `k` is 0.
+pub fn partition(costs: &[u64], k: usize) -> Vec<Vec<usize>> {
+    assert!(k > 0, "a partition needs at least one shard");
+    let mut order: Vec<usize> = (0..costs.len()).collect();
+    order.sort_by_key(|&i| (Reverse(costs[i]), i));
+    // Min-heap of (load, shard): the least loaded shard, lowest number first on ties.
+    let mut heap: BinaryHeap<Reverse<(u128, usize)>> = (0..k).map(|s| Reverse((0, s))).collect();
+    let mut shards = vec![Vec::new(); k];
+    for i in order {
+        let Reverse((load, s)) = heap.pop().expect("the heap holds k shards");
+        shards[s].push(i);
+        heap.push(Reverse((load + costs[i] as u128, s)));
+    }
+    for shard in &mut shards {
+        shard.sort_unstable();
+    }
+    shards
+}
+
+/// Returns the partition of `plan`'s subproblems into `k` shards balanced by [`estimate`]d cost
+/// (see [`partition`]).
+///
+/// # Panics
+/// If `k` is 0.
+pub fn assign(plan: &dyn Plan, k: usize) -> Vec<Vec<usize>> {
+    let costs: Vec<u64> = (0..plan.len()).map(|i| estimate(plan, i)).collect();
+    partition(&costs, k)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::MirrorPlan;
+
+    #[test]
+    fn shard_ids_parse() {
+        assert_eq!("0/1".parse(), Ok(ShardId { index: 0, count: 1 }));
+        assert_eq!("15/16".parse(), Ok(ShardId { index: 15, count: 16 }));
+        assert!("3/3".parse::<ShardId>().unwrap_err().contains("out of range"));
+        assert!("0/0".parse::<ShardId>().unwrap_err().contains("K = 0"));
+        assert!("x".parse::<ShardId>().unwrap_err().contains("not of the form I/K"));
+        assert!("1/".parse::<ShardId>().unwrap_err().contains("not of the form I/K"));
+        assert!("-1/4".parse::<ShardId>().unwrap_err().contains("not of the form I/K"));
+        assert_eq!(ShardId { index: 2, count: 7 }.to_string(), "2/7");
+    }
+
+    #[test]
+    fn partition_covers_every_index_once_and_balances() {
+        let costs: Vec<u64> = (0..1000u64).map(|i| 1 + (i * 7919) % 97).collect();
+        for k in [1, 2, 3, 7, 16] {
+            let shards = partition(&costs, k);
+            let mut all: Vec<usize> = shards.concat();
+            all.sort_unstable();
+            assert_eq!(all, (0..1000).collect::<Vec<_>>(), "k = {k}");
+            let loads: Vec<u64> = shards.iter().map(|s| s.iter().map(|&i| costs[i]).sum()).collect();
+            let (max, min) = (*loads.iter().max().unwrap(), *loads.iter().min().unwrap());
+            // LPT: no shard exceeds another by more than the largest single cost (97).
+            assert!(max - min <= 97, "k = {k}: {loads:?}");
+        }
+        // More shards than subproblems: some shards are empty, none holds two.
+        let shards = partition(&[5, 3], 3);
+        assert_eq!(shards, vec![vec![0], vec![1], vec![]]);
+    }
+
+    #[test]
+    fn the_partition_is_deterministic_and_ties_go_by_index() {
+        let plan = MirrorPlan::new(12, 3).unwrap();
+        assert_eq!(assign(&plan, 5), assign(&plan, 5));
+        assert_eq!(partition(&[1, 1, 1, 1], 2), vec![vec![0, 2], vec![1, 3]]);
+    }
+
+    #[test]
+    fn estimates_count_the_placements_two_rows_down() {
+        // n = 6, depth 1: the row-0 queen in column 0 leaves row 1 columns 2..5 (4 squares);
+        // below those, row 2 offers 2 ({4, 5}), 2 ({1, 5}), 1 ({1}) and 2 ({1, 3}) squares: 7
+        // two-row extensions.
+        let plan = MirrorPlan::new(6, 1).unwrap();
+        assert_eq!(plan.prefix(0).unwrap().cols(), &[0]);
+        assert_eq!(estimate(&plan, 0), 7);
+        // Estimates match a brute-force count of two-row extensions on every subproblem.
+        let plan = MirrorPlan::new(10, 2).unwrap();
+        for i in 0..plan.len() {
+            let p = plan.prefix(i).unwrap();
+            let placed: Vec<u32> = p.cols().iter().map(|&c| c as u32).collect();
+            let ok = |rows: &[u32]| {
+                rows.iter().enumerate().all(|(r, &c)| {
+                    rows[..r].iter().enumerate().all(|(r2, &c2)| {
+                        c != c2 && (r as i64 - r2 as i64).abs() != (c as i64 - c2 as i64).abs()
+                    })
+                })
+            };
+            let mut brute = 0;
+            for a in 0..10 {
+                for b in 0..10 {
+                    let mut rows = placed.clone();
+                    rows.extend([a, b]);
+                    brute += ok(&rows) as u64;
+                }
+            }
+            assert_eq!(estimate(&plan, i), brute.max(1), "prefix {:?}", p.cols());
+        }
+    }
+
+    #[test]
+    fn shard_plans_depend_on_k_not_on_the_machine() {
+        let a = shard_plan(Algorithm::Mirror, 16, None, 16).unwrap();
+        let b = shard_plan(Algorithm::Mirror, 16, None, 16).unwrap();
+        assert_eq!((a.len(), a.split_depth()), (b.len(), b.split_depth()));
+        assert!(a.len() >= 256 * 16);
+        let fixed = shard_plan(Algorithm::Mirror, 16, Some(2), 16).unwrap();
+        assert_eq!(fixed.split_depth(), 2);
+    }
+}

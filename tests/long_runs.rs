@@ -1,0 +1,543 @@
+//! Long runs end to end: checkpoint journals survive kill -9 and signals and resume to the exact
+//! count; damaged or foreign journals are refused untouched; shards merge to the direct count and
+//! incomplete or mixed shard sets are refused; the recipes in scripts/ run for real.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use common::{nqueens, usage_error};
+
+/// Q(n) from OEIS A000170 (tests/data/b000170.txt).
+fn q(n: u32) -> u128 {
+    common::bfile("b000170.txt").into_iter().find(|&(m, _)| m == n).expect("n is in the b-file").1
+}
+
+/// A fresh, empty folder for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("nqueens-long-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// Runs `args` to completion and returns the solutions of its one JSON line.
+fn json_count(args: &[&str]) -> u128 {
+    let mut all = args.to_vec();
+    all.extend(["--format", "json"]);
+    let out = nqueens(&all).assert().success().get_output().clone();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    v["solutions"].as_u64().unwrap() as u128
+}
+
+/// Starts the binary with `args` in the background.
+fn spawn(args: &[&str]) -> Child {
+    Command::new(assert_cmd::cargo::cargo_bin("nqueens"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// Sends `signal` (a `kill -s` name) to `child`.
+fn signal(child: &Child, signal: &str) {
+    let ok = Command::new("kill").args(["-s", signal, &child.id().to_string()]).status().unwrap();
+    assert!(ok.success());
+}
+
+/// A pseudo-random number from the clock, printed so a failure can be understood.
+fn random_below(bound: u64) -> u64 {
+    let nanos = SystemTime::now().duration_since(UNIX_EPOCH).unwrap().subsec_nanos() as u64;
+    (nanos.wrapping_mul(6364136223846793005) >> 17) % bound
+}
+
+/// The journal's complete lines after the header (a torn last line is not counted).
+fn entries(journal: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(journal).unwrap_or_default();
+    text.split_inclusive('\n').filter(|l| l.ends_with('\n')).skip(1).map(str::to_string).collect()
+}
+
+/// Waits (up to 20 s) until the journal records at least `min` subproblems, so a signal is sent
+/// only once the run has started for sure, however loaded the machine.
+fn wait_for_entries(journal: &Path, min: usize) {
+    let start = Instant::now();
+    while entries(journal).len() < min {
+        assert!(start.elapsed() < Duration::from_secs(20), "the run did not start journaling");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Returns the number of subproblems the journal's header announces.
+fn announced(journal: &Path) -> usize {
+    let text = std::fs::read_to_string(journal).unwrap();
+    let header = text.lines().next().unwrap();
+    let field = header.split(' ').find_map(|w| w.strip_prefix("subproblems=")).unwrap();
+    field.parse().unwrap()
+}
+
+#[test]
+fn kill_9_at_random_moments_then_resume_gives_the_exact_count() {
+    // n = 16 takes about 3-4 s on 2 threads here; four kills at random moments up to 1.5 s into
+    // each session, then a resume to the end: about one run's work in all.
+    let dir = scratch("kill9");
+    let journal = dir.join("q16.journal");
+    let args = ["count", "16", "-j", "2", "--checkpoint", s(&journal), "--progress", "never"];
+    let mut recorded = 0;
+    for round in 0..4 {
+        let delay = 100 + random_below(1400);
+        let mut child = spawn(&args);
+        std::thread::sleep(Duration::from_millis(delay));
+        child.kill().unwrap(); // SIGKILL
+        let status = child.wait().unwrap();
+        let now = entries(&journal).len();
+        eprintln!("round {round}: killed after {delay} ms ({status:?}), {now} subproblems recorded");
+        assert!(now >= recorded, "a journal never shrinks");
+        recorded = now;
+    }
+    assert_eq!(json_count(&args), q(16));
+    assert_eq!(entries(&journal).len(), announced(&journal), "every subproblem is recorded once");
+    // A finished journal gives the count again at once.
+    assert_eq!(json_count(&args), q(16));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn signals_stop_gracefully_then_resume_gives_the_exact_count() {
+    let dir = scratch("signals");
+    for (sig, code) in [("TERM", 143), ("INT", 130), ("USR1", 143)] {
+        let journal = dir.join(format!("q15-{sig}.journal"));
+        let args = ["count", "15", "-j", "1", "--checkpoint", s(&journal), "--progress", "never"];
+        let child = spawn(&args);
+        wait_for_entries(&journal, 1);
+        signal(&child, sig);
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(code), "SIG{sig}: {err}");
+        assert!(err.contains(&format!("stopped by SIG{sig}")), "{err}");
+        assert!(err.contains("run the same command again to resume:"), "{err}");
+        assert!(err.contains(&format!("--checkpoint {}", s(&journal))), "{err}");
+        assert_eq!(out.stdout, b"", "no count is printed for a stopped run");
+        // The journal is valid: every line complete, and the count resumes exactly.
+        let text = std::fs::read_to_string(&journal).unwrap();
+        assert!(text.ends_with('\n'));
+        let done = entries(&journal).len();
+        assert!(done > 0 && done < announced(&journal), "SIG{sig}: {done} recorded");
+        let resumed = nqueens(&args).assert().success().get_output().clone();
+        assert_eq!(resumed.stderr, b"", "a clean journal resumes without warnings");
+        assert_eq!(json_count(&args), q(15));
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_journal_in_use_by_another_run_is_refused() {
+    let dir = scratch("busy");
+    let journal = dir.join("q17.journal");
+    let mut first = spawn(&["count", "17", "-j", "1", "--checkpoint", s(&journal)]);
+    wait_for_entries(&journal, 1);
+    let out = nqueens(&["count", "17", "--checkpoint", s(&journal)])
+        .assert()
+        .code(2)
+        .stdout("")
+        .get_output()
+        .clone();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("is in use by another running nqueens"), "{err}");
+    first.kill().unwrap();
+    first.wait().unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn ctrl_c_without_checkpoint_just_stops_with_130() {
+    // 800 ms: well after the handlers are installed at start-up, long before n = 18 ends.
+    let child = spawn(&["count", "18", "-j", "1"]);
+    std::thread::sleep(Duration::from_millis(800));
+    let start = Instant::now();
+    signal(&child, "INT");
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130));
+    assert!(start.elapsed() < Duration::from_secs(5), "it stops at once");
+    let child = spawn(&["count", "18", "-j", "1", "--shard", "0/2"]);
+    std::thread::sleep(Duration::from_millis(800));
+    signal(&child, "TERM");
+    assert_eq!(child.wait_with_output().unwrap().status.code(), Some(143));
+}
+
+/// Makes a partial journal of n = 12: a full run, then its last `drop` lines removed.
+fn partial_journal(dir: &Path, drop: usize) -> PathBuf {
+    let journal = dir.join("q12.journal");
+    nqueens(&["count", "12", "--checkpoint", s(&journal)]).assert().success();
+    let text = std::fs::read_to_string(&journal).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let kept = lines[..lines.len() - drop].join("\n") + "\n";
+    std::fs::write(&journal, kept).unwrap();
+    journal
+}
+
+#[test]
+fn a_torn_last_line_is_dropped_with_a_warning() {
+    let dir = scratch("torn");
+    let journal = partial_journal(&dir, 40);
+    let mut text = std::fs::read_to_string(&journal).unwrap();
+    text.push_str("id=8000 solutions=1"); // a write cut short
+    std::fs::write(&journal, &text).unwrap();
+    let out = nqueens(&["count", "12", "--checkpoint", s(&journal), "--format", "bfile"])
+        .assert()
+        .success()
+        .stdout("12 14200\n")
+        .get_output()
+        .clone();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("warning: checkpoint") && err.contains("dropped a torn last line"), "{err}");
+    assert_eq!(entries(&journal).len(), announced(&journal));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+fn refused(args: &[&str], message: &str, journal: &Path) {
+    let before = std::fs::read(journal).unwrap();
+    let out = nqueens(args).assert().code(2).stdout("").get_output().clone();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.lines().count(), 1, "one line: {err}");
+    assert!(err.contains(message), "{err:?} lacks {message:?}");
+    assert_eq!(std::fs::read(journal).unwrap(), before, "the file is left untouched");
+}
+
+#[test]
+fn a_flipped_digit_or_another_runs_header_is_refused_untouched() {
+    let dir = scratch("corrupt");
+    let journal = partial_journal(&dir, 10);
+    let text = std::fs::read_to_string(&journal).unwrap();
+    // Flip one digit of a nonzero count.
+    let (no, line) = text
+        .lines()
+        .enumerate()
+        .find(|(_, l)| l.contains("solutions=") && !l.contains("solutions=0 "))
+        .unwrap();
+    let at = line.find("solutions=").unwrap() + "solutions=".len();
+    let digit = line.as_bytes()[at];
+    let flipped = if digit == b'9' { '8' } else { (digit + 1) as char };
+    let bad_line = format!("{}{flipped}{}", &line[..at], &line[at + 1..]);
+    std::fs::write(&journal, text.replacen(line, &bad_line, 1)).unwrap();
+    refused(
+        &["count", "12", "--checkpoint", s(&journal)],
+        &format!("line {} is corrupt: checksum mismatch", no + 1),
+        &journal,
+    );
+    std::fs::write(&journal, &text).unwrap();
+    refused(
+        &["count", "13", "--checkpoint", s(&journal)],
+        "belongs to another run (n = 12 in the journal, 13 in this command",
+        &journal,
+    );
+    refused(
+        &["count", "12", "--checkpoint", s(&journal), "--split-depth", "7"],
+        "in the journal, 7 in this command",
+        &journal,
+    );
+    refused(
+        &["count", "12", "--checkpoint", s(&journal), "--shard", "0/2"],
+        "shard all in the journal, 0/2 in this command",
+        &journal,
+    );
+    // Not a journal at all, and a folder: refused, nothing written.
+    let other = dir.join("notes.txt");
+    std::fs::write(&other, "my notes\nkeep them\n").unwrap();
+    refused(&["count", "12", "--checkpoint", s(&other)], "line 1 is corrupt: bad header", &other);
+    let out = nqueens(&["count", "12", "--checkpoint", s(&dir)]).assert().code(2).get_output().clone();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains(&format!("checkpoint {}", s(&dir))) && err.lines().count() == 1, "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_journal_resumes_with_its_own_plan_on_another_thread_count() {
+    let dir = scratch("threads");
+    let journal = partial_journal(&dir, 300); // written with the default (2-thread) plan
+    assert_eq!(json_count(&["count", "12", "-j", "150", "--checkpoint", s(&journal)]), q(12));
+    assert_eq!(json_count(&["count", "12", "-j", "1", "--checkpoint", s(&journal)]), q(12));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Runs every shard of `n` in `k` shards into `dir` and returns the result files.
+fn run_shards(dir: &Path, n: u32, k: usize, checkpoint: bool) -> Vec<PathBuf> {
+    (0..k)
+        .map(|i| {
+            let out = dir.join(format!("n{n}-k{k}-s{i}.json"));
+            let journal = dir.join(format!("n{n}-k{k}-s{i}.journal"));
+            let shard = format!("{i}/{k}");
+            let mut args =
+                vec!["count".to_string(), n.to_string(), "--shard".into(), shard, "-j".into(), "2".into()];
+            args.extend(["--output".into(), s(&out).to_string()]);
+            if checkpoint {
+                args.extend(["--checkpoint".into(), s(&journal).to_string()]);
+            }
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            nqueens(&args).assert().success().stdout("");
+            out
+        })
+        .collect()
+}
+
+fn merge_args<'a>(files: &'a [PathBuf], extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec!["merge"];
+    args.extend(files.iter().map(|f| s(f)));
+    args.extend(extra);
+    args
+}
+
+#[test]
+fn shards_merge_to_the_direct_count() {
+    let dir = scratch("shards");
+    for n in [8, 11, 13] {
+        for k in [1, 2, 3, 7] {
+            let files = run_shards(&dir, n, k, k == 3);
+            let out = nqueens(&merge_args(&files, &["--format", "bfile", "--verify"])).assert().success();
+            out.stdout(format!("{n} {}\n", q(n)));
+        }
+    }
+    // Each shard result holds what the issue asks for.
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("n13-k7-s3.json")).unwrap()).unwrap();
+    for key in
+        ["n", "algorithm", "shard", "shards", "ids", "solutions", "checksum", "seconds", "threads", "version"]
+    {
+        assert!(!v[key].is_null(), "{key} is missing: {v}");
+    }
+    assert_eq!((v["n"].as_u64(), v["shard"].as_u64(), v["shards"].as_u64()), (Some(13), Some(3), Some(7)));
+    assert!(v["checksum"].as_str().unwrap().starts_with("crc32:"));
+    // The shard's JSON goes to stdout without --output.
+    let out = nqueens(&["count", "9", "--shard", "0/1"]).assert().success().get_output().clone();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["solutions"], 352);
+    // A resumed shard gives the same result.
+    let again = run_shards(&dir, 13, 3, true);
+    let out = nqueens(&merge_args(&again, &["--format", "json"])).assert().success().get_output().clone();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["solutions"].as_u64().unwrap() as u128, q(13));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+fn merge_fails(args: &[&str], messages: &[&str]) {
+    let out = nqueens(args).assert().code(1).stdout("").get_output().clone();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.lines().count(), 1, "one line: {err}");
+    for m in messages {
+        assert!(err.contains(m), "{err:?} lacks {m:?}");
+    }
+}
+
+#[test]
+fn merge_refuses_missing_duplicate_and_mismatched_shards() {
+    let dir = scratch("merge");
+    let k3 = run_shards(&dir, 10, 3, false);
+    let k2 = run_shards(&dir, 10, 2, false);
+    let n11 = run_shards(&dir, 11, 3, false);
+    merge_fails(&merge_args(&k3[..2], &[]), &["cannot merge: missing shard(s) 2/3"]);
+    merge_fails(
+        &merge_args(&[k3[0].clone(), k3[0].clone()], &[]),
+        &["missing shard(s) 1/3, 2/3", "shard 0/3 is given 2 times"],
+    );
+    let dup = [k3.clone(), vec![k3[1].clone()]].concat();
+    merge_fails(&merge_args(&dup, &[]), &["shard 1/3 is given 2 times"]);
+    let mixed_n = vec![k3[0].clone(), k3[1].clone(), n11[2].clone()];
+    merge_fails(
+        &merge_args(&mixed_n, &[]),
+        &[&format!("{} has n = 11 but {} has 10", s(&n11[2]), s(&k3[0]))],
+    );
+    let mixed_k = vec![k3[0].clone(), k2[1].clone(), k3[2].clone()];
+    merge_fails(&merge_args(&mixed_k, &[]), &["has K = 2 but", "has 3"]);
+    // A changed count breaks the checksum.
+    let text = std::fs::read_to_string(&k3[1]).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let sol = v["solutions"].as_u64().unwrap();
+    let tampered = dir.join("tampered.json");
+    std::fs::write(
+        &tampered,
+        text.replace(&format!("\"solutions\":{sol}"), &format!("\"solutions\":{}", sol + 1)),
+    )
+    .unwrap();
+    merge_fails(&merge_args(&[k3[0].clone(), tampered, k3[2].clone()], &[]), &["checksum mismatch"]);
+    // Unreadable or foreign files are usage errors.
+    let out = nqueens(&["merge", s(&dir.join("absent.json"))]).assert().code(2).get_output().clone();
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read shard result"));
+    let junk = dir.join("junk.json");
+    std::fs::write(&junk, "{\"hello\": 1}").unwrap();
+    let out = nqueens(&["merge", s(&junk)]).assert().code(2).get_output().clone();
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is not a shard result"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn breakdown_lists_every_subproblem_with_its_prefix_and_counts() {
+    let dir = scratch("breakdown");
+    let csv = dir.join("q8.csv");
+    nqueens(&[
+        "count",
+        "8",
+        "--algorithm",
+        "mirror",
+        "--split-depth",
+        "1",
+        "--breakdown",
+        s(&csv),
+        "--format",
+        "bfile",
+    ])
+    .assert()
+    .success()
+    .stdout("8 92\n");
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let rows: Vec<Vec<&str>> = text.lines().map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows[0], ["id", "prefix", "solutions", "orbit8", "orbit4", "orbit2", "orbit1", "nodes"]);
+    // Solutions of n = 8 with the row-0 queen in columns 0..3: 4, 8, 16, 18, doubled by the mirror.
+    let counted: Vec<(&str, &str, &str)> = rows[1..].iter().map(|r| (r[0], r[1], r[2])).collect();
+    assert_eq!(counted, [("0", "0", "8"), ("1", "1", "16"), ("2", "2", "32"), ("3", "3", "36")]);
+    assert!(rows[1..].iter().all(|r| r[7].parse::<u64>().unwrap() > 0), "nodes are counted");
+    // A shard's breakdown covers the shard's subproblems; the journal's too after a resume.
+    let journal = dir.join("q11.journal");
+    let shard_csv = dir.join("q11-s1.csv");
+    for _ in 0..2 {
+        nqueens(&[
+            "count",
+            "11",
+            "--shard",
+            "1/2",
+            "--checkpoint",
+            s(&journal),
+            "--breakdown",
+            s(&shard_csv),
+        ])
+        .assert()
+        .success();
+    }
+    let shard: serde_json::Value = serde_json::from_slice(
+        &nqueens(&["count", "11", "--shard", "1/2"]).assert().success().get_output().stdout,
+    )
+    .unwrap();
+    let text = std::fs::read_to_string(&shard_csv).unwrap();
+    let ids: Vec<u64> = text.lines().skip(1).map(|l| l.split(',').next().unwrap().parse().unwrap()).collect();
+    let want: Vec<u64> = shard["ids"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).collect();
+    assert_eq!(ids, want);
+    let total: u64 = text.lines().skip(1).map(|l| l.split(',').nth(2).unwrap().parse::<u64>().unwrap()).sum();
+    assert_eq!(total, shard["solutions"].as_u64().unwrap());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_long_run_options() {
+    usage_error(&["count", "12", "--shard", "3/3"], "shard '3/3' is out of range: use I/K with 0 <= I < K");
+    usage_error(&["count", "12", "--shard", "x"], "shard 'x' is not of the form I/K: use e.g. 0/16");
+    usage_error(&["count", "12", "--shard", "1/0"], "shard '1/0' has K = 0 shards: use I/K with K >= 1");
+    usage_error(&["count", "12", "--shard=-1/4"], "shard '-1/4' is not of the form I/K");
+    usage_error(
+        &["count", "10..12", "--checkpoint", "j"],
+        "--checkpoint, --shard and --breakdown count one board size, not '10..12': run one command per n",
+    );
+    usage_error(&["count", "10", "11", "--shard", "0/2"], "count one board size, not '10 11'");
+    usage_error(
+        &["count", "10", "--output", "o.json"],
+        "the following required arguments were not provided: --shard",
+    );
+    usage_error(
+        &["count", "10", "--shard", "0/2", "--verify"],
+        "--verify checks a whole count, not one shard",
+    );
+    usage_error(&["merge"], "the following required arguments were not provided: <FILES>...");
+    usage_error(&["merge", "x.json", "--format", "xml"], "unknown format 'xml'");
+}
+
+#[test]
+fn the_parallel_recipe_runs_for_real() {
+    if Command::new("parallel")
+        .arg("--version")
+        .stdout(Stdio::null())
+        .status()
+        .map(|s| !s.success())
+        .unwrap_or(true)
+    {
+        eprintln!("note: GNU parallel is not installed; skipping the recipe test (apt-get install parallel)");
+        return;
+    }
+    let dir = scratch("parallel");
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/parallel-shards.sh");
+    let bin = assert_cmd::cargo::cargo_bin("nqueens");
+    let run = |extra: &[&str]| {
+        let out = Command::new("bash")
+            .arg(script)
+            .args([
+                "12",
+                "5",
+                "-j",
+                "2",
+                "-d",
+                s(&dir),
+                "--nqueens",
+                s(&bin),
+                "--format",
+                "bfile",
+                "--verify",
+            ])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    assert_eq!(run(&[]), "12 14200\n");
+    assert_eq!(std::fs::read_to_string(dir.join("joblog")).unwrap().lines().count(), 6);
+    // A lost shard result is counted again from its journal, the others are skipped.
+    std::fs::remove_file(dir.join("shard-2.json")).unwrap();
+    let log = std::fs::read_to_string(dir.join("joblog")).unwrap();
+    let kept: Vec<&str> = log.lines().filter(|l| !l.contains("--shard 2/5")).collect();
+    std::fs::write(dir.join("joblog"), kept.join("\n") + "\n").unwrap();
+    assert_eq!(run(&[]), "12 14200\n");
+    assert!(dir.join("shard-2.json").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_slurm_recipe_tasks_and_merge_run_without_slurm() {
+    let dir = scratch("slurm");
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/slurm-shards.sh");
+    let bin = assert_cmd::cargo::cargo_bin("nqueens");
+    for i in 0..3 {
+        let status = Command::new("bash")
+            .args([script, "task"])
+            .env("NQ_N", "11")
+            .env("NQ_DIR", s(&dir))
+            .env("NQ_BIN", s(&bin))
+            .env("SLURM_ARRAY_TASK_ID", i.to_string())
+            .env("SLURM_ARRAY_TASK_COUNT", "3")
+            .env_remove("SLURM_ARRAY_JOB_ID")
+            .status()
+            .unwrap();
+        assert!(status.success());
+    }
+    let out = Command::new("bash")
+        .args([script, "merge"])
+        .env("NQ_N", "11")
+        .env("NQ_DIR", s(&dir))
+        .env("NQ_BIN", s(&bin))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("2680"));
+    assert!(std::fs::read_to_string(dir.join("result.txt")).unwrap().contains("yes"));
+    for help in ["scripts/slurm-shards.sh", "scripts/parallel-shards.sh"] {
+        let out = Command::new("bash")
+            .arg(format!("{}/{help}", env!("CARGO_MANIFEST_DIR")))
+            .arg("--help")
+            .output()
+            .unwrap();
+        assert!(out.status.success() && String::from_utf8_lossy(&out.stdout).starts_with("Usage:"), "{help}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
