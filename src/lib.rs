@@ -20,6 +20,8 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod check;
+pub mod enumerate;
 pub mod kernel;
 pub mod oeis;
 pub mod output;

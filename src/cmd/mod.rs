@@ -1,6 +1,8 @@
 //! The subcommands, each a plain function from parsed options to an exit code.
 
+pub mod check;
 pub mod count;
+pub mod solve;
 
 use std::process::ExitCode;
 
@@ -23,5 +25,7 @@ pub struct UsageError(pub String);
 pub fn run(opts: Opts) -> anyhow::Result<ExitCode> {
     match opts.command {
         Command::Count(args) => count::run(args),
+        Command::Solve(args) => solve::run(args),
+        Command::Check(args) => check::run(args),
     }
 }
