@@ -21,11 +21,11 @@ Examples:
   nqueens solve 8 --format cols        92 lines of 1-based columns, row 0 first
   nqueens solve 8 --unique             the 12 fundamental solutions (OEIS A002562)
   nqueens solve 6 --format leetcode    the LeetCode \"N-Queens\" answer, one JSON array
-  nqueens solve 30 --limit 3           the first 3 solutions of a board too large to list
+  nqueens solve 28 --limit 3           the first 3 solutions of a board too large to list
 
 Solutions are written in lexicographic order (row 0's column first, left to right), the same
 bytes for any thread count, while the search runs (memory stays flat). Q(n) grows about
-sevenfold per step of n: n = 16 lists 14,772,512 boards (590 MB as cols), n = 20 lists
+sevenfold per step of n: n = 16 lists 14,772,512 boards (576 MB as cols), n = 20 lists
 39,029,188,884 (about 2 TB), and beyond that a full listing is astronomically long: use --limit.
 `nqueens solve 12 | head` stops the search when head exits.";
 
@@ -78,7 +78,7 @@ pub struct SolveArgs {
     pub format: BoardFormat,
 
     /// Stop after K solutions (the search stops too).
-    #[arg(long, value_name = "K", value_parser = parse_limit)]
+    #[arg(long, value_name = "K", allow_negative_numbers = true, value_parser = parse_limit)]
     pub limit: Option<u64>,
 
     /// Only the lexicographically smallest board of each symmetry class (the fundamental
