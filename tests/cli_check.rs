@@ -92,11 +92,7 @@ fn a_list_with_an_attack_a_duplicate_a_missing_board_and_a_malformed_line() {
 }
 
 fn unreadable(args: &[&str], stdin: &str, message: &str) {
-    let out = nqueens(args).write_stdin(stdin).assert().code(2).stdout("").get_output().clone();
-    let err = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(err.lines().count(), 1, "one line: {err}");
-    assert!(err.contains(message), "{err:?} lacks {message:?}");
-    assert!(!err.contains("panicked"), "{err}");
+    common::assert_usage_error(nqueens(args).write_stdin(stdin), message);
 }
 
 #[test]

@@ -157,11 +157,7 @@ fn broken_pipe_stops_the_search_quietly() {
 }
 
 fn usage_error(args: &[&str], message: &str) {
-    let out = nqueens(args).assert().code(2).stdout("").get_output().clone();
-    let err = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(err.lines().count(), 1, "one line: {err}");
-    assert!(err.contains(message), "{err:?} lacks {message:?}");
-    assert!(!err.contains("panicked"), "{err}");
+    common::assert_usage_error(&mut nqueens(args), message);
 }
 
 #[test]
