@@ -11,7 +11,7 @@
 //! tables); a list of a larger board cannot be complete in practice and is reported as unknown.
 //!
 //! The board and cols formats are read line by line, so memory grows with the number of
-//! distinct boards (about 32 bytes each for n ≤ 21, for the duplicate check), not with the
+//! distinct boards (about 40–70 bytes each for n ≤ 21, for the duplicate check), not with the
 //! input's bytes; a leetcode array is read whole.
 
 use std::collections::HashMap;
@@ -288,11 +288,12 @@ pub fn detect(first_line: &str) -> Option<BoardFormat> {
     }
 }
 
-/// One row as read: the 0-based columns of its queens and, in the board and leetcode formats,
-/// its number of squares.
-#[derive(Clone, Debug, Default)]
+/// One row as read: its number of queens, the 0-based column of the first, and, in the board
+/// and leetcode formats, its number of squares.
+#[derive(Clone, Copy, Debug, Default)]
 struct RawRow {
-    queens: Vec<usize>,
+    queens: usize,
+    col: usize,
     len: Option<usize>,
 }
 
@@ -345,12 +346,12 @@ pub fn check(mut input: impl BufRead, options: &CheckOptions) -> Result<Report, 
     checker.format = format;
     match format {
         BoardFormat::Cols => {
-            let mut line = Some(first);
-            while let Some(text) = line {
+            checker.add(Some(lines.number), read_cols(&first));
+            while let Some(text) = lines.next()? {
                 if !text.trim().is_empty() {
-                    checker.add(Some(lines.number), read_cols(&text));
+                    let raw = read_cols(text);
+                    checker.add(Some(lines.number), raw);
                 }
-                line = lines.next()?.map(str::to_string);
             }
         }
         BoardFormat::Board => {
@@ -443,17 +444,24 @@ fn read_cols(text: &str) -> RawBoard {
         if col == 0 || col > n as u64 {
             return Err(Fault::OffBoard { row: r + 1, col, n });
         }
-        rows.push(RawRow { queens: vec![col as usize - 1], len: None });
+        rows.push(RawRow { queens: 1, col: col as usize - 1, len: None });
     }
     Ok(rows)
 }
 
-/// Reads one row of the board and leetcode formats: the 0-based columns of its `Q`s.
+/// Reads one row of the board and leetcode formats: its `Q`s and its length.
 fn read_board_row(text: &str) -> Result<RawRow, String> {
-    let mut queens = Vec::new();
+    let mut row = RawRow::default();
+    let mut len = 0;
     for (c, ch) in text.chars().enumerate() {
+        len += 1;
         match ch {
-            'Q' => queens.push(c),
+            'Q' => {
+                if row.queens == 0 {
+                    row.col = c;
+                }
+                row.queens += 1;
+            }
             '.' => {}
             _ => {
                 let row: String = text.chars().take(70).collect();
@@ -461,23 +469,47 @@ fn read_board_row(text: &str) -> Result<RawRow, String> {
             }
         }
     }
-    Ok(RawRow { queens, len: Some(text.chars().count()) })
+    row.len = Some(len);
+    Ok(row)
 }
 
-/// A key for the duplicate check: the columns packed 6 bits each when they fit (n ≤ 21).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-enum Key {
-    Packed(u128),
-    Long(Box<[u8]>),
+/// Where a board was first seen: its 1-based number and first line (0 when unknown), as `u64`
+/// so that an entry of [`Seen::packed`] takes 32 bytes.
+type First = (u64, u64);
+
+/// The distinct boards so far, for the duplicate check. Boards of n ≤ 21 are keyed by their
+/// columns packed 6 bits each into a `u128` (with a leading 1 bit), about 40–70 bytes per
+/// distinct board with the hash table's slack.
+#[derive(Default)]
+struct Seen {
+    packed: HashMap<u128, First>,
+    long: HashMap<Box<[u8]>, First>,
 }
 
-impl Key {
-    fn of(q: &[u8]) -> Key {
+impl Seen {
+    /// Records `q` first seen as `first`, or returns where it was first seen.
+    fn insert(&mut self, q: &[u8], first: First) -> Option<First> {
         if q.len() <= 21 {
-            Key::Packed(q.iter().fold(1u128, |k, &c| (k << 6) | c as u128))
+            match self.packed.entry(q.iter().fold(1u128, |k, &c| (k << 6) | c as u128)) {
+                Entry::Occupied(e) => Some(*e.get()),
+                Entry::Vacant(e) => {
+                    e.insert(first);
+                    None
+                }
+            }
         } else {
-            Key::Long(q.into())
+            match self.long.entry(q.into()) {
+                Entry::Occupied(e) => Some(*e.get()),
+                Entry::Vacant(e) => {
+                    e.insert(first);
+                    None
+                }
+            }
         }
+    }
+
+    fn len(&self) -> usize {
+        self.packed.len() + self.long.len()
     }
 }
 
@@ -487,7 +519,7 @@ struct Checker {
     n: Option<usize>,
     boards: usize,
     valid: usize,
-    seen: HashMap<Key, (usize, Option<usize>)>,
+    seen: Seen,
     problems: Vec<Problem>,
     problem_count: usize,
 }
@@ -500,7 +532,7 @@ impl Checker {
             n: options.size.map(|n| n as usize),
             boards: 0,
             valid: 0,
-            seen: HashMap::new(),
+            seen: Seen::default(),
             problems: Vec::new(),
             problem_count: 0,
         }
@@ -524,14 +556,10 @@ impl Checker {
             return self.problem(line, Fault::NotCanonical);
         }
         self.valid += 1;
-        match self.seen.entry(Key::of(&q)) {
-            Entry::Occupied(e) => {
-                let (of, first_line) = *e.get();
-                self.problem(line, Fault::Duplicate { of, line: first_line });
-            }
-            Entry::Vacant(e) => {
-                e.insert((self.boards, line));
-            }
+        let first = (self.boards as u64, line.unwrap_or(0) as u64);
+        if let Some((of, first_line)) = self.seen.insert(&q, first) {
+            let line_of = (first_line > 0).then_some(first_line as usize);
+            self.problem(line, Fault::Duplicate { of: of as usize, line: line_of });
         }
     }
 
@@ -539,14 +567,14 @@ impl Checker {
     fn validate(&mut self, rows: Vec<RawRow>) -> Result<Vec<u8>, Fault> {
         let size = rows.len();
         let mut q = Vec::with_capacity(size);
-        for (r, RawRow { queens, len }) in rows.iter().enumerate() {
+        for (r, &RawRow { queens, col, len }) in rows.iter().enumerate() {
             if let Some(len) = len.filter(|&len| len != size) {
                 return Err(Fault::NotSquare { row: r + 1, len, rows: size });
             }
-            if queens.len() != 1 {
-                return Err(Fault::RowQueens { row: r + 1, queens: queens.len() });
+            if queens != 1 {
+                return Err(Fault::RowQueens { row: r + 1, queens });
             }
-            q.push(queens[0]);
+            q.push(col);
         }
         let expected = *self.n.get_or_insert(size);
         if size != expected {
