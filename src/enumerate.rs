@@ -357,8 +357,22 @@ struct Queue {
     bytes: usize,
 }
 
+/// The queue's sizes in bytes: [`CHUNK_BYTES`], [`QUEUE_LIMIT`], [`HEAD_LIMIT`] (the tests
+/// shrink them to a few hundred bytes so that every wait and hand-over path runs).
+#[derive(Clone, Copy, Debug)]
+struct Limits {
+    chunk: usize,
+    queue: usize,
+    head: usize,
+}
+
+impl Limits {
+    const DEFAULT: Limits = Limits { chunk: CHUNK_BYTES, queue: QUEUE_LIMIT, head: HEAD_LIMIT };
+}
+
 /// What the workers and the consumer share.
 struct Shared {
+    limits: Limits,
     n: u32,
     unique: bool,
     encoder: Encoder,
@@ -409,7 +423,11 @@ impl Shared {
             if self.stop.load(Ordering::Relaxed) {
                 return ControlFlow::Break(());
             }
-            let over = if index == q.head { q.slots[0].bytes > HEAD_LIMIT } else { q.bytes > QUEUE_LIMIT };
+            let over = if index == q.head {
+                q.slots[0].bytes > self.limits.head
+            } else {
+                q.bytes > self.limits.queue
+            };
             if !over {
                 return ControlFlow::Continue(());
             }
@@ -420,7 +438,7 @@ impl Shared {
     /// Searches subproblems in index order until none is left or the listing is stopped.
     fn work(&self) {
         let full = full_mask(self.n);
-        let capacity = CHUNK_BYTES + self.encoder.bytes_per_solution() + 16;
+        let capacity = self.limits.chunk + self.encoder.bytes_per_solution() + 16;
         loop {
             if self.stop.load(Ordering::Relaxed) {
                 return;
@@ -438,7 +456,7 @@ impl Shared {
                     }
                     self.encoder.encode(q, &mut chunk.bytes);
                     chunk.ends.push(chunk.bytes.len() as u32);
-                    if chunk.bytes.len() >= CHUNK_BYTES || chunk.ends.len() >= self.flush_every {
+                    if chunk.bytes.len() >= self.limits.chunk || chunk.ends.len() >= self.flush_every {
                         let full_chunk = std::mem::replace(
                             &mut chunk,
                             Chunk { bytes: Vec::with_capacity(capacity), ends: Vec::new() },
@@ -484,6 +502,10 @@ impl Stream {
     /// `options.threads` is 0; [`Error::BadSplitDepth`] if `options.split_depth` is `Some(0)` or
     /// deeper than [`split::MAX_SPLIT_DEPTH`]; [`Error::ThreadPool`] if the threads cannot start.
     pub fn new(n: u32, options: &SolveOptions) -> Result<Stream, Error> {
+        Stream::with_limits(n, options, Limits::DEFAULT)
+    }
+
+    fn with_limits(n: u32, options: &SolveOptions, limits: Limits) -> Result<Stream, Error> {
         check_n(n)?;
         if options.threads == 0 {
             return Err(Error::ZeroThreads);
@@ -501,6 +523,7 @@ impl Stream {
             .map_err(|e| Error::ThreadPool { threads: options.threads, reason: e.to_string() })?;
         let limit = options.limit.unwrap_or(u64::MAX);
         let shared = Arc::new(Shared {
+            limits,
             n,
             unique: options.unique,
             encoder,
@@ -762,6 +785,41 @@ mod tests {
             for (threads, depth) in [(2, Some(1)), (3, None), (4, Some(3))] {
                 let options = SolveOptions { threads, format, split_depth: depth, ..Default::default() };
                 assert!(listing(11, &options) == one, "{format}, threads = {threads}");
+            }
+        }
+    }
+
+    #[test]
+    fn tiny_queue_limits_keep_order_without_deadlock() {
+        // Chunks of ~256 bytes and limits of a few chunks: workers ahead of the head wait at
+        // almost every chunk, and the head changes hands thousands of times.
+        let limits = Limits { chunk: 256, queue: 1024, head: 512 };
+        for (n, format) in [(10, BoardFormat::Cols), (11, BoardFormat::Board), (9, BoardFormat::Leetcode)] {
+            let want = listing(n, &SolveOptions { threads: 1, format, ..Default::default() });
+            for threads in [1, 2, 3, 5] {
+                for depth in [Some(1), Some(2), None] {
+                    let options = SolveOptions { threads, format, split_depth: depth, ..Default::default() };
+                    let mut got = Vec::new();
+                    let written =
+                        Stream::with_limits(n, &options, limits).unwrap().write_to(&mut got).unwrap();
+                    assert_eq!(written as u128, oeis::A000170.get(n).unwrap());
+                    assert!(got == want, "n = {n}, {format}, threads = {threads}, depth = {depth:?}");
+                }
+            }
+            // Stopping part-way (a limit, then dropping the stream) wakes every waiting worker.
+            let options = SolveOptions { threads: 3, format, limit: Some(7), ..Default::default() };
+            let mut got = Vec::new();
+            assert_eq!(Stream::with_limits(n, &options, limits).unwrap().write_to(&mut got).unwrap(), 7);
+            let mut stream =
+                Stream::with_limits(n, &SolveOptions { threads: 3, ..Default::default() }, limits).unwrap();
+            assert!(stream.next_chunk().is_some());
+            let shared = Arc::clone(&stream.shared);
+            drop(stream);
+            // Every worker returns and lets go of the shared state.
+            let start = std::time::Instant::now();
+            while Arc::strong_count(&shared) > 1 {
+                assert!(start.elapsed().as_secs() < 20, "workers still hold the queue after the drop");
+                std::thread::sleep(std::time::Duration::from_millis(5));
             }
         }
     }
