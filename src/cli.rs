@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
+use nqueens::enumerate::BoardFormat;
 use nqueens::output::{Format, Sequence};
 use nqueens::shard::ShardId;
 use nqueens::{Algorithm, MAX_N, Progress};
@@ -29,8 +30,33 @@ Examples:
   nqueens merge shards/*.json          Q(n) from the K shard results of `count N --shard I/K`
   nqueens merge s*.json --verify --format json";
 
+const SOLVE_EXAMPLES: &str = "\
+Examples:
+  nqueens solve 4                      the 2 solutions of 4 queens as boards of Q and .
+  nqueens solve 8 --format cols        92 lines of 1-based columns, row 0 first
+  nqueens solve 8 --unique             the 12 fundamental solutions (OEIS A002562)
+  nqueens solve 6 --format leetcode    the LeetCode \"N-Queens\" answer, one JSON array
+  nqueens solve 28 --limit 3           the first 3 solutions of a board too large to list
+
+Solutions are written in lexicographic order (row 0's column first, left to right), the same
+bytes for any thread count, while the search runs (memory stays flat). Q(n) grows about
+sevenfold per step of n: n = 16 lists 14,772,512 boards (576 MB as cols), n = 20 lists
+39,029,188,884 (about 2 TB), and beyond that a full listing is astronomically long: use --limit.
+`nqueens solve 12 | head` stops the search when head exits.";
+
+const CHECK_EXAMPLES: &str = "\
+Examples:
+  nqueens solve 8 | nqueens check      a complete list: exit 0
+  nqueens check answers.txt --size 6   someone's answer to the 6-queens exercise
+  nqueens solve 10 --unique --format cols | nqueens check --unique
+
+Reports each invalid board (the two queens that attack each other, a row without exactly one
+queen, a board of another size), each duplicate, and whether the list is complete (Q(n) boards,
+OEIS A000170; A002562 with --unique; known for n <= 27). Exit 0 when every board is valid and
+distinct and the list is complete, 1 otherwise, 2 when the input cannot be read.";
+
 /// Counts the solutions (OEIS A000170) and fundamental solutions (A002562) of the n-queens
-/// problem on every core.
+/// problem on every core, and lists and checks the boards.
 #[derive(Debug, Parser)]
 #[command(name = "nqueens", version, about, propagate_version = true)]
 pub struct Opts {
@@ -49,6 +75,13 @@ pub enum Command {
     /// is there exactly once and all agree (exit 1 listing what is missing or wrong).
     #[command(after_help = MERGE_EXAMPLES)]
     Merge(MergeArgs),
+    /// List the solutions of one board size, in lexicographic order, as boards, a LeetCode answer
+    /// or column lists (astronomically many for large n: use --limit).
+    #[command(after_help = SOLVE_EXAMPLES)]
+    Solve(SolveArgs),
+    /// Check a list of boards (as `solve` writes them): valid, distinct and complete.
+    #[command(after_help = CHECK_EXAMPLES)]
+    Check(CheckArgs),
 }
 
 /// Options of `nqueens merge`.
@@ -65,6 +98,56 @@ pub struct MergeArgs {
     /// Check the total against OEIS A000170 (known for n <= 27); exit 1 on a mismatch.
     #[arg(long)]
     pub verify: bool,
+}
+
+/// Options of `nqueens solve`.
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    /// Board size: an integer 0..=63 (n = 0 has one solution, the empty board).
+    #[arg(value_name = "N", allow_negative_numbers = true, value_parser = parse_size)]
+    pub n: u32,
+
+    /// Output format: board (n lines of Q and . per solution, a blank line between), leetcode
+    /// (one JSON array, the LeetCode "N-Queens" answer), cols (one line per solution: the
+    /// 1-based column of each row's queen).
+    #[arg(long, value_name = "FORMAT", default_value = "board", value_parser = parse_board_format)]
+    pub format: BoardFormat,
+
+    /// Stop after K solutions (the search stops too).
+    #[arg(long, value_name = "K", allow_negative_numbers = true, value_parser = parse_limit)]
+    pub limit: Option<u64>,
+
+    /// Only the lexicographically smallest board of each symmetry class (the fundamental
+    /// solutions, OEIS A002562).
+    #[arg(long)]
+    pub unique: bool,
+
+    /// Worker threads [default: every logical CPU]. The output is the same for any count.
+    #[arg(short = 'j', long, value_name = "T", value_parser = parse_threads)]
+    pub threads: Option<usize>,
+}
+
+/// Options of `nqueens check`.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// The list to check: a file, or - (the default) for standard input.
+    #[arg(value_name = "FILE", default_value = "-")]
+    pub file: std::path::PathBuf,
+
+    /// Input format: board, leetcode or cols [default: detected from the first non-blank
+    /// character].
+    #[arg(long, value_name = "FORMAT", value_parser = parse_board_format)]
+    pub format: Option<BoardFormat>,
+
+    /// The board size the list must have [default: the first board's]; needed to call an empty
+    /// list (n = 2 or 3) complete.
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = parse_size)]
+    pub size: Option<u32>,
+
+    /// The list should hold the fundamental solutions: one board per symmetry class, the
+    /// lexicographically smallest, OEIS A002562 of them.
+    #[arg(long)]
+    pub unique: bool,
 }
 
 /// Options of `nqueens count`.
@@ -174,6 +257,26 @@ pub fn parse_sizes(s: &str) -> Result<Sizes, String> {
     Ok(Sizes { first, last })
 }
 
+/// Parses a single board size 0..=63 (no ranges).
+pub fn parse_size(s: &str) -> Result<u32, String> {
+    if s.contains("..") {
+        return Err(format!("'{s}' is a range: use a single board size 0..=63"));
+    }
+    if s.trim().is_empty() {
+        return Err("board size is empty: use an integer 0..=63".to_string());
+    }
+    parse_n(s).map_err(|e| e.replace(SIZES_ACCEPTED, "use an integer 0..=63"))
+}
+
+/// Parses a solution limit, an integer 0 or more.
+pub fn parse_limit(s: &str) -> Result<u64, String> {
+    s.trim().parse::<u64>().map_err(|_| format!("limit '{s}' is not an integer: use 0 or more"))
+}
+
+fn parse_board_format(s: &str) -> Result<BoardFormat, String> {
+    s.parse()
+}
+
 fn parse_n(s: &str) -> Result<u32, String> {
     let s = s.trim();
     if let Some(rest) = s.strip_prefix('-') {
@@ -266,6 +369,17 @@ mod tests {
         assert!(parse_sizes("5..").unwrap_err().contains("incomplete"));
         assert!(parse_sizes("").unwrap_err().contains("empty"));
         assert!(parse_sizes("1..x").unwrap_err().contains("'x'"));
+    }
+
+    #[test]
+    fn single_sizes_and_limits() {
+        assert_eq!(parse_size("8"), Ok(8));
+        assert_eq!(parse_size("0"), Ok(0));
+        assert_eq!(parse_size("1..3"), Err("'1..3' is a range: use a single board size 0..=63".to_string()));
+        assert_eq!(parse_size("-1"), Err("board size -1 is negative: use an integer 0..=63".to_string()));
+        assert!(parse_size("64").unwrap_err().contains("n <= 63"));
+        assert_eq!(parse_limit("10"), Ok(10));
+        assert!(parse_limit("-1").unwrap_err().contains("'-1' is not an integer"));
     }
 
     #[test]

@@ -9,12 +9,17 @@
 //! M. Richards, "Backtracking algorithms in MCPL using bit patterns and recursion" (1997), also
 //! used by J. Somers' counter.
 //!
+//! [`count_completions`] counts; [`for_each_completion`] walks the same tree and hands each
+//! solution to a callback (for listing boards, see [`crate::enumerate`]).
+//!
 //! Masks are passed by value, so the recursion touches no memory but its own stack frame.
 //!
 //! # Why `u64` per subproblem is exact
 //! A single subproblem's count is kept in a `u64`. Reaching 2^64 would take at least 2^64 leaf
 //! visits of one sequential search, about 1,700 years at 3·10^8 nodes per second; the parallel
 //! sum over subproblems is exact in `u128` (see [`crate::Tally`]).
+
+use std::ops::ControlFlow;
 
 /// The largest board side the masks can hold: one bit per column of a `u64`, and bit 63 is the
 /// last one a left shift can still carry out of the board.
@@ -158,6 +163,84 @@ searches!(
     search_bmi1,
     last_two_bmi1
 );
+/// Calls `visit` with every completion of a partial board, in lexicographic order (the next
+/// row's queen in its leftmost free column first), and stops as soon as `visit` returns
+/// [`ControlFlow::Break`]; returns `Break` if and only if `visit` did.
+///
+/// The search is the one of [`count_completions`] (same masks, same step, same shortcut for the
+/// row before the last), with the column of each placed queen written to `path[row]` on the way
+/// down. On entry `path[..depth]` holds the fixed rows (the prefix whose masks are `cols`, `ld`,
+/// `rd`); each call of `visit` gets `&path[..n]`, the 0-based column of the queen in every row
+/// of a solution, n = `full.count_ones()`. `path` has 64 entries because n ≤ [`MAX_N`]; nothing
+/// is allocated. `depth` must equal the number of set bits of `cols`.
+///
+/// # Examples
+/// ```
+/// use std::ops::ControlFlow;
+/// use nqueens::kernel::{for_each_completion, full_mask};
+/// let mut seen = Vec::new();
+/// let mut path = [0u8; 64];
+/// let _ = for_each_completion(full_mask(4), 0, 0, 0, &mut path, 0, &mut |q: &[u8]| {
+///     seen.push(q.to_vec());
+///     ControlFlow::Continue(())
+/// });
+/// assert_eq!(seen, vec![vec![1, 3, 0, 2], vec![2, 0, 3, 1]]);
+/// ```
+#[inline]
+pub fn for_each_completion<F>(
+    full: u64,
+    cols: u64,
+    ld: u64,
+    rd: u64,
+    path: &mut [u8; 64],
+    depth: usize,
+    visit: &mut F,
+) -> ControlFlow<()>
+where
+    F: FnMut(&[u8]) -> ControlFlow<()>,
+{
+    if cols == full {
+        return visit(&path[..depth]);
+    }
+    enumerate(full, cols, ld, rd, path, depth, visit)
+}
+
+/// The recursion behind [`for_each_completion`]; `cols != full` on entry.
+fn enumerate<F>(
+    full: u64,
+    cols: u64,
+    ld: u64,
+    rd: u64,
+    path: &mut [u8; 64],
+    depth: usize,
+    visit: &mut F,
+) -> ControlFlow<()>
+where
+    F: FnMut(&[u8]) -> ControlFlow<()>,
+{
+    let mut avail = full & !(cols | ld | rd);
+    while avail != 0 {
+        let bit = avail & avail.wrapping_neg();
+        avail ^= bit;
+        path[depth] = bit.trailing_zeros() as u8;
+        let c = cols | bit;
+        let l = (ld | bit) << 1;
+        let r = (rd | bit) >> 1;
+        let rest = full & !c;
+        if rest & (rest - 1) == 0 {
+            // At most one column left, as in `search`: the last row takes it if it is free.
+            if rest == 0 {
+                visit(&path[..depth + 1])?;
+            } else if rest & !(l | r) != 0 {
+                path[depth + 1] = rest.trailing_zeros() as u8;
+                visit(&path[..depth + 2])?;
+            }
+        } else {
+            enumerate(full, c, l, r, path, depth + 1, visit)?;
+        }
+    }
+    ControlFlow::Continue(())
+}
 
 #[cfg(test)]
 mod tests {
@@ -224,5 +307,44 @@ mod tests {
         let mut nodes = 7;
         count_completions::<false>(full_mask(10), 0, 0, 0, &mut nodes);
         assert_eq!(nodes, 7);
+    }
+
+    #[test]
+    fn enumeration_matches_the_reference_in_order() {
+        use crate::reference::backtrack_each;
+        for n in 0..=10u32 {
+            let mut want: Vec<Vec<u8>> = Vec::new();
+            backtrack_each(n, |q| want.push(q.iter().map(|&c| c as u8).collect()));
+            let mut got: Vec<Vec<u8>> = Vec::new();
+            let mut path = [0u8; 64];
+            let flow = for_each_completion(full_mask(n), 0, 0, 0, &mut path, 0, &mut |q: &[u8]| {
+                got.push(q.to_vec());
+                ControlFlow::Continue(())
+            });
+            assert_eq!(flow, ControlFlow::Continue(()));
+            assert_eq!(got, want, "n = {n}");
+        }
+    }
+
+    #[test]
+    fn enumeration_stops_when_asked_and_starts_from_a_prefix() {
+        let mut path = [0u8; 64];
+        let mut seen = 0;
+        let flow = for_each_completion(full_mask(8), 0, 0, 0, &mut path, 0, &mut |_: &[u8]| {
+            seen += 1;
+            if seen == 5 { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+        });
+        assert_eq!((flow, seen), (ControlFlow::Break(()), 5));
+        // Row 0 fixed in column 0 (bit 0): the 4 solutions of 8 queens that start with 1.
+        let mut path = [0u8; 64];
+        path[0] = 0;
+        let mut got = Vec::new();
+        let _ = for_each_completion(full_mask(8), 1, 1 << 1, 0, &mut path, 1, &mut |q: &[u8]| {
+            got.push(q.to_vec());
+            ControlFlow::Continue(())
+        });
+        assert_eq!(got.len(), 4);
+        assert_eq!(got[0], vec![0, 4, 7, 5, 2, 6, 1, 3]);
+        assert!(got.iter().all(|q| q[0] == 0 && q.len() == 8));
     }
 }

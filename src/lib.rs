@@ -20,8 +20,10 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod check;
 pub mod constellation;
 pub mod d4;
+pub mod enumerate;
 pub mod journal;
 pub mod kernel;
 pub mod kernel_d4;

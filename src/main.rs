@@ -5,7 +5,7 @@ mod cli;
 mod cmd;
 mod signals;
 
-use std::io::{self, Write};
+use std::io;
 use std::process::ExitCode;
 
 use clap::Parser;
@@ -17,8 +17,9 @@ fn main() -> ExitCode {
         Err(err) => {
             return match err.kind() {
                 ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
-                    // Help on stdout; a closed pipe (`nqueens --help | head -1`) is no error.
-                    let _ = write!(io::stdout(), "{}", err.render().ansi());
+                    // Help on stdout, coloured only on a terminal; a closed pipe
+                    // (`nqueens --help | head -1`) is no error.
+                    let _ = err.print();
                     ExitCode::SUCCESS
                 }
                 _ => {

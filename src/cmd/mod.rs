@@ -1,8 +1,10 @@
 //! The subcommands, each a plain function from parsed options to an exit code.
 
+pub mod check;
 pub mod count;
 pub mod long;
 pub mod merge;
+pub mod solve;
 
 use std::process::ExitCode;
 
@@ -26,5 +28,7 @@ pub fn run(opts: Opts) -> anyhow::Result<ExitCode> {
     match opts.command {
         Command::Count(args) => count::run(args),
         Command::Merge(args) => merge::run(args),
+        Command::Solve(args) => solve::run(args),
+        Command::Check(args) => check::run(args),
     }
 }

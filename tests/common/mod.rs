@@ -56,7 +56,13 @@ pub fn zero_json_seconds(s: &str) -> String {
 /// Runs `args`, expecting a usage error: exit code 2, nothing on stdout, and one line on stderr
 /// that contains `message`.
 pub fn usage_error(args: &[&str], message: &str) {
-    let out = nqueens(args).assert().code(2).stdout("").get_output().clone();
+    assert_usage_error(&mut nqueens(args), message);
+}
+
+/// Asserts that `cmd` fails as bad usage: exit code 2, nothing on stdout, and one line on stderr
+/// that contains `message` and no panic.
+pub fn assert_usage_error(cmd: &mut Command, message: &str) {
+    let out = cmd.assert().code(2).stdout("").get_output().clone();
     let err = String::from_utf8(out.stderr).unwrap();
     assert_eq!(err.lines().count(), 1, "one line: {err}");
     assert!(err.contains(message), "{err:?} lacks {message:?}");
