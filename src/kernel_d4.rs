@@ -17,7 +17,9 @@
 //! row with the next event's row (the method of NQueensFAF's specialised recursions, written once
 //! and driven by data instead of ~30 hand-written variants).
 
-use crate::kernel::{count_completions, full_mask};
+#[cfg(test)]
+use crate::kernel::count_completions;
+use crate::kernel::full_mask;
 use crate::symmetry::Symmetry;
 
 /// Something that happens on arrival at one row of a start constellation (see the module docs).
@@ -89,9 +91,65 @@ pub fn count_with_events<const NODES: bool>(
 ) -> u64 {
     let (events, row, ld, rd) = apply_events(events, row, ld, rd);
     if events.is_empty() {
-        return count_completions::<NODES>(full, cols, ld, rd, nodes);
+        let rest = full & !cols;
+        return if rest == 0 { 1 } else { tail::<NODES>(rest, ld, rd, nodes) };
     }
+    walk::<NODES>(full, events, row, cols, ld, rd, nodes)
+}
+
+/// The recursion above the last event: `row` is free, `events` is not empty and its first
+/// event lies below `row`. The comparison with the event's row is made once per row, outside
+/// the loop over the row's free squares.
+fn walk<const NODES: bool>(
+    full: u64,
+    events: &[RowEvent],
+    row: u32,
+    cols: u64,
+    ld: u64,
+    rd: u64,
+    nodes: &mut u64,
+) -> u64 {
+    let next = row + 1;
     let mut avail = full & !(cols | ld | rd);
+    let mut count = 0u64;
+    if next != events[0].row {
+        while avail != 0 {
+            let bit = avail & avail.wrapping_neg();
+            avail ^= bit;
+            if NODES {
+                *nodes += 1;
+            }
+            count += walk::<NODES>(full, events, next, cols | bit, (ld | bit) << 1, (rd | bit) >> 1, nodes);
+        }
+    } else {
+        while avail != 0 {
+            let bit = avail & avail.wrapping_neg();
+            avail ^= bit;
+            if NODES {
+                *nodes += 1;
+            }
+            let c = cols | bit;
+            if c == full {
+                // Every row left holds a pre-placed queen, whose diagonals were blocked from
+                // the start: a solution.
+                count += 1;
+                continue;
+            }
+            count +=
+                count_with_events::<NODES>(full, events, next, c, (ld | bit) << 1, (rd | bit) >> 1, nodes);
+        }
+    }
+    count
+}
+
+/// The recursion below the last event (every row left is free), like
+/// [`crate::kernel::count_completions`] but on the *free* columns `rest = full & !cols`, so no
+/// board mask is carried (three arguments, and `rest == 0` ends the board), and finishing the
+/// last *two* rows without a call: when a placement leaves two columns x and y, the two rows
+/// below complete in at most two ways (x then y, or y then x), each checked on the masks
+/// directly. `rest` is not empty.
+fn tail<const NODES: bool>(rest: u64, ld: u64, rd: u64, nodes: &mut u64) -> u64 {
+    let mut avail = rest & !(ld | rd);
     let mut count = 0u64;
     while avail != 0 {
         let bit = avail & avail.wrapping_neg();
@@ -99,15 +157,50 @@ pub fn count_with_events<const NODES: bool>(
         if NODES {
             *nodes += 1;
         }
-        count += count_with_events::<NODES>(
-            full,
-            events,
-            row + 1,
-            cols | bit,
-            (ld | bit) << 1,
-            (rd | bit) >> 1,
-            nodes,
-        );
+        let l = (ld | bit) << 1;
+        let r = (rd | bit) >> 1;
+        let rest = rest ^ bit;
+        let x = rest & rest.wrapping_neg();
+        let y = rest ^ x;
+        if y & (y.wrapping_sub(1)) != 0 {
+            // Three or more columns left.
+            count += tail::<NODES>(rest, l, r, nodes);
+        } else if y == 0 {
+            // At most one column (and row) left.
+            if x == 0 {
+                count += 1;
+            } else if x & !(l | r) != 0 {
+                if NODES {
+                    *nodes += 1;
+                }
+                count += 1;
+            }
+        } else {
+            // Two columns x < y for two rows: x then y, or y then x.
+            let free = rest & !(l | r);
+            if free & x != 0 {
+                if NODES {
+                    *nodes += 1;
+                }
+                if y & !(((l | x) << 1) | ((r | x) >> 1)) != 0 {
+                    if NODES {
+                        *nodes += 1;
+                    }
+                    count += 1;
+                }
+            }
+            if free & y != 0 {
+                if NODES {
+                    *nodes += 1;
+                }
+                if x & !(((l | y) << 1) | ((r | y) >> 1)) != 0 {
+                    if NODES {
+                        *nodes += 1;
+                    }
+                    count += 1;
+                }
+            }
+        }
     }
     count
 }
