@@ -89,37 +89,49 @@ pub fn count_with_events<const NODES: bool>(
     rd: u64,
     nodes: &mut u64,
 ) -> u64 {
-    let (events, row, ld, rd) = apply_events(events, row, ld, rd);
-    if events.is_empty() {
-        let rest = full & !cols;
-        return if rest == 0 { 1 } else { tail::<NODES>(rest, ld, rd, nodes) };
-    }
-    walk::<NODES>(full, events, row, cols, ld, rd, nodes)
+    resume::<NODES>(events, row, full & !cols, ld, rd, nodes)
 }
 
-/// The recursion above the last event: `row` is free, `events` is not empty and its first
-/// event lies below `row`. The comparison with the event's row is made once per row, outside
-/// the loop over the row's free squares.
-fn walk<const NODES: bool>(
-    full: u64,
+/// [`count_with_events`] on the free columns `rest` instead of `full` and `cols`.
+#[inline(always)]
+fn resume<const NODES: bool>(
     events: &[RowEvent],
     row: u32,
-    cols: u64,
+    rest: u64,
     ld: u64,
     rd: u64,
     nodes: &mut u64,
 ) -> u64 {
-    let next = row + 1;
-    let mut avail = full & !(cols | ld | rd);
+    let (events, row, ld, rd) = apply_events(events, row, ld, rd);
+    match events.first() {
+        None if rest == 0 => 1,
+        None => tail::<NODES>(rest, ld, rd, nodes),
+        Some(e) => walk::<NODES>(events, e.row - row, rest, ld, rd, nodes),
+    }
+}
+
+/// The recursion above the last event: the current row is free and the next event
+/// (`events[0]`) is `left` ≥ 1 rows below it. The row count is checked once per row, outside the
+/// loop over the row's free squares; `rest` holds the free columns. Six arguments, so that they
+/// all travel in registers.
+fn walk<const NODES: bool>(
+    events: &[RowEvent],
+    left: u32,
+    rest: u64,
+    ld: u64,
+    rd: u64,
+    nodes: &mut u64,
+) -> u64 {
+    let mut avail = rest & !(ld | rd);
     let mut count = 0u64;
-    if next != events[0].row {
+    if left != 1 {
         while avail != 0 {
             let bit = avail & avail.wrapping_neg();
             avail ^= bit;
             if NODES {
                 *nodes += 1;
             }
-            count += walk::<NODES>(full, events, next, cols | bit, (ld | bit) << 1, (rd | bit) >> 1, nodes);
+            count += walk::<NODES>(events, left - 1, rest ^ bit, (ld | bit) << 1, (rd | bit) >> 1, nodes);
         }
     } else {
         while avail != 0 {
@@ -128,15 +140,14 @@ fn walk<const NODES: bool>(
             if NODES {
                 *nodes += 1;
             }
-            let c = cols | bit;
-            if c == full {
+            if rest == bit {
                 // Every row left holds a pre-placed queen, whose diagonals were blocked from
                 // the start: a solution.
                 count += 1;
                 continue;
             }
             count +=
-                count_with_events::<NODES>(full, events, next, c, (ld | bit) << 1, (rd | bit) >> 1, nodes);
+                resume::<NODES>(events, events[0].row, rest ^ bit, (ld | bit) << 1, (rd | bit) >> 1, nodes);
         }
     }
     count
