@@ -32,8 +32,8 @@
 //! # Split depth
 //! A subproblem fixes the first `depth` rows (row 0 by the constellation, rows taken by a
 //! pre-placed queen, and free rows filled by the splitter), like mirror halving's prefixes;
-//! depth 1 is the constellations alone. At n = 17 there are about 5,000 canonical
-//! constellations, enough for 2 threads at depth 1.
+//! depth 1 is the constellations alone. At n = 17 there are 4,319 canonical constellations (49
+//! with a symmetry of their own), enough for 2 threads at depth 1.
 
 use crate::kernel::{self, full_mask};
 use crate::kernel_d4::{RowEvent, apply_events};
@@ -278,9 +278,9 @@ pub fn canonical_constellations(n: u32) -> Vec<Constellation> {
 
 /// Returns the rank of a border among the images of its orbit: the smallest is searched.
 /// Bottom queen nearest a corner first, then top queen nearest the middle (see the module docs).
-pub fn search_key(b: &Border, n: u32) -> (i64, i64, Border) {
+pub fn search_key(b: &Border, n: u32) -> (i64, i64, bool, Border) {
     let off_middle = |x: u32| (2 * x as i64 - (n as i64 - 1)).abs();
-    (-off_middle(b.bottom), off_middle(b.top), *b)
+    (-off_middle(b.bottom), off_middle(b.top), 2 * b.bottom < n - 1, *b)
 }
 
 /// One subproblem of the D4 search: a canonical constellation with its first rows fixed.

@@ -1,10 +1,14 @@
 //! nqueens counts the solutions of the n-queens problem — n queens on an n×n board, no two sharing
 //! a row, column, diagonal or anti-diagonal — exactly and on every core.
 //!
-//! Q(n), the number of solutions, is OEIS A000170. The search is split into subproblems by fixing
-//! the first rows of the board ([`split`]), using the board's symmetry to skip mirror images; each
-//! subproblem is counted by an allocation-free bitmask recursion ([`kernel`]) on a rayon thread pool
-//! ([`parallel`]), and the weighted counts are summed exactly in `u128`.
+//! Q(n), the number of solutions, is OEIS A000170; the number of fundamental solutions (one per
+//! symmetry class under the 8 rotations and reflections of the square) is OEIS A002562. The
+//! default algorithm ([`Algorithm::D4`], [`d4`]) searches one start constellation of border
+//! queens per symmetry class ([`constellation`], [`kernel_d4`]) and counts both, with each
+//! class's orbit size; mirror halving ([`Algorithm::Mirror`]) fixes the first rows of the board
+//! ([`split`]) and skips mirror images. Either way the subproblems are counted by
+//! allocation-free bitmask recursions ([`kernel`]) on a rayon thread pool ([`parallel`]), and
+//! the weighted counts are summed exactly in `u128`.
 //!
 //! ```
 //! assert_eq!(nqueens::count(8).unwrap(), 92);
@@ -16,6 +20,7 @@
 //! let counter = Counter::new(&CountOptions { threads: 2, ..CountOptions::default() }).unwrap();
 //! let result = counter.count(10).unwrap();
 //! assert_eq!(result.solutions, 724);
+//! assert_eq!(result.unique, Some(92)); // OEIS A002562
 //! assert_eq!(result.threads, 2);
 //! ```
 #![deny(missing_docs)]

@@ -12,17 +12,7 @@ pub fn nqueens(args: &[&str]) -> Command {
 
 /// Reads an OEIS b-file from `tests/data/` as (n, a(n)) pairs.
 pub fn bfile(name: &str) -> Vec<(u32, u128)> {
-    let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{path}: {e}"))
-        .lines()
-        .filter_map(|l| l.split('#').next())
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| {
-            let mut it = l.split_whitespace();
-            (it.next().unwrap().parse().unwrap(), it.next().unwrap().parse().unwrap())
-        })
-        .collect()
+    bfile_columns(name).into_iter().map(|row| (row[0] as u32, row[1])).collect()
 }
 
 /// Reads a whitespace-separated table from `tests/data/` (comments after `#`) as rows of
