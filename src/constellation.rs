@@ -306,6 +306,19 @@ pub struct D4Subproblem {
 /// fixed (at most [`crate::split::MAX_SPLIT_DEPTH`] and n), in order: by constellation, then
 /// lexicographic by the free rows' columns. Prefixes that cannot continue are dropped.
 pub fn d4_subproblems(constellations: &[Constellation], n: u32, depth: u32) -> Vec<D4Subproblem> {
+    d4_subproblems_counting(constellations, n, depth).0
+}
+
+/// Returns [`d4_subproblems`] and the number of queen placements made to build them (the rows
+/// fixed below each start constellation, dead ends included; the border queens themselves are
+/// not counted). With the search's nodes below the subproblems this gives the nodes of the whole
+/// D4 search, whatever the split depth.
+pub fn d4_subproblems_counting(
+    constellations: &[Constellation],
+    n: u32,
+    depth: u32,
+) -> (Vec<D4Subproblem>, u64) {
+    let mut nodes = 0u64;
     let depth = depth.min(n).min(crate::split::MAX_SPLIT_DEPTH);
     let full = full_mask(n);
     let mut out = Vec::with_capacity(constellations.len());
@@ -319,12 +332,19 @@ pub fn d4_subproblems(constellations: &[Constellation], n: u32, depth: u32) -> V
             rd: c.rd,
             event: 0,
         };
-        expand(c, start, full, depth, &mut out);
+        expand(c, start, full, depth, &mut out, &mut nodes);
     }
-    out
+    (out, nodes)
 }
 
-fn expand(c: &Constellation, sub: D4Subproblem, full: u64, depth: u32, out: &mut Vec<D4Subproblem>) {
+fn expand(
+    c: &Constellation,
+    sub: D4Subproblem,
+    full: u64,
+    depth: u32,
+    out: &mut Vec<D4Subproblem>,
+    nodes: &mut u64,
+) {
     let all = c.events();
     let ahead = &all[sub.event as usize..];
     let (ahead, row, ld, rd) = apply_events(ahead, sub.row, sub.ld, sub.rd);
@@ -345,7 +365,8 @@ fn expand(c: &Constellation, sub: D4Subproblem, full: u64, depth: u32, out: &mut
             rd: (rd | bit) >> 1,
             ..sub
         };
-        expand(c, next, full, depth, out);
+        *nodes += 1;
+        expand(c, next, full, depth, out, nodes);
     }
 }
 

@@ -6,7 +6,9 @@
 //! against 85.6 M; an eighth of the full tree would be 21.4 M): the shallow rows are searched
 //! again for every constellation that shares them. See `results/2026-11-29-d4.md`.
 
-use crate::constellation::{Constellation, D4Subproblem, canonical_constellations, d4_subproblems};
+use crate::constellation::{
+    Constellation, D4Subproblem, canonical_constellations, d4_subproblems, d4_subproblems_counting,
+};
 use crate::kernel::full_mask;
 use crate::kernel_d4::{Classified, classify_with_events, count_with_events};
 use crate::{Error, Plan, Tally, check_n, split};
@@ -18,6 +20,7 @@ pub struct D4Plan {
     depth: u32,
     constellations: Vec<Constellation>,
     subproblems: Vec<D4Subproblem>,
+    prefix_nodes: u64,
 }
 
 impl D4Plan {
@@ -37,8 +40,8 @@ impl D4Plan {
             return Err(Error::BadSplitDepth { depth });
         }
         let constellations = canonical_constellations(n);
-        let subproblems = d4_subproblems(&constellations, n, depth);
-        Ok(D4Plan { n, depth, constellations, subproblems })
+        let (subproblems, prefix_nodes) = d4_subproblems_counting(&constellations, n, depth);
+        Ok(D4Plan { n, depth, constellations, subproblems, prefix_nodes })
     }
 
     /// Returns the plan with the split depth [`split::auto_split_depth`] picks for `threads`.
@@ -49,8 +52,8 @@ impl D4Plan {
         check_n(n)?;
         let constellations = canonical_constellations(n);
         let depth = split::auto_split_depth(n, threads, |d| d4_subproblems(&constellations, n, d).len());
-        let subproblems = d4_subproblems(&constellations, n, depth);
-        Ok(D4Plan { n, depth, constellations, subproblems })
+        let (subproblems, prefix_nodes) = d4_subproblems_counting(&constellations, n, depth);
+        Ok(D4Plan { n, depth, constellations, subproblems, prefix_nodes })
     }
 
     /// Returns the canonical start constellations.
@@ -69,6 +72,10 @@ impl D4Plan {
 }
 
 impl Plan for D4Plan {
+    fn prefix_nodes(&self) -> u128 {
+        self.prefix_nodes as u128
+    }
+
     fn n(&self) -> u32 {
         self.n
     }

@@ -262,3 +262,35 @@ fn stats_columns_in_csv_and_text() {
     ));
     nqueens(&["count", "8", "--stats"]).assert().success().stdout(predicate::str::contains("efficiency"));
 }
+
+#[test]
+fn d4_stats_nodes_ignore_threads_and_split_depth() {
+    let mut seen = Vec::new();
+    for threads in ["1", "3"] {
+        for depth in ["1", "2", "4", "7"] {
+            let out = nqueens(&[
+                "count",
+                "12",
+                "--algorithm",
+                "d4",
+                "--stats",
+                "--format",
+                "json",
+                "-j",
+                threads,
+                "--split-depth",
+                depth,
+            ])
+            .assert()
+            .success()
+            .get_output()
+            .clone();
+            let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+            assert_eq!(v["solutions"], 14_200);
+            seen.push(v["nodes"].as_u64().unwrap());
+        }
+    }
+    assert!(seen[0] > 0 && seen.iter().all(|&x| x == seen[0]), "{seen:?}");
+    // The D4 search visits fewer nodes than mirror halving (428,094 at n = 12).
+    assert!(seen[0] < 428_094 / 2, "{seen:?}");
+}

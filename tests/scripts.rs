@@ -14,7 +14,6 @@ fn run(name: &str, args: &[&str], out: &Path) -> Output {
         .env("OUT", out)
         .env("NQUEENS", env!("CARGO_BIN_EXE_nqueens"))
         .env("MAX_THREADS", "3")
-        .env("ALGORITHM", "mirror")
         .output()
         .unwrap()
 }
