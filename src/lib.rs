@@ -20,6 +20,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod join;
 pub mod kernel;
 pub mod oeis;
 pub mod output;
@@ -54,6 +55,22 @@ pub enum Error {
         /// The rejected depth.
         depth: u32,
     },
+    /// The join algorithm's quarter table would not fit in memory (or n is beyond the join's
+    /// largest board).
+    #[error(
+        "board size {n} is too large for --algorithm join: its quarter table needs about {needed_mib} MiB \
+         and {available_mib} MiB are available (the join supports n <= {max}); use --algorithm mirror"
+    )]
+    JoinTooLarge {
+        /// The rejected board side.
+        n: u32,
+        /// The table's estimated size in MiB.
+        needed_mib: u64,
+        /// The memory available in MiB (0 if unknown).
+        available_mib: u64,
+        /// The largest board the join supports at all.
+        max: u32,
+    },
     /// The operating system refused to start the worker threads.
     #[error("cannot start {threads} worker threads: {reason}")]
     ThreadPool {
@@ -71,16 +88,22 @@ pub enum Algorithm {
     /// half of the search tree. Gives solutions (A000170) only.
     #[default]
     Mirror,
+    /// Quadrant join (see [`join`]): joins half-boards built from quarter-board placements and
+    /// counts disjoint pairs bit-sliced; no backtracking over whole boards. Gives solutions,
+    /// fundamental solutions and classes (by Burnside). Boards below [`join::MIN_N`] fall back
+    /// to `mirror`.
+    Join,
 }
 
 impl Algorithm {
     /// Every algorithm, in the order `--help` lists them.
-    pub const ALL: [Algorithm; 1] = [Algorithm::Mirror];
+    pub const ALL: [Algorithm; 2] = [Algorithm::Mirror, Algorithm::Join];
 
     /// Returns the algorithm's name as the CLI and the output formats spell it.
     pub fn name(self) -> &'static str {
         match self {
             Algorithm::Mirror => "mirror",
+            Algorithm::Join => "join",
         }
     }
 }
@@ -343,7 +366,8 @@ impl Counter {
     /// Counts the solutions of the `n`×`n` board.
     ///
     /// # Errors
-    /// [`Error::BoardTooLarge`] if `n` > [`MAX_N`].
+    /// [`Error::BoardTooLarge`] if `n` > [`MAX_N`]; [`Error::JoinTooLarge`] if the join's table
+    /// would not fit in memory.
     pub fn count(&self, n: u32) -> Result<Count, Error> {
         let start = Instant::now();
         let plan = match self.options.algorithm {
@@ -351,6 +375,8 @@ impl Counter {
                 Some(depth) => MirrorPlan::new(n, depth)?,
                 None => MirrorPlan::auto(n, self.options.threads)?,
             },
+            // The join has its own units (no split depth) and fills the symmetry fields.
+            Algorithm::Join => return join::count(n, &self.pool, &self.options),
         };
         let outcome = parallel::run(&plan, &self.pool, self.options.progress, self.options.stats);
         let stats = self.options.stats;

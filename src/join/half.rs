@@ -1,0 +1,224 @@
+//! Half-board enumeration: every half-solution on given rows and columns, joined from two
+//! quarters of the table, reduced to the mask of window diagonals it occupies.
+//!
+//! Geometry (n the board side, h = ⌊n/2⌋, c = ⌈n/2⌉): the east half is columns 0..h−1, the
+//! west half columns c..n−1; north rows are 0..h−1, south rows c..n−1 (for odd n the middle
+//! row and column belong to no quadrant). A cell has the diagonal u = R + C and the
+//! difference diagonal v = C − R + n − 1, both in 0..2n−1. A quadrant with row offset ro and
+//! column offset co (each 0 or c) maps the quarter table's local diagonals by
+//! u = u_loc + ro + co and v = v_loc + co − ro + c, so the half's *local form*
+//!
+//!   U = a.u | b.u << c,   V = a.v << c | b.v   (a the north quarter, b the south quarter)
+//!
+//! is the global mask for the east half and the global mask shifted down by c for the west
+//! half. North and south clash if and only if `a.u & b.u << c` or `a.v << c & b.v` is non-zero.
+//! Only the *window* diagonals c..=c+2h−2 can be shared by the two halves; the window mask
+//! of a half is its (U, V) bits there, L = 2h−1 bits per family, u-part low, v-part high.
+
+use super::bits::low_mask;
+use super::quarter::QuarterTable;
+
+/// The two halves of the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    /// Columns 0..h−1.
+    East,
+    /// Columns c..n−1.
+    West,
+}
+
+/// The board geometry the join needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Geometry {
+    /// The board side.
+    pub n: u32,
+    /// ⌊n/2⌋, the quarter side.
+    pub h: u32,
+    /// ⌈n/2⌉, the offset of the south rows and of the west columns.
+    pub c: u32,
+}
+
+impl Geometry {
+    /// Returns the geometry of the `n`×`n` board (n ≥ 2).
+    pub fn new(n: u32) -> Geometry {
+        Geometry { n, h: n / 2, c: n.div_ceil(2) }
+    }
+
+    /// Returns L = 2h − 1, the window diagonals per family.
+    pub fn window_len(&self) -> u32 {
+        2 * self.h - 1
+    }
+
+    /// Returns the window mask of a half in local form (U, V) on `side`.
+    #[inline]
+    pub fn window(&self, side: Side, u: u64, v: u64) -> u64 {
+        let l = self.window_len();
+        let m = low_mask(l);
+        match side {
+            Side::East => ((u >> self.c) & m) | (((v >> self.c) & m) << l),
+            Side::West => (u & m) | ((v & m) << l),
+        }
+    }
+
+    /// Returns a global diagonal mask in the local form of `side`.
+    #[inline]
+    pub fn local(&self, side: Side, global: u64) -> u64 {
+        match side {
+            Side::East => global,
+            Side::West => global >> self.c,
+        }
+    }
+
+    /// Returns the global rows of a row mask's north part and south part as local h-bit masks.
+    #[inline]
+    pub fn split_rows(&self, rows: u64) -> (u32, u32) {
+        let m = low_mask(self.h);
+        ((rows & m) as u32, ((rows >> self.c) & m) as u32)
+    }
+}
+
+/// Scratch buffers of the enumerator (reused between calls; no allocation once warm).
+#[derive(Default, Debug)]
+pub struct HalfScratch {
+    north: Vec<u64>,
+    south: Vec<u64>,
+}
+
+/// Calls `emit(U, V)` (the half's local form) for every half-solution on the global rows
+/// `rows` (a mask over the board's rows outside the middle row) and the local columns `cols`
+/// (an h-bit mask; popcount equal to that of `rows`) that avoids the global diagonals
+/// `forbid_u` and `forbid_v`.
+///
+/// For each north column set C_N of the right size, the south column set is `cols` minus C_N;
+/// the two quarter lists are filtered against the forbidden diagonals, then every pair is
+/// tested for a north–south clash.
+#[allow(clippy::too_many_arguments)]
+pub fn for_each_half(
+    table: &QuarterTable,
+    g: &Geometry,
+    side: Side,
+    rows: u64,
+    cols: u32,
+    forbid_u: u64,
+    forbid_v: u64,
+    scratch: &mut HalfScratch,
+    mut emit: impl FnMut(u64, u64),
+) {
+    let (rows_n, rows_s) = g.split_rows(rows);
+    debug_assert_eq!(rows_n.count_ones() + rows_s.count_ones(), cols.count_ones());
+    let c = g.c;
+    let fu = g.local(side, forbid_u);
+    let fv = g.local(side, forbid_v);
+    let k = rows_n.count_ones();
+    // Every submask of `cols` with k bits, by the standard submask walk.
+    let mut sub = cols;
+    loop {
+        if sub.count_ones() == k {
+            let a_list = table.cells(rows_n, sub);
+            let b_list = table.cells(rows_s, cols ^ sub);
+            if !a_list.is_empty() && !b_list.is_empty() {
+                let north = &mut scratch.north;
+                north.clear();
+                north.extend(a_list.iter().copied().filter(|&a| {
+                    let (au, av) = (a & 0xffff_ffff, a >> 32);
+                    (au & fu) | ((av << c) & fv) == 0
+                }));
+                let south = &mut scratch.south;
+                south.clear();
+                south.extend(b_list.iter().copied().filter(|&b| {
+                    let (bu, bv) = (b & 0xffff_ffff, b >> 32);
+                    ((bu << c) & fu) | (bv & fv) == 0
+                }));
+                for &a in north.iter() {
+                    let au = a & 0xffff_ffff;
+                    let avc = (a >> 32) << c;
+                    for &b in south.iter() {
+                        let buc = (b & 0xffff_ffff) << c;
+                        let bv = b >> 32;
+                        if (au & buc) | (avc & bv) == 0 {
+                            emit(au | buc, avc | bv);
+                        }
+                    }
+                }
+            }
+        }
+        if sub == 0 {
+            break;
+        }
+        sub = (sub - 1) & cols;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::join::bits::colex;
+
+    /// Every half-solution on `rows` and the columns `cols_global` (global column indices),
+    /// by a direct column-by-column backtracker, as global (u, v) masks, sorted.
+    fn direct(n: u32, rows: u64, cols_global: &[u32], forbid_u: u64, forbid_v: u64) -> Vec<(u64, u64)> {
+        fn go(n: u32, rows: u64, cols: &[u32], u: u64, v: u64, out: &mut Vec<(u64, u64)>) {
+            let Some((&col, rest)) = cols.split_first() else {
+                out.push((u, v));
+                return;
+            };
+            for r in 0..n {
+                if rows & (1 << r) == 0 {
+                    continue;
+                }
+                let du = 1u64 << (r + col);
+                let dv = 1u64 << (col + n - 1 - r);
+                if u & du == 0 && v & dv == 0 {
+                    go(n, rows & !(1 << r), rest, u | du, v | dv, out);
+                }
+            }
+        }
+        let mut out = Vec::new();
+        go(n, rows, cols_global, forbid_u, forbid_v, &mut out);
+        let mut out: Vec<(u64, u64)> = out.into_iter().map(|(u, v)| (u & !forbid_u, v & !forbid_v)).collect();
+        out.sort_unstable();
+        out
+    }
+
+    #[test]
+    fn halves_equal_a_direct_backtracker_up_to_12() {
+        for n in 4..=12 {
+            let g = Geometry::new(n);
+            let table = QuarterTable::build(g.h);
+            let mut scratch = HalfScratch::default();
+            let middle = if n % 2 == 1 { 1u64 << g.h } else { 0 };
+            let free = low_mask(n) & !middle;
+            // Odd n: forbid the centre queen's diagonals, as the centre start does.
+            let (fu, fv) = if n % 2 == 1 { (1u64 << (n - 1), 1u64 << (n - 1)) } else { (0, 0) };
+            let mut checked = 0;
+            for positions in colex(free.count_ones(), g.h) {
+                let rows = super::super::bits::pdep_soft(positions, free);
+                for side in [Side::East, Side::West] {
+                    let offset = if side == Side::East { 0 } else { g.c };
+                    let cols: Vec<u32> = (0..g.h).map(|i| i + offset).collect();
+                    let mut got = Vec::new();
+                    for_each_half(
+                        &table,
+                        &g,
+                        side,
+                        rows,
+                        low_mask(g.h) as u32,
+                        fu,
+                        fv,
+                        &mut scratch,
+                        |u, v| {
+                            got.push(match side {
+                                Side::East => (u, v),
+                                Side::West => (u << g.c, v << g.c),
+                            })
+                        },
+                    );
+                    got.sort_unstable();
+                    assert_eq!(got, direct(n, rows, &cols, fu, fv), "n = {n} rows = {rows:b} {side:?}");
+                    checked += got.len();
+                }
+            }
+            assert!(checked > 0, "n = {n}");
+        }
+    }
+}

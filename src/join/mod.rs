@@ -1,0 +1,399 @@
+//! The quadrant-join counter (`--algorithm join`): counts solutions without backtracking over
+//! whole boards, by joining half-boards built from quarter-board placements.
+//!
+//! Method (E. Kluev's N-Queens-Count-Sol, re-derived in shared/design/join-algorithm.md): every
+//! solution puts h = ⌊n/2⌋ queens in the east columns 0..h−1, on some row set S, and the
+//! west queens on the free rows outside S. For fixed S, rows and columns take care of
+//! themselves, so Q(n) = Σ_S Σ_w #{e : diag(e) ∩ diag(w) = ∅} over east half-solutions e on S
+//! and west half-solutions w on the rest. Half-solutions are joined from two entries of one
+//! [`quarter::QuarterTable`] (every placement on an h×h square), reduced to the diagonals both
+//! halves can reach (the window, 2(2h−1) bits), and the disjoint pairs are counted by the
+//! bit-sliced [`matcher`]. Odd n pre-places the middle row and column ([`start`]).
+//!
+//! Symmetry: the top–bottom mirror pairs S with rev(S) (only S ≤ rev(S) runs, weight 2); for
+//! even n the transpose and anti-transpose let the east half skip queens on the two long
+//! diagonals, a west half weighing ×2 per long-diagonal queen, and solutions with no
+//! long-diagonal queen at all are counted once per orbit of S under the top–bottom and
+//! left–right mirrors; for odd n the centre start uses those mirrors and the axis starts count
+//! one pair (a, b) per D4 orbit. Fundamental solutions come from Burnside ([`symmetric`]).
+//!
+//! Units of work are (start configuration, S), in a fixed order (starts as [`Start::all`]
+//! lists them, then S in colex order): [`JoinPlan`] runs them through [`crate::parallel::run`]
+//! like any other plan. Each unit builds its own matcher in per-thread scratch, so no unit
+//! waits for another (no barriers), and the quarter table is shared read-only.
+//!
+//! Memory: the quarter table, 8 B per entry plus 4^h · 4 B of offsets: 0.2 MB at n = 14–15,
+//! 1.2 MB at n = 16–17, 8.4 MB at n = 18–19, 65 MB at n = 20–21 and 551 MB at n = 22–23
+//! ([`quarter::estimated_bytes`]), about 7–9× per two board sizes; per-thread scratch is under
+//! 2 MB at n = 20. [`JoinPlan::new`] refuses boards whose table would not fit in the memory
+//! available.
+
+pub mod bits;
+pub mod half;
+pub mod matcher;
+pub mod quarter;
+pub mod start;
+pub mod symmetric;
+
+use std::cell::RefCell;
+use std::time::Instant;
+
+use bits::{low_mask, reverse};
+use half::{Geometry, HalfScratch, Side, for_each_half};
+use matcher::{Level, Matcher, Query};
+use quarter::QuarterTable;
+pub use start::Start;
+use symmetric::subsets_of;
+
+use crate::{Algorithm, Count, CountOptions, Error, MirrorPlan, Plan, Tally, parallel};
+
+/// The smallest board the join counts itself; smaller boards fall back to the mirror
+/// backtracker (the output then names `mirror` as the algorithm).
+pub const MIN_N: u32 = 4;
+
+/// The largest board the join supports: quarter side h ≤ [`quarter::MAX_H`].
+pub const MAX_N: u32 = 2 * quarter::MAX_H + 1;
+
+/// One group of units: a start configuration and the list of row sets it runs on.
+#[derive(Clone, Debug)]
+struct Group {
+    start: Start,
+    list: usize,
+    first: usize,
+}
+
+/// The join plan of one board: the quarter table and the units (start configuration × east
+/// row set S), in a fixed order.
+#[derive(Debug)]
+pub struct JoinPlan {
+    g: Geometry,
+    table: QuarterTable,
+    level: Level,
+    reduce: bool,
+    groups: Vec<Group>,
+    lists: Vec<Vec<u64>>,
+    len: usize,
+}
+
+/// Per-thread scratch: the half enumerator's buffers, the east masks, the west queries and the
+/// matcher (reused by every unit the thread runs).
+#[derive(Default)]
+struct Scratch {
+    half: HalfScratch,
+    east: Vec<u64>,
+    west: Vec<Query>,
+    matcher: Matcher,
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
+impl JoinPlan {
+    /// Returns the plan for the `n`×`n` board ([`MIN_N`] ≤ n ≤ [`MAX_N`]) with every symmetry
+    /// reduction, building the quarter table (side ⌊n/2⌋).
+    ///
+    /// # Errors
+    /// [`Error::JoinTooLarge`] if n > [`MAX_N`] or the table's estimated size exceeds the
+    /// memory available (Linux `MemAvailable`); [`Error::BoardTooLarge`] is not possible here.
+    ///
+    /// # Panics
+    /// If n < [`MIN_N`].
+    pub fn new(n: u32) -> Result<JoinPlan, Error> {
+        JoinPlan::with_reduction(n, true)
+    }
+
+    /// Returns the plan with (`reduce` = true) or without the symmetry reductions (every S,
+    /// every east half, weight 1; for cross-checks).
+    ///
+    /// # Errors
+    /// As [`JoinPlan::new`].
+    ///
+    /// # Panics
+    /// If n < [`MIN_N`].
+    pub fn with_reduction(n: u32, reduce: bool) -> Result<JoinPlan, Error> {
+        assert!(n >= MIN_N, "the join needs n >= {MIN_N}");
+        check_memory(n)?;
+        let g = Geometry::new(n);
+        let table = QuarterTable::build(g.h);
+        let mut groups = Vec::new();
+        let mut lists: Vec<Vec<u64>> = Vec::new();
+        let mut axis_lists: Vec<Option<usize>> = vec![None; g.h as usize + 1];
+        let mut len = 0;
+        for start in Start::all(n) {
+            let free = start.free_rows(&g);
+            let list = match start {
+                Start::Even | Start::Centre => {
+                    // Even: S ≤ rev(S) (the mirror pairs); centre: S least of its orbit.
+                    let keep = |s: u64| {
+                        !reduce
+                            || if start == Start::Even {
+                                s <= reverse(s, n)
+                            } else {
+                                orbit(s, free, n).0 == s
+                            }
+                    };
+                    lists.push(subsets_of(free, g.h).filter(|&s| keep(s)).collect());
+                    lists.len() - 1
+                }
+                Start::Axis { b, .. } => *axis_lists[b as usize].get_or_insert_with(|| {
+                    lists.push(subsets_of(free, g.h).collect());
+                    lists.len() - 1
+                }),
+            };
+            groups.push(Group { start, list, first: len });
+            len += lists[list].len();
+        }
+        Ok(JoinPlan { g, table, level: Level::detect(), reduce, groups, lists, len })
+    }
+
+    /// Returns the quarter table (side ⌊n/2⌋).
+    pub fn table(&self) -> &QuarterTable {
+        &self.table
+    }
+
+    /// Returns the instruction-set level the matcher runs at.
+    pub fn level(&self) -> Level {
+        self.level
+    }
+
+    /// Sets the matcher's instruction-set level (for tests and benches; the default is the
+    /// best the CPU supports, and a level above it is lowered to it).
+    pub fn set_level(&mut self, level: Level) {
+        self.level = level.min(Level::detect());
+    }
+
+    /// Returns the solutions (weights applied) that the units of start configuration `start`
+    /// stand for, counted sequentially; with the reductions off, this is the number of
+    /// solutions containing the start's pre-placed queens.
+    pub fn count_start(&self, start: Start) -> u128 {
+        self.groups
+            .iter()
+            .filter(|gr| gr.start == start)
+            .flat_map(|gr| (0..self.lists[gr.list].len()).map(move |i| gr.first + i))
+            .map(|i| self.solve(i, false).solutions)
+            .sum()
+    }
+
+    /// Counts one unit: enumerates the east halves into the matcher's store and the west halves
+    /// as weighted queries, and returns (weighted solutions, halves enumerated).
+    fn round(&self, start: Start, rows: u64, s: &mut Scratch) -> (u128, u64) {
+        let g = &self.g;
+        let n = g.n;
+        let free = start.free_rows(g);
+        let west_rows = free & !rows;
+        let (mut east_u, mut east_v) = start.taken(g);
+        let (west_u, west_v) = (east_u, east_v);
+        let long = 1u64 << (n - 1);
+        // Row-set weights: `outer` multiplies the whole unit, `plain` weighs west halves with no
+        // long-diagonal queen (even n); see the module docs.
+        let (outer, plain, even_reduced) = match start {
+            Start::Even if self.reduce => {
+                let (min, size, palindrome) = orbit(rows, free, n);
+                let mirror = if palindrome { 1 } else { 2 };
+                east_u |= long;
+                east_v |= long;
+                (mirror, if min == rows { size / mirror } else { 0 }, true)
+            }
+            Start::Centre if self.reduce => (orbit(rows, free, n).1, 1, false),
+            _ => (start.weight(), 1, false),
+        };
+        let Scratch { half, east, west, matcher } = s;
+        east.clear();
+        for_each_half(
+            &self.table,
+            g,
+            Side::East,
+            rows,
+            low_mask(g.h) as u32,
+            east_u,
+            east_v,
+            half,
+            |u, v| east.push(g.window(Side::East, u, v)),
+        );
+        if east.is_empty() {
+            return (0, east.len() as u64);
+        }
+        west.clear();
+        let hm = g.h - 1;
+        for_each_half(
+            &self.table,
+            g,
+            Side::West,
+            west_rows,
+            start.west_cols(g),
+            west_u,
+            west_v,
+            half,
+            |u, v| {
+                let weight = if even_reduced {
+                    let flags = ((u >> hm) & 1) + ((v >> hm) & 1);
+                    if flags > 0 { 1 << flags } else { plain }
+                } else {
+                    plain
+                };
+                if weight > 0 {
+                    west.push((g.window(Side::West, u, v), weight));
+                }
+            },
+        );
+        let halves = (east.len() + west.len()) as u64;
+        let matched = matcher.count(self.level, east, west);
+        (outer as u128 * matched as u128, halves)
+    }
+}
+
+/// Returns (the least of S, rev(S), Sᶜ, rev(Sᶜ), the number of distinct sets among them,
+/// whether S = rev(S)), where Sᶜ is the complement within `free` and rev mirrors rows top to
+/// bottom.
+fn orbit(s: u64, free: u64, n: u32) -> (u64, u32, bool) {
+    let mut sets = [s, reverse(s, n), free & !s, reverse(free & !s, n)];
+    let palindrome = sets[0] == sets[1];
+    sets.sort_unstable();
+    let distinct = 1 + sets.windows(2).filter(|w| w[0] != w[1]).count() as u32;
+    (sets[0], distinct, palindrome)
+}
+
+impl Plan for JoinPlan {
+    fn n(&self) -> u32 {
+        self.g.n
+    }
+
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    /// The join fixes no prefix of rows: 0.
+    fn split_depth(&self) -> u32 {
+        0
+    }
+
+    /// Counts unit `index`; `nodes` is the number of half-boards enumerated when `stats` is true.
+    fn solve(&self, index: usize, stats: bool) -> Tally {
+        let gi = self.groups.partition_point(|gr| gr.first <= index) - 1;
+        let group = &self.groups[gi];
+        let rows = self.lists[group.list][index - group.first];
+        let (solutions, halves) = SCRATCH.with(|s| self.round(group.start, rows, &mut s.borrow_mut()));
+        Tally { solutions, nodes: if stats { halves as u128 } else { 0 }, ..Tally::default() }
+    }
+}
+
+/// Returns the bytes of memory available to this process (Linux `MemAvailable`), if known.
+pub fn available_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// Returns `Ok(())` if the join's quarter table for the `n`×`n` board fits: n ≤ [`MAX_N`] and
+/// its estimated size is at most 3/4 of the available memory (when that is known).
+///
+/// # Errors
+/// [`Error::JoinTooLarge`] otherwise.
+pub fn check_memory(n: u32) -> Result<(), Error> {
+    let needed = quarter::estimated_bytes(n / 2);
+    let available = available_memory();
+    let fits = n <= MAX_N && available.is_none_or(|a| needed <= a / 4 * 3);
+    if fits {
+        Ok(())
+    } else {
+        Err(Error::JoinTooLarge {
+            n,
+            needed_mib: needed.div_ceil(1 << 20),
+            available_mib: available.map_or(0, |a| a >> 20),
+            max: MAX_N,
+        })
+    }
+}
+
+/// Counts the `n`×`n` board with the join on `pool`, with fundamental solutions and classes by
+/// Burnside; boards below [`MIN_N`] fall back to the mirror plan and a plain classification
+/// (the returned `algorithm` is then [`Algorithm::Mirror`]).
+///
+/// # Errors
+/// [`Error::BoardTooLarge`] if n > [`crate::MAX_N`]; [`Error::JoinTooLarge`] as
+/// [`check_memory`].
+pub fn count(n: u32, pool: &rayon::ThreadPool, options: &CountOptions) -> Result<Count, Error> {
+    crate::check_n(n)?;
+    let start = Instant::now();
+    let stats = options.stats;
+    if n < MIN_N {
+        let plan = MirrorPlan::auto(n, options.threads)?;
+        let outcome = parallel::run(&plan, pool, options.progress, stats);
+        let classes = small_classes(n);
+        return Ok(Count {
+            n,
+            solutions: outcome.tally.solutions,
+            unique: (n >= 1).then(|| classes.orbit8 + classes.orbit4 + classes.orbit2 + classes.orbit1),
+            classes: (n >= 1).then_some(classes),
+            algorithm: Algorithm::Mirror,
+            seconds: start.elapsed().as_secs_f64(),
+            threads: options.threads,
+            subproblems: plan.len(),
+            split_depth: plan.split_depth(),
+            nodes: stats.then_some(outcome.tally.nodes),
+            cpu_seconds: stats.then_some(outcome.busy_seconds),
+        });
+    }
+    let plan = JoinPlan::new(n)?;
+    let outcome = parallel::run(&plan, pool, options.progress, stats);
+    let q = outcome.tally.solutions;
+    let f180 = symmetric::fixed_by_half_turn(&plan.table, n);
+    let f90 = symmetric::fixed_by_quarter_turn(n);
+    let classes = symmetric::classes(q, f180, f90).unwrap_or_else(|| {
+        panic!("Burnside counts are inconsistent for n = {n}: Q = {q}, F180 = {f180}, F90 = {f90}")
+    });
+    Ok(Count {
+        n,
+        solutions: q,
+        unique: Some(classes.orbit8 + classes.orbit4 + classes.orbit2),
+        classes: Some(classes),
+        algorithm: Algorithm::Join,
+        seconds: start.elapsed().as_secs_f64(),
+        threads: options.threads,
+        subproblems: plan.len(),
+        split_depth: 0,
+        nodes: stats.then_some(outcome.tally.nodes),
+        cpu_seconds: stats.then_some(outcome.busy_seconds),
+    })
+}
+
+/// Classifies the solutions of a small board (n < [`MIN_N`]) one by one.
+fn small_classes(n: u32) -> crate::Classes {
+    let mut classes = crate::Classes::default();
+    crate::reference::backtrack_each(n, |q| {
+        let board: Vec<u8> = q.iter().map(|&c| c as u8).collect();
+        if crate::symmetry::is_canonical(&board) {
+            match crate::symmetry::orbit_size(&board) {
+                8 => classes.orbit8 += 1,
+                4 => classes.orbit4 += 1,
+                2 => classes.orbit2 += 1,
+                _ => classes.orbit1 += 1,
+            }
+        }
+    });
+    classes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reference::backtrack_count;
+
+    fn run(plan: &JoinPlan, threads: usize) -> u128 {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        parallel::run(plan, &pool, parallel::Progress::Never, false).tally.solutions
+    }
+
+    #[test]
+    fn reduced_and_unreduced_plans_equal_the_backtracker() {
+        for n in MIN_N..=11 {
+            let want = backtrack_count(n) as u128;
+            for reduce in [true, false] {
+                let plan = JoinPlan::with_reduction(n, reduce).unwrap();
+                assert_eq!(run(&plan, 1), want, "n = {n} reduce = {reduce}");
+            }
+        }
+    }
+}
