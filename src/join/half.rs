@@ -82,6 +82,110 @@ impl Geometry {
 pub struct HalfScratch {
     north: Vec<u64>,
     south: Vec<u64>,
+    north_parts: Vec<(u64, u64)>,
+    south_parts: Vec<(u64, u64)>,
+}
+
+/// Bit of a window code (from [`window_codes`] with `flags`) set if and only if the half has a
+/// queen on local diagonal u = h − 1 of its north quarter (for even n and the west half: the
+/// anti-diagonal u = n − 1).
+pub const FLAG_NORTH_U: u64 = 1 << 62;
+/// Bit set if and only if the half has a queen on local difference diagonal v = h − 1 of its
+/// south quarter (for even n and the west half: the main diagonal v = n − 1).
+pub const FLAG_SOUTH_V: u64 = 1 << 63;
+
+/// Writes the window mask of every half-solution that [`for_each_half`] would visit into
+/// `out[start..]` (growing `out` as needed; entries past the returned end are scratch) and
+/// returns the end. With `flags`, each mask also carries [`FLAG_NORTH_U`] and [`FLAG_SOUTH_V`].
+///
+/// The window mask of a join is the OR of one part from each quarter, and the clash test is
+/// one AND of two packed words, so each quarter entry is transformed once per column split and
+/// the pair loop is branch-free: it writes every candidate and advances the end only when the
+/// pair does not clash.
+#[allow(clippy::too_many_arguments)]
+pub fn window_codes(
+    table: &QuarterTable,
+    g: &Geometry,
+    side: Side,
+    rows: u64,
+    cols: u32,
+    forbid_u: u64,
+    forbid_v: u64,
+    flags: bool,
+    scratch: &mut HalfScratch,
+    out: &mut Vec<u64>,
+    start: usize,
+) -> usize {
+    let (rows_n, rows_s) = g.split_rows(rows);
+    let c = g.c;
+    let l = g.window_len();
+    let m = low_mask(l);
+    let hm = g.h - 1;
+    let fu = g.local(side, forbid_u);
+    let fv = g.local(side, forbid_v);
+    let flag = flags as u64;
+    // Clash words: north u | (v << c) << 32, south u << c | v << 32. Only bits the other
+    // quarter can occupy matter, and those lie below 2h − 1 ≤ 32 in each half of the word;
+    // bits shifted out or crossing bit 32 meet only zeros.
+    let north_part = |au: u64, av: u64| -> (u64, u64) {
+        let code = match side {
+            Side::East => ((au >> c) & m) | ((av & m) << l),
+            Side::West => (au & m) | (((av << c) & m) << l),
+        };
+        (au | ((av << c) << 32), code | (((au >> hm) & flag) << 62))
+    };
+    let south_part = |bu: u64, bv: u64| -> (u64, u64) {
+        let code = match side {
+            Side::East => (bu & m) | (((bv >> c) & m) << l),
+            Side::West => ((bu << c) & m) | ((bv & m) << l),
+        };
+        ((bu << c) | (bv << 32), code | (((bv >> hm) & flag) << 63))
+    };
+    let mut end = start;
+    let k = rows_n.count_ones();
+    let mut sub = cols;
+    loop {
+        if sub.count_ones() == k {
+            let a_list = table.cells(rows_n, sub);
+            let b_list = table.cells(rows_s, cols ^ sub);
+            if !a_list.is_empty() && !b_list.is_empty() {
+                let north = &mut scratch.north_parts;
+                north.clear();
+                for &a in a_list {
+                    let (au, av) = (a & 0xffff_ffff, a >> 32);
+                    if (au & fu) | ((av << c) & fv) == 0 {
+                        north.push(north_part(au, av));
+                    }
+                }
+                let south = &mut scratch.south_parts;
+                south.clear();
+                for &b in b_list {
+                    let (bu, bv) = (b & 0xffff_ffff, b >> 32);
+                    if ((bu << c) & fu) | (bv & fv) == 0 {
+                        south.push(south_part(bu, bv));
+                    }
+                }
+                let len = south.len();
+                for &(at, ac) in north.iter() {
+                    if out.len() < end + len {
+                        out.resize((end + len).max(2 * out.len()), 0);
+                    }
+                    let dst = &mut out[end..end + len];
+                    let mut j = 0;
+                    for &(bt, bc) in south.iter() {
+                        dst[j] = ac | bc;
+                        j += (at & bt == 0) as usize;
+                    }
+                    end += j;
+                }
+            }
+        }
+        if sub == 0 {
+            break;
+        }
+        sub = (sub - 1) & cols;
+    }
+    end
 }
 
 /// Calls `emit(U, V)` (the half's local form) for every half-solution on the global rows
@@ -178,6 +282,51 @@ mod tests {
         let mut out: Vec<(u64, u64)> = out.into_iter().map(|(u, v)| (u & !forbid_u, v & !forbid_v)).collect();
         out.sort_unstable();
         out
+    }
+
+    #[test]
+    fn window_codes_equal_the_windows_of_every_half() {
+        for n in [6, 9, 12, 13] {
+            let g = Geometry::new(n);
+            let table = QuarterTable::build(g.h);
+            let mut scratch = HalfScratch::default();
+            let mut out = vec![7u64; 3];
+            let free = low_mask(n) & !(if n % 2 == 1 { 1 << g.h } else { 0 });
+            let (fu, fv) = if n % 2 == 1 { (1u64 << (n - 2), 1u64 << n) } else { (1u64 << (n - 1), 0) };
+            for positions in colex(free.count_ones(), g.h).step_by(3) {
+                let rows = super::super::bits::pdep_soft(positions, free);
+                for side in [Side::East, Side::West] {
+                    for cols in [low_mask(g.h) as u32, low_mask(g.h) as u32 & !2] {
+                        let rows =
+                            if cols.count_ones() < g.h { rows & !(rows & rows.wrapping_neg()) } else { rows };
+                        let hm = g.h - 1;
+                        let mut want = Vec::new();
+                        for_each_half(&table, &g, side, rows, cols, fu, fv, &mut scratch, |u, v| {
+                            let f = (((u >> hm) & 1) << 62) | (((v >> hm) & 1) << 63);
+                            want.push(g.window(side, u, v) | f)
+                        });
+                        let end = window_codes(
+                            &table,
+                            &g,
+                            side,
+                            rows,
+                            cols,
+                            fu,
+                            fv,
+                            true,
+                            &mut scratch,
+                            &mut out,
+                            3,
+                        );
+                        let mut got = out[3..end].to_vec();
+                        got.sort_unstable();
+                        want.sort_unstable();
+                        assert_eq!(got, want, "n = {n} rows = {rows:b} cols = {cols:b} {side:?}");
+                        assert_eq!(out[..3], [7, 7, 7]);
+                    }
+                }
+            }
+        }
     }
 
     #[test]

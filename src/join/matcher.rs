@@ -87,19 +87,19 @@ impl Ord for Level {
 pub type Query = (u64, u32);
 
 /// The stored side of a round, rebuilt for each unit (buffers are reused: no allocation
-/// once warm).
+/// once warm). Stored masks come in classes of equal weight; each block holds one class.
 #[derive(Debug, Default)]
 pub struct Matcher {
     /// OR of the stored masks: bits outside it never clash and are squeezed out.
     occupied: u64,
     chunks: usize,
-    blocks: usize,
+    /// Weight of each block.
+    block_weights: Vec<u32>,
     /// `blocks × chunks × 32` rows.
     tables: Vec<Row>,
-    /// Raw tail masks, squeezed.
-    tail: Vec<u64>,
+    /// Raw tail masks (squeezed) and their weights.
+    tail: Vec<(u64, u32)>,
     squeezed: Vec<u64>,
-    free: Vec<Row>,
     queries: Vec<Query>,
 }
 
@@ -109,77 +109,118 @@ impl Matcher {
         Matcher::default()
     }
 
-    /// Stores `masks` (replacing what was stored) and returns the sum over `queries` of
-    /// weight × (number of stored masks m with m & query == 0), exactly.
-    pub fn count(&mut self, level: Level, masks: &[u64], queries: &[Query]) -> u64 {
-        if masks.is_empty() || queries.is_empty() {
+    /// Returns the number of stored masks (tail included).
+    pub fn stored(&self) -> usize {
+        self.block_weights.len() * BLOCK + self.tail.len()
+    }
+
+    /// Stores `classes` (masks and the weight of each, replacing what was stored) and returns
+    /// the sum over `queries` of query weight × Σ stored weight over the stored masks m with
+    /// m & query == 0, exactly.
+    pub fn count(&mut self, level: Level, classes: &[(&[u64], u32)], queries: &[Query]) -> u64 {
+        if queries.is_empty() || classes.iter().all(|c| c.0.is_empty()) {
             return 0;
         }
-        self.build(level, masks);
-        self.queries.clear();
+        self.build(level, classes);
+        self.count_stored(level, queries)
+    }
+
+    /// Returns the sum [`Matcher::count`] returns, against the masks stored by the last
+    /// [`Matcher::build`].
+    pub fn count_stored(&mut self, level: Level, queries: &[Query]) -> u64 {
+        if queries.is_empty() || (self.block_weights.is_empty() && self.tail.is_empty()) {
+            return 0;
+        }
+        let mut prepared = std::mem::take(&mut self.queries);
+        prepared.clear();
         let occupied = self.occupied;
-        self.queries.extend(queries.iter().map(|&(q, w)| (squeeze(level, q, occupied), w)));
-        let queries = std::mem::take(&mut self.queries);
+        prepared.extend(queries.iter().map(|&(q, w)| (squeeze(level, q, occupied), w)));
         let total = match level {
             // SAFETY: `Level::detect` returned this level only after `is_x86_feature_detected!`
-            // confirmed every feature the function enables.
+            // confirmed every feature the function enables (`set_level` never raises it).
             #[cfg(target_arch = "x86_64")]
-            Level::Avx512 => unsafe { count_avx512(self, &queries) },
+            Level::Avx512 => unsafe { count_avx512(self, &prepared) },
             // SAFETY: as above, for the AVX2 features.
             #[cfg(target_arch = "x86_64")]
-            Level::Avx2 => unsafe { count_avx2(self, &queries) },
-            _ => count_generic(self, &queries),
+            Level::Avx2 => unsafe { count_avx2(self, &prepared) },
+            _ => count_generic(self, &prepared),
         };
-        self.queries = queries;
+        self.queries = prepared;
         total
     }
 
-    fn build(&mut self, level: Level, masks: &[u64]) {
-        let occupied = masks.iter().fold(0, |a, &m| a | m);
+    /// Stores `classes`: masks with the weight each counts for.
+    pub fn build(&mut self, level: Level, classes: &[(&[u64], u32)]) {
+        let occupied = classes.iter().flat_map(|c| c.0.iter()).fold(0, |a, &m| a | m);
         self.occupied = occupied;
         let bits = occupied.count_ones();
-        self.chunks = (bits.div_ceil(CHUNK) as usize).max(1);
-        self.squeezed.clear();
-        self.squeezed.extend(masks.iter().map(|&m| squeeze(level, m, occupied)));
-        let len = masks.len();
-        let rest = len % BLOCK;
-        let (blocks, tail) = if rest < TAIL { (len / BLOCK, rest) } else { (len.div_ceil(BLOCK), 0) };
-        self.blocks = blocks;
-        self.tail.clear();
-        self.tail.extend_from_slice(&self.squeezed[len - tail..]);
-        let chunks = self.chunks;
+        let chunks = (bits.div_ceil(CHUNK) as usize).max(1);
+        self.chunks = chunks;
         let width = chunks as u32 * CHUNK;
+        self.block_weights.clear();
+        self.tail.clear();
         self.tables.clear();
-        self.tables.resize(blocks * chunks * ROWS, [0; WORDS]);
-        self.free.resize(width as usize, [0; WORDS]);
-        for b in 0..blocks {
-            let stored = &self.squeezed[b * BLOCK..((b + 1) * BLOCK).min(len - tail)];
-            // Transpose: free[j] has bit i set if and only if stored mask i leaves bit j free.
-            let mut valid: Row = [0; WORDS];
-            for f in self.free.iter_mut() {
-                *f = [0; WORDS];
+        for &(masks, weight) in classes {
+            if masks.is_empty() || weight == 0 {
+                continue;
             }
-            for (i, &m) in stored.iter().enumerate() {
-                let (w, bit) = (i / 64, 1u64 << (i % 64));
-                valid[w] |= bit;
-                let mut free = !m & low_mask(width);
-                while free != 0 {
-                    let j = free.trailing_zeros() as usize;
-                    self.free[j][w] |= bit;
-                    free &= free - 1;
+            self.squeezed.clear();
+            self.squeezed.extend(masks.iter().map(|&m| squeeze(level, m, occupied)));
+            let len = masks.len();
+            let rest = len % BLOCK;
+            let (blocks, tail) = if rest < TAIL { (len / BLOCK, rest) } else { (len.div_ceil(BLOCK), 0) };
+            self.tail.extend(self.squeezed[len - tail..].iter().map(|&m| (m, weight)));
+            for b in 0..blocks {
+                let stored = &self.squeezed[b * BLOCK..((b + 1) * BLOCK).min(len - tail)];
+                self.block_weights.push(weight);
+                let first = self.tables.len();
+                self.tables.resize(first + chunks * ROWS, [0; WORDS]);
+                let tables = &mut self.tables[first..];
+                // free[j] has bit i set if and only if stored mask i leaves bit j free: 64×64
+                // bit transposes of the complemented masks.
+                let mut free = [[0u64; WORDS]; 64];
+                let mut valid: Row = [0; WORDS];
+                for (w, group) in stored.chunks(64).enumerate() {
+                    let mut m = [0u64; 64];
+                    for (i, &x) in group.iter().enumerate() {
+                        m[i] = !x & low_mask(width);
+                    }
+                    transpose64(&mut m);
+                    for j in 0..width as usize {
+                        free[j][w] = m[j];
+                    }
+                    valid[w] = low_mask(group.len() as u32);
                 }
-            }
-            let tables = &mut self.tables[b * chunks * ROWS..(b + 1) * chunks * ROWS];
-            for k in 0..chunks {
-                let t = &mut tables[k * ROWS..(k + 1) * ROWS];
-                t[0] = valid;
-                for s in 1..ROWS {
-                    let prev = t[s & (s - 1)];
-                    let f = &self.free[k * CHUNK as usize + s.trailing_zeros() as usize];
-                    t[s] = std::array::from_fn(|w| prev[w] & f[w]);
+                for k in 0..chunks {
+                    let t = &mut tables[k * ROWS..(k + 1) * ROWS];
+                    t[0] = valid;
+                    for s in 1..ROWS {
+                        let prev = t[s & (s - 1)];
+                        let f = &free[k * CHUNK as usize + s.trailing_zeros() as usize];
+                        t[s] = std::array::from_fn(|w| prev[w] & f[w]);
+                    }
                 }
             }
         }
+    }
+}
+
+/// Transposes a 64×64 bit matrix in place: afterwards bit i of `a[j]` is what bit j of `a[i]`
+/// was (H. S. Warren, "Hacker's Delight", §7-3, least significant bit first).
+#[inline]
+pub fn transpose64(a: &mut [u64; 64]) {
+    let mut j = 32;
+    let mut m: u64 = 0x0000_0000_ffff_ffff;
+    while j != 0 {
+        let mut k = 0;
+        while k < 64 {
+            let t = ((a[k] >> j) ^ a[k + j]) & m;
+            a[k + j] ^= t;
+            a[k] ^= t << j;
+            k = (k + j + 1) & !j;
+        }
+        j >>= 1;
+        m ^= m << j;
     }
 }
 
@@ -205,8 +246,9 @@ fn pext_bmi2(x: u64, mask: u64) -> u64 {
 fn count_body(m: &Matcher, queries: &[Query]) -> u64 {
     let chunks = m.chunks;
     let mut total = 0u64;
-    for b in 0..m.blocks {
+    for (b, &block_weight) in m.block_weights.iter().enumerate() {
         let tables = &m.tables[b * chunks * ROWS..(b + 1) * chunks * ROWS];
+        let mut sum = 0u64;
         for &(q, weight) in queries {
             let mut acc = tables[(q & (ROWS as u64 - 1)) as usize];
             for k in 1..chunks {
@@ -216,12 +258,13 @@ fn count_body(m: &Matcher, queries: &[Query]) -> u64 {
                 }
             }
             let ones: u64 = acc.iter().map(|w| w.count_ones() as u64).sum();
-            total += ones * weight as u64;
+            sum += ones * weight as u64;
         }
+        total += sum * block_weight as u64;
     }
     if !m.tail.is_empty() {
         for &(q, weight) in queries {
-            let free = m.tail.iter().filter(|&&t| t & q == 0).count() as u64;
+            let free: u64 = m.tail.iter().filter(|t| t.0 & q == 0).map(|t| t.1 as u64).sum();
             total += free * weight as u64;
         }
     }
@@ -245,8 +288,14 @@ fn count_avx512(m: &Matcher, queries: &[Query]) -> u64 {
 }
 
 /// Returns the same sum as [`Matcher::count`] by testing every pair (for tests).
-pub fn naive_count(masks: &[u64], queries: &[Query]) -> u64 {
-    queries.iter().map(|&(q, w)| masks.iter().filter(|&&m| m & q == 0).count() as u64 * w as u64).sum()
+pub fn naive_count(classes: &[(&[u64], u32)], queries: &[Query]) -> u64 {
+    let mut total = 0;
+    for &(masks, mw) in classes {
+        for &(q, w) in queries {
+            total += masks.iter().filter(|&&m| m & q == 0).count() as u64 * w as u64 * mw as u64;
+        }
+    }
+    total
 }
 
 #[cfg(test)]
@@ -276,11 +325,18 @@ mod tests {
                 for holes in [0u64, 0b1001_0000_0100, (1 << (bits / 2)) | 1] {
                     for len in [0, 1, TAIL - 1, TAIL, BLOCK - 1, BLOCK, BLOCK + 1, 2 * BLOCK + TAIL + 3] {
                         let masks: Vec<u64> = (0..len).map(|_| rng.mask(bits, holes)).collect();
+                        let more: Vec<u64> = (0..len / 3).map(|_| rng.mask(bits, holes)).collect();
                         let queries: Vec<Query> =
                             (0..50).map(|i| (rng.mask(bits, 0), 1 + (i % 4) as u32)).collect();
                         assert_eq!(
-                            m.count(level, &masks, &queries),
-                            naive_count(&masks, &queries),
+                            m.count(level, &[(&masks, 1)], &queries),
+                            naive_count(&[(&masks, 1)], &queries),
+                            "{level:?} bits = {bits} holes = {holes:b} len = {len}"
+                        );
+                        let classes: [(&[u64], u32); 3] = [(&masks, 2), (&more, 4), (&masks[..len / 2], 1)];
+                        assert_eq!(
+                            m.count(level, &classes, &queries),
+                            naive_count(&classes, &queries),
                             "{level:?} bits = {bits} holes = {holes:b} len = {len}"
                         );
                     }
@@ -293,6 +349,19 @@ mod tests {
     fn empty_masks_match_everything() {
         let mut m = Matcher::new();
         let masks = vec![0u64; 700];
-        assert_eq!(m.count(Level::detect(), &masks, &[(0b111, 3), (0, 1)]), 2800);
+        assert_eq!(m.count(Level::detect(), &[(&masks, 1)], &[(0b111, 3), (0, 1)]), 2800);
+    }
+
+    #[test]
+    fn transpose_moves_bit_j_of_row_i_to_bit_i_of_row_j() {
+        let mut rng = Rng(77);
+        let a: [u64; 64] = std::array::from_fn(|_| rng.next());
+        let mut t = a;
+        transpose64(&mut t);
+        for i in 0..64 {
+            for j in 0..64 {
+                assert_eq!(t[j] >> i & 1, a[i] >> j & 1);
+            }
+        }
     }
 }

@@ -39,7 +39,7 @@ use std::cell::RefCell;
 use std::time::Instant;
 
 use bits::{low_mask, reverse};
-use half::{Geometry, HalfScratch, Side, for_each_half};
+use half::{FLAG_NORTH_U, FLAG_SOUTH_V, Geometry, HalfScratch, Side, window_codes};
 use matcher::{Level, Matcher, Query};
 use quarter::QuarterTable;
 pub use start::Start;
@@ -54,10 +54,22 @@ pub const MIN_N: u32 = 4;
 /// The largest board the join supports: quarter side h ≤ [`quarter::MAX_H`].
 pub const MAX_N: u32 = 2 * quarter::MAX_H + 1;
 
-/// One group of units: a start configuration and the list of row sets it runs on.
+/// The kind of a unit: which start configurations it counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// Even n.
+    Even,
+    /// Odd n, the centre queen.
+    Centre,
+    /// Odd n, the middle-column queen at (h+b, h) with every middle-row queen (h, h+a),
+    /// 0 < a < b: the east halves do not depend on a, so one stored set serves all a.
+    Axis { b: u32 },
+}
+
+/// One group of units: a kind and the list of row sets it runs on.
 #[derive(Clone, Debug)]
 struct Group {
-    start: Start,
+    kind: Kind,
     list: usize,
     first: usize,
 }
@@ -75,13 +87,18 @@ pub struct JoinPlan {
     len: usize,
 }
 
-/// Per-thread scratch: the half enumerator's buffers, the east masks, the west queries and the
-/// matcher (reused by every unit the thread runs).
+/// Per-thread scratch: the half enumerator's buffers, the east masks, the west masks by weight
+/// class, the queries and the matcher (reused by every unit the thread runs).
 #[derive(Default)]
 struct Scratch {
     half: HalfScratch,
+    /// East window masks (entries past the current end are scratch).
     east: Vec<u64>,
-    west: Vec<Query>,
+    /// West window masks with flags (entries past the current end are scratch).
+    west_raw: Vec<u64>,
+    /// West masks of weight 1, 2 and 4.
+    west: [Vec<u64>; 3],
+    queries: Vec<Query>,
     matcher: Matcher,
 }
 
@@ -94,8 +111,8 @@ impl JoinPlan {
     /// reduction, building the quarter table (side ⌊n/2⌋).
     ///
     /// # Errors
-    /// [`Error::JoinTooLarge`] if n > [`MAX_N`] or the table's estimated size exceeds the
-    /// memory available (Linux `MemAvailable`); [`Error::BoardTooLarge`] is not possible here.
+    /// [`Error::JoinTooLarge`] if n > [`MAX_N`] or the table's estimated size exceeds 3/4 of
+    /// the memory available (Linux `MemAvailable`).
     ///
     /// # Panics
     /// If n < [`MIN_N`].
@@ -103,8 +120,9 @@ impl JoinPlan {
         JoinPlan::with_reduction(n, true)
     }
 
-    /// Returns the plan with (`reduce` = true) or without the symmetry reductions (every S,
-    /// every east half, weight 1; for cross-checks).
+    /// Returns the plan with (`reduce` = true) or without the row-set and long-diagonal
+    /// reductions (every S, every east half, weight 1; for cross-checks). Odd n always counts
+    /// one axis pair (a, b) per D4 orbit.
     ///
     /// # Errors
     /// As [`JoinPlan::new`].
@@ -116,33 +134,26 @@ impl JoinPlan {
         check_memory(n)?;
         let g = Geometry::new(n);
         let table = QuarterTable::build(g.h);
+        let kinds: Vec<Kind> = if n % 2 == 0 {
+            vec![Kind::Even]
+        } else {
+            std::iter::once(Kind::Centre).chain((2..=g.h).map(|b| Kind::Axis { b })).collect()
+        };
         let mut groups = Vec::new();
         let mut lists: Vec<Vec<u64>> = Vec::new();
-        let mut axis_lists: Vec<Option<usize>> = vec![None; g.h as usize + 1];
         let mut len = 0;
-        for start in Start::all(n) {
-            let free = start.free_rows(&g);
-            let list = match start {
-                Start::Even | Start::Centre => {
-                    // Even: S ≤ rev(S) (the mirror pairs); centre: S least of its orbit.
-                    let keep = |s: u64| {
-                        !reduce
-                            || if start == Start::Even {
-                                s <= reverse(s, n)
-                            } else {
-                                orbit(s, free, n).0 == s
-                            }
-                    };
-                    lists.push(subsets_of(free, g.h).filter(|&s| keep(s)).collect());
-                    lists.len() - 1
-                }
-                Start::Axis { b, .. } => *axis_lists[b as usize].get_or_insert_with(|| {
-                    lists.push(subsets_of(free, g.h).collect());
-                    lists.len() - 1
-                }),
+        for kind in kinds {
+            let free = kind_start(kind).free_rows(&g);
+            // Even: S ≤ rev(S) (the mirror pairs); centre: S least of its orbit; axis: all S.
+            let keep = |s: u64| match kind {
+                _ if !reduce => true,
+                Kind::Even => s <= reverse(s, n),
+                Kind::Centre => orbit(s, free, n).0 == s,
+                Kind::Axis { .. } => true,
             };
-            groups.push(Group { start, list, first: len });
-            len += lists[list].len();
+            lists.push(subsets_of(free, g.h).filter(|&s| keep(s)).collect());
+            groups.push(Group { kind, list: lists.len() - 1, first: len });
+            len += lists[lists.len() - 1].len();
         }
         Ok(JoinPlan { g, table, level: Level::detect(), reduce, groups, lists, len })
     }
@@ -163,23 +174,35 @@ impl JoinPlan {
         self.level = level.min(Level::detect());
     }
 
-    /// Returns the solutions (weights applied) that the units of start configuration `start`
-    /// stand for, counted sequentially; with the reductions off, this is the number of
-    /// solutions containing the start's pre-placed queens.
+    /// Returns the solutions that contain the pre-placed queens of `start` (for the centre and
+    /// even starts: all solutions of that start, with the reductions undone), counted
+    /// sequentially; for an axis start the weight 8 is not applied.
     pub fn count_start(&self, start: Start) -> u128 {
-        self.groups
-            .iter()
-            .filter(|gr| gr.start == start)
-            .flat_map(|gr| (0..self.lists[gr.list].len()).map(move |i| gr.first + i))
-            .map(|i| self.solve(i, false).solutions)
-            .sum()
+        let (kind, a) = match start {
+            Start::Even => (Kind::Even, 0),
+            Start::Centre => (Kind::Centre, 0),
+            Start::Axis { a, b } => (Kind::Axis { b }, a),
+        };
+        let mut s = Scratch::default();
+        let mut total = 0;
+        for group in self.groups.iter().filter(|gr| gr.kind == kind) {
+            for &rows in &self.lists[group.list] {
+                total += match kind {
+                    Kind::Axis { b } => self.round_axis(b, rows, a..a + 1, &mut s).0 / 8,
+                    _ => self.round(kind, rows, &mut s).0,
+                };
+            }
+        }
+        total
     }
 
-    /// Counts one unit: enumerates the east halves into the matcher's store and the west halves
-    /// as weighted queries, and returns (weighted solutions, halves enumerated).
-    fn round(&self, start: Start, rows: u64, s: &mut Scratch) -> (u128, u64) {
+    /// Counts one even or centre unit: enumerates the east halves and the west halves (by
+    /// weight class), stores the smaller side in the matcher and queries it with the other;
+    /// returns (weighted solutions, halves enumerated).
+    fn round(&self, kind: Kind, rows: u64, s: &mut Scratch) -> (u128, u64) {
         let g = &self.g;
         let n = g.n;
+        let start = kind_start(kind);
         let free = start.free_rows(g);
         let west_rows = free & !rows;
         let (mut east_u, mut east_v) = start.taken(g);
@@ -187,36 +210,26 @@ impl JoinPlan {
         let long = 1u64 << (n - 1);
         // Row-set weights: `outer` multiplies the whole unit, `plain` weighs west halves with no
         // long-diagonal queen (even n); see the module docs.
-        let (outer, plain, even_reduced) = match start {
-            Start::Even if self.reduce => {
+        let (outer, plain, even_reduced) = match kind {
+            Kind::Even if self.reduce => {
                 let (min, size, palindrome) = orbit(rows, free, n);
                 let mirror = if palindrome { 1 } else { 2 };
                 east_u |= long;
                 east_v |= long;
                 (mirror, if min == rows { size / mirror } else { 0 }, true)
             }
-            Start::Centre if self.reduce => (orbit(rows, free, n).1, 1, false),
-            _ => (start.weight(), 1, false),
+            Kind::Centre if self.reduce => (orbit(rows, free, n).1, 1, false),
+            _ => (1, 1, false),
         };
-        let Scratch { half, east, west, matcher } = s;
-        east.clear();
-        for_each_half(
-            &self.table,
-            g,
-            Side::East,
-            rows,
-            low_mask(g.h) as u32,
-            east_u,
-            east_v,
-            half,
-            |u, v| east.push(g.window(Side::East, u, v)),
-        );
-        if east.is_empty() {
-            return (0, east.len() as u64);
+        let Scratch { half, east, west_raw, west, queries, matcher } = s;
+        let cols = low_mask(g.h) as u32;
+        let e_end =
+            window_codes(&self.table, g, Side::East, rows, cols, east_u, east_v, false, half, east, 0);
+        if e_end == 0 {
+            return (0, 0);
         }
-        west.clear();
-        let hm = g.h - 1;
-        for_each_half(
+        let east = &east[..e_end];
+        let w_end = window_codes(
             &self.table,
             g,
             Side::West,
@@ -224,22 +237,108 @@ impl JoinPlan {
             start.west_cols(g),
             west_u,
             west_v,
+            even_reduced,
             half,
-            |u, v| {
-                let weight = if even_reduced {
-                    let flags = ((u >> hm) & 1) + ((v >> hm) & 1);
-                    if flags > 0 { 1 << flags } else { plain }
-                } else {
-                    plain
-                };
-                if weight > 0 {
-                    west.push((g.window(Side::West, u, v), weight));
-                }
-            },
+            west_raw,
+            0,
         );
-        let halves = (east.len() + west.len()) as u64;
-        let matched = matcher.count(self.level, east, west);
+        let west_raw = &west_raw[..w_end];
+        let halves = (e_end + w_end) as u64;
+        // Weight of a west half: 2 per long-diagonal queen (flags), else `plain`.
+        let flag_bits = FLAG_NORTH_U | FLAG_SOUTH_V;
+        let weight = |code: u64| -> u32 {
+            match (code & flag_bits).count_ones() {
+                0 => plain,
+                f => 1 << f,
+            }
+        };
+        // Store the smaller side: building costs about as much per stored mask as 20–40
+        // queries; matching is symmetric.
+        let matched = if e_end <= w_end {
+            queries.clear();
+            queries.extend(west_raw.iter().map(|&w| (w & !flag_bits, weight(w))).filter(|q| q.1 > 0));
+            matcher.count(self.level, &[(east, 1)], queries)
+        } else {
+            for w in west.iter_mut() {
+                w.clear();
+            }
+            for &w in west_raw {
+                let wt = weight(w);
+                if wt > 0 {
+                    west[wt.trailing_zeros() as usize].push(w & !flag_bits);
+                }
+            }
+            queries.clear();
+            queries.extend(east.iter().map(|&m| (m, 1)));
+            matcher.count(self.level, &[(&west[0], 1), (&west[1], 2), (&west[2], 4)], queries)
+        };
         (outer as u128 * matched as u128, halves)
+    }
+
+    /// Counts one axis unit: the middle-column queen at (h+b, h), east rows `rows`, and the
+    /// middle-row queen at (h, h+a) for every a in `a_range`. The east halves avoid the column
+    /// queen and are stored once; the row queen's two diagonals are window diagonals (a < h),
+    /// so each west query carries them and the matcher drops the east halves that meet them.
+    /// Returns (solutions × 8, halves enumerated).
+    fn round_axis(&self, b: u32, rows: u64, a_range: std::ops::Range<u32>, s: &mut Scratch) -> (u128, u64) {
+        let g = &self.g;
+        let (n, h) = (g.n, g.h);
+        let free = Start::Axis { a: 1, b }.free_rows(g);
+        let west_rows = free & !rows;
+        let (col_u, col_v) = (1u64 << (2 * h + b), 1u64 << (n - 1 - b));
+        let Scratch { half, east, west_raw, queries, matcher, .. } = s;
+        let e_end = window_codes(
+            &self.table,
+            g,
+            Side::East,
+            rows,
+            low_mask(h) as u32,
+            col_u,
+            col_v,
+            false,
+            half,
+            east,
+            0,
+        );
+        if e_end == 0 {
+            return (0, 0);
+        }
+        let mut halves = e_end as u64;
+        matcher.build(self.level, &[(&east[..e_end], 8)]);
+        let mut total = 0u128;
+        for a in a_range {
+            let start = Start::Axis { a, b };
+            let (fu, fv) = start.taken(g);
+            let row_queen = g.window(Side::East, 1 << (2 * h + a), 1 << (n - 1 + a));
+            let w_end = window_codes(
+                &self.table,
+                g,
+                Side::West,
+                west_rows,
+                start.west_cols(g),
+                fu,
+                fv,
+                false,
+                half,
+                west_raw,
+                0,
+            );
+            halves += w_end as u64;
+            queries.clear();
+            queries.extend(west_raw[..w_end].iter().map(|&q| (q | row_queen, 1)));
+            total += matcher.count_stored(self.level, queries) as u128;
+        }
+        (total, halves)
+    }
+}
+
+/// Returns the start configuration whose rows and columns a unit kind uses (for an axis kind,
+/// the free rows do not depend on a).
+fn kind_start(kind: Kind) -> Start {
+    match kind {
+        Kind::Even => Start::Even,
+        Kind::Centre => Start::Centre,
+        Kind::Axis { b } => Start::Axis { a: 1, b },
     }
 }
 
@@ -273,7 +372,13 @@ impl Plan for JoinPlan {
         let gi = self.groups.partition_point(|gr| gr.first <= index) - 1;
         let group = &self.groups[gi];
         let rows = self.lists[group.list][index - group.first];
-        let (solutions, halves) = SCRATCH.with(|s| self.round(group.start, rows, &mut s.borrow_mut()));
+        let (solutions, halves) = SCRATCH.with(|s| {
+            let s = &mut s.borrow_mut();
+            match group.kind {
+                Kind::Axis { b } => self.round_axis(b, rows, 1..b, s),
+                kind => self.round(kind, rows, s),
+            }
+        });
         Tally { solutions, nodes: if stats { halves as u128 } else { 0 }, ..Tally::default() }
     }
 }
@@ -384,6 +489,44 @@ mod tests {
     fn run(plan: &JoinPlan, threads: usize) -> u128 {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
         parallel::run(plan, &pool, parallel::Progress::Never, false).tally.solutions
+    }
+
+    /// Solutions containing the given queens (row, column), by the plain backtracker.
+    fn with_queens(n: u32, queens: &[(usize, usize)]) -> u128 {
+        let mut count = 0;
+        crate::reference::backtrack_each(n, |q| count += queens.iter().all(|&(r, c)| q[r] == c) as u128);
+        count
+    }
+
+    #[test]
+    fn each_odd_start_equals_a_backtracker_with_its_queens_placed() {
+        for n in [5, 7, 9, 11] {
+            let plan = JoinPlan::new(n).unwrap();
+            let h = (n / 2) as usize;
+            let mut total = 0;
+            for start in Start::all(n) {
+                let (queens, weight) = match start {
+                    Start::Centre => (vec![(h, h)], 1),
+                    Start::Axis { a, b } => (vec![(h, h + a as usize), (h + b as usize, h)], 8),
+                    Start::Even => unreachable!(),
+                };
+                let got = plan.count_start(start);
+                assert_eq!(got, with_queens(n, &queens), "n = {n} {start:?}");
+                total += weight * got;
+            }
+            assert_eq!(total, backtrack_count(n) as u128, "n = {n}");
+        }
+    }
+
+    #[test]
+    fn thread_counts_agree() {
+        for n in [12, 13] {
+            let plan = JoinPlan::new(n).unwrap();
+            let want = backtrack_count(n) as u128;
+            for threads in [1, 2, 3, 8] {
+                assert_eq!(run(&plan, threads), want, "n = {n} threads = {threads}");
+            }
+        }
     }
 
     #[test]

@@ -3,10 +3,12 @@
 //!
 //! A placement of k queens (0 ≤ k ≤ h) uses k rows and k columns of the square, one queen in
 //! each; a queen at local row r and column c' occupies the local diagonal u = r + c' and the
-//! local anti-diagonal... more precisely the difference diagonal v = c' − r + h − 1, both in
+//! local difference diagonal v = c' − r + h − 1, both in
 //! 0..2h−1. One table serves all four quadrants of the board because they are translates of one
 //! another (see [`super::half`]). Layout: a dense index of 4^h + 1 `u32` offsets, one per key
-//! `rows | cols << h`, into one array of entries `u | v << 32` (8 bytes each). Built in two
+//! `cols | rows << h`, into one array of entries `u | v << 32` (8 bytes each); the key puts
+//! the row set high so that every list one unit reads for a row set lies in one contiguous
+//! stretch (about 14 KB at h = 9), which stays in cache. Built in two
 //! passes (count per key, then fill in place), so the peak memory is the table itself.
 //!
 //! Sizes (entries): 16,870 / 118,969 / 915,442 / 7,535,369 / 66,807,234 for h = 7..11, about
@@ -79,7 +81,7 @@ impl QuarterTable {
     /// of equal popcount), each as `u | v << 32`.
     #[inline]
     pub fn cells(&self, rows: u32, cols: u32) -> &[u64] {
-        let key = (rows | (cols << self.h)) as usize;
+        let key = (cols | (rows << self.h)) as usize;
         let lo = self.offsets[key] as usize;
         let hi = self.offsets[key + 1] as usize;
         &self.entries[lo..hi]
@@ -90,7 +92,7 @@ impl QuarterTable {
 /// far, `u`, `v` the local diagonals occupied.
 fn walk(h: u32, row: u32, rows: u32, cols: u32, u: u64, v: u64, emit: &mut impl FnMut(usize, u64)) {
     if row == h {
-        emit((rows | (cols << h)) as usize, u | (v << 32));
+        emit((cols | (rows << h)) as usize, u | (v << 32));
         return;
     }
     walk(h, row + 1, rows, cols, u, v, emit);
