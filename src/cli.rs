@@ -107,10 +107,11 @@ pub fn parse_sizes(s: &str) -> Result<Sizes, String> {
 
 fn parse_n(s: &str) -> Result<u32, String> {
     let s = s.trim();
-    if let Some(rest) = s.strip_prefix('-') {
-        if !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(format!("board size {s} is negative: {SIZES_ACCEPTED}"));
-        }
+    if let Some(rest) = s.strip_prefix('-')
+        && !rest.is_empty()
+        && rest.bytes().all(|b| b.is_ascii_digit())
+    {
+        return Err(format!("board size {s} is negative: {SIZES_ACCEPTED}"));
     }
     if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
         return Err(format!("board size '{s}' is not an integer: {SIZES_ACCEPTED}"));

@@ -345,10 +345,10 @@ impl Counter {
         if options.threads == 0 {
             return Err(Error::ZeroThreads);
         }
-        if let Some(depth) = options.split_depth {
-            if depth == 0 || depth > split::MAX_SPLIT_DEPTH {
-                return Err(Error::BadSplitDepth { depth });
-            }
+        if let Some(depth) = options.split_depth
+            && (depth == 0 || depth > split::MAX_SPLIT_DEPTH)
+        {
+            return Err(Error::BadSplitDepth { depth });
         }
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(options.threads)

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use nqueens::output::Record;
-use nqueens::{CountOptions, Counter, oeis};
+use nqueens::{Algorithm, CountOptions, Counter, join, oeis};
 
 use super::{EXIT_FAILED, UsageError};
 use crate::cli::CountArgs;
@@ -23,6 +23,12 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
         stats: false,
     };
     let counter = Counter::new(&options).map_err(|e| UsageError(e.to_string()))?;
+    // Refuse a join board whose quarter table would not fit before counting anything.
+    if options.algorithm == Algorithm::Join {
+        for n in args.sizes.iter().flat_map(|s| s.iter()).filter(|&n| n >= join::MIN_N) {
+            join::check_memory(n).map_err(|e| UsageError(e.to_string()))?;
+        }
+    }
     let stdout = BufWriter::new(io::stdout().lock());
     let mut sink = args.format.sink(Box::new(stdout), args.verify);
     let mut mismatches = 0;

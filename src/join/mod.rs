@@ -134,7 +134,7 @@ impl JoinPlan {
         check_memory(n)?;
         let g = Geometry::new(n);
         let table = QuarterTable::build(g.h);
-        let kinds: Vec<Kind> = if n % 2 == 0 {
+        let kinds: Vec<Kind> = if n.is_multiple_of(2) {
             vec![Kind::Even]
         } else {
             std::iter::once(Kind::Centre).chain((2..=g.h).map(|b| Kind::Axis { b })).collect()

@@ -33,7 +33,7 @@ impl Start {
     /// `Even`, or `Centre` then `Axis` by a, then b.
     pub fn all(n: u32) -> Vec<Start> {
         let h = n / 2;
-        if n % 2 == 0 {
+        if n.is_multiple_of(2) {
             return vec![Start::Even];
         }
         let mut starts = vec![Start::Centre];

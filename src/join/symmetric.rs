@@ -98,7 +98,11 @@ impl Board {
 /// Returns the symmetry classes by orbit size from Q(n), F180(n) and F90(n) (n ≥ 2), by
 /// Burnside's lemma, or `None` if the counts are inconsistent (not divisible as they must be).
 pub fn classes(q: u128, f180: u128, f90: u128) -> Option<Classes> {
-    let ok = f90 % 2 == 0 && f180 >= f90 && (f180 - f90) % 4 == 0 && q >= f180 && (q - f180) % 8 == 0;
+    let ok = f90.is_multiple_of(2)
+        && f180 >= f90
+        && (f180 - f90).is_multiple_of(4)
+        && q >= f180
+        && (q - f180).is_multiple_of(8);
     ok.then(|| Classes { orbit8: (q - f180) / 8, orbit4: (f180 - f90) / 4, orbit2: f90 / 2, orbit1: 0 })
 }
 
