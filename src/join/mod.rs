@@ -184,6 +184,7 @@ impl JoinPlan {
             Start::Axis { a, b } => (Kind::Axis { b }, a),
         };
         let mut s = Scratch::default();
+        s.half.avx512 = self.level == Level::Avx512;
         let mut total = 0;
         for group in self.groups.iter().filter(|gr| gr.kind == kind) {
             for &rows in &self.lists[group.list] {
@@ -374,6 +375,7 @@ impl Plan for JoinPlan {
         let rows = self.lists[group.list][index - group.first];
         let (solutions, halves) = SCRATCH.with(|s| {
             let s = &mut s.borrow_mut();
+            s.half.avx512 = self.level == Level::Avx512;
             match group.kind {
                 Kind::Axis { b } => self.round_axis(b, rows, 1..b, s),
                 kind => self.round(kind, rows, s),
