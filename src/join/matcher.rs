@@ -90,14 +90,25 @@ pub type Query = (u64, u32);
 /// once warm). Stored masks come in classes of equal weight; each block holds one class.
 #[derive(Debug, Default)]
 pub struct Matcher {
-    /// OR of the stored masks: bits outside it never clash and are squeezed out.
+    /// The bits the blocks match on: the OR of the stored masks (bits outside it never clash)
+    /// minus the cut bits; squeezed out of every mask.
     occupied: u64,
+    /// Cut bits (the sieve): stored masks and queries go into 2^k buckets by these bits, and a
+    /// block is only matched against query buckets disjoint from its own.
+    cut: u64,
     chunks: usize,
     /// Weight of each block.
     block_weights: Vec<u32>,
+    /// Stored masks from which the sieve is used ([`SIEVE_FROM`] unless set).
+    pub sieve_from: Option<usize>,
+    /// Cut-bit bucket of each block.
+    block_buckets: Vec<u32>,
+    /// Start of each query bucket in `queries` (2^k + 1 entries).
+    query_starts: Vec<usize>,
+    sorted: Vec<u64>,
     /// `blocks × chunks × 32` rows.
     tables: Vec<Row>,
-    /// Raw tail masks (squeezed) and their weights.
+    /// Raw tail masks (not squeezed) and their weights.
     tail: Vec<(u64, u32)>,
     squeezed: Vec<u64>,
     queries: Vec<Query>,
@@ -132,9 +143,27 @@ impl Matcher {
             return 0;
         }
         let mut prepared = std::mem::take(&mut self.queries);
+        let (occupied, cut) = (self.occupied, self.cut);
+        // Counting sort of the squeezed queries by cut-bit bucket.
+        let buckets = 1usize << cut.count_ones();
+        let mut starts = std::mem::take(&mut self.query_starts);
+        starts.clear();
+        starts.resize(buckets + 1, 0);
+        for &(q, _) in queries {
+            starts[squeeze(level, q, cut) as usize + 1] += 1;
+        }
+        for i in 1..=buckets {
+            starts[i] += starts[i - 1];
+        }
         prepared.clear();
-        let occupied = self.occupied;
-        prepared.extend(queries.iter().map(|&(q, w)| (squeeze(level, q, occupied), w)));
+        prepared.resize(queries.len(), (0, 0));
+        let mut next = starts.clone();
+        for &(q, w) in queries {
+            let b = squeeze(level, q, cut) as usize;
+            prepared[next[b]] = (squeeze(level, q, occupied), w);
+            next[b] += 1;
+        }
+        self.query_starts = starts;
         let total = match level {
             // SAFETY: `Level::detect` returned this level only after `is_x86_feature_detected!`
             // confirmed every feature the function enables (`set_level` never raises it).
@@ -144,65 +173,125 @@ impl Matcher {
             #[cfg(target_arch = "x86_64")]
             Level::Avx2 => unsafe { count_avx2(self, &prepared) },
             _ => count_generic(self, &prepared),
-        };
+        } + tail_sum(self, queries);
         self.queries = prepared;
         total
     }
 
     /// Stores `classes`: masks with the weight each counts for.
     pub fn build(&mut self, level: Level, classes: &[(&[u64], u32)]) {
-        let occupied = classes.iter().flat_map(|c| c.0.iter()).fold(0, |a, &m| a | m);
+        let all = classes.iter().flat_map(|c| c.0.iter()).fold(0, |a, &m| a | m);
+        let stored: usize = classes.iter().map(|c| c.0.len()).sum();
+        let cut = choose_cut(classes, all, stored, self.sieve_from.unwrap_or(SIEVE_FROM));
+        self.cut = cut;
+        let occupied = all & !cut;
         self.occupied = occupied;
         let bits = occupied.count_ones();
         let chunks = (bits.div_ceil(CHUNK) as usize).max(1);
         self.chunks = chunks;
         let width = chunks as u32 * CHUNK;
+        let buckets = 1usize << cut.count_ones();
         self.block_weights.clear();
+        self.block_buckets.clear();
         self.tail.clear();
         self.tables.clear();
         for &(masks, weight) in classes {
             if masks.is_empty() || weight == 0 {
                 continue;
             }
-            self.squeezed.clear();
-            self.squeezed.extend(masks.iter().map(|&m| squeeze(level, m, occupied)));
-            let len = masks.len();
-            let rest = len % BLOCK;
-            let (blocks, tail) = if rest < TAIL { (len / BLOCK, rest) } else { (len.div_ceil(BLOCK), 0) };
-            self.tail.extend(self.squeezed[len - tail..].iter().map(|&m| (m, weight)));
-            for b in 0..blocks {
-                let stored = &self.squeezed[b * BLOCK..((b + 1) * BLOCK).min(len - tail)];
-                self.block_weights.push(weight);
-                let first = self.tables.len();
-                self.tables.resize(first + chunks * ROWS, [0; WORDS]);
-                let tables = &mut self.tables[first..];
-                // free[j] has bit i set if and only if stored mask i leaves bit j free: 64×64
-                // bit transposes of the complemented masks.
-                let mut free = [[0u64; WORDS]; 64];
-                let mut valid: Row = [0; WORDS];
-                for (w, group) in stored.chunks(64).enumerate() {
-                    let mut m = [0u64; 64];
-                    for (i, &x) in group.iter().enumerate() {
-                        m[i] = !x & low_mask(width);
+            // Counting sort by cut-bit bucket.
+            let mut starts = [0usize; MAX_BUCKETS + 1];
+            for &m in masks {
+                starts[squeeze(level, m, cut) as usize + 1] += 1;
+            }
+            for i in 1..=buckets {
+                starts[i] += starts[i - 1];
+            }
+            let mut next = starts;
+            self.sorted.clear();
+            self.sorted.resize(masks.len(), 0);
+            for &m in masks {
+                let b = squeeze(level, m, cut) as usize;
+                self.sorted[next[b]] = m;
+                next[b] += 1;
+            }
+            for bucket in 0..buckets {
+                let part = &self.sorted[starts[bucket]..starts[bucket + 1]];
+                self.squeezed.clear();
+                self.squeezed.extend(part.iter().map(|&m| squeeze(level, m, occupied)));
+                let len = part.len();
+                let rest = len % BLOCK;
+                let (blocks, tail) = if rest < TAIL { (len / BLOCK, rest) } else { (len.div_ceil(BLOCK), 0) };
+                self.tail.extend(part[len - tail..].iter().map(|&m| (m, weight)));
+                for b in 0..blocks {
+                    let stored = &self.squeezed[b * BLOCK..((b + 1) * BLOCK).min(len - tail)];
+                    self.block_weights.push(weight);
+                    self.block_buckets.push(bucket as u32);
+                    let first = self.tables.len();
+                    self.tables.resize(first + chunks * ROWS, [0; WORDS]);
+                    let tables = &mut self.tables[first..];
+                    // free[j] has bit i set if and only if stored mask i leaves bit j free: 64×64
+                    // bit transposes of the complemented masks.
+                    let mut free = [[0u64; WORDS]; 64];
+                    let mut valid: Row = [0; WORDS];
+                    for (w, group) in stored.chunks(64).enumerate() {
+                        let mut m = [0u64; 64];
+                        for (i, &x) in group.iter().enumerate() {
+                            m[i] = !x & low_mask(width);
+                        }
+                        transpose64(&mut m);
+                        for j in 0..width as usize {
+                            free[j][w] = m[j];
+                        }
+                        valid[w] = low_mask(group.len() as u32);
                     }
-                    transpose64(&mut m);
-                    for j in 0..width as usize {
-                        free[j][w] = m[j];
-                    }
-                    valid[w] = low_mask(group.len() as u32);
-                }
-                for k in 0..chunks {
-                    let t = &mut tables[k * ROWS..(k + 1) * ROWS];
-                    t[0] = valid;
-                    for s in 1..ROWS {
-                        let prev = t[s & (s - 1)];
-                        let f = &free[k * CHUNK as usize + s.trailing_zeros() as usize];
-                        t[s] = std::array::from_fn(|w| prev[w] & f[w]);
+                    for k in 0..chunks {
+                        let t = &mut tables[k * ROWS..(k + 1) * ROWS];
+                        t[0] = valid;
+                        for s in 1..ROWS {
+                            let prev = t[s & (s - 1)];
+                            let f = &free[k * CHUNK as usize + s.trailing_zeros() as usize];
+                            t[s] = std::array::from_fn(|w| prev[w] & f[w]);
+                        }
                     }
                 }
             }
         }
     }
+}
+
+/// The most cut bits the sieve uses (16 buckets).
+const MAX_CUTS: u32 = 4;
+const MAX_BUCKETS: usize = 1 << MAX_CUTS;
+/// Stored masks from which the sieve pays (measured at n = 18–20; see results/).
+pub const SIEVE_FROM: usize = 8 * BLOCK;
+
+/// Returns the cut bits for a stored set: none below `from` masks, else the 3 bits of
+/// `all` set in the most stored masks (a query skips the buckets that use its own cut bits,
+/// so busy bits skip the most).
+fn choose_cut(classes: &[(&[u64], u32)], all: u64, stored: usize, from: usize) -> u64 {
+    let cuts = if stored < from { 0 } else { 3 };
+    if cuts == 0 {
+        return 0;
+    }
+    let mut freq = [0u32; 64];
+    for &(masks, _) in classes {
+        for &m in masks.iter().step_by(7) {
+            let mut x = m;
+            while x != 0 {
+                freq[x.trailing_zeros() as usize] += 1;
+                x &= x - 1;
+            }
+        }
+    }
+    let mut cut = 0u64;
+    for _ in 0..cuts.min(all.count_ones()) {
+        let best = (0..64).filter(|&j| all >> j & 1 == 1 && cut >> j & 1 == 0).max_by_key(|&j| freq[j]);
+        if let Some(j) = best {
+            cut |= 1 << j;
+        }
+    }
+    cut
 }
 
 /// Transposes a 64×64 bit matrix in place: afterwards bit i of `a[j]` is what bit j of `a[i]`
@@ -249,10 +338,10 @@ fn count_body(m: &Matcher, queries: &[Query]) -> u64 {
     let chunks = m.chunks;
     let mask = ROWS as u64 - 1;
     let mut total = 0u64;
-    for (b, &block_weight) in m.block_weights.iter().enumerate() {
+    for (b, (&block_weight, &bucket)) in m.block_weights.iter().zip(&m.block_buckets).enumerate() {
         let tables = &m.tables[b * chunks * ROWS..(b + 1) * chunks * ROWS];
         let mut sum = 0u64;
-        for &(q, weight) in queries {
+        for &(q, weight) in compatible(m, bucket, queries) {
             let mut acc = tables[(q & mask) as usize];
             for k in 1..chunks {
                 let row = &tables[k * ROWS + ((q >> (k as u32 * CHUNK)) & mask) as usize];
@@ -265,7 +354,17 @@ fn count_body(m: &Matcher, queries: &[Query]) -> u64 {
         }
         total += sum * block_weight as u64;
     }
-    total + tail_sum(m, queries)
+    total
+}
+
+/// Returns the queries (sorted by bucket) whose cut bits are disjoint from block bucket
+/// `bucket`: the buckets q with q & bucket == 0, each a contiguous range.
+#[inline(always)]
+fn compatible<'a>(m: &'a Matcher, bucket: u32, queries: &'a [Query]) -> impl Iterator<Item = &'a Query> + 'a {
+    let starts = &m.query_starts;
+    (0..starts.len() - 1)
+        .filter(move |&q| q as u32 & bucket == 0)
+        .flat_map(move |q| &queries[starts[q]..starts[q + 1]])
 }
 
 /// Returns the weighted count of the raw tail.
@@ -310,9 +409,9 @@ fn count_avx512(m: &Matcher, queries: &[Query]) -> u64 {
         10 => blocks_avx512::<10>(m, queries),
         11 => blocks_avx512::<11>(m, queries),
         12 => blocks_avx512::<12>(m, queries),
-        _ => count_body(m, queries) - tail_sum(m, queries),
+        _ => count_body(m, queries),
     };
-    total + tail_sum(m, queries)
+    total
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -322,20 +421,26 @@ fn blocks_avx512<const K: usize>(m: &Matcher, queries: &[Query]) -> u64 {
     let mask = ROWS as u64 - 1;
     let (all, _) = m.tables.as_chunks::<ROWS>();
     let mut total = 0u64;
-    for (b, &block_weight) in m.block_weights.iter().enumerate() {
+    for (b, (&block_weight, &bucket)) in m.block_weights.iter().zip(&m.block_buckets).enumerate() {
         let tables: &[[Row; ROWS]; K] = all[b * K..(b + 1) * K].try_into().expect("K chunks per block");
         let mut sum = 0u64;
-        for &(q, weight) in queries {
-            let row = &tables[0][(q & mask) as usize];
-            // SAFETY: `row` is a valid, initialised `[u64; 8]` of 64 bytes; the load is unaligned.
-            let mut acc = unsafe { _mm512_loadu_si512(row.as_ptr().cast()) };
-            for (k, table) in tables.iter().enumerate().skip(1) {
-                let row = &table[((q >> (k as u32 * CHUNK)) & mask) as usize];
-                // SAFETY: as above.
-                acc = _mm512_and_si512(acc, unsafe { _mm512_loadu_si512(row.as_ptr().cast()) });
+        let starts = &m.query_starts;
+        for qb in 0..starts.len() - 1 {
+            if qb as u32 & bucket != 0 {
+                continue;
             }
-            let ones = _mm512_reduce_add_epi64(_mm512_popcnt_epi64(acc)) as u64;
-            sum += ones * weight as u64;
+            for &(q, weight) in &queries[starts[qb]..starts[qb + 1]] {
+                let row = &tables[0][(q & mask) as usize];
+                // SAFETY: `row` is a valid, initialised `[u64; 8]` of 64 bytes; the load is unaligned.
+                let mut acc = unsafe { _mm512_loadu_si512(row.as_ptr().cast()) };
+                for (k, table) in tables.iter().enumerate().skip(1) {
+                    let row = &table[((q >> (k as u32 * CHUNK)) & mask) as usize];
+                    // SAFETY: as above.
+                    acc = _mm512_and_si512(acc, unsafe { _mm512_loadu_si512(row.as_ptr().cast()) });
+                }
+                let ones = _mm512_reduce_add_epi64(_mm512_popcnt_epi64(acc)) as u64;
+                sum += ones * weight as u64;
+            }
         }
         total += sum * block_weight as u64;
     }
@@ -378,7 +483,17 @@ mod tests {
             let mut m = Matcher::new();
             for bits in [6, 17, 34, 42] {
                 for holes in [0u64, 0b1001_0000_0100, (1 << (bits / 2)) | 1] {
-                    for len in [0, 1, TAIL - 1, TAIL, BLOCK - 1, BLOCK, BLOCK + 1, 2 * BLOCK + TAIL + 3] {
+                    for len in [
+                        0,
+                        1,
+                        TAIL - 1,
+                        TAIL,
+                        BLOCK - 1,
+                        BLOCK,
+                        BLOCK + 1,
+                        2 * BLOCK + TAIL + 3,
+                        SIEVE_FROM + 777,
+                    ] {
                         let masks: Vec<u64> = (0..len).map(|_| rng.mask(bits, holes)).collect();
                         let more: Vec<u64> = (0..len / 3).map(|_| rng.mask(bits, holes)).collect();
                         let queries: Vec<Query> =
@@ -396,6 +511,26 @@ mod tests {
                         );
                     }
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn the_sieve_counts_like_the_naive_test() {
+        let mut rng = Rng(99);
+        let mut m = Matcher::new();
+        for level in Level::available() {
+            for bits in [20, 38] {
+                let masks: Vec<u64> = (0..3 * SIEVE_FROM + 5).map(|_| rng.mask(bits, 0b100)).collect();
+                let queries: Vec<Query> = (0..300).map(|i| (rng.mask(bits, 0), 1 + i % 3)).collect();
+                let classes: [(&[u64], u32); 2] =
+                    [(&masks[..SIEVE_FROM + 100], 2), (&masks[SIEVE_FROM + 100..], 1)];
+                assert_eq!(
+                    m.count(level, &classes, &queries),
+                    naive_count(&classes, &queries),
+                    "{level:?} {bits}"
+                );
+                assert_eq!(m.cut.count_ones(), 3);
             }
         }
     }

@@ -82,6 +82,7 @@ pub struct JoinPlan {
     table: QuarterTable,
     level: Level,
     reduce: bool,
+    sieve_from: Option<usize>,
     groups: Vec<Group>,
     lists: Vec<Vec<u64>>,
     len: usize,
@@ -155,7 +156,7 @@ impl JoinPlan {
             groups.push(Group { kind, list: lists.len() - 1, first: len });
             len += lists[lists.len() - 1].len();
         }
-        Ok(JoinPlan { g, table, level: Level::detect(), reduce, groups, lists, len })
+        Ok(JoinPlan { g, table, level: Level::detect(), reduce, sieve_from: None, groups, lists, len })
     }
 
     /// Returns the quarter table (side ⌊n/2⌋).
@@ -172,6 +173,12 @@ impl JoinPlan {
     /// best the CPU supports, and a level above it is lowered to it).
     pub fn set_level(&mut self, level: Level) {
         self.level = level.min(Level::detect());
+    }
+
+    /// Sets the stored-set size from which the matcher uses its sieve (for benches; the
+    /// default is [`matcher::SIEVE_FROM`]).
+    pub fn set_sieve_from(&mut self, masks: usize) {
+        self.sieve_from = Some(masks);
     }
 
     /// Returns the solutions that contain the pre-placed queens of `start` (for the centre and
@@ -376,6 +383,7 @@ impl Plan for JoinPlan {
         let (solutions, halves) = SCRATCH.with(|s| {
             let s = &mut s.borrow_mut();
             s.half.avx512 = self.level == Level::Avx512;
+            s.matcher.sieve_from = self.sieve_from;
             match group.kind {
                 Kind::Axis { b } => self.round_axis(b, rows, 1..b, s),
                 kind => self.round(kind, rows, s),
