@@ -15,5 +15,9 @@ fn main() {
     plan.set_sieve_from(from);
     let t0 = Instant::now();
     let sum: u128 = (0..plan.len()).step_by(step).map(|i| plan.solve(i, false).solutions).sum();
-    println!("n={n} step={step} sieve_from={from} units={} sum={sum} seconds={:.3}", plan.len().div_ceil(step), t0.elapsed().as_secs_f64());
+    println!(
+        "n={n} step={step} sieve_from={from} units={} sum={sum} seconds={:.3}",
+        plan.len().div_ceil(step),
+        t0.elapsed().as_secs_f64()
+    );
 }

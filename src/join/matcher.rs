@@ -144,24 +144,35 @@ impl Matcher {
         }
         let mut prepared = std::mem::take(&mut self.queries);
         let (occupied, cut) = (self.occupied, self.cut);
-        // Counting sort of the squeezed queries by cut-bit bucket.
-        let buckets = 1usize << cut.count_ones();
         let mut starts = std::mem::take(&mut self.query_starts);
         starts.clear();
-        starts.resize(buckets + 1, 0);
-        for &(q, _) in queries {
-            starts[squeeze(level, q, cut) as usize + 1] += 1;
-        }
-        for i in 1..=buckets {
-            starts[i] += starts[i - 1];
-        }
         prepared.clear();
-        prepared.resize(queries.len(), (0, 0));
-        let mut next = starts.clone();
-        for &(q, w) in queries {
-            let b = squeeze(level, q, cut) as usize;
-            prepared[next[b]] = (squeeze(level, q, occupied), w);
-            next[b] += 1;
+        if cut == 0 {
+            // One bucket: squeeze only.
+            prepared.extend_from_slice(queries);
+            squeeze_all(level, &mut prepared, occupied);
+            starts.extend([0, queries.len()]);
+        } else {
+            // Counting sort of the squeezed queries by cut-bit bucket.
+            let buckets = 1usize << cut.count_ones();
+            starts.resize(buckets + 1, 0);
+            self.sorted.clear();
+            self.sorted.extend(queries.iter().map(|q| q.0));
+            squeeze_all_u64(level, &mut self.sorted, cut);
+            for &b in &self.sorted {
+                starts[b as usize + 1] += 1;
+            }
+            for i in 1..=buckets {
+                starts[i] += starts[i - 1];
+            }
+            prepared.resize(queries.len(), (0, 0));
+            let mut next = [0usize; MAX_BUCKETS];
+            next[..buckets].copy_from_slice(&starts[..buckets]);
+            for (&b, &q) in self.sorted.iter().zip(queries) {
+                prepared[next[b as usize]] = q;
+                next[b as usize] += 1;
+            }
+            squeeze_all(level, &mut prepared, occupied);
         }
         self.query_starts = starts;
         let total = match level {
@@ -199,26 +210,34 @@ impl Matcher {
             if masks.is_empty() || weight == 0 {
                 continue;
             }
-            // Counting sort by cut-bit bucket.
+            // Counting sort by cut-bit bucket (bucket numbers kept in `squeezed` meanwhile).
             let mut starts = [0usize; MAX_BUCKETS + 1];
-            for &m in masks {
-                starts[squeeze(level, m, cut) as usize + 1] += 1;
-            }
-            for i in 1..=buckets {
-                starts[i] += starts[i - 1];
-            }
-            let mut next = starts;
             self.sorted.clear();
-            self.sorted.resize(masks.len(), 0);
-            for &m in masks {
-                let b = squeeze(level, m, cut) as usize;
-                self.sorted[next[b]] = m;
-                next[b] += 1;
+            if cut == 0 {
+                starts[1] = masks.len();
+                self.sorted.extend_from_slice(masks);
+            } else {
+                self.squeezed.clear();
+                self.squeezed.extend_from_slice(masks);
+                squeeze_all_u64(level, &mut self.squeezed, cut);
+                for &b in &self.squeezed {
+                    starts[b as usize + 1] += 1;
+                }
+                for i in 1..=buckets {
+                    starts[i] += starts[i - 1];
+                }
+                let mut next = starts;
+                self.sorted.resize(masks.len(), 0);
+                for (&b, &m) in self.squeezed.iter().zip(masks) {
+                    self.sorted[next[b as usize]] = m;
+                    next[b as usize] += 1;
+                }
             }
             for bucket in 0..buckets {
                 let part = &self.sorted[starts[bucket]..starts[bucket + 1]];
                 self.squeezed.clear();
-                self.squeezed.extend(part.iter().map(|&m| squeeze(level, m, occupied)));
+                self.squeezed.extend_from_slice(part);
+                squeeze_all_u64(level, &mut self.squeezed, occupied);
                 let len = part.len();
                 let rest = len % BLOCK;
                 let (blocks, tail) = if rest < TAIL { (len / BLOCK, rest) } else { (len.div_ceil(BLOCK), 0) };
@@ -313,22 +332,46 @@ pub fn transpose64(a: &mut [u64; 64]) {
     }
 }
 
-/// Returns the bits of `x` at the set bits of `mask`, packed low (`pext`).
-#[inline]
-fn squeeze(level: Level, x: u64, mask: u64) -> u64 {
+/// Squeezes the mask of every query in place (one call, so `pext` inlines into the loop).
+fn squeeze_all(level: Level, queries: &mut [Query], mask: u64) {
     #[cfg(target_arch = "x86_64")]
     if level != Level::Baseline {
         // SAFETY: levels above the baseline are only detected with BMI2 present.
-        return unsafe { pext_bmi2(x, mask) };
+        return unsafe { squeeze_all_bmi2(queries, mask) };
     }
     let _ = level;
-    pext_soft(x, mask)
+    for q in queries {
+        q.0 = pext_soft(q.0, mask);
+    }
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "bmi2")]
-fn pext_bmi2(x: u64, mask: u64) -> u64 {
-    std::arch::x86_64::_pext_u64(x, mask)
+fn squeeze_all_bmi2(queries: &mut [Query], mask: u64) {
+    for q in queries {
+        q.0 = std::arch::x86_64::_pext_u64(q.0, mask);
+    }
+}
+
+/// Squeezes every mask in place.
+fn squeeze_all_u64(level: Level, masks: &mut [u64], mask: u64) {
+    #[cfg(target_arch = "x86_64")]
+    if level != Level::Baseline {
+        // SAFETY: levels above the baseline are only detected with BMI2 present.
+        return unsafe { squeeze_all_u64_bmi2(masks, mask) };
+    }
+    let _ = level;
+    for m in masks {
+        *m = pext_soft(*m, mask);
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2")]
+fn squeeze_all_u64_bmi2(masks: &mut [u64], mask: u64) {
+    for m in masks {
+        *m = std::arch::x86_64::_pext_u64(*m, mask);
+    }
 }
 
 /// The portable block loop: plain `[u64; 8]` loops that the compiler vectorises for the
@@ -396,7 +439,7 @@ fn count_avx2(m: &Matcher, queries: &[Query]) -> u64 {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vpopcntdq,avx2,popcnt,bmi2")]
 fn count_avx512(m: &Matcher, queries: &[Query]) -> u64 {
-    let total = match m.chunks {
+    match m.chunks {
         1 => blocks_avx512::<1>(m, queries),
         2 => blocks_avx512::<2>(m, queries),
         3 => blocks_avx512::<3>(m, queries),
@@ -410,8 +453,7 @@ fn count_avx512(m: &Matcher, queries: &[Query]) -> u64 {
         11 => blocks_avx512::<11>(m, queries),
         12 => blocks_avx512::<12>(m, queries),
         _ => count_body(m, queries),
-    };
-    total
+    }
 }
 
 #[cfg(target_arch = "x86_64")]

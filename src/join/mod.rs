@@ -254,18 +254,24 @@ impl JoinPlan {
         let halves = (e_end + w_end) as u64;
         // Weight of a west half: 2 per long-diagonal queen (flags), else `plain`.
         let flag_bits = FLAG_NORTH_U | FLAG_SOUTH_V;
-        let weight = |code: u64| -> u32 {
-            match (code & flag_bits).count_ones() {
-                0 => plain,
-                f => 1 << f,
-            }
-        };
+        // Weight by the two flag bits (62, 63), looked up rather than branched on: the flags
+        // are unpredictable.
+        let weights = [plain, 2, 2, 4];
+        let weight = |code: u64| -> u32 { weights[(code >> 62) as usize] };
         // Store the smaller side: building costs about as much per stored mask as 20–40
         // queries; matching is symmetric.
         let matched = if e_end <= w_end {
-            queries.clear();
-            queries.extend(west_raw.iter().map(|&w| (w & !flag_bits, weight(w))).filter(|q| q.1 > 0));
-            matcher.count(self.level, &[(east, 1)], queries)
+            // Branch-free fill of a buffer that only grows (entries past `k` are scratch).
+            if queries.len() < w_end {
+                queries.resize(w_end, (0, 0));
+            }
+            let mut k = 0;
+            for &w in west_raw {
+                let wt = weight(w);
+                queries[k] = (w & !flag_bits, wt);
+                k += (wt > 0) as usize;
+            }
+            matcher.count(self.level, &[(east, 1)], &queries[..k])
         } else {
             for w in west.iter_mut() {
                 w.clear();
@@ -276,9 +282,13 @@ impl JoinPlan {
                     west[wt.trailing_zeros() as usize].push(w & !flag_bits);
                 }
             }
-            queries.clear();
-            queries.extend(east.iter().map(|&m| (m, 1)));
-            matcher.count(self.level, &[(&west[0], 1), (&west[1], 2), (&west[2], 4)], queries)
+            if queries.len() < e_end {
+                queries.resize(e_end, (0, 0));
+            }
+            for (q, &m) in queries.iter_mut().zip(east) {
+                *q = (m, 1);
+            }
+            matcher.count(self.level, &[(&west[0], 1), (&west[1], 2), (&west[2], 4)], &queries[..e_end])
         };
         (outer as u128 * matched as u128, halves)
     }
@@ -332,9 +342,13 @@ impl JoinPlan {
                 0,
             );
             halves += w_end as u64;
-            queries.clear();
-            queries.extend(west_raw[..w_end].iter().map(|&q| (q | row_queen, 1)));
-            total += matcher.count_stored(self.level, queries) as u128;
+            if queries.len() < w_end {
+                queries.resize(w_end, (0, 0));
+            }
+            for (q, &w) in queries.iter_mut().zip(&west_raw[..w_end]) {
+                *q = (w | row_queen, 1);
+            }
+            total += matcher.count_stored(self.level, &queries[..w_end]) as u128;
         }
         (total, halves)
     }
