@@ -543,6 +543,21 @@ mod tests {
     }
 
     #[test]
+    fn every_instruction_set_level_gives_the_same_counts() {
+        for n in [11, 12] {
+            let want = backtrack_count(n) as u128;
+            for level in Level::available() {
+                let mut plan = JoinPlan::new(n).unwrap();
+                plan.set_level(level);
+                assert_eq!(plan.level(), level);
+                assert_eq!(run(&plan, 2), want, "n = {n} {level:?}");
+                plan.set_sieve_from(0);
+                assert_eq!(run(&plan, 2), want, "n = {n} {level:?} always sieving");
+            }
+        }
+    }
+
+    #[test]
     fn thread_counts_agree() {
         for n in [12, 13] {
             let plan = JoinPlan::new(n).unwrap();
