@@ -9,7 +9,8 @@ use nqueens::{Algorithm, CountOptions, Counter};
 fn main() {
     let args: Vec<u32> = std::env::args().skip(1).map(|a| a.parse().expect("integers")).collect();
     let (first, last, reps, threads) = (args[0], args[1], args[2] as usize, args[3] as usize);
-    let make = |algorithm| Counter::new(&CountOptions { threads, algorithm, ..CountOptions::default() }).unwrap();
+    let make =
+        |algorithm| Counter::new(&CountOptions { threads, algorithm, ..CountOptions::default() }).unwrap();
     let (join, mirror) = (make(Algorithm::Join), make(Algorithm::Mirror));
     println!("n,reps,join_seconds,mirror_seconds,join_over_mirror");
     for n in first..=last {

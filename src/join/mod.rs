@@ -321,14 +321,15 @@ impl JoinPlan {
         if e_end == 0 {
             return (0, 0);
         }
-        let mut halves = e_end as u64;
-        matcher.build(self.level, &[(&east[..e_end], 8)]);
-        let mut total = 0u128;
+        // Every middle-row queen's west halves go into one set, each carrying the queen's two
+        // window diagonals; the count is symmetric, so the smaller of the two sets is stored.
+        let mut w_end = 0;
         for a in a_range {
             let start = Start::Axis { a, b };
             let (fu, fv) = start.taken(g);
             let row_queen = g.window(Side::East, 1 << (2 * h + a), 1 << (n - 1 + a));
-            let w_end = window_codes(
+            let from = w_end;
+            w_end = window_codes(
                 &self.table,
                 g,
                 Side::West,
@@ -339,17 +340,25 @@ impl JoinPlan {
                 false,
                 half,
                 west_raw,
-                0,
+                from,
             );
-            halves += w_end as u64;
-            if queries.len() < w_end {
-                queries.resize(w_end, (0, 0));
+            for w in &mut west_raw[from..w_end] {
+                *w |= row_queen;
             }
-            for (q, &w) in queries.iter_mut().zip(&west_raw[..w_end]) {
-                *q = (w | row_queen, 1);
-            }
-            total += matcher.count_stored(self.level, &queries[..w_end]) as u128;
         }
+        let halves = (e_end + w_end) as u64;
+        let (stored, other) = if e_end <= w_end {
+            (&east[..e_end], &west_raw[..w_end])
+        } else {
+            (&west_raw[..w_end], &east[..e_end])
+        };
+        if queries.len() < other.len() {
+            queries.resize(other.len(), (0, 0));
+        }
+        for (q, &m) in queries.iter_mut().zip(other) {
+            *q = (m, 1);
+        }
+        let total = matcher.count(self.level, &[(stored, 8)], &queries[..other.len()]) as u128;
         (total, halves)
     }
 }
