@@ -100,6 +100,18 @@ pub const FLAG_NORTH_U: u64 = 1 << 62;
 /// south quarter (for even n and the west half: the main diagonal v = n − 1).
 pub const FLAG_SOUTH_V: u64 = 1 << 63;
 
+/// Popcounts of 12-bit masks (h ≤ 12): the enumerator is built for the baseline CPU, where
+/// `count_ones` is a slow bit trick, and it tests every submask of the half's columns.
+static POPCOUNT: [u8; 1 << 12] = {
+    let mut t = [0u8; 1 << 12];
+    let mut i = 1;
+    while i < t.len() {
+        t[i] = t[i >> 1] + (i & 1) as u8;
+        i += 1;
+    }
+    t
+};
+
 /// Writes the window mask of every half-solution that [`for_each_half`] would visit into
 /// `out[start..]` (growing `out` as needed; entries past the returned end are scratch) and
 /// returns the end. With `flags`, each mask also carries [`FLAG_NORTH_U`] and [`FLAG_SOUTH_V`].
@@ -148,10 +160,10 @@ pub fn window_codes(
         ((bu << c) | (bv << 32), code | (((bv >> hm) & flag) << 63))
     };
     let mut end = start;
-    let k = rows_n.count_ones();
+    let k = POPCOUNT[rows_n as usize];
     let mut sub = cols;
     loop {
-        if sub.count_ones() == k {
+        if POPCOUNT[sub as usize] == k {
             let a_list = table.cells(rows_n, sub);
             let b_list = table.cells(rows_s, cols ^ sub);
             if !a_list.is_empty() && !b_list.is_empty() {
