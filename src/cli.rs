@@ -56,7 +56,7 @@ pub struct CountArgs {
     #[arg(long, value_name = "WHEN", default_value = "auto", value_parser = parse_progress)]
     pub progress: Progress,
 
-    /// Search algorithm: mirror (mirror halving) or join (quadrant join, n <= 25; also gives fundamental solutions).
+    /// Search algorithm: mirror (mirror halving) or join (quadrant join for 4 <= n <= 25; smaller boards use mirror).
     #[arg(long, value_name = "NAME", default_value = "mirror", value_parser = parse_algorithm)]
     pub algorithm: Algorithm,
 
