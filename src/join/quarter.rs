@@ -77,6 +77,15 @@ impl QuarterTable {
         self.offsets.len() * 4 + self.entries.len() * 8
     }
 
+    /// Returns the placements on the local rows `rows` for every column set: one contiguous
+    /// stretch of the table.
+    #[inline]
+    pub fn region(&self, rows: u32) -> &[u64] {
+        let lo = self.offsets[(rows << self.h) as usize] as usize;
+        let hi = self.offsets[((rows + 1) << self.h) as usize] as usize;
+        &self.entries[lo..hi]
+    }
+
     /// Returns the placements on exactly the local rows `rows` and columns `cols` (h-bit masks
     /// of equal popcount), each as `u | v << 32`.
     #[inline]
