@@ -166,7 +166,7 @@ pub struct CountArgs {
     pub format: Format,
 
     /// The sequence a bfile writes: solutions (A000170) or unique (fundamental solutions,
-    /// A002562, from n = 1; needs --algorithm d4). The other formats show both.
+    /// A002562, from n = 1; not with --algorithm mirror). The other formats show both.
     #[arg(long, value_name = "SEQ", default_value = "solutions", value_parser = parse_sequence)]
     pub sequence: Sequence,
 
@@ -181,9 +181,11 @@ pub struct CountArgs {
     #[arg(long, value_name = "WHEN", default_value = "auto", value_parser = parse_progress)]
     pub progress: Progress,
 
-    /// Search algorithm: d4 (start constellations, one per symmetry class: solutions, fundamental
-    /// solutions and orbit sizes) or mirror (mirror halving: solutions only).
-    #[arg(long, value_name = "NAME", default_value = "d4", value_parser = parse_algorithm)]
+    /// Search algorithm: auto (join from n = 12 while its table fits in memory, d4 below), d4
+    /// (start constellations, one per symmetry class: solutions, fundamental solutions and
+    /// orbit sizes), mirror (mirror halving: solutions only), join (quadrant join for
+    /// 4 <= n <= 25, with fundamental solutions by Burnside; smaller boards use mirror).
+    #[arg(long, value_name = "NAME", default_value = "auto", value_parser = parse_algorithm)]
     pub algorithm: Algorithm,
 
     /// Add search statistics per n: nodes visited (queen placements), nodes per second,
@@ -279,10 +281,11 @@ fn parse_board_format(s: &str) -> Result<BoardFormat, String> {
 
 fn parse_n(s: &str) -> Result<u32, String> {
     let s = s.trim();
-    if let Some(rest) = s.strip_prefix('-') {
-        if !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(format!("board size {s} is negative: {SIZES_ACCEPTED}"));
-        }
+    if let Some(rest) = s.strip_prefix('-')
+        && !rest.is_empty()
+        && rest.bytes().all(|b| b.is_ascii_digit())
+    {
+        return Err(format!("board size {s} is negative: {SIZES_ACCEPTED}"));
     }
     if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
         return Err(format!("board size '{s}' is not an integer: {SIZES_ACCEPTED}"));

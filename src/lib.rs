@@ -29,6 +29,7 @@ pub mod check;
 pub mod constellation;
 pub mod d4;
 pub mod enumerate;
+pub mod join;
 pub mod journal;
 pub mod kernel;
 pub mod kernel_d4;
@@ -68,6 +69,22 @@ pub enum Error {
         /// The rejected depth.
         depth: u32,
     },
+    /// The join algorithm's quarter table would not fit in memory (or n is beyond the join's
+    /// largest board).
+    #[error(
+        "board size {n} is too large for --algorithm join: its quarter table needs about {needed_mib} MiB \
+         and {available_mib} MiB are available (the join supports n <= {max}); use --algorithm mirror"
+    )]
+    JoinTooLarge {
+        /// The rejected board side.
+        n: u32,
+        /// The table's estimated size in MiB.
+        needed_mib: u64,
+        /// The memory available in MiB (0 if unknown).
+        available_mib: u64,
+        /// The largest board the join supports at all.
+        max: u32,
+    },
     /// The operating system refused to start the worker threads.
     #[error("cannot start {threads} worker threads: {reason}")]
     ThreadPool {
@@ -86,17 +103,42 @@ pub enum Algorithm {
     Mirror,
     /// Full D4 symmetry by start constellations (see [`constellation`]): one border
     /// configuration per symmetry class, weighted by its orbit. Gives solutions (A000170),
-    /// fundamental solutions (A002562) and their orbit sizes; the default.
-    #[default]
+    /// fundamental solutions (A002562) and their orbit sizes.
     D4,
+    /// Quadrant join (see [`join`]): joins half-boards built from quarter-board placements and
+    /// counts disjoint pairs bit-sliced; no backtracking over whole boards. Gives solutions,
+    /// fundamental solutions and classes (by Burnside). Boards below [`join::MIN_N`] fall back
+    /// to `mirror`.
+    Join,
+    /// The fastest for each n (the default): [`Algorithm::Join`] from
+    /// [`Algorithm::JOIN_FROM`] while its quarter table fits in memory, [`Algorithm::D4`]
+    /// otherwise. See [`Algorithm::resolve`].
+    #[default]
+    Auto,
 }
 
 impl Algorithm {
     /// Every algorithm, in the order `--help` lists them.
-    pub const ALL: [Algorithm; 2] = [Algorithm::D4, Algorithm::Mirror];
+    pub const ALL: [Algorithm; 3] = [Algorithm::D4, Algorithm::Mirror, Algorithm::Join];
 
-    /// Returns true if and only if the algorithm counts fundamental solutions (fills
-    /// [`Tally::classes`]).
+    /// The smallest n for which [`Algorithm::Auto`] picks the join: measured side by side with
+    /// d4 on one thread (results/2026-11-29-vm/README.md).
+    pub const JOIN_FROM: u32 = 12;
+
+    /// Returns the concrete algorithm that counts an `n`×`n` board: `self`, or for
+    /// [`Algorithm::Auto`] the join from [`Algorithm::JOIN_FROM`] when its table fits in memory
+    /// ([`join::check_memory`]), else d4.
+    pub fn resolve(self, n: u32) -> Algorithm {
+        match self {
+            Algorithm::Auto if n >= Algorithm::JOIN_FROM && join::check_memory(n).is_ok() => Algorithm::Join,
+            Algorithm::Auto => Algorithm::D4,
+            concrete => concrete,
+        }
+    }
+
+    /// Returns true if and only if the algorithm's subproblem tallies carry the fundamental
+    /// solutions ([`Tally::classes`]): d4 does; the join computes them for a whole count by
+    /// Burnside (in [`join::count`]), so its shard and checkpoint tallies do not.
     pub fn classifies(self) -> bool {
         matches!(self, Algorithm::D4)
     }
@@ -106,6 +148,8 @@ impl Algorithm {
         match self {
             Algorithm::Mirror => "mirror",
             Algorithm::D4 => "d4",
+            Algorithm::Join => "join",
+            Algorithm::Auto => "auto",
         }
     }
 }
@@ -120,8 +164,9 @@ impl FromStr for Algorithm {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Algorithm::ALL.into_iter().find(|a| a.name() == s).ok_or_else(|| {
-            let names: Vec<&str> = Algorithm::ALL.iter().map(|a| a.name()).collect();
+        let every = [Algorithm::Auto, Algorithm::D4, Algorithm::Mirror, Algorithm::Join];
+        every.into_iter().find(|a| a.name() == s).ok_or_else(|| {
+            let names: Vec<&str> = every.iter().map(|a| a.name()).collect();
             format!("unknown algorithm '{s}': use one of {}", names.join(", "))
         })
     }
@@ -221,7 +266,7 @@ pub fn make_plan(
     split_depth: Option<u32>,
     threads: usize,
 ) -> Result<Box<dyn Plan>, Error> {
-    Ok(match algorithm {
+    Ok(match algorithm.resolve(n) {
         Algorithm::Mirror => Box::new(match split_depth {
             Some(depth) => MirrorPlan::new(n, depth)?,
             None => MirrorPlan::auto(n, threads)?,
@@ -230,6 +275,10 @@ pub fn make_plan(
             Some(depth) => D4Plan::new(n, depth)?,
             None => D4Plan::auto(n, threads)?,
         }),
+        // The join's units are not row prefixes: the split depth does not apply.
+        Algorithm::Join if n >= join::MIN_N => Box::new(join::JoinPlan::new(n)?),
+        Algorithm::Join => Box::new(MirrorPlan::auto(n, threads)?),
+        Algorithm::Auto => unreachable!("resolve() returns a concrete algorithm"),
     })
 }
 
@@ -424,10 +473,10 @@ impl Counter {
         if options.threads == 0 {
             return Err(Error::ZeroThreads);
         }
-        if let Some(depth) = options.split_depth {
-            if depth == 0 || depth > split::MAX_SPLIT_DEPTH {
-                return Err(Error::BadSplitDepth { depth });
-            }
+        if let Some(depth) = options.split_depth
+            && (depth == 0 || depth > split::MAX_SPLIT_DEPTH)
+        {
+            return Err(Error::BadSplitDepth { depth });
         }
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(options.threads)
@@ -445,21 +494,28 @@ impl Counter {
     /// Counts the solutions of the `n`×`n` board.
     ///
     /// # Errors
-    /// [`Error::BoardTooLarge`] if `n` > [`MAX_N`].
+    /// [`Error::BoardTooLarge`] if `n` > [`MAX_N`]; [`Error::JoinTooLarge`] if the join's table
+    /// would not fit in memory.
     pub fn count(&self, n: u32) -> Result<Count, Error> {
         let start = Instant::now();
         let cpu_start = process_cpu_seconds();
+        let algorithm = self.options.algorithm.resolve(n);
+        if algorithm == Algorithm::Join {
+            // The join has its own units (no split depth) and fills the symmetry fields by
+            // Burnside.
+            return join::count(n, &self.pool, &self.options);
+        }
         let (depth, threads) = (self.options.split_depth, self.options.threads);
-        let plan = make_plan(self.options.algorithm, n, depth, threads)?;
+        let plan = make_plan(algorithm, n, depth, threads)?;
         let outcome = parallel::run(plan.as_ref(), &self.pool, self.options.progress, self.options.stats);
         let stats = self.options.stats;
-        let classes = outcome.tally.fundamental(self.options.algorithm, n);
+        let classes = outcome.tally.fundamental(algorithm, n);
         Ok(Count {
             n,
             solutions: outcome.tally.solutions,
             unique: classes.map(|c| c.total()),
             classes,
-            algorithm: self.options.algorithm,
+            algorithm,
             seconds: start.elapsed().as_secs_f64(),
             threads: self.options.threads,
             subproblems: plan.len(),

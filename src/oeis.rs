@@ -167,16 +167,16 @@ pub fn check(count: &crate::Count) -> (Option<bool>, Vec<String>) {
         let known = A000170.get(n).expect("a mismatch implies a known value");
         mismatches.push(format!("A000170: counted {}, known {known}", count.solutions));
     }
-    if let Some(unique) = count.unique {
-        if let Some(known) = A002562.get(n).filter(|&k| k != unique) {
-            mismatches.push(format!("A002562: counted {unique}, known {known}"));
-        }
+    if let Some(unique) = count.unique
+        && let Some(known) = A002562.get(n).filter(|&k| k != unique)
+    {
+        mismatches.push(format!("A002562: counted {unique}, known {known}"));
     }
-    if let Some(classes) = count.classes {
-        if let Some(known) = known_classes(n).filter(|&k| k != classes) {
-            let show = |c: crate::Classes| format!("{}/{}/{}/{}", c.orbit8, c.orbit4, c.orbit2, c.orbit1);
-            mismatches.push(format!("classes 8/4/2/1: counted {}, known {}", show(classes), show(known)));
-        }
+    if let Some(classes) = count.classes
+        && let Some(known) = known_classes(n).filter(|&k| k != classes)
+    {
+        let show = |c: crate::Classes| format!("{}/{}/{}/{}", c.orbit8, c.orbit4, c.orbit2, c.orbit1);
+        mismatches.push(format!("classes 8/4/2/1: counted {}, known {}", show(classes), show(known)));
     }
     let verified = if !mismatches.is_empty() { Some(false) } else { solutions };
     (verified, mismatches)

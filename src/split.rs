@@ -141,7 +141,7 @@ pub fn mirror_subproblems_counting(n: u32, depth: u32) -> (Vec<Subproblem>, u64)
     // Row 0's left half, plus (odd n) the middle column and its row-1 children.
     let mut nodes = match n {
         0 | 1 => 0,
-        _ if n % 2 == 0 => u64::from(n / 2),
+        _ if n.is_multiple_of(2) => u64::from(n / 2),
         _ => u64::from(n / 2) + 1 + (seeds.len() - n as usize / 2) as u64,
     };
     let subproblems = expand_counting(seeds, n, depth, &mut nodes);

@@ -198,14 +198,17 @@ fn bad_options() {
         &["count", "8", "--progress", "maybe"],
         "unknown progress mode 'maybe': use auto, always or never",
     );
-    usage_error(&["count", "8", "--algorithm", "magic"], "unknown algorithm 'magic': use one of d4, mirror");
+    usage_error(
+        &["count", "8", "--algorithm", "magic"],
+        "unknown algorithm 'magic': use one of auto, d4, mirror, join",
+    );
     usage_error(
         &["count", "8", "--sequence", "a2562"],
         "unknown sequence 'a2562': use solutions (A000170) or unique (A002562)",
     );
     usage_error(
         &["count", "8", "--format", "bfile", "--sequence", "unique", "--algorithm", "mirror"],
-        "--sequence unique needs fundamental solutions, which --algorithm mirror does not count: use --algorithm d4",
+        "--sequence unique needs fundamental solutions, which --algorithm mirror does not count: use auto, d4 or join",
     );
     usage_error(&["count", "8", "--split-depth", "0"], "split depth '0' is out of range: use 1..=16");
     usage_error(&["count", "8", "--bogus"], "unexpected argument '--bogus'");

@@ -88,7 +88,8 @@ fn kill_9_at_random_moments_then_resume_gives_the_exact_count() {
     // each session, then a resume to the end: about one run's work in all.
     let dir = scratch("kill9");
     let journal = dir.join("q16.journal");
-    let args = ["count", "16", "-j", "2", "--checkpoint", s(&journal), "--progress", "never"];
+    let args =
+        ["count", "16", "--algorithm", "d4", "-j", "2", "--checkpoint", s(&journal), "--progress", "never"];
     let mut recorded = 0;
     for round in 0..4 {
         let delay = 100 + random_below(1400);
@@ -113,7 +114,18 @@ fn signals_stop_gracefully_then_resume_gives_the_exact_count() {
     let dir = scratch("signals");
     for (sig, code) in [("TERM", 143), ("INT", 130), ("USR1", 143)] {
         let journal = dir.join(format!("q15-{sig}.journal"));
-        let args = ["count", "15", "-j", "1", "--checkpoint", s(&journal), "--progress", "never"];
+        let args = [
+            "count",
+            "15",
+            "--algorithm",
+            "d4",
+            "-j",
+            "1",
+            "--checkpoint",
+            s(&journal),
+            "--progress",
+            "never",
+        ];
         let child = spawn(&args);
         wait_for_entries(&journal, 1);
         signal(&child, sig);
@@ -140,9 +152,9 @@ fn signals_stop_gracefully_then_resume_gives_the_exact_count() {
 fn a_journal_in_use_by_another_run_is_refused() {
     let dir = scratch("busy");
     let journal = dir.join("q17.journal");
-    let mut first = spawn(&["count", "17", "-j", "1", "--checkpoint", s(&journal)]);
+    let mut first = spawn(&["count", "17", "--algorithm", "d4", "-j", "1", "--checkpoint", s(&journal)]);
     wait_for_entries(&journal, 1);
-    let out = nqueens(&["count", "17", "--checkpoint", s(&journal)])
+    let out = nqueens(&["count", "17", "--algorithm", "d4", "--checkpoint", s(&journal)])
         .assert()
         .code(2)
         .stdout("")
@@ -158,14 +170,14 @@ fn a_journal_in_use_by_another_run_is_refused() {
 #[test]
 fn ctrl_c_without_checkpoint_just_stops_with_130() {
     // 800 ms: well after the handlers are installed at start-up, long before n = 18 ends.
-    let child = spawn(&["count", "18", "-j", "1"]);
+    let child = spawn(&["count", "18", "--algorithm", "d4", "-j", "1"]);
     std::thread::sleep(Duration::from_millis(800));
     let start = Instant::now();
     signal(&child, "INT");
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(130));
     assert!(start.elapsed() < Duration::from_secs(5), "it stops at once");
-    let child = spawn(&["count", "18", "-j", "1", "--shard", "0/2"]);
+    let child = spawn(&["count", "18", "--algorithm", "d4", "-j", "1", "--shard", "0/2"]);
     std::thread::sleep(Duration::from_millis(800));
     signal(&child, "TERM");
     assert_eq!(child.wait_with_output().unwrap().status.code(), Some(143));
@@ -174,7 +186,7 @@ fn ctrl_c_without_checkpoint_just_stops_with_130() {
 /// Makes a partial journal of n = 12: a full run, then its last `drop` lines removed.
 fn partial_journal(dir: &Path, drop: usize) -> PathBuf {
     let journal = dir.join("q12.journal");
-    nqueens(&["count", "12", "--checkpoint", s(&journal)]).assert().success();
+    nqueens(&["count", "12", "--algorithm", "d4", "--checkpoint", s(&journal)]).assert().success();
     let text = std::fs::read_to_string(&journal).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     let kept = lines[..lines.len() - drop].join("\n") + "\n";
@@ -189,12 +201,13 @@ fn a_torn_last_line_is_dropped_with_a_warning() {
     let mut text = std::fs::read_to_string(&journal).unwrap();
     text.push_str("id=8000 solutions=1"); // a write cut short
     std::fs::write(&journal, &text).unwrap();
-    let out = nqueens(&["count", "12", "--checkpoint", s(&journal), "--format", "bfile"])
-        .assert()
-        .success()
-        .stdout("12 14200\n")
-        .get_output()
-        .clone();
+    let out =
+        nqueens(&["count", "12", "--algorithm", "d4", "--checkpoint", s(&journal), "--format", "bfile"])
+            .assert()
+            .success()
+            .stdout("12 14200\n")
+            .get_output()
+            .clone();
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("warning: checkpoint") && err.contains("dropped a torn last line"), "{err}");
     assert_eq!(entries(&journal).len(), announced(&journal));
@@ -227,31 +240,39 @@ fn a_flipped_digit_or_another_runs_header_is_refused_untouched() {
     let bad_line = format!("{}{flipped}{}", &line[..at], &line[at + 1..]);
     std::fs::write(&journal, text.replacen(line, &bad_line, 1)).unwrap();
     refused(
-        &["count", "12", "--checkpoint", s(&journal)],
+        &["count", "12", "--algorithm", "d4", "--checkpoint", s(&journal)],
         &format!("line {} is corrupt: checksum mismatch", no + 1),
         &journal,
     );
     std::fs::write(&journal, &text).unwrap();
     refused(
-        &["count", "13", "--checkpoint", s(&journal)],
+        &["count", "13", "--algorithm", "d4", "--checkpoint", s(&journal)],
         "belongs to another run (n = 12 in the journal, 13 in this command",
         &journal,
     );
     refused(
-        &["count", "12", "--checkpoint", s(&journal), "--split-depth", "7"],
+        &["count", "12", "--algorithm", "d4", "--checkpoint", s(&journal), "--split-depth", "7"],
         "in the journal, 7 in this command",
         &journal,
     );
     refused(
-        &["count", "12", "--checkpoint", s(&journal), "--shard", "0/2"],
+        &["count", "12", "--algorithm", "d4", "--checkpoint", s(&journal), "--shard", "0/2"],
         "shard all in the journal, 0/2 in this command",
         &journal,
     );
     // Not a journal at all, and a folder: refused, nothing written.
     let other = dir.join("notes.txt");
     std::fs::write(&other, "my notes\nkeep them\n").unwrap();
-    refused(&["count", "12", "--checkpoint", s(&other)], "line 1 is corrupt: bad header", &other);
-    let out = nqueens(&["count", "12", "--checkpoint", s(&dir)]).assert().code(2).get_output().clone();
+    refused(
+        &["count", "12", "--algorithm", "d4", "--checkpoint", s(&other)],
+        "line 1 is corrupt: bad header",
+        &other,
+    );
+    let out = nqueens(&["count", "12", "--algorithm", "d4", "--checkpoint", s(&dir)])
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains(&format!("checkpoint {}", s(&dir))) && err.lines().count() == 1, "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
@@ -261,8 +282,14 @@ fn a_flipped_digit_or_another_runs_header_is_refused_untouched() {
 fn a_journal_resumes_with_its_own_plan_on_another_thread_count() {
     let dir = scratch("threads");
     let journal = partial_journal(&dir, 300); // written with the default (2-thread) plan
-    assert_eq!(json_count(&["count", "12", "-j", "150", "--checkpoint", s(&journal)]), q(12));
-    assert_eq!(json_count(&["count", "12", "-j", "1", "--checkpoint", s(&journal)]), q(12));
+    assert_eq!(
+        json_count(&["count", "12", "--algorithm", "d4", "-j", "150", "--checkpoint", s(&journal)]),
+        q(12)
+    );
+    assert_eq!(
+        json_count(&["count", "12", "--algorithm", "d4", "-j", "1", "--checkpoint", s(&journal)]),
+        q(12)
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -314,7 +341,11 @@ fn shards_merge_to_the_direct_count() {
     assert_eq!((v["n"].as_u64(), v["shard"].as_u64(), v["shards"].as_u64()), (Some(13), Some(3), Some(7)));
     assert!(v["checksum"].as_str().unwrap().starts_with("crc32:"));
     // The shard's JSON goes to stdout without --output.
-    let out = nqueens(&["count", "9", "--shard", "0/1"]).assert().success().get_output().clone();
+    let out = nqueens(&["count", "9", "--algorithm", "d4", "--shard", "0/1"])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["solutions"], 352);
     // A resumed shard gives the same result.
@@ -408,6 +439,8 @@ fn breakdown_lists_every_subproblem_with_its_prefix_and_counts() {
         nqueens(&[
             "count",
             "11",
+            "--algorithm",
+            "d4",
             "--shard",
             "1/2",
             "--checkpoint",
@@ -419,7 +452,11 @@ fn breakdown_lists_every_subproblem_with_its_prefix_and_counts() {
         .success();
     }
     let shard: serde_json::Value = serde_json::from_slice(
-        &nqueens(&["count", "11", "--shard", "1/2"]).assert().success().get_output().stdout,
+        &nqueens(&["count", "11", "--algorithm", "d4", "--shard", "1/2"])
+            .assert()
+            .success()
+            .get_output()
+            .stdout,
     )
     .unwrap();
     let text = std::fs::read_to_string(&shard_csv).unwrap();
@@ -433,21 +470,33 @@ fn breakdown_lists_every_subproblem_with_its_prefix_and_counts() {
 
 #[test]
 fn bad_long_run_options() {
-    usage_error(&["count", "12", "--shard", "3/3"], "shard '3/3' is out of range: use I/K with 0 <= I < K");
-    usage_error(&["count", "12", "--shard", "x"], "shard 'x' is not of the form I/K: use e.g. 0/16");
-    usage_error(&["count", "12", "--shard", "1/0"], "shard '1/0' has K = 0 shards: use I/K with K >= 1");
-    usage_error(&["count", "12", "--shard=-1/4"], "shard '-1/4' is not of the form I/K");
     usage_error(
-        &["count", "10..12", "--checkpoint", "j"],
+        &["count", "12", "--algorithm", "d4", "--shard", "3/3"],
+        "shard '3/3' is out of range: use I/K with 0 <= I < K",
+    );
+    usage_error(
+        &["count", "12", "--algorithm", "d4", "--shard", "x"],
+        "shard 'x' is not of the form I/K: use e.g. 0/16",
+    );
+    usage_error(
+        &["count", "12", "--algorithm", "d4", "--shard", "1/0"],
+        "shard '1/0' has K = 0 shards: use I/K with K >= 1",
+    );
+    usage_error(&["count", "12", "--algorithm", "d4", "--shard=-1/4"], "shard '-1/4' is not of the form I/K");
+    usage_error(
+        &["count", "10..12", "--algorithm", "d4", "--checkpoint", "j"],
         "--checkpoint, --shard and --breakdown count one board size, not '10..12': run one command per n",
     );
-    usage_error(&["count", "10", "11", "--shard", "0/2"], "count one board size, not '10 11'");
     usage_error(
-        &["count", "10", "--output", "o.json"],
+        &["count", "10", "--algorithm", "d4", "11", "--shard", "0/2"],
+        "count one board size, not '10 11'",
+    );
+    usage_error(
+        &["count", "10", "--algorithm", "d4", "--output", "o.json"],
         "the following required arguments were not provided: --shard",
     );
     usage_error(
-        &["count", "10", "--shard", "0/2", "--verify"],
+        &["count", "10", "--algorithm", "d4", "--shard", "0/2", "--verify"],
         "--verify checks a whole count, not one shard",
     );
     usage_error(&["merge"], "the following required arguments were not provided: <FILES>...");

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use nqueens::output::Record;
 use nqueens::output::Sequence;
-use nqueens::{Algorithm, CountOptions, Counter, oeis};
+use nqueens::{Algorithm, CountOptions, Counter, join, oeis};
 
 use super::{EXIT_FAILED, UsageError};
 use crate::cli::CountArgs;
@@ -28,14 +28,19 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
         progress: args.progress,
         stats: args.stats,
     };
-    if args.sequence == Sequence::Unique && args.algorithm != Algorithm::D4 {
-        return Err(UsageError(format!(
-            "--sequence unique needs fundamental solutions, which --algorithm {} does not count: use --algorithm d4",
-            args.algorithm
-        ))
+    if args.sequence == Sequence::Unique && args.algorithm == Algorithm::Mirror {
+        return Err(UsageError(
+            "--sequence unique needs fundamental solutions, which --algorithm mirror does not count: use auto, d4 or join".into(),
+        )
         .into());
     }
     let counter = Counter::new(&options).map_err(|e| UsageError(e.to_string()))?;
+    // Refuse a join board whose quarter table would not fit before counting anything.
+    if options.algorithm == Algorithm::Join {
+        for n in args.sizes.iter().flat_map(|s| s.iter()).filter(|&n| n >= join::MIN_N) {
+            join::check_memory(n).map_err(|e| UsageError(e.to_string()))?;
+        }
+    }
     let stdout = BufWriter::new(io::stdout().lock());
     let mut sink = args.format.sink_for(Box::new(stdout), args.verify, args.sequence);
     let mut mismatches = 0;

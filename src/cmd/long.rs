@@ -18,6 +18,8 @@ use nqueens::parallel::{self, Job};
 use nqueens::shard::{assign, shard_plan};
 use nqueens::{Count, Plan, Tally, make_plan};
 
+use nqueens::output::Sequence;
+
 use super::UsageError;
 use crate::cli::CountArgs;
 use crate::signals::{self, Stop};
@@ -39,6 +41,14 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
         )
         .into());
     }
+    // The journal and the shard results record the concrete algorithm (`auto` resolves per n).
+    let algorithm = args.algorithm.resolve(n);
+    if args.sequence == Sequence::Unique && !algorithm.classifies() {
+        return Err(UsageError(format!(
+            "--sequence unique with --checkpoint or --shard needs fundamental solutions per subproblem, which --algorithm {algorithm} does not count: use --algorithm d4"
+        ))
+        .into());
+    }
     let threads = args.threads.unwrap_or_else(num_cpus::get);
     let start = Instant::now();
     // Signals, before any work: a graceful stop when there is a journal to keep (a signal that
@@ -51,12 +61,12 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
         None
     };
     let plan: Box<dyn Plan> = match args.shard {
-        Some(shard) => shard_plan(args.algorithm, n, args.split_depth, shard.count),
+        Some(shard) => shard_plan(algorithm, n, args.split_depth, shard.count),
         None => {
             // Resuming on another machine must not change the plan: an existing journal's split
             // depth wins over the thread-dependent default.
             let depth = args.split_depth.or_else(|| args.checkpoint.as_deref().and_then(journal_depth));
-            make_plan(args.algorithm, n, depth, threads)
+            make_plan(algorithm, n, depth, threads)
         }
     }
     .map_err(|e| UsageError(e.to_string()))?;
@@ -75,7 +85,7 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
         Some(path) => {
             let header = Header {
                 n,
-                algorithm: args.algorithm.name().to_string(),
+                algorithm: algorithm.name().to_string(),
                 split_depth: plan.split_depth(),
                 subproblems: plan.len(),
                 shard: args.shard,
@@ -117,11 +127,11 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
     let write_error: Mutex<Option<io::Error>> = Mutex::new(None);
     let on_solved = |id: usize, tally: &Tally| {
         let entry = Entry { id, tally: *tally, nodes_counted: stats };
-        if let Some((j, _)) = &journal {
-            if let Err(e) = j.append(&entry) {
-                write_error.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(e);
-                stop_flag.store(true, Ordering::Relaxed);
-            }
+        if let Some((j, _)) = &journal
+            && let Err(e) = j.append(&entry)
+        {
+            write_error.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(e);
+            stop_flag.store(true, Ordering::Relaxed);
         }
         if stats {
             fresh.lock().unwrap_or_else(|e| e.into_inner()).push(entry);
@@ -180,7 +190,7 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
                 format: SHARD_FORMAT.into(),
                 format_version: SHARD_FORMAT_VERSION,
                 n,
-                algorithm: args.algorithm.name().into(),
+                algorithm: algorithm.name().into(),
                 split_depth: plan.split_depth(),
                 subproblems: plan.len(),
                 shard: shard.index,
@@ -208,9 +218,9 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
             let count = Count {
                 n,
                 solutions: total.solutions,
-                unique: total.fundamental(args.algorithm, n).map(|c| c.total()),
-                classes: total.fundamental(args.algorithm, n),
-                algorithm: args.algorithm,
+                unique: total.fundamental(algorithm, n).map(|c| c.total()),
+                classes: total.fundamental(algorithm, n),
+                algorithm,
                 seconds,
                 threads,
                 subproblems: plan.len(),

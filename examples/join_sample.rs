@@ -1,0 +1,23 @@
+//! Times a sample of the join's units (every STEP-th) for one board, with the matcher's sieve
+//! from a given stored-set size: a quick way to tune [`nqueens::join::matcher::SIEVE_FROM`]
+//! without a full count. `cargo run --release --example join_sample -- N STEP SIEVE_FROM`
+//! (SIEVE_FROM = 0 always sieves, a huge value never does).
+
+use std::time::Instant;
+
+use nqueens::Plan;
+use nqueens::join::JoinPlan;
+
+fn main() {
+    let args: Vec<usize> = std::env::args().skip(1).map(|a| a.parse().expect("integers")).collect();
+    let (n, step, from) = (args[0] as u32, args[1], args[2]);
+    let mut plan = JoinPlan::new(n).expect("the table fits");
+    plan.set_sieve_from(from);
+    let t0 = Instant::now();
+    let sum: u128 = (0..plan.len()).step_by(step).map(|i| plan.solve(i, false).solutions).sum();
+    println!(
+        "n={n} step={step} sieve_from={from} units={} sum={sum} seconds={:.3}",
+        plan.len().div_ceil(step),
+        t0.elapsed().as_secs_f64()
+    );
+}

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Join against mirror, side by side in one run, alternating join mirror join mirror ... per n.
+# Usage: scripts/join-vs-mirror.sh FIRST LAST RUNS THREADS > results/FILE.csv
+#   e.g. scripts/join-vs-mirror.sh 12 18 3 2 > results/2026-11-29-join-vs-mirror.csv
+# Prerequisite: cargo build --release. Writes long-format CSV (one row per run) on stdout:
+# n,algorithm,threads,run,wall_seconds,user_seconds,max_rss_kib; the first run of each pair
+# is a warm-up and is not written. Needs GNU time at /usr/bin/time.
+set -euo pipefail
+[ $# -eq 4 ] || { echo "usage: $0 FIRST LAST RUNS THREADS" >&2; exit 2; }
+first=$1 last=$2 runs=$3 threads=$4
+bin=./target/release/nqueens
+[ -x "$bin" ] || { echo "build first: cargo build --release" >&2; exit 2; }
+tmp=$(mktemp); trap 'rm -f "$tmp"' EXIT
+echo "n,algorithm,threads,run,wall_seconds,user_seconds,max_rss_kib"
+for ((n = first; n <= last; n++)); do
+  for ((i = 0; i <= runs; i++)); do
+    for alg in join mirror; do
+      /usr/bin/time -f "%e %U %M" -o "$tmp" "$bin" count "$n" --algorithm "$alg" --threads "$threads" >/dev/null
+      ((i == 0)) && continue
+      read -r wall user rss <"$tmp"
+      echo "$n,$alg,$threads,$i,$wall,$user,$rss"
+    done
+  done
+done

@@ -1,0 +1,106 @@
+//! Bit helpers for the join counter: k-subsets in colex order, bit reversal over a width,
+//! and `pext` (BMI2 when the CPU has it, a portable loop otherwise).
+
+/// Returns the mask of the low `bits` bits (`bits` ≤ 64).
+#[inline]
+pub fn low_mask(bits: u32) -> u64 {
+    if bits >= 64 { u64::MAX } else { (1u64 << bits) - 1 }
+}
+
+/// Returns `x` with bit i moved to bit `width − 1 − i`, for the low `width` bits (1 ≤ `width`
+/// ≤ 64); higher bits of `x` are ignored.
+#[inline]
+pub fn reverse(x: u64, width: u32) -> u64 {
+    (x & low_mask(width)).reverse_bits() >> (64 - width)
+}
+
+/// Returns every `k`-subset of the low `m` bits as a mask, in colex order (the order of the
+/// masks as integers), by Gosper's successor (add the lowest set bit, refill the low block).
+/// C(m, k) masks; none when k > m.
+pub fn colex(m: u32, k: u32) -> impl Iterator<Item = u64> {
+    let first = if k > m { None } else { Some(low_mask(k)) };
+    let limit = low_mask(m);
+    std::iter::successors(first, move |&x| {
+        if x == 0 {
+            return None;
+        }
+        let low = x & x.wrapping_neg();
+        let ripple = x + low;
+        let next = (((ripple ^ x) >> 2) / low) | ripple;
+        (next <= limit && ripple != 0).then_some(next)
+    })
+}
+
+/// Returns the bits of `x` selected by `mask`, packed into the low bits in order (the BMI2
+/// `pext` instruction), by a loop over the set bits of `mask`.
+#[inline]
+pub fn pext_soft(x: u64, mut mask: u64) -> u64 {
+    let mut out = 0;
+    let mut bit = 0;
+    while mask != 0 {
+        let low = mask & mask.wrapping_neg();
+        if x & low != 0 {
+            out |= 1 << bit;
+        }
+        bit += 1;
+        mask ^= low;
+    }
+    out
+}
+
+/// Places the low bits of `x` at the set bits of `mask`, in order (the BMI2 `pdep`
+/// instruction), by a loop.
+#[inline]
+pub fn pdep_soft(mut x: u64, mut mask: u64) -> u64 {
+    let mut out = 0;
+    while mask != 0 {
+        let low = mask & mask.wrapping_neg();
+        if x & 1 != 0 {
+            out |= low;
+        }
+        x >>= 1;
+        mask ^= low;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn binomial(m: u64, k: u64) -> u64 {
+        (0..k).fold(1, |acc, i| acc * (m - i) / (i + 1))
+    }
+
+    #[test]
+    fn colex_lists_every_subset_once_in_increasing_order() {
+        for m in 0..=12 {
+            for k in 0..=m + 1 {
+                let all: Vec<u64> = colex(m, k).collect();
+                let want = if k > m { 0 } else { binomial(m as u64, k as u64) };
+                assert_eq!(all.len() as u64, want, "m = {m} k = {k}");
+                assert!(all.windows(2).all(|w| w[0] < w[1]));
+                assert!(all.iter().all(|&x| x.count_ones() == k && x <= low_mask(m)));
+            }
+        }
+    }
+
+    #[test]
+    fn reverse_and_pext_agree_with_definitions() {
+        assert_eq!(reverse(0b0011, 5), 0b11000);
+        assert_eq!(reverse(1, 1), 1);
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..200 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let mask = x.rotate_left(17) & x.rotate_left(5);
+            let packed = pext_soft(x, mask);
+            assert_eq!(packed.count_ones(), (x & mask).count_ones());
+            assert_eq!(pdep_soft(packed, mask), x & mask);
+            for w in [1, 7, 33, 64] {
+                assert_eq!(reverse(reverse(x, w), w), x & low_mask(w));
+            }
+        }
+    }
+}

@@ -1,0 +1,599 @@
+//! The bit-sliced matcher: counts, for each query mask, the stored masks disjoint from it.
+//!
+//! Stored masks go in blocks of [`BLOCK`] = 512. Per block, each mask bit j gets a 512-bit
+//! vector F_j of "stored masks that leave bit j free"; the bits are grouped into chunks of
+//! [`CHUNK`] = 5, and for each chunk the AND of the F_j over all 32 subsets of its bits is
+//! tabulated. A query ANDs one table row per chunk (chosen by its own bits in that chunk) and
+//! counts the ones: about 7 ANDs of 512 bits and one popcount per 512 candidate pairs at
+//! n = 18 (34 window bits, fewer after squeezing out the bits no stored mask uses). A short
+//! tail (under [`TAIL`] masks) stays raw and is scanned with a scalar test; a longer tail is a
+//! padded block. Memory: 32 rows of 64 B per chunk per block, about 28 B per stored mask.
+//! Method: E. Kluev's N-Queens-Count-Sol (shared/design/join-algorithm.md §4).
+//!
+//! The inner loops are plain `[u64; 8]` loops; [`Level`] picks a copy compiled for AVX-512
+//! (with VPOPCNTDQ), AVX2 or the baseline, detected at run time.
+
+use super::bits::{low_mask, pext_soft};
+
+/// Stored masks per block: one 512-bit row, 8 `u64` words (one AVX-512 register).
+pub const BLOCK: usize = 512;
+/// Mask bits per chunk: 32 table rows of 64 B per chunk (2 KiB), so a block's tables stay
+/// in L1 for up to 7 chunks (14 KiB).
+pub const CHUNK: u32 = 5;
+/// Tails shorter than this are scanned raw; a padded block costs about as much as 40 scalar
+/// tests per query.
+pub const TAIL: usize = 40;
+
+const WORDS: usize = BLOCK / 64;
+const ROWS: usize = 1 << CHUNK;
+
+/// One 512-bit row.
+type Row = [u64; WORDS];
+
+/// Which compiled copy of the inner loops to run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Level {
+    /// Plain x86-64 (or another architecture): scalar popcount.
+    Baseline,
+    /// AVX2, POPCNT and BMI2 (`pext`).
+    Avx2,
+    /// AVX-512 F/BW/VL with VPOPCNTDQ, POPCNT and BMI2.
+    Avx512,
+}
+
+impl Level {
+    /// Returns the best level this CPU supports (checked at run time).
+    pub fn detect() -> Level {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let avx2 = is_x86_feature_detected!("avx2")
+                && is_x86_feature_detected!("popcnt")
+                && is_x86_feature_detected!("bmi2");
+            if avx2
+                && is_x86_feature_detected!("avx512f")
+                && is_x86_feature_detected!("avx512bw")
+                && is_x86_feature_detected!("avx512vl")
+                && is_x86_feature_detected!("avx512vpopcntdq")
+            {
+                return Level::Avx512;
+            }
+            if avx2 {
+                return Level::Avx2;
+            }
+        }
+        Level::Baseline
+    }
+
+    /// Returns the levels this CPU can run, best last (for tests and benches).
+    pub fn available() -> Vec<Level> {
+        let best = Level::detect();
+        [Level::Baseline, Level::Avx2, Level::Avx512].into_iter().filter(|&l| l <= best).collect()
+    }
+}
+
+impl PartialOrd for Level {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Level {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        (*self as u8).cmp(&(*other as u8))
+    }
+}
+
+/// A query: a mask and the weight its count is multiplied by.
+pub type Query = (u64, u32);
+
+/// The stored side of a round, rebuilt for each unit (buffers are reused: no allocation
+/// once warm). Stored masks come in classes of equal weight; each block holds one class.
+#[derive(Debug, Default)]
+pub struct Matcher {
+    /// The bits the blocks match on: the OR of the stored masks (bits outside it never clash)
+    /// minus the cut bits; squeezed out of every mask.
+    occupied: u64,
+    /// Cut bits (the sieve): stored masks and queries go into 2^k buckets by these bits, and a
+    /// block is only matched against query buckets disjoint from its own.
+    cut: u64,
+    chunks: usize,
+    /// Weight of each block.
+    block_weights: Vec<u32>,
+    /// Stored masks from which the sieve is used ([`SIEVE_FROM`] unless set).
+    pub sieve_from: Option<usize>,
+    /// Cut-bit bucket of each block.
+    block_buckets: Vec<u32>,
+    /// Start of each query bucket in `queries` (2^k + 1 entries).
+    query_starts: Vec<usize>,
+    sorted: Vec<u64>,
+    /// `blocks × chunks × 32` rows.
+    tables: Vec<Row>,
+    /// Raw tail masks (not squeezed) and their weights.
+    tail: Vec<(u64, u32)>,
+    squeezed: Vec<u64>,
+    queries: Vec<Query>,
+}
+
+impl Matcher {
+    /// Returns an empty matcher.
+    pub fn new() -> Matcher {
+        Matcher::default()
+    }
+
+    /// Returns the number of stored masks (tail included).
+    pub fn stored(&self) -> usize {
+        self.block_weights.len() * BLOCK + self.tail.len()
+    }
+
+    /// Stores `classes` (masks and the weight of each, replacing what was stored) and returns
+    /// the sum over `queries` of query weight × Σ stored weight over the stored masks m with
+    /// m & query == 0, exactly.
+    pub fn count(&mut self, level: Level, classes: &[(&[u64], u32)], queries: &[Query]) -> u64 {
+        if queries.is_empty() || classes.iter().all(|c| c.0.is_empty()) {
+            return 0;
+        }
+        self.build(level, classes);
+        self.count_stored(level, queries)
+    }
+
+    /// Returns the sum [`Matcher::count`] returns, against the masks stored by the last
+    /// [`Matcher::build`].
+    pub fn count_stored(&mut self, level: Level, queries: &[Query]) -> u64 {
+        if queries.is_empty() || (self.block_weights.is_empty() && self.tail.is_empty()) {
+            return 0;
+        }
+        let mut prepared = std::mem::take(&mut self.queries);
+        let (occupied, cut) = (self.occupied, self.cut);
+        let mut starts = std::mem::take(&mut self.query_starts);
+        starts.clear();
+        prepared.clear();
+        if cut == 0 {
+            // One bucket: squeeze only.
+            prepared.extend_from_slice(queries);
+            squeeze_all(level, &mut prepared, occupied);
+            starts.extend([0, queries.len()]);
+        } else {
+            // Counting sort of the squeezed queries by cut-bit bucket.
+            let buckets = 1usize << cut.count_ones();
+            starts.resize(buckets + 1, 0);
+            self.sorted.clear();
+            self.sorted.extend(queries.iter().map(|q| q.0));
+            squeeze_all_u64(level, &mut self.sorted, cut);
+            for &b in &self.sorted {
+                starts[b as usize + 1] += 1;
+            }
+            for i in 1..=buckets {
+                starts[i] += starts[i - 1];
+            }
+            prepared.resize(queries.len(), (0, 0));
+            let mut next = [0usize; MAX_BUCKETS];
+            next[..buckets].copy_from_slice(&starts[..buckets]);
+            for (&b, &q) in self.sorted.iter().zip(queries) {
+                prepared[next[b as usize]] = q;
+                next[b as usize] += 1;
+            }
+            squeeze_all(level, &mut prepared, occupied);
+        }
+        self.query_starts = starts;
+        let total = match level {
+            // SAFETY: `Level::detect` returned this level only after `is_x86_feature_detected!`
+            // confirmed every feature the function enables (`set_level` never raises it).
+            #[cfg(target_arch = "x86_64")]
+            Level::Avx512 => unsafe { count_avx512(self, &prepared) },
+            // SAFETY: as above, for the AVX2 features.
+            #[cfg(target_arch = "x86_64")]
+            Level::Avx2 => unsafe { count_avx2(self, &prepared) },
+            _ => count_generic(self, &prepared),
+        } + tail_sum(self, queries);
+        self.queries = prepared;
+        total
+    }
+
+    /// Stores `classes`: masks with the weight each counts for.
+    pub fn build(&mut self, level: Level, classes: &[(&[u64], u32)]) {
+        let all = classes.iter().flat_map(|c| c.0.iter()).fold(0, |a, &m| a | m);
+        let stored: usize = classes.iter().map(|c| c.0.len()).sum();
+        let cut = choose_cut(classes, all, stored, self.sieve_from.unwrap_or(SIEVE_FROM));
+        self.cut = cut;
+        let occupied = all & !cut;
+        self.occupied = occupied;
+        let bits = occupied.count_ones();
+        let chunks = (bits.div_ceil(CHUNK) as usize).max(1);
+        self.chunks = chunks;
+        let width = chunks as u32 * CHUNK;
+        let buckets = 1usize << cut.count_ones();
+        self.block_weights.clear();
+        self.block_buckets.clear();
+        self.tail.clear();
+        self.tables.clear();
+        for &(masks, weight) in classes {
+            if masks.is_empty() || weight == 0 {
+                continue;
+            }
+            // Counting sort by cut-bit bucket (bucket numbers kept in `squeezed` meanwhile).
+            let mut starts = [0usize; MAX_BUCKETS + 1];
+            self.sorted.clear();
+            if cut == 0 {
+                starts[1] = masks.len();
+                self.sorted.extend_from_slice(masks);
+            } else {
+                self.squeezed.clear();
+                self.squeezed.extend_from_slice(masks);
+                squeeze_all_u64(level, &mut self.squeezed, cut);
+                for &b in &self.squeezed {
+                    starts[b as usize + 1] += 1;
+                }
+                for i in 1..=buckets {
+                    starts[i] += starts[i - 1];
+                }
+                let mut next = starts;
+                self.sorted.resize(masks.len(), 0);
+                for (&b, &m) in self.squeezed.iter().zip(masks) {
+                    self.sorted[next[b as usize]] = m;
+                    next[b as usize] += 1;
+                }
+            }
+            for bucket in 0..buckets {
+                let part = &self.sorted[starts[bucket]..starts[bucket + 1]];
+                self.squeezed.clear();
+                self.squeezed.extend_from_slice(part);
+                squeeze_all_u64(level, &mut self.squeezed, occupied);
+                let len = part.len();
+                let rest = len % BLOCK;
+                let (blocks, tail) = if rest < TAIL { (len / BLOCK, rest) } else { (len.div_ceil(BLOCK), 0) };
+                self.tail.extend(part[len - tail..].iter().map(|&m| (m, weight)));
+                for b in 0..blocks {
+                    let stored = &self.squeezed[b * BLOCK..((b + 1) * BLOCK).min(len - tail)];
+                    self.block_weights.push(weight);
+                    self.block_buckets.push(bucket as u32);
+                    let first = self.tables.len();
+                    self.tables.resize(first + chunks * ROWS, [0; WORDS]);
+                    let tables = &mut self.tables[first..];
+                    // free[j] has bit i set if and only if stored mask i leaves bit j free: 64×64
+                    // bit transposes of the complemented masks.
+                    let mut free = [[0u64; WORDS]; 64];
+                    let mut valid: Row = [0; WORDS];
+                    for (w, group) in stored.chunks(64).enumerate() {
+                        let mut m = [0u64; 64];
+                        for (i, &x) in group.iter().enumerate() {
+                            m[i] = !x & low_mask(width);
+                        }
+                        transpose64(&mut m);
+                        for j in 0..width as usize {
+                            free[j][w] = m[j];
+                        }
+                        valid[w] = low_mask(group.len() as u32);
+                    }
+                    for k in 0..chunks {
+                        let t = &mut tables[k * ROWS..(k + 1) * ROWS];
+                        t[0] = valid;
+                        for s in 1..ROWS {
+                            let prev = t[s & (s - 1)];
+                            let f = &free[k * CHUNK as usize + s.trailing_zeros() as usize];
+                            t[s] = std::array::from_fn(|w| prev[w] & f[w]);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The most cut bits the sieve uses (16 buckets).
+const MAX_CUTS: u32 = 4;
+const MAX_BUCKETS: usize = 1 << MAX_CUTS;
+/// Stored masks from which the sieve pays (measured at n = 18–20; see results/).
+pub const SIEVE_FROM: usize = 8 * BLOCK;
+
+/// Returns the cut bits for a stored set: none below `from` masks, else the 3 bits of
+/// `all` set in the most stored masks (a query skips the buckets that use its own cut bits,
+/// so busy bits skip the most).
+fn choose_cut(classes: &[(&[u64], u32)], all: u64, stored: usize, from: usize) -> u64 {
+    let cuts = if stored < from { 0 } else { 3 };
+    if cuts == 0 {
+        return 0;
+    }
+    let mut freq = [0u32; 64];
+    for &(masks, _) in classes {
+        for &m in masks.iter().step_by(7) {
+            let mut x = m;
+            while x != 0 {
+                freq[x.trailing_zeros() as usize] += 1;
+                x &= x - 1;
+            }
+        }
+    }
+    let mut cut = 0u64;
+    for _ in 0..cuts.min(all.count_ones()) {
+        let best = (0..64).filter(|&j| all >> j & 1 == 1 && cut >> j & 1 == 0).max_by_key(|&j| freq[j]);
+        if let Some(j) = best {
+            cut |= 1 << j;
+        }
+    }
+    cut
+}
+
+/// Transposes a 64×64 bit matrix in place: afterwards bit i of `a[j]` is what bit j of `a[i]`
+/// was (H. S. Warren, "Hacker's Delight", §7-3, least significant bit first).
+#[inline]
+pub fn transpose64(a: &mut [u64; 64]) {
+    let mut j = 32;
+    let mut m: u64 = 0x0000_0000_ffff_ffff;
+    while j != 0 {
+        let mut k = 0;
+        while k < 64 {
+            let t = ((a[k] >> j) ^ a[k + j]) & m;
+            a[k + j] ^= t;
+            a[k] ^= t << j;
+            k = (k + j + 1) & !j;
+        }
+        j >>= 1;
+        m ^= m << j;
+    }
+}
+
+/// Squeezes the mask of every query in place (one call, so `pext` inlines into the loop).
+fn squeeze_all(level: Level, queries: &mut [Query], mask: u64) {
+    #[cfg(target_arch = "x86_64")]
+    if level != Level::Baseline {
+        // SAFETY: levels above the baseline are only detected with BMI2 present.
+        return unsafe { squeeze_all_bmi2(queries, mask) };
+    }
+    let _ = level;
+    for q in queries {
+        q.0 = pext_soft(q.0, mask);
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2")]
+fn squeeze_all_bmi2(queries: &mut [Query], mask: u64) {
+    for q in queries {
+        q.0 = std::arch::x86_64::_pext_u64(q.0, mask);
+    }
+}
+
+/// Squeezes every mask in place.
+fn squeeze_all_u64(level: Level, masks: &mut [u64], mask: u64) {
+    #[cfg(target_arch = "x86_64")]
+    if level != Level::Baseline {
+        // SAFETY: levels above the baseline are only detected with BMI2 present.
+        return unsafe { squeeze_all_u64_bmi2(masks, mask) };
+    }
+    let _ = level;
+    for m in masks {
+        *m = pext_soft(*m, mask);
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2")]
+fn squeeze_all_u64_bmi2(masks: &mut [u64], mask: u64) {
+    for m in masks {
+        *m = std::arch::x86_64::_pext_u64(*m, mask);
+    }
+}
+
+/// The portable block loop: plain `[u64; 8]` loops that the compiler vectorises for the
+/// enabled features.
+#[inline(always)]
+fn count_body(m: &Matcher, queries: &[Query]) -> u64 {
+    let chunks = m.chunks;
+    let mask = ROWS as u64 - 1;
+    let mut total = 0u64;
+    for (b, (&block_weight, &bucket)) in m.block_weights.iter().zip(&m.block_buckets).enumerate() {
+        let tables = &m.tables[b * chunks * ROWS..(b + 1) * chunks * ROWS];
+        let mut sum = 0u64;
+        for &(q, weight) in compatible(m, bucket, queries) {
+            let mut acc = tables[(q & mask) as usize];
+            for k in 1..chunks {
+                let row = &tables[k * ROWS + ((q >> (k as u32 * CHUNK)) & mask) as usize];
+                for w in 0..WORDS {
+                    acc[w] &= row[w];
+                }
+            }
+            let ones: u64 = acc.iter().map(|w| w.count_ones() as u64).sum();
+            sum += ones * weight as u64;
+        }
+        total += sum * block_weight as u64;
+    }
+    total
+}
+
+/// Returns the queries (sorted by bucket) whose cut bits are disjoint from block bucket
+/// `bucket`: the buckets q with q & bucket == 0, each a contiguous range.
+#[inline(always)]
+fn compatible<'a>(m: &'a Matcher, bucket: u32, queries: &'a [Query]) -> impl Iterator<Item = &'a Query> + 'a {
+    let starts = &m.query_starts;
+    (0..starts.len() - 1)
+        .filter(move |&q| q as u32 & bucket == 0)
+        .flat_map(move |q| &queries[starts[q]..starts[q + 1]])
+}
+
+/// Returns the weighted count of the raw tail.
+#[inline(always)]
+fn tail_sum(m: &Matcher, queries: &[Query]) -> u64 {
+    let mut total = 0;
+    if !m.tail.is_empty() {
+        for &(q, weight) in queries {
+            let free: u64 = m.tail.iter().filter(|t| t.0 & q == 0).map(|t| t.1 as u64).sum();
+            total += free * weight as u64;
+        }
+    }
+    total
+}
+
+fn count_generic(m: &Matcher, queries: &[Query]) -> u64 {
+    count_body(m, queries)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,popcnt,bmi2")]
+fn count_avx2(m: &Matcher, queries: &[Query]) -> u64 {
+    count_body(m, queries)
+}
+
+/// The AVX-512 block loop: one 512-bit register per row, one copy per chunk count so the
+/// chunk loop unrolls. (Left to itself, the compiler vectorises the plain loop across queries
+/// with gathers, which is several times slower.)
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vpopcntdq,avx2,popcnt,bmi2")]
+fn count_avx512(m: &Matcher, queries: &[Query]) -> u64 {
+    match m.chunks {
+        1 => blocks_avx512::<1>(m, queries),
+        2 => blocks_avx512::<2>(m, queries),
+        3 => blocks_avx512::<3>(m, queries),
+        4 => blocks_avx512::<4>(m, queries),
+        5 => blocks_avx512::<5>(m, queries),
+        6 => blocks_avx512::<6>(m, queries),
+        7 => blocks_avx512::<7>(m, queries),
+        8 => blocks_avx512::<8>(m, queries),
+        9 => blocks_avx512::<9>(m, queries),
+        10 => blocks_avx512::<10>(m, queries),
+        11 => blocks_avx512::<11>(m, queries),
+        12 => blocks_avx512::<12>(m, queries),
+        _ => count_body(m, queries),
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vpopcntdq,avx2,popcnt,bmi2")]
+fn blocks_avx512<const K: usize>(m: &Matcher, queries: &[Query]) -> u64 {
+    use std::arch::x86_64::*;
+    let mask = ROWS as u64 - 1;
+    let (all, _) = m.tables.as_chunks::<ROWS>();
+    let mut total = 0u64;
+    for (b, (&block_weight, &bucket)) in m.block_weights.iter().zip(&m.block_buckets).enumerate() {
+        let tables: &[[Row; ROWS]; K] = all[b * K..(b + 1) * K].try_into().expect("K chunks per block");
+        let mut sum = 0u64;
+        let starts = &m.query_starts;
+        for qb in 0..starts.len() - 1 {
+            if qb as u32 & bucket != 0 {
+                continue;
+            }
+            for &(q, weight) in &queries[starts[qb]..starts[qb + 1]] {
+                let row = &tables[0][(q & mask) as usize];
+                // SAFETY: `row` is a valid, initialised `[u64; 8]` of 64 bytes; the load is unaligned.
+                let mut acc = unsafe { _mm512_loadu_si512(row.as_ptr().cast()) };
+                for (k, table) in tables.iter().enumerate().skip(1) {
+                    let row = &table[((q >> (k as u32 * CHUNK)) & mask) as usize];
+                    // SAFETY: as above.
+                    acc = _mm512_and_si512(acc, unsafe { _mm512_loadu_si512(row.as_ptr().cast()) });
+                }
+                let ones = _mm512_reduce_add_epi64(_mm512_popcnt_epi64(acc)) as u64;
+                sum += ones * weight as u64;
+            }
+        }
+        total += sum * block_weight as u64;
+    }
+    total
+}
+
+/// Returns the same sum as [`Matcher::count`] by testing every pair (for tests).
+pub fn naive_count(classes: &[(&[u64], u32)], queries: &[Query]) -> u64 {
+    let mut total = 0;
+    for &(masks, mw) in classes {
+        for &(q, w) in queries {
+            total += masks.iter().filter(|&&m| m & q == 0).count() as u64 * w as u64 * mw as u64;
+        }
+    }
+    total
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+        /// A sparse mask over `bits` bits (about a quarter set, as window masks are).
+        fn mask(&mut self, bits: u32, holes: u64) -> u64 {
+            (self.next() & self.next()) & low_mask(bits) & !holes
+        }
+    }
+
+    #[test]
+    fn bit_sliced_counts_equal_naive_counts() {
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        for level in Level::available() {
+            let mut m = Matcher::new();
+            for bits in [6, 17, 34, 42] {
+                for holes in [0u64, 0b1001_0000_0100, (1 << (bits / 2)) | 1] {
+                    for len in [
+                        0,
+                        1,
+                        TAIL - 1,
+                        TAIL,
+                        BLOCK - 1,
+                        BLOCK,
+                        BLOCK + 1,
+                        2 * BLOCK + TAIL + 3,
+                        SIEVE_FROM + 777,
+                    ] {
+                        let masks: Vec<u64> = (0..len).map(|_| rng.mask(bits, holes)).collect();
+                        let more: Vec<u64> = (0..len / 3).map(|_| rng.mask(bits, holes)).collect();
+                        let queries: Vec<Query> =
+                            (0..50).map(|i| (rng.mask(bits, 0), 1 + (i % 4) as u32)).collect();
+                        assert_eq!(
+                            m.count(level, &[(&masks, 1)], &queries),
+                            naive_count(&[(&masks, 1)], &queries),
+                            "{level:?} bits = {bits} holes = {holes:b} len = {len}"
+                        );
+                        let classes: [(&[u64], u32); 3] = [(&masks, 2), (&more, 4), (&masks[..len / 2], 1)];
+                        assert_eq!(
+                            m.count(level, &classes, &queries),
+                            naive_count(&classes, &queries),
+                            "{level:?} bits = {bits} holes = {holes:b} len = {len}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_sieve_counts_like_the_naive_test() {
+        let mut rng = Rng(99);
+        let mut m = Matcher::new();
+        for level in Level::available() {
+            for bits in [20, 38] {
+                let masks: Vec<u64> = (0..3 * SIEVE_FROM + 5).map(|_| rng.mask(bits, 0b100)).collect();
+                let queries: Vec<Query> = (0..300).map(|i| (rng.mask(bits, 0), 1 + i % 3)).collect();
+                let classes: [(&[u64], u32); 2] =
+                    [(&masks[..SIEVE_FROM + 100], 2), (&masks[SIEVE_FROM + 100..], 1)];
+                assert_eq!(
+                    m.count(level, &classes, &queries),
+                    naive_count(&classes, &queries),
+                    "{level:?} {bits}"
+                );
+                assert_eq!(m.cut.count_ones(), 3);
+            }
+        }
+    }
+
+    #[test]
+    fn empty_masks_match_everything() {
+        let mut m = Matcher::new();
+        let masks = vec![0u64; 700];
+        assert_eq!(m.count(Level::detect(), &[(&masks, 1)], &[(0b111, 3), (0, 1)]), 2800);
+    }
+
+    #[test]
+    fn transpose_moves_bit_j_of_row_i_to_bit_i_of_row_j() {
+        let mut rng = Rng(77);
+        let a: [u64; 64] = std::array::from_fn(|_| rng.next());
+        let mut t = a;
+        transpose64(&mut t);
+        for (i, row) in a.iter().enumerate() {
+            for (j, col) in t.iter().enumerate() {
+                assert_eq!(col >> i & 1, row >> j & 1);
+            }
+        }
+    }
+}

@@ -1,0 +1,590 @@
+//! The quadrant-join counter (`--algorithm join`): counts solutions without backtracking over
+//! whole boards, by joining half-boards built from quarter-board placements.
+//!
+//! Method (E. Kluev's N-Queens-Count-Sol, re-derived in shared/design/join-algorithm.md): every
+//! solution puts h = ⌊n/2⌋ queens in the east columns 0..h−1, on some row set S, and the
+//! west queens on the free rows outside S. For fixed S, rows and columns take care of
+//! themselves, so Q(n) = Σ_S Σ_w #{e : diag(e) ∩ diag(w) = ∅} over east half-solutions e on S
+//! and west half-solutions w on the rest. Half-solutions are joined from two entries of one
+//! [`quarter::QuarterTable`] (every placement on an h×h square), reduced to the diagonals both
+//! halves can reach (the window, 2(2h−1) bits), and the disjoint pairs are counted by the
+//! bit-sliced [`matcher`]. Odd n pre-places the middle row and column ([`start`]).
+//!
+//! Symmetry: the top–bottom mirror pairs S with rev(S) (only S ≤ rev(S) runs, weight 2); for
+//! even n the transpose and anti-transpose let the east half skip queens on the two long
+//! diagonals, a west half weighing ×2 per long-diagonal queen, and solutions with no
+//! long-diagonal queen at all are counted once per orbit of S under the top–bottom and
+//! left–right mirrors; for odd n the centre start uses those mirrors and the axis starts count
+//! one pair (a, b) per D4 orbit. Fundamental solutions come from Burnside ([`symmetric`]).
+//!
+//! Units of work are (start configuration, S), in a fixed order (starts as [`Start::all`]
+//! lists them, then S in colex order): [`JoinPlan`] runs them through [`crate::parallel::run`]
+//! like any other plan. Each unit builds its own matcher in per-thread scratch, so no unit
+//! waits for another (no barriers), and the quarter table is shared read-only.
+//!
+//! Memory: the quarter table, 8 B per entry plus 4^h · 4 B of offsets: 0.2 MB at n = 14–15,
+//! 1.2 MB at n = 16–17, 8.4 MB at n = 18–19, 65 MB at n = 20–21 and 551 MB at n = 22–23
+//! ([`quarter::estimated_bytes`]), about 7–9× per two board sizes; per-thread scratch is under
+//! 2 MB at n = 20. [`JoinPlan::new`] refuses boards whose table would not fit in the memory
+//! available.
+
+pub mod bits;
+pub mod half;
+pub mod matcher;
+pub mod quarter;
+pub mod start;
+pub mod symmetric;
+
+use std::cell::RefCell;
+use std::time::Instant;
+
+use bits::{low_mask, reverse};
+use half::{FLAG_NORTH_U, FLAG_SOUTH_V, Geometry, HalfScratch, Side, window_codes};
+use matcher::{Level, Matcher, Query};
+use quarter::QuarterTable;
+pub use start::Start;
+use symmetric::subsets_of;
+
+use crate::{Algorithm, Count, CountOptions, Error, MirrorPlan, Plan, Tally, parallel};
+
+/// The smallest board the join counts itself; smaller boards fall back to the mirror
+/// backtracker (the output then names `mirror` as the algorithm).
+pub const MIN_N: u32 = 4;
+
+/// The largest board the join supports: quarter side h ≤ [`quarter::MAX_H`].
+pub const MAX_N: u32 = 2 * quarter::MAX_H + 1;
+
+/// The kind of a unit: which start configurations it counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// Even n.
+    Even,
+    /// Odd n, the centre queen.
+    Centre,
+    /// Odd n, the middle-column queen at (h+b, h) with every middle-row queen (h, h+a),
+    /// 0 < a < b: the east halves do not depend on a, so one stored set serves all a.
+    Axis { b: u32 },
+}
+
+/// One group of units: a kind and the list of row sets it runs on.
+#[derive(Clone, Debug)]
+struct Group {
+    kind: Kind,
+    list: usize,
+    first: usize,
+}
+
+/// The join plan of one board: the quarter table and the units (start configuration × east
+/// row set S), in a fixed order.
+#[derive(Debug)]
+pub struct JoinPlan {
+    g: Geometry,
+    table: QuarterTable,
+    level: Level,
+    reduce: bool,
+    sieve_from: Option<usize>,
+    groups: Vec<Group>,
+    lists: Vec<Vec<u64>>,
+    len: usize,
+}
+
+/// Per-thread scratch: the half enumerator's buffers, the east masks, the west masks by weight
+/// class, the queries and the matcher (reused by every unit the thread runs).
+#[derive(Default)]
+struct Scratch {
+    half: HalfScratch,
+    /// East window masks (entries past the current end are scratch).
+    east: Vec<u64>,
+    /// West window masks with flags (entries past the current end are scratch).
+    west_raw: Vec<u64>,
+    /// West masks of weight 1, 2 and 4.
+    west: [Vec<u64>; 3],
+    queries: Vec<Query>,
+    matcher: Matcher,
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
+impl JoinPlan {
+    /// Returns the plan for the `n`×`n` board ([`MIN_N`] ≤ n ≤ [`MAX_N`]) with every symmetry
+    /// reduction, building the quarter table (side ⌊n/2⌋).
+    ///
+    /// # Errors
+    /// [`Error::JoinTooLarge`] if n > [`MAX_N`] or the table's estimated size exceeds 3/4 of
+    /// the memory available (Linux `MemAvailable`).
+    ///
+    /// # Panics
+    /// If n < [`MIN_N`].
+    pub fn new(n: u32) -> Result<JoinPlan, Error> {
+        JoinPlan::with_reduction(n, true)
+    }
+
+    /// Returns the plan with (`reduce` = true) or without the row-set and long-diagonal
+    /// reductions (every S, every east half, weight 1; for cross-checks). Odd n always counts
+    /// one axis pair (a, b) per D4 orbit.
+    ///
+    /// # Errors
+    /// As [`JoinPlan::new`].
+    ///
+    /// # Panics
+    /// If n < [`MIN_N`].
+    pub fn with_reduction(n: u32, reduce: bool) -> Result<JoinPlan, Error> {
+        assert!(n >= MIN_N, "the join needs n >= {MIN_N}");
+        check_memory(n)?;
+        let g = Geometry::new(n);
+        let table = QuarterTable::build(g.h);
+        let kinds: Vec<Kind> = if n.is_multiple_of(2) {
+            vec![Kind::Even]
+        } else {
+            std::iter::once(Kind::Centre).chain((2..=g.h).map(|b| Kind::Axis { b })).collect()
+        };
+        let mut groups = Vec::new();
+        let mut lists: Vec<Vec<u64>> = Vec::new();
+        let mut len = 0;
+        for kind in kinds {
+            let free = kind_start(kind).free_rows(&g);
+            // Even: S ≤ rev(S) (the mirror pairs); centre: S least of its orbit; axis: all S.
+            let keep = |s: u64| match kind {
+                _ if !reduce => true,
+                Kind::Even => s <= reverse(s, n),
+                Kind::Centre => orbit(s, free, n).0 == s,
+                Kind::Axis { .. } => true,
+            };
+            lists.push(subsets_of(free, g.h).filter(|&s| keep(s)).collect());
+            groups.push(Group { kind, list: lists.len() - 1, first: len });
+            len += lists[lists.len() - 1].len();
+        }
+        Ok(JoinPlan { g, table, level: Level::detect(), reduce, sieve_from: None, groups, lists, len })
+    }
+
+    /// Returns the quarter table (side ⌊n/2⌋).
+    pub fn table(&self) -> &QuarterTable {
+        &self.table
+    }
+
+    /// Returns the instruction-set level the matcher runs at.
+    pub fn level(&self) -> Level {
+        self.level
+    }
+
+    /// Sets the matcher's instruction-set level (for tests and benches; the default is the
+    /// best the CPU supports, and a level above it is lowered to it).
+    pub fn set_level(&mut self, level: Level) {
+        self.level = level.min(Level::detect());
+    }
+
+    /// Sets the stored-set size from which the matcher uses its sieve (for benches; the
+    /// default is [`matcher::SIEVE_FROM`]).
+    pub fn set_sieve_from(&mut self, masks: usize) {
+        self.sieve_from = Some(masks);
+    }
+
+    /// Returns the solutions that contain the pre-placed queens of `start` (for the centre and
+    /// even starts: all solutions of that start, with the reductions undone), counted
+    /// sequentially; for an axis start the weight 8 is not applied.
+    pub fn count_start(&self, start: Start) -> u128 {
+        let (kind, a) = match start {
+            Start::Even => (Kind::Even, 0),
+            Start::Centre => (Kind::Centre, 0),
+            Start::Axis { a, b } => (Kind::Axis { b }, a),
+        };
+        let mut s = Scratch::default();
+        s.half.avx512 = self.level == Level::Avx512;
+        let mut total = 0;
+        for group in self.groups.iter().filter(|gr| gr.kind == kind) {
+            for &rows in &self.lists[group.list] {
+                total += match kind {
+                    Kind::Axis { b } => self.round_axis(b, rows, a..a + 1, &mut s).0 / 8,
+                    _ => self.round(kind, rows, &mut s).0,
+                };
+            }
+        }
+        total
+    }
+
+    /// Counts one even or centre unit: enumerates the east halves and the west halves (by
+    /// weight class), stores the smaller side in the matcher and queries it with the other;
+    /// returns (weighted solutions, halves enumerated).
+    fn round(&self, kind: Kind, rows: u64, s: &mut Scratch) -> (u128, u64) {
+        let g = &self.g;
+        let n = g.n;
+        let start = kind_start(kind);
+        let free = start.free_rows(g);
+        let west_rows = free & !rows;
+        let (mut east_u, mut east_v) = start.taken(g);
+        let (west_u, west_v) = (east_u, east_v);
+        let long = 1u64 << (n - 1);
+        // Row-set weights: `outer` multiplies the whole unit, `plain` weighs west halves with no
+        // long-diagonal queen (even n); see the module docs.
+        let (outer, plain, even_reduced) = match kind {
+            Kind::Even if self.reduce => {
+                let (min, size, palindrome) = orbit(rows, free, n);
+                let mirror = if palindrome { 1 } else { 2 };
+                east_u |= long;
+                east_v |= long;
+                (mirror, if min == rows { size / mirror } else { 0 }, true)
+            }
+            Kind::Centre if self.reduce => (orbit(rows, free, n).1, 1, false),
+            _ => (1, 1, false),
+        };
+        let Scratch { half, east, west_raw, west, queries, matcher } = s;
+        let cols = low_mask(g.h) as u32;
+        let e_end =
+            window_codes(&self.table, g, Side::East, rows, cols, east_u, east_v, false, half, east, 0);
+        if e_end == 0 {
+            return (0, 0);
+        }
+        let east = &east[..e_end];
+        let w_end = window_codes(
+            &self.table,
+            g,
+            Side::West,
+            west_rows,
+            start.west_cols(g),
+            west_u,
+            west_v,
+            even_reduced,
+            half,
+            west_raw,
+            0,
+        );
+        let west_raw = &west_raw[..w_end];
+        let halves = (e_end + w_end) as u64;
+        // Weight of a west half: 2 per long-diagonal queen (flags), else `plain`.
+        let flag_bits = FLAG_NORTH_U | FLAG_SOUTH_V;
+        // Weight by the two flag bits (62, 63), looked up rather than branched on: the flags
+        // are unpredictable.
+        let weights = [plain, 2, 2, 4];
+        let weight = |code: u64| -> u32 { weights[(code >> 62) as usize] };
+        // Store the smaller side: building costs about as much per stored mask as 20–40
+        // queries; matching is symmetric.
+        let matched = if e_end <= w_end {
+            // Branch-free fill of a buffer that only grows (entries past `k` are scratch).
+            if queries.len() < w_end {
+                queries.resize(w_end, (0, 0));
+            }
+            let mut k = 0;
+            for &w in west_raw {
+                let wt = weight(w);
+                queries[k] = (w & !flag_bits, wt);
+                k += (wt > 0) as usize;
+            }
+            matcher.count(self.level, &[(east, 1)], &queries[..k])
+        } else {
+            for w in west.iter_mut() {
+                w.clear();
+            }
+            for &w in west_raw {
+                let wt = weight(w);
+                if wt > 0 {
+                    west[wt.trailing_zeros() as usize].push(w & !flag_bits);
+                }
+            }
+            if queries.len() < e_end {
+                queries.resize(e_end, (0, 0));
+            }
+            for (q, &m) in queries.iter_mut().zip(east) {
+                *q = (m, 1);
+            }
+            matcher.count(self.level, &[(&west[0], 1), (&west[1], 2), (&west[2], 4)], &queries[..e_end])
+        };
+        (outer as u128 * matched as u128, halves)
+    }
+
+    /// Counts one axis unit: the middle-column queen at (h+b, h), east rows `rows`, and the
+    /// middle-row queen at (h, h+a) for every a in `a_range`. The east halves avoid the column
+    /// queen and are stored once; the row queen's two diagonals are window diagonals (a < h),
+    /// so each west query carries them and the matcher drops the east halves that meet them.
+    /// Returns (solutions × 8, halves enumerated).
+    fn round_axis(&self, b: u32, rows: u64, a_range: std::ops::Range<u32>, s: &mut Scratch) -> (u128, u64) {
+        let g = &self.g;
+        let (n, h) = (g.n, g.h);
+        let free = Start::Axis { a: 1, b }.free_rows(g);
+        let west_rows = free & !rows;
+        let (col_u, col_v) = (1u64 << (2 * h + b), 1u64 << (n - 1 - b));
+        let Scratch { half, east, west_raw, queries, matcher, .. } = s;
+        let e_end = window_codes(
+            &self.table,
+            g,
+            Side::East,
+            rows,
+            low_mask(h) as u32,
+            col_u,
+            col_v,
+            false,
+            half,
+            east,
+            0,
+        );
+        if e_end == 0 {
+            return (0, 0);
+        }
+        // Every middle-row queen's west halves go into one set, each carrying the queen's two
+        // window diagonals; the count is symmetric, so the smaller of the two sets is stored.
+        let mut w_end = 0;
+        for a in a_range {
+            let start = Start::Axis { a, b };
+            let (fu, fv) = start.taken(g);
+            let row_queen = g.window(Side::East, 1 << (2 * h + a), 1 << (n - 1 + a));
+            let from = w_end;
+            w_end = window_codes(
+                &self.table,
+                g,
+                Side::West,
+                west_rows,
+                start.west_cols(g),
+                fu,
+                fv,
+                false,
+                half,
+                west_raw,
+                from,
+            );
+            for w in &mut west_raw[from..w_end] {
+                *w |= row_queen;
+            }
+        }
+        let halves = (e_end + w_end) as u64;
+        let (stored, other) = if e_end <= w_end {
+            (&east[..e_end], &west_raw[..w_end])
+        } else {
+            (&west_raw[..w_end], &east[..e_end])
+        };
+        if queries.len() < other.len() {
+            queries.resize(other.len(), (0, 0));
+        }
+        for (q, &m) in queries.iter_mut().zip(other) {
+            *q = (m, 1);
+        }
+        let total = matcher.count(self.level, &[(stored, 8)], &queries[..other.len()]) as u128;
+        (total, halves)
+    }
+}
+
+/// Returns the start configuration whose rows and columns a unit kind uses (for an axis kind,
+/// the free rows do not depend on a).
+fn kind_start(kind: Kind) -> Start {
+    match kind {
+        Kind::Even => Start::Even,
+        Kind::Centre => Start::Centre,
+        Kind::Axis { b } => Start::Axis { a: 1, b },
+    }
+}
+
+/// Returns (the least of S, rev(S), Sᶜ, rev(Sᶜ), the number of distinct sets among them,
+/// whether S = rev(S)), where Sᶜ is the complement within `free` and rev mirrors rows top to
+/// bottom.
+fn orbit(s: u64, free: u64, n: u32) -> (u64, u32, bool) {
+    let mut sets = [s, reverse(s, n), free & !s, reverse(free & !s, n)];
+    let palindrome = sets[0] == sets[1];
+    sets.sort_unstable();
+    let distinct = 1 + sets.windows(2).filter(|w| w[0] != w[1]).count() as u32;
+    (sets[0], distinct, palindrome)
+}
+
+impl Plan for JoinPlan {
+    fn n(&self) -> u32 {
+        self.g.n
+    }
+
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    /// The join fixes no prefix of rows: 0.
+    fn split_depth(&self) -> u32 {
+        0
+    }
+
+    /// Counts unit `index`; `nodes` is the number of half-boards enumerated when `stats` is true.
+    fn solve(&self, index: usize, stats: bool) -> Tally {
+        let gi = self.groups.partition_point(|gr| gr.first <= index) - 1;
+        let group = &self.groups[gi];
+        let rows = self.lists[group.list][index - group.first];
+        let (solutions, halves) = SCRATCH.with(|s| {
+            let s = &mut s.borrow_mut();
+            s.half.avx512 = self.level == Level::Avx512;
+            s.matcher.sieve_from = self.sieve_from;
+            match group.kind {
+                Kind::Axis { b } => self.round_axis(b, rows, 1..b, s),
+                kind => self.round(kind, rows, s),
+            }
+        });
+        Tally { solutions, nodes: if stats { halves as u128 } else { 0 }, ..Tally::default() }
+    }
+}
+
+/// Returns the bytes of memory available to this process (Linux `MemAvailable`), if known.
+pub fn available_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// Returns `Ok(())` if the join's quarter table for the `n`×`n` board fits: n ≤ [`MAX_N`] and
+/// its estimated size is at most 3/4 of the available memory (when that is known).
+///
+/// # Errors
+/// [`Error::JoinTooLarge`] otherwise.
+pub fn check_memory(n: u32) -> Result<(), Error> {
+    let needed = quarter::estimated_bytes(n / 2);
+    let available = available_memory();
+    let fits = n <= MAX_N && available.is_none_or(|a| needed <= a / 4 * 3);
+    if fits {
+        Ok(())
+    } else {
+        Err(Error::JoinTooLarge {
+            n,
+            needed_mib: needed.div_ceil(1 << 20),
+            available_mib: available.map_or(0, |a| a >> 20),
+            max: MAX_N,
+        })
+    }
+}
+
+/// Counts the `n`×`n` board with the join on `pool`, with fundamental solutions and classes by
+/// Burnside; boards below [`MIN_N`] fall back to the mirror plan and a plain classification
+/// (the returned `algorithm` is then [`Algorithm::Mirror`]).
+///
+/// # Errors
+/// [`Error::BoardTooLarge`] if n > [`crate::MAX_N`]; [`Error::JoinTooLarge`] as
+/// [`check_memory`].
+pub fn count(n: u32, pool: &rayon::ThreadPool, options: &CountOptions) -> Result<Count, Error> {
+    crate::check_n(n)?;
+    let start = Instant::now();
+    let stats = options.stats;
+    if n < MIN_N {
+        let plan = MirrorPlan::auto(n, options.threads)?;
+        let outcome = parallel::run(&plan, pool, options.progress, stats);
+        let classes = small_classes(n);
+        return Ok(Count {
+            n,
+            solutions: outcome.tally.solutions,
+            unique: (n >= 1).then(|| classes.orbit8 + classes.orbit4 + classes.orbit2 + classes.orbit1),
+            classes: (n >= 1).then_some(classes),
+            algorithm: Algorithm::Mirror,
+            seconds: start.elapsed().as_secs_f64(),
+            threads: options.threads,
+            subproblems: plan.len(),
+            split_depth: plan.split_depth(),
+            nodes: stats.then_some(outcome.tally.nodes),
+            cpu_seconds: stats.then_some(outcome.busy_seconds),
+        });
+    }
+    let plan = JoinPlan::new(n)?;
+    let outcome = parallel::run(&plan, pool, options.progress, stats);
+    let q = outcome.tally.solutions;
+    let f180 = symmetric::fixed_by_half_turn(&plan.table, n);
+    let f90 = symmetric::fixed_by_quarter_turn(n);
+    let classes = symmetric::classes(q, f180, f90).unwrap_or_else(|| {
+        panic!("Burnside counts are inconsistent for n = {n}: Q = {q}, F180 = {f180}, F90 = {f90}")
+    });
+    Ok(Count {
+        n,
+        solutions: q,
+        unique: Some(classes.orbit8 + classes.orbit4 + classes.orbit2),
+        classes: Some(classes),
+        algorithm: Algorithm::Join,
+        seconds: start.elapsed().as_secs_f64(),
+        threads: options.threads,
+        subproblems: plan.len(),
+        split_depth: 0,
+        nodes: stats.then_some(outcome.tally.nodes),
+        cpu_seconds: stats.then_some(outcome.busy_seconds),
+    })
+}
+
+/// Classifies the solutions of a small board (n < [`MIN_N`]) one by one.
+fn small_classes(n: u32) -> crate::Classes {
+    let mut classes = crate::Classes::default();
+    crate::reference::backtrack_each(n, |q| {
+        let board: Vec<u8> = q.iter().map(|&c| c as u8).collect();
+        if crate::symmetry::is_canonical(&board) {
+            match crate::symmetry::orbit_size(&board) {
+                8 => classes.orbit8 += 1,
+                4 => classes.orbit4 += 1,
+                2 => classes.orbit2 += 1,
+                _ => classes.orbit1 += 1,
+            }
+        }
+    });
+    classes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reference::backtrack_count;
+
+    fn run(plan: &JoinPlan, threads: usize) -> u128 {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        parallel::run(plan, &pool, parallel::Progress::Never, false).tally.solutions
+    }
+
+    /// Solutions containing the given queens (row, column), by the plain backtracker.
+    fn with_queens(n: u32, queens: &[(usize, usize)]) -> u128 {
+        let mut count = 0;
+        crate::reference::backtrack_each(n, |q| count += queens.iter().all(|&(r, c)| q[r] == c) as u128);
+        count
+    }
+
+    #[test]
+    fn each_odd_start_equals_a_backtracker_with_its_queens_placed() {
+        for n in [5, 7, 9, 11] {
+            let plan = JoinPlan::new(n).unwrap();
+            let h = (n / 2) as usize;
+            let mut total = 0;
+            for start in Start::all(n) {
+                let (queens, weight) = match start {
+                    Start::Centre => (vec![(h, h)], 1),
+                    Start::Axis { a, b } => (vec![(h, h + a as usize), (h + b as usize, h)], 8),
+                    Start::Even => unreachable!(),
+                };
+                let got = plan.count_start(start);
+                assert_eq!(got, with_queens(n, &queens), "n = {n} {start:?}");
+                total += weight * got;
+            }
+            assert_eq!(total, backtrack_count(n) as u128, "n = {n}");
+        }
+    }
+
+    #[test]
+    fn every_instruction_set_level_gives_the_same_counts() {
+        for n in [11, 12] {
+            let want = backtrack_count(n) as u128;
+            for level in Level::available() {
+                let mut plan = JoinPlan::new(n).unwrap();
+                plan.set_level(level);
+                assert_eq!(plan.level(), level);
+                assert_eq!(run(&plan, 2), want, "n = {n} {level:?}");
+                plan.set_sieve_from(0);
+                assert_eq!(run(&plan, 2), want, "n = {n} {level:?} always sieving");
+            }
+        }
+    }
+
+    #[test]
+    fn thread_counts_agree() {
+        for n in [12, 13] {
+            let plan = JoinPlan::new(n).unwrap();
+            let want = backtrack_count(n) as u128;
+            for threads in [1, 2, 3, 8] {
+                assert_eq!(run(&plan, threads), want, "n = {n} threads = {threads}");
+            }
+        }
+    }
+
+    #[test]
+    fn reduced_and_unreduced_plans_equal_the_backtracker() {
+        for n in MIN_N..=11 {
+            let want = backtrack_count(n) as u128;
+            for reduce in [true, false] {
+                let plan = JoinPlan::with_reduction(n, reduce).unwrap();
+                assert_eq!(run(&plan, 1), want, "n = {n} reduce = {reduce}");
+            }
+        }
+    }
+}
