@@ -181,7 +181,7 @@ pub struct CountArgs {
     #[arg(long, value_name = "WHEN", default_value = "auto", value_parser = parse_progress)]
     pub progress: Progress,
 
-    /// Search algorithm: auto (join from n = 12 while its table fits in memory, d4 below), d4
+    /// Search algorithm: auto (join from n = 8 while its table fits in memory, d4 below), d4
     /// (start constellations, one per symmetry class: solutions, fundamental solutions and
     /// orbit sizes), mirror (mirror halving: solutions only), join (quadrant join for
     /// 4 <= n <= 25, with fundamental solutions by Burnside; smaller boards use mirror).

@@ -123,7 +123,7 @@ impl Algorithm {
 
     /// The smallest n for which [`Algorithm::Auto`] picks the join: measured side by side with
     /// d4 on one thread (results/2026-11-29-vm/README.md).
-    pub const JOIN_FROM: u32 = 12;
+    pub const JOIN_FROM: u32 = 8;
 
     /// Returns the concrete algorithm that counts an `n`×`n` board: `self`, or for
     /// [`Algorithm::Auto`] the join from [`Algorithm::JOIN_FROM`] when its table fits in memory

@@ -118,7 +118,7 @@ fn csv_format_exact() {
     let row: Vec<&str> = lines.next().unwrap().split(',').collect();
     assert_eq!(
         (row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[8], row[9], row[12]),
-        ("8", "92", "12", "11", "1", "0", "0", "1", "d4", "true")
+        ("8", "92", "12", "11", "1", "0", "0", "1", "join", "true")
     );
     assert!(row[7].parse::<f64>().is_ok());
     assert_eq!(lines.next(), None);
@@ -296,4 +296,14 @@ fn d4_stats_nodes_ignore_threads_and_split_depth() {
     assert!(seen[0] > 0 && seen.iter().all(|&x| x == seen[0]), "{seen:?}");
     // The D4 search visits fewer nodes than mirror halving (428,094 at n = 12).
     assert!(seen[0] < 428_094 / 2, "{seen:?}");
+}
+
+#[test]
+fn auto_picks_d4_below_the_crossover_and_join_from_it() {
+    for (n, algorithm) in [("7", "d4"), ("8", "join"), ("13", "join")] {
+        let out = nqueens(&["count", n, "--format", "json"]).assert().success().get_output().clone();
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["algorithm"], algorithm, "n = {n}");
+        assert_eq!(v["verified"], true, "n = {n}");
+    }
 }
