@@ -40,9 +40,10 @@ use crate::kernel_d4::{RowEvent, apply_events};
 use crate::split::Prefix;
 use crate::symmetry::Symmetry;
 
-/// The most row events a constellation can have: one per inner pre-placed queen (2) and the
-/// two side-entering diagonals of the bottom queen.
-pub const MAX_EVENTS: usize = 4;
+/// The most row events a constellation can have: one per inner pre-placed queen (2), the two
+/// side-entering diagonals of the bottom queen and, for n >= 34, the anti-diagonals that enter
+/// at column 63 (right and bottom queens); 8 bounds every case (skips 2, ld 3, rd 3).
+pub const MAX_EVENTS: usize = 8;
 
 /// The queens of the border of an n×n board: the columns of the queens in rows 0 and n-1 and the
 /// rows of the queens in columns 0 and n-1 (0-based).
@@ -417,6 +418,34 @@ mod tests {
             let cons = canonical_constellations(n);
             assert_eq!(cons.iter().map(|c| c.weight).sum::<u32>(), valid, "n = {n}");
             assert!(cons.iter().all(|c| [8, 4, 2, 1].contains(&c.weight)));
+        }
+    }
+
+    /// Every free row's masks, after its events, attack exactly the squares the border queens
+    /// attack, at every board size up to 63 (n >= 36 once overflowed MAX_EVENTS).
+    #[test]
+    fn events_reproduce_the_border_attacks_up_to_63() {
+        for n in (4..=63).filter(|n| *n <= 14 || n % 3 == 0 || *n >= 60) {
+            let full = full_mask(n);
+            for c in canonical_constellations(n) {
+                let (q, len) = c.border.queens(n);
+                let q = &q[..len];
+                let naive = |row: u32| {
+                    q.iter().fold(0u64, |m, &(rq, cq)| {
+                        let (r, cq) = (row as i64, cq as i64);
+                        let d = r - rq as i64;
+                        [cq, cq + d, cq - d]
+                            .into_iter()
+                            .filter(|&x| (0..n as i64).contains(&x))
+                            .fold(m, |m, x| m | 1 << x)
+                    })
+                };
+                let (mut events, mut row, mut ld, mut rd) = apply_events(c.events(), 1, c.ld, c.rd);
+                while row <= n - 2 {
+                    assert_eq!((c.cols | ld | rd) & full, naive(row), "n = {n}, {:?}, row {row}", c.border);
+                    (events, row, ld, rd) = apply_events(events, row + 1, ld << 1, rd >> 1);
+                }
+            }
         }
     }
 

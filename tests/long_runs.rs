@@ -590,3 +590,38 @@ fn the_slurm_recipe_tasks_and_merge_run_without_slurm() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Board sizes 36..=63 with the default algorithm (d4) once panicked while building the plan
+/// (more row events than a constellation had room for): a shard result for n = 40, checksummed
+/// but covering no subproblem, must be refused with exit 1 after the plan is built, not panic.
+#[test]
+fn merge_builds_the_d4_plan_of_large_boards() {
+    use nqueens::Classes;
+    use nqueens::merge::{SHARD_FORMAT, SHARD_FORMAT_VERSION, ShardResult};
+    let dir = scratch("large-n");
+    let mut r = ShardResult {
+        format: SHARD_FORMAT.into(),
+        format_version: SHARD_FORMAT_VERSION,
+        n: 40,
+        algorithm: "d4".into(),
+        split_depth: 1,
+        subproblems: 0,
+        shard: 0,
+        shards: 1,
+        ids: Vec::new(),
+        solutions: 0,
+        classes: Classes::default(),
+        nodes: None,
+        seconds: 0.0,
+        threads: 1,
+        version: env!("CARGO_PKG_VERSION").into(),
+        checksum: String::new(),
+    };
+    r.checksum = r.compute_checksum();
+    let path = dir.join("s0.json");
+    std::fs::write(&path, serde_json::to_string(&r).unwrap()).unwrap();
+    let out = nqueens(&["merge", s(&path)]).assert().code(1).stdout("").get_output().clone();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("subproblems"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
