@@ -298,12 +298,20 @@ fn parse_n(s: &str) -> Result<u32, String> {
 
 /// Parses a thread count, at least 1.
 pub fn parse_threads(s: &str) -> Result<usize, String> {
-    match s.trim().parse::<usize>() {
+    let t = s.trim();
+    match t.parse::<usize>() {
         Ok(0) => Err("thread count 0 is not allowed: use 1 or more".to_string()),
-        Ok(t) => Ok(t),
-        Err(_) => Err(format!("thread count '{s}' is not an integer: use 1 or more")),
+        Ok(t) if t <= MAX_THREADS => Ok(t),
+        _ if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) => {
+            Err(format!("thread count {t} is too large: use 1..={MAX_THREADS}"))
+        }
+        _ => Err(format!("thread count '{s}' is not an integer: use 1 or more")),
     }
 }
+
+/// The most worker threads `-j` accepts: starting a thread takes milliseconds, so far more
+/// threads than cores only costs time.
+pub const MAX_THREADS: usize = 4096;
 
 /// Parses a split depth, 1..=16.
 pub fn parse_split_depth(s: &str) -> Result<u32, String> {

@@ -22,6 +22,11 @@ fn main() -> ExitCode {
                     let _ = err.print();
                     ExitCode::SUCCESS
                 }
+                ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+                    // `nqueens` alone: the help, as it is, on stderr; still a usage error.
+                    let _ = err.print();
+                    ExitCode::from(cmd::EXIT_USAGE)
+                }
                 _ => {
                     eprintln!("nqueens: {}", cli::one_line(&err));
                     ExitCode::from(cmd::EXIT_USAGE)

@@ -180,6 +180,12 @@ pub fn merge(results: &[(String, ShardResult)]) -> Result<Merged, MergeError> {
         return fail(problems);
     }
     let k = first.shards;
+    if k == 0 || k > crate::shard::MAX_SHARDS {
+        return fail(vec![format!(
+            "{first_name} has K = {k} shards: a shard result has 1..={} shards",
+            crate::shard::MAX_SHARDS
+        )]);
+    }
     let mut holders: Vec<Vec<&str>> = vec![Vec::new(); k];
     for (name, r) in results {
         match holders.get_mut(r.shard) {

@@ -52,6 +52,10 @@ impl fmt::Display for ShardId {
     }
 }
 
+/// The most shards K a plan is split into: each shard's plan has at least 256 subproblems, so
+/// K = 4,096 already makes a million, and larger K would make the plan itself the cost.
+pub const MAX_SHARDS: usize = 4096;
+
 impl FromStr for ShardId {
     type Err = String;
 
@@ -68,6 +72,9 @@ impl FromStr for ShardId {
         };
         if count == 0 {
             return Err(format!("shard '{s}' has K = 0 shards: use I/K with K >= 1"));
+        }
+        if count > MAX_SHARDS {
+            return Err(format!("shard '{s}' has too many shards: use I/K with K <= {MAX_SHARDS}"));
         }
         if index >= count {
             return Err(format!(

@@ -35,6 +35,7 @@ pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 /// be used (unreadable, corrupt, another run's); a failed write or count otherwise.
 pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
     let n = single_size(&args)?;
+    check_paths(&args)?;
     if args.verify && args.shard.is_some() {
         return Err(UsageError(
             "--verify checks a whole count, not one shard: use it with `nqueens merge`".into(),
@@ -260,6 +261,34 @@ fn single_size(args: &CountArgs) -> Result<u32, UsageError> {
     }
 }
 
+/// Refuses a checkpoint that is not a regular file (a device, a pipe or a folder would be read
+/// without end or replaced), and one path given for two outputs (the journal would be lost).
+fn check_paths(args: &CountArgs) -> Result<(), UsageError> {
+    if let Some(path) = &args.checkpoint
+        && fs::metadata(path).is_ok_and(|m| !m.is_file())
+    {
+        return Err(UsageError(format!(
+            "checkpoint {} is not a regular file: give the path of a journal file (new or to resume)",
+            path.display()
+        )));
+    }
+    let named =
+        [("--checkpoint", &args.checkpoint), ("--output", &args.output), ("--breakdown", &args.breakdown)];
+    for (i, (a, pa)) in named.iter().enumerate() {
+        for (b, pb) in &named[i + 1..] {
+            if let (Some(x), Some(y)) = (pa, pb)
+                && (x == y || fs::canonicalize(x).ok().is_some_and(|cx| fs::canonicalize(y).ok() == Some(cx)))
+            {
+                return Err(UsageError(format!(
+                    "{a} and {b} name the same file {}: give each its own path",
+                    x.display()
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Returns the split depth recorded in the journal at `path`, if it exists and has a valid
 /// header (any other problem is reported when the journal is opened).
 fn journal_depth(path: &Path) -> Option<u32> {
@@ -305,6 +334,17 @@ fn write_breakdown(
 /// Writes `bytes` to `path` through a temporary file in the same folder and a rename, so that
 /// `path` never holds a half-written result.
 fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    // Write through a symbolic link to its target, and into a device or a pipe in place
+    // (`--output /dev/stdout`): renaming over those would replace them with a plain file.
+    let path = &match fs::read_link(path) {
+        Ok(target) => path.parent().unwrap_or(Path::new(".")).join(target),
+        Err(_) => path.to_path_buf(),
+    };
+    if fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+        let mut f = fs::OpenOptions::new().write(true).open(path)?;
+        f.write_all(bytes)?;
+        return f.flush();
+    }
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(".tmp");
     let tmp = std::path::PathBuf::from(tmp);

@@ -12,6 +12,10 @@ use nqueens::{Count, oeis};
 use super::{EXIT_FAILED, UsageError};
 use crate::cli::MergeArgs;
 
+/// The largest shard result file `merge` reads (a shard result lists its subproblem ids: 64 MiB
+/// holds millions).
+const MAX_SHARD_FILE: u64 = 64 << 20;
+
 /// Merges the shard results of `args.files` and writes the total.
 ///
 /// # Errors
@@ -21,6 +25,16 @@ pub fn run(args: MergeArgs) -> anyhow::Result<ExitCode> {
     let mut results = Vec::new();
     for path in &args.files {
         let name = path.display().to_string();
+        // A shard result is a few kilobytes: refuse anything that is not a plain file of sane
+        // size rather than reading a device or a huge file without end.
+        let meta = std::fs::metadata(path)
+            .map_err(|e| UsageError(format!("cannot read shard result {name}: {e}")))?;
+        if !meta.is_file() || meta.len() > MAX_SHARD_FILE {
+            return Err(UsageError(format!(
+                "{name} is not a shard result of `nqueens count --shard`: not a regular file of at most {MAX_SHARD_FILE} bytes"
+            ))
+            .into());
+        }
         let text = std::fs::read_to_string(path)
             .map_err(|e| UsageError(format!("cannot read shard result {name}: {e}")))?;
         let result: ShardResult = serde_json::from_str(&text).map_err(|e| {
