@@ -103,7 +103,7 @@ impl Stats {
         Some(Stats {
             nodes,
             nodes_per_second: nodes as f64 / wall,
-            cpu_seconds: cpu,
+            cpu_seconds: (cpu * 1e6).round() / 1e6,
             efficiency: cpu / (wall * count.threads as f64),
         })
     }
