@@ -350,6 +350,9 @@ fn expand(
     let ahead = &all[sub.event as usize..];
     let (ahead, row, ld, rd) = apply_events(ahead, sub.row, sub.ld, sub.rd);
     let sub = D4Subproblem { row, ld, rd, event: (all.len() - ahead.len()) as u8, ..sub };
+    if out.len() >= crate::split::MAX_SUBPROBLEMS {
+        return;
+    }
     if row >= depth || sub.cols == full {
         out.push(sub);
         return;

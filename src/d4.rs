@@ -41,6 +41,9 @@ impl D4Plan {
         }
         let constellations = canonical_constellations(n);
         let (subproblems, prefix_nodes) = d4_subproblems_counting(&constellations, n, depth);
+        if subproblems.len() >= split::MAX_SUBPROBLEMS {
+            return Err(Error::TooManySubproblems { n, depth });
+        }
         Ok(D4Plan { n, depth, constellations, subproblems, prefix_nodes })
     }
 

@@ -85,6 +85,14 @@ pub enum Error {
         /// The largest board the join supports at all.
         max: u32,
     },
+    /// The split depth would make more subproblems than [`split::MAX_SUBPROBLEMS`].
+    #[error("split depth {depth} makes more than {max} subproblems at n = {n}: use a smaller depth (or none)", max = split::MAX_SUBPROBLEMS)]
+    TooManySubproblems {
+        /// The board side.
+        n: u32,
+        /// The rejected depth.
+        depth: u32,
+    },
     /// The operating system refused to start the worker threads.
     #[error("cannot start {threads} worker threads: {reason}")]
     ThreadPool {
@@ -303,6 +311,9 @@ impl MirrorPlan {
             return Err(Error::BadSplitDepth { depth });
         }
         let (subproblems, prefix_nodes) = split::mirror_subproblems_counting(n, depth);
+        if subproblems.len() >= split::MAX_SUBPROBLEMS {
+            return Err(Error::TooManySubproblems { n, depth });
+        }
         Ok(MirrorPlan { n, depth, subproblems, prefix_nodes })
     }
 

@@ -30,6 +30,10 @@ use crate::kernel::{self, full_mask};
 /// 4 already makes over a million subproblems.
 pub const MAX_SPLIT_DEPTH: u32 = 16;
 
+/// The most subproblems a plan holds (about 200 MB of prefixes): expansion stops there, and a
+/// plan that reaches it is refused. The automatic depth aims far lower (at most 32 × 4,096).
+pub const MAX_SUBPROBLEMS: usize = 1 << 22;
+
 /// The subproblems [`auto_split_depth`] aims for per worker thread.
 pub const SUBPROBLEMS_PER_THREAD: usize = 32;
 
@@ -185,6 +189,9 @@ pub fn expand_counting(seeds: Vec<Subproblem>, n: u32, depth: u32, nodes: &mut u
 }
 
 fn expand_one(sub: Subproblem, n: u32, depth: u32, out: &mut Vec<Subproblem>, nodes: &mut u64) {
+    if out.len() >= MAX_SUBPROBLEMS {
+        return;
+    }
     if sub.prefix.len() as u32 >= depth {
         out.push(sub);
         return;

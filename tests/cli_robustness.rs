@@ -73,3 +73,28 @@ fn large_boards_start_counting_without_a_panic() {
         assert!(!plan.is_empty(), "n = {n}");
     }
 }
+
+#[test]
+fn a_split_depth_that_makes_too_many_subproblems_is_refused() {
+    usage_error(
+        &["count", "20", "--algorithm", "mirror", "--split-depth", "8"],
+        "split depth 8 makes more than 4194304 subproblems at n = 20: use a smaller depth (or none)",
+    );
+    usage_error(
+        &["count", "40", "--algorithm", "d4", "--split-depth", "16"],
+        "split depth 16 makes more than 4194304 subproblems at n = 40",
+    );
+    usage_error(
+        &[
+            "count",
+            "20",
+            "--algorithm",
+            "mirror",
+            "--split-depth",
+            "8",
+            "--checkpoint",
+            "/tmp/nqueens-never-written.journal",
+        ],
+        "makes more than 4194304 subproblems",
+    );
+}

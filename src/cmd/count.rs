@@ -45,7 +45,11 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
     let mut sink = args.format.sink_for(Box::new(stdout), args.verify, args.sequence);
     let mut mismatches = 0;
     for n in args.sizes.iter().flat_map(|s| s.iter()) {
-        let count = counter.count(n).with_context(|| format!("counting n = {n}"))?;
+        let count = counter.count(n).map_err(|e| match e {
+            // Only a thread pool that cannot start is a failed run; the rest is bad usage.
+            nqueens::Error::ThreadPool { .. } => anyhow::Error::new(e).context(format!("counting n = {n}")),
+            _ => UsageError(e.to_string()).into(),
+        })?;
         let record = Record::new(&count);
         sink.record(&record).context("writing the result")?;
         if args.verify && record.verified == Some(false) {
