@@ -44,6 +44,13 @@ pub enum CheckError {
     /// The input could not be read.
     #[error("cannot read the input: {0}")]
     Io(#[from] io::Error),
+    /// A line is longer than [`MAX_LINE`] bytes (a board list has short lines; a leetcode
+    /// array of every solution of n ≤ 14 fits).
+    #[error("line {line} is longer than {MAX_LINE} bytes: not a list of boards")]
+    LineTooLong {
+        /// The 1-based line number.
+        line: usize,
+    },
     /// A line is not UTF-8 text.
     #[error("line {line}: not UTF-8 text")]
     NotText {
@@ -408,6 +415,10 @@ pub fn check(mut input: impl BufRead, options: &CheckOptions) -> Result<Report, 
     Ok(checker.finish())
 }
 
+/// The longest line `check` reads: 256 MiB. Reading stops there rather than filling memory
+/// (`nqueens check /dev/zero`).
+pub const MAX_LINE: usize = 256 << 20;
+
 /// Line-by-line reading with the 1-based number of the last line read.
 struct Lines<'a, R: BufRead> {
     input: &'a mut R,
@@ -419,8 +430,9 @@ impl<R: BufRead> Lines<'_, R> {
     fn next(&mut self) -> Result<Option<&str>, CheckError> {
         self.buf.clear();
         self.number += 1;
-        match self.input.read_line(&mut self.buf) {
+        match io::Read::take(&mut *self.input, MAX_LINE as u64 + 1).read_line(&mut self.buf) {
             Ok(0) => Ok(None),
+            Ok(_) if self.buf.len() > MAX_LINE => Err(CheckError::LineTooLong { line: self.number }),
             Ok(_) => Ok(Some(self.buf.trim_end_matches(['\n', '\r']))),
             Err(e) if e.kind() == io::ErrorKind::InvalidData => {
                 Err(CheckError::NotText { line: self.number })

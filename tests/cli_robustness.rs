@@ -98,3 +98,8 @@ fn a_split_depth_that_makes_too_many_subproblems_is_refused() {
         "makes more than 4194304 subproblems",
     );
 }
+
+#[test]
+fn check_stops_reading_an_endless_line() {
+    usage_error(&["check", "/dev/zero"], "line 1 is longer than 268435456 bytes: not a list of boards");
+}
