@@ -95,9 +95,15 @@ pub struct MergeArgs {
     #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = parse_format)]
     pub format: Format,
 
-    /// Check the total against OEIS A000170 (known for n <= 27); exit 1 on a mismatch.
+    /// Check the total against OEIS A000170, and the fundamental solutions against A002562
+    /// (known for n <= 27); exit 1 on a mismatch.
     #[arg(long)]
     pub verify: bool,
+
+    /// The sequence a bfile writes: solutions (A000170) or unique (fundamental solutions,
+    /// A002562).
+    #[arg(long, value_name = "SEQ", default_value = "solutions", value_parser = parse_sequence)]
+    pub sequence: Sequence,
 }
 
 /// Options of `nqueens solve`.

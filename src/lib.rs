@@ -73,7 +73,7 @@ pub enum Error {
     /// largest board).
     #[error(
         "board size {n} is too large for --algorithm join: its quarter table needs about {needed_mib} MiB \
-         and {available_mib} MiB are available (the join supports n <= {max}); use --algorithm mirror"
+         and {available_mib} MiB are available (the join supports n <= {max}); use --algorithm d4"
     )]
     JoinTooLarge {
         /// The rejected board side.
@@ -199,7 +199,14 @@ impl Tally {
     /// Returns the fundamental solutions of this tally by orbit size, if and only if `algorithm`
     /// classifies solutions (see [`Algorithm::classifies`]) and n ≥ 1: A002562 starts at n = 1,
     /// and the empty board has no fundamental count.
+    ///
+    /// For the join (whose subproblems do not classify), the classes of a whole count come from
+    /// [`join::burnside_classes`] instead; this is what `merge` and a completed checkpointed run
+    /// use.
     pub fn fundamental(&self, algorithm: Algorithm, n: u32) -> Option<Classes> {
+        if algorithm.resolve(n) == Algorithm::Join {
+            return join::burnside_classes(n, self.solutions).ok().flatten();
+        }
         (algorithm.classifies() && n >= 1).then(|| {
             let [c1, c2, c4, c8] = self.classes;
             Classes { orbit8: c8, orbit4: c4, orbit2: c2, orbit1: c1 }

@@ -4,6 +4,7 @@
 mod common;
 
 use common::{nqueens, usage_error};
+use predicates::prelude::*;
 use std::os::unix::fs::FileTypeExt;
 
 #[test]
@@ -102,4 +103,38 @@ fn a_split_depth_that_makes_too_many_subproblems_is_refused() {
 #[test]
 fn check_stops_reading_an_endless_line() {
     usage_error(&["check", "/dev/zero"], "line 1 is longer than 268435456 bytes: not a list of boards");
+}
+
+#[test]
+fn join_shards_and_checkpoints_keep_the_fundamental_solutions() {
+    // The join's subproblems do not classify; the whole count gets its classes by Burnside.
+    let dir = tempfile::tempdir().unwrap();
+    let mut files = Vec::new();
+    for i in 0..3 {
+        let f = dir.path().join(format!("s{i}.json"));
+        nqueens(&[
+            "count",
+            "13",
+            "--algorithm",
+            "join",
+            "--shard",
+            &format!("{i}/3"),
+            "--output",
+            f.to_str().unwrap(),
+        ])
+        .assert()
+        .success();
+        files.push(f.to_str().unwrap().to_string());
+    }
+    let mut args = vec!["merge", "--verify", "--format", "bfile", "--sequence", "unique"];
+    args.extend(files.iter().map(String::as_str));
+    nqueens(&args).assert().success().stdout("13 9233\n");
+    let journal = dir.path().join("q.journal");
+    nqueens(&["count", "14", "--checkpoint", journal.to_str().unwrap(), "--verify", "--format", "json"])
+        .assert()
+        .success()
+        .stdout(
+            predicates::str::contains(r#""unique":45752"#)
+                .and(predicates::str::contains(r#""algorithm":"join""#)),
+        );
 }

@@ -103,5 +103,5 @@ fn cli_join_refuses_a_table_too_large_with_exit_2_before_counting() {
     let err = String::from_utf8(out.stderr).unwrap();
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.contains("board size 30 is too large for --algorithm join"), "{err}");
-    assert!(err.contains("use --algorithm mirror"), "{err}");
+    assert!(err.contains("use --algorithm d4"), "{err}");
 }

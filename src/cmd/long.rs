@@ -16,7 +16,7 @@ use nqueens::journal::{self, Entry, Header, Journal};
 use nqueens::merge::{SHARD_FORMAT, SHARD_FORMAT_VERSION, ShardResult, classes_of};
 use nqueens::parallel::{self, Job};
 use nqueens::shard::{assign, shard_plan};
-use nqueens::{Count, Plan, Tally, make_plan};
+use nqueens::{Algorithm, Count, Plan, Tally, make_plan};
 
 use nqueens::output::Sequence;
 
@@ -44,10 +44,11 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
     }
     // The journal and the shard results record the concrete algorithm (`auto` resolves per n).
     let algorithm = args.algorithm.resolve(n);
-    if args.sequence == Sequence::Unique && !algorithm.classifies() {
-        return Err(UsageError(format!(
-            "--sequence unique with --checkpoint or --shard needs fundamental solutions per subproblem, which --algorithm {algorithm} does not count: use --algorithm d4"
-        ))
+    if args.sequence == Sequence::Unique && algorithm == Algorithm::Mirror {
+        return Err(UsageError(
+            "--sequence unique needs fundamental solutions, which --algorithm mirror does not count: use auto, d4 or join"
+                .into(),
+        )
         .into());
     }
     let threads = args.threads.unwrap_or_else(num_cpus::get);
@@ -229,7 +230,7 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
                 nodes: nodes_counted.then_some(total.nodes),
                 cpu_seconds: None,
             };
-            super::merge::report(&count, args.format, args.verify)
+            super::merge::report(&count, args.format, args.verify, args.sequence)
         }
     }
 }

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use nqueens::merge::{ShardResult, merge};
+use nqueens::output::Sequence;
 use nqueens::output::{Format, Record};
 use nqueens::{Count, oeis};
 
@@ -56,7 +57,7 @@ pub fn run(args: MergeArgs) -> anyhow::Result<ExitCode> {
         nodes: merged.nodes_counted.then_some(merged.tally.nodes),
         cpu_seconds: None,
     };
-    report(&count, args.format, args.verify)
+    report(&count, args.format, args.verify, args.sequence)
 }
 
 /// Writes `count` in `format` on stdout, checks it against OEIS A000170 when `verify` is set
@@ -64,17 +65,15 @@ pub fn run(args: MergeArgs) -> anyhow::Result<ExitCode> {
 ///
 /// # Errors
 /// A failed write.
-pub fn report(count: &Count, format: Format, verify: bool) -> anyhow::Result<ExitCode> {
+pub fn report(count: &Count, format: Format, verify: bool, sequence: Sequence) -> anyhow::Result<ExitCode> {
     let stdout = BufWriter::new(io::stdout().lock());
-    let mut sink = format.sink(Box::new(stdout), verify);
+    let mut sink = format.sink_for(Box::new(stdout), verify, sequence);
     let record = Record::new(count);
     sink.record(&record).context("writing the result")?;
     if verify && record.verified == Some(false) {
-        let known = oeis::A000170.get(count.n).expect("a mismatch implies a known value");
-        eprintln!(
-            "nqueens: verification failed for n = {}: counted {}, A000170 says {known}",
-            count.n, count.solutions
-        );
+        for line in oeis::check(count).1 {
+            eprintln!("nqueens: verification failed for n = {}: {line}", count.n);
+        }
         return Ok(ExitCode::from(EXIT_FAILED));
     }
     Ok(ExitCode::SUCCESS)

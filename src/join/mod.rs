@@ -497,6 +497,28 @@ pub fn count(n: u32, pool: &rayon::ThreadPool, options: &CountOptions) -> Result
     })
 }
 
+/// Returns the fundamental solutions of the `n`×`n` board by orbit size, given its total `q`
+/// of solutions (from a join count added up over shards or a resumed journal), by Burnside's
+/// lemma: the solutions fixed by the 180° and 90° rotations are counted afresh (the 180° count
+/// rebuilds the quarter table, a fraction of a second up to n = 21). `None` for n = 0 (A002562
+/// starts at n = 1) or when `q` is inconsistent with those counts (not the whole count).
+///
+/// # Errors
+/// [`Error::JoinTooLarge`] if the quarter table does not fit, as for a count.
+pub fn burnside_classes(n: u32, q: u128) -> Result<Option<crate::Classes>, Error> {
+    if n == 0 {
+        return Ok(None);
+    }
+    if n < MIN_N {
+        let classes = small_classes(n);
+        return Ok((classes.solutions() == q).then_some(classes));
+    }
+    let plan = JoinPlan::new(n)?;
+    let f180 = symmetric::fixed_by_half_turn(&plan.table, n);
+    let f90 = symmetric::fixed_by_quarter_turn(n);
+    Ok(symmetric::classes(q, f180, f90))
+}
+
 /// Classifies the solutions of a small board (n < [`MIN_N`]) one by one.
 fn small_classes(n: u32) -> crate::Classes {
     let mut classes = crate::Classes::default();
