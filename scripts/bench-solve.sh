@@ -7,8 +7,8 @@ usage() {
   cat <<'USAGE'
 Usage: scripts/bench-solve.sh [N] [RUNS] [THREADS]
 
-Times `nqueens solve N --format cols > /dev/null` against `nqueens count N` (the
-mirror-halving count) on THREADS worker threads, alternating the two RUNS times each after
+Times `nqueens solve N --format cols > /dev/null` against `nqueens count N --algorithm mirror`
+(the mirror-halving count, the yardstick of issue 4) on THREADS worker threads, alternating the two RUNS times each after
 one warm-up pair, with /usr/bin/time -v (wall seconds and peak resident memory).
 
   N        board size (default 16)
@@ -46,7 +46,7 @@ timed() {
 echo "command,run,n,threads,seconds,max_rss_kib"
 cs=() ss=() ratios=() crss=() srss=()
 for ((i = 0; i <= runs; i++)); do # run 0 is a warm-up, not counted
-  read -r c cm < <(timed "$bin" count "$n" -j "$threads" --progress never)
+  read -r c cm < <(timed "$bin" count "$n" -j "$threads" --algorithm mirror --progress never)
   read -r s sm < <(timed "$bin" solve "$n" --format cols -j "$threads")
   ((i == 0)) && continue
   echo "count,$i,$n,$threads,$c,$cm"

@@ -6,10 +6,12 @@
 # n,algorithm,threads,run,wall_seconds,user_seconds,max_rss_kib; the first run of each pair
 # is a warm-up and is not written. Needs GNU time at /usr/bin/time.
 set -euo pipefail
-[ $# -eq 4 ] || { echo "usage: $0 FIRST LAST RUNS THREADS" >&2; exit 2; }
+usage="usage: scripts/join-vs-mirror.sh FIRST LAST RUNS THREADS > FILE.csv (needs /usr/bin/time; NQUEENS overrides the binary)"
+if [ "${1:-}" = "--help" ] || [ "${1:-}" = "-h" ]; then sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'; exit 0; fi
+[ $# -eq 4 ] || { echo "$usage" >&2; exit 2; }
 first=$1 last=$2 runs=$3 threads=$4
-bin=./target/release/nqueens
-[ -x "$bin" ] || { echo "build first: cargo build --release" >&2; exit 2; }
+source "$(dirname "$0")/lib.sh"
+bin=$(nqueens_bin)
 tmp=$(mktemp); trap 'rm -f "$tmp"' EXIT
 echo "n,algorithm,threads,run,wall_seconds,user_seconds,max_rss_kib"
 for ((n = first; n <= last; n++)); do
