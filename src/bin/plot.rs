@@ -131,6 +131,16 @@ fn median(mut v: Vec<f64>) -> f64 {
     if v.len() % 2 == 1 { v[m] } else { (v[m - 1] + v[m]) / 2.0 }
 }
 
+/// Returns the points sorted by x, with the y values of a repeated x replaced by their median
+/// (a CSV that several runs appended to draws one line, not a zig-zag).
+fn median_per_x(points: Vec<(f64, f64)>) -> Vec<(f64, f64)> {
+    let mut by_x: BTreeMap<i64, Vec<f64>> = BTreeMap::new();
+    for (x, y) in points {
+        by_x.entry(x.round() as i64).or_default().push(y);
+    }
+    by_x.into_iter().map(|(x, ys)| (x as f64, median(ys))).collect()
+}
+
 /// A named line: (x, y) points.
 type Series = (String, Vec<(f64, f64)>);
 
@@ -204,8 +214,8 @@ fn plot_n(t: &Table, stem: &Path) -> Res<Vec<PathBuf>> {
     }
     let (mut secs, mut nodes): (Vec<Series>, Vec<Series>) = (Vec::new(), Vec::new());
     for (algorithm, (s, n)) in by_algo {
-        secs.push((algorithm.clone(), s));
-        nodes.push((algorithm, n));
+        secs.push((algorithm.clone(), median_per_x(s)));
+        nodes.push((algorithm, median_per_x(n)));
     }
     let mut out =
         render(stem, "time", "Wall seconds per board size", "n", "seconds (log scale)", &secs, true)?;
