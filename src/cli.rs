@@ -199,8 +199,9 @@ pub struct CountArgs {
     #[arg(long)]
     pub stats: bool,
 
-    /// Rows fixed per subproblem, 1..=16 [default: the smallest depth with at least 32
-    /// subproblems per thread and 2048 in all].
+    /// Rows fixed per subproblem, 1..=16 (mirror and d4; the join's units are row sets and
+    /// ignore it) [default: the smallest depth with at least 32 subproblems per thread and 2048
+    /// in all].
     #[arg(long, value_name = "D", value_parser = parse_split_depth)]
     pub split_depth: Option<u32>,
 
