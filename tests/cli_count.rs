@@ -307,3 +307,30 @@ fn auto_picks_d4_below_the_crossover_and_join_from_it() {
         assert_eq!(v["verified"], true, "n = {n}");
     }
 }
+
+#[test]
+fn progress_always_draws_on_stderr_and_never_on_stdout() {
+    // About 1.5-3 s of mirror search: the bar (plain lines when stderr is not a terminal) is
+    // drawn at least once on stderr; stdout has the result alone.
+    let out = nqueens(&[
+        "count",
+        "16",
+        "--algorithm",
+        "mirror",
+        "-j",
+        "1",
+        "--progress",
+        "always",
+        "--format",
+        "bfile",
+    ])
+    .assert()
+    .success()
+    .stdout("16 14772512\n")
+    .get_output()
+    .clone();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("subproblems") && err.contains("ETA"), "{err:?}");
+    // auto: stderr is not a terminal here, so nothing is drawn.
+    nqueens(&["count", "12", "--progress", "auto"]).assert().success().stderr("");
+}
