@@ -229,24 +229,7 @@ fn stats_nodes_match_the_reference_tree_and_ignore_threads() {
     // counts them (shared/anchors/mirror_ref.c built with -DCOUNT_NODES, mode half).
     for threads in ["1", "2", "3", "8"] {
         for depth in ["1", "3", "6"] {
-            let out = nqueens(&[
-                "count",
-                "12",
-                "--algorithm",
-                "mirror",
-                "--stats",
-                "--format",
-                "json",
-                "-j",
-                threads,
-                "--split-depth",
-                depth,
-            ])
-            .assert()
-            .success()
-            .get_output()
-            .clone();
-            let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+            let v = stats_json("mirror", threads, depth);
             assert_eq!(v["nodes"], 428_094, "threads = {threads}, depth = {depth}");
             assert_eq!(v["solutions"], 14_200);
             assert!(v["nodes_per_second"].as_f64().unwrap() > 0.0);
@@ -254,6 +237,25 @@ fn stats_nodes_match_the_reference_tree_and_ignore_threads() {
             assert!((0.0..=1.5).contains(&eff), "efficiency {eff}");
         }
     }
+}
+
+/// Returns the JSON record of `count 12 --stats` with `algorithm`, `threads` and `depth`.
+fn stats_json(algorithm: &str, threads: &str, depth: &str) -> serde_json::Value {
+    let args = [
+        "count",
+        "12",
+        "--algorithm",
+        algorithm,
+        "--stats",
+        "--format",
+        "json",
+        "-j",
+        threads,
+        "--split-depth",
+        depth,
+    ];
+    let out = nqueens(&args).assert().success().get_output().clone();
+    serde_json::from_slice(&out.stdout).unwrap()
 }
 
 #[test]
@@ -271,24 +273,7 @@ fn d4_stats_nodes_ignore_threads_and_split_depth() {
     let mut seen = Vec::new();
     for threads in ["1", "3"] {
         for depth in ["1", "2", "4", "7"] {
-            let out = nqueens(&[
-                "count",
-                "12",
-                "--algorithm",
-                "d4",
-                "--stats",
-                "--format",
-                "json",
-                "-j",
-                threads,
-                "--split-depth",
-                depth,
-            ])
-            .assert()
-            .success()
-            .get_output()
-            .clone();
-            let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+            let v = stats_json("d4", threads, depth);
             assert_eq!(v["solutions"], 14_200);
             seen.push(v["nodes"].as_u64().unwrap());
         }
