@@ -75,6 +75,10 @@ impl D4Plan {
 }
 
 impl Plan for D4Plan {
+    fn algorithm(&self) -> crate::Algorithm {
+        crate::Algorithm::D4
+    }
+
     fn prefix_nodes(&self) -> u128 {
         self.prefix_nodes as u128
     }

@@ -145,8 +145,8 @@ impl Algorithm {
     }
 
     /// Returns true if and only if the algorithm's subproblem tallies carry the fundamental
-    /// solutions ([`Tally::classes`]): d4 does; the join computes them for a whole count by
-    /// Burnside (in [`join::count`]), so its shard and checkpoint tallies do not.
+    /// solutions ([`Tally::classes`]): d4 does; the join gets them for a whole count by
+    /// Burnside ([`Plan::classes`], [`join::burnside_classes`]), so its tallies do not.
     pub fn classifies(self) -> bool {
         matches!(self, Algorithm::D4)
     }
@@ -255,6 +255,17 @@ pub trait Plan: Sync {
     fn prefix_nodes(&self) -> u128 {
         0
     }
+    /// Returns the algorithm that really counts this plan (a join plan of a board below
+    /// [`join::MIN_N`] is a mirror plan).
+    fn algorithm(&self) -> Algorithm;
+    /// Returns the fundamental solutions of the whole board by orbit size, given the sum of
+    /// every subproblem's tally, for plans that get them from the total rather than per
+    /// subproblem (the join, by Burnside over its own quarter table); `None` otherwise, and then
+    /// [`Tally::fundamental`] applies.
+    fn classes(&self, total: &Tally) -> Option<Classes> {
+        let _ = total;
+        None
+    }
     /// Returns the queens subproblem `index` fixes, as the columns of rows 0, 1, …, for plans
     /// whose subproblems are row prefixes; `None` for plans whose subproblems are not (the
     /// breakdown then leaves the prefix empty and the shard planner counts such a subproblem's
@@ -262,6 +273,15 @@ pub trait Plan: Sync {
     fn prefix(&self, index: usize) -> Option<split::Prefix> {
         let _ = index;
         None
+    }
+}
+
+impl dyn Plan + '_ {
+    /// Returns the fundamental solutions of the whole board from the sum `total` of its
+    /// subproblems' tallies, counted with `algorithm`: [`Plan::classes`] where the plan gives
+    /// them, else [`Tally::fundamental`].
+    pub fn fundamental(&self, total: &Tally, algorithm: Algorithm) -> Option<Classes> {
+        self.classes(total).or_else(|| total.fundamental(algorithm, self.n()))
     }
 }
 
@@ -343,6 +363,10 @@ impl MirrorPlan {
 impl Plan for MirrorPlan {
     fn n(&self) -> u32 {
         self.n
+    }
+
+    fn algorithm(&self) -> Algorithm {
+        Algorithm::Mirror
     }
 
     fn len(&self) -> usize {
@@ -518,22 +542,17 @@ impl Counter {
         let start = Instant::now();
         let cpu_start = process_cpu_seconds();
         let algorithm = self.options.algorithm.resolve(n);
-        if algorithm == Algorithm::Join {
-            // The join has its own units (no split depth) and fills the symmetry fields by
-            // Burnside.
-            return join::count(n, &self.pool, &self.options);
-        }
         let (depth, threads) = (self.options.split_depth, self.options.threads);
         let plan = make_plan(algorithm, n, depth, threads)?;
         let outcome = parallel::run(plan.as_ref(), &self.pool, self.options.progress, self.options.stats);
         let stats = self.options.stats;
-        let classes = outcome.tally.fundamental(algorithm, n);
+        let classes = plan.fundamental(&outcome.tally, algorithm);
         Ok(Count {
             n,
             solutions: outcome.tally.solutions,
             unique: classes.map(|c| c.total()),
             classes,
-            algorithm,
+            algorithm: plan.algorithm(),
             seconds: start.elapsed().as_secs_f64(),
             threads: self.options.threads,
             subproblems: plan.len(),

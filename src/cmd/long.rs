@@ -217,11 +217,12 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         None => {
+            let classes = plan.fundamental(&total, algorithm);
             let count = Count {
                 n,
                 solutions: total.solutions,
-                unique: total.fundamental(algorithm, n).map(|c| c.total()),
-                classes: total.fundamental(algorithm, n),
+                unique: classes.map(|c| c.total()),
+                classes,
                 algorithm,
                 seconds,
                 threads,

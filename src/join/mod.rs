@@ -36,7 +36,6 @@ pub mod start;
 pub mod symmetric;
 
 use std::cell::RefCell;
-use std::time::Instant;
 
 use bits::{low_mask, reverse};
 use half::{FLAG_NORTH_U, FLAG_SOUTH_V, Geometry, HalfScratch, Side, window_codes};
@@ -45,7 +44,7 @@ use quarter::QuarterTable;
 pub use start::Start;
 use symmetric::subsets_of;
 
-use crate::{Algorithm, Count, CountOptions, Error, MirrorPlan, Plan, Tally, parallel};
+use crate::{Algorithm, Error, Plan, Tally};
 
 /// The smallest board the join counts itself; smaller boards fall back to the mirror
 /// backtracker (the output then names `mirror` as the algorithm).
@@ -389,6 +388,17 @@ impl Plan for JoinPlan {
         self.g.n
     }
 
+    fn algorithm(&self) -> Algorithm {
+        Algorithm::Join
+    }
+
+    /// By Burnside over this plan's own quarter table (no second table is built).
+    fn classes(&self, total: &crate::Tally) -> Option<crate::Classes> {
+        let n = self.g.n;
+        let f180 = symmetric::fixed_by_half_turn(&self.table, n);
+        symmetric::classes(total.solutions, f180, symmetric::fixed_by_quarter_turn(n))
+    }
+
     fn len(&self) -> usize {
         self.len
     }
@@ -445,58 +455,6 @@ pub fn check_memory(n: u32) -> Result<(), Error> {
     }
 }
 
-/// Counts the `n`×`n` board with the join on `pool`, with fundamental solutions and classes by
-/// Burnside; boards below [`MIN_N`] fall back to the mirror plan and a plain classification
-/// (the returned `algorithm` is then [`Algorithm::Mirror`]).
-///
-/// # Errors
-/// [`Error::BoardTooLarge`] if n > [`crate::MAX_N`]; [`Error::JoinTooLarge`] as
-/// [`check_memory`].
-pub fn count(n: u32, pool: &rayon::ThreadPool, options: &CountOptions) -> Result<Count, Error> {
-    crate::check_n(n)?;
-    let start = Instant::now();
-    let stats = options.stats;
-    if n < MIN_N {
-        let plan = MirrorPlan::auto(n, options.threads)?;
-        let outcome = parallel::run(&plan, pool, options.progress, stats);
-        let classes = small_classes(n);
-        return Ok(Count {
-            n,
-            solutions: outcome.tally.solutions,
-            unique: (n >= 1).then(|| classes.orbit8 + classes.orbit4 + classes.orbit2 + classes.orbit1),
-            classes: (n >= 1).then_some(classes),
-            algorithm: Algorithm::Mirror,
-            seconds: start.elapsed().as_secs_f64(),
-            threads: options.threads,
-            subproblems: plan.len(),
-            split_depth: plan.split_depth(),
-            nodes: stats.then_some(outcome.tally.nodes),
-            cpu_seconds: stats.then_some(outcome.busy_seconds),
-        });
-    }
-    let plan = JoinPlan::new(n)?;
-    let outcome = parallel::run(&plan, pool, options.progress, stats);
-    let q = outcome.tally.solutions;
-    let f180 = symmetric::fixed_by_half_turn(&plan.table, n);
-    let f90 = symmetric::fixed_by_quarter_turn(n);
-    let classes = symmetric::classes(q, f180, f90).unwrap_or_else(|| {
-        panic!("Burnside counts are inconsistent for n = {n}: Q = {q}, F180 = {f180}, F90 = {f90}")
-    });
-    Ok(Count {
-        n,
-        solutions: q,
-        unique: Some(classes.orbit8 + classes.orbit4 + classes.orbit2),
-        classes: Some(classes),
-        algorithm: Algorithm::Join,
-        seconds: start.elapsed().as_secs_f64(),
-        threads: options.threads,
-        subproblems: plan.len(),
-        split_depth: 0,
-        nodes: stats.then_some(outcome.tally.nodes),
-        cpu_seconds: stats.then_some(outcome.busy_seconds),
-    })
-}
-
 /// Returns the fundamental solutions of the `n`×`n` board by orbit size, given its total `q`
 /// of solutions (from a join count added up over shards or a resumed journal), by Burnside's
 /// lemma: the solutions fixed by the 180° and 90° rotations are counted afresh (the 180° count
@@ -539,6 +497,7 @@ fn small_classes(n: u32) -> crate::Classes {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::parallel;
     use crate::reference::backtrack_count;
 
     fn run(plan: &JoinPlan, threads: usize) -> u128 {
