@@ -338,6 +338,17 @@ pub struct Resumed {
 }
 
 impl Journal {
+    /// The journal at `path`, appending through `file`, held by the advisory `lock`.
+    fn new(path: &Path, file: File, lock: File) -> Journal {
+        Journal {
+            path: path.to_path_buf(),
+            file,
+            _lock: lock,
+            write_lock: Mutex::new(()),
+            pending: AtomicBool::new(false),
+        }
+    }
+
     /// Opens the journal at `path` for a run described by `header`: creates it (with the header,
     /// fsync'd) if it does not exist or is empty, or reads it and returns its entries to skip.
     /// A torn last line is cut off so new lines start on a line of their own; nothing else is
@@ -375,14 +386,7 @@ impl Journal {
             file.write_all(seal(&header.body()).as_bytes()).map_err(io_err)?;
             file.sync_all().map_err(io_err)?;
             sync_parent(path);
-            let journal = Journal {
-                path: path.to_path_buf(),
-                file,
-                _lock: lock,
-                write_lock: Mutex::new(()),
-                pending: AtomicBool::new(false),
-            };
-            return Ok((journal, Resumed { entries: Vec::new(), torn }));
+            return Ok((Journal::new(path, file, lock), Resumed { entries: Vec::new(), torn }));
         }
         // The header first: the entries' ids only mean something in the same plan.
         let first_line = existing.split(|&b| b == b'\n').next().unwrap_or_default();
@@ -400,14 +404,7 @@ impl Journal {
             file.sync_all().map_err(io_err)?;
         }
         let file = OpenOptions::new().append(true).open(path).map_err(io_err)?;
-        let journal = Journal {
-            path: path.to_path_buf(),
-            file,
-            _lock: lock,
-            write_lock: Mutex::new(()),
-            pending: AtomicBool::new(false),
-        };
-        Ok((journal, Resumed { entries: contents.entries, torn: contents.torn }))
+        Ok((Journal::new(path, file, lock), Resumed { entries: contents.entries, torn: contents.torn }))
     }
 
     /// Returns the journal's path.
