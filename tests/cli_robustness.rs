@@ -138,3 +138,17 @@ fn join_shards_and_checkpoints_keep_the_fundamental_solutions() {
                 .and(predicates::str::contains(r#""algorithm":"join""#)),
         );
 }
+
+#[test]
+fn merge_of_mirror_shards_refuses_the_unique_sequence() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("m0.json");
+    nqueens(&["count", "10", "--algorithm", "mirror", "--shard", "0/1", "--output", f.to_str().unwrap()])
+        .assert()
+        .success();
+    usage_error(
+        &["merge", f.to_str().unwrap(), "--format", "bfile", "--sequence", "unique"],
+        "--sequence unique needs fundamental solutions, which --algorithm mirror does not count: use auto, d4 or join",
+    );
+    nqueens(&["merge", f.to_str().unwrap(), "--format", "bfile"]).assert().success().stdout("10 724\n");
+}

@@ -66,6 +66,13 @@ pub fn run(args: MergeArgs) -> anyhow::Result<ExitCode> {
 /// # Errors
 /// A failed write.
 pub fn report(count: &Count, format: Format, verify: bool, sequence: Sequence) -> anyhow::Result<ExitCode> {
+    if sequence == Sequence::Unique && count.unique.is_none() && count.n >= 1 {
+        return Err(UsageError(format!(
+            "--sequence unique needs fundamental solutions, which --algorithm {} does not count: use auto, d4 or join",
+            count.algorithm
+        ))
+        .into());
+    }
     let stdout = BufWriter::new(io::stdout().lock());
     let mut sink = format.sink_for(Box::new(stdout), verify, sequence);
     let record = Record::new(count);
