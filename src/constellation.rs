@@ -353,6 +353,17 @@ fn expand(
     if out.len() >= crate::split::MAX_SUBPROBLEMS {
         return;
     }
+    // The counting search's look-ahead below the last event, applied here too so that node
+    // counts do not depend on the split (see `kernel::may_complete`); symmetric constellations
+    // are classified board by board, without it.
+    let rest = full & !sub.cols;
+    if c.stabilizer == 0
+        && ahead.is_empty()
+        && rest.count_ones() == kernel::LOOKAHEAD_ROWS
+        && !kernel::may_complete(rest, ld, rd)
+    {
+        return;
+    }
     if row >= depth || sub.cols == full {
         out.push(sub);
         return;

@@ -89,174 +89,129 @@ pub fn count_with_events<const NODES: bool>(
     rd: u64,
     nodes: &mut u64,
 ) -> u64 {
-    resume::<NODES>(events, row, full & !cols, ld, rd, nodes)
+    #[cfg(target_arch = "x86_64")]
+    if crate::kernel::has_bmi1() {
+        // SAFETY: the `bmi1` copy is compiled for BMI1 and POPCNT, and `has_bmi1` has just
+        // checked that this processor executes both.
+        return unsafe { bmi1::resume::<NODES>(events, row, full & !cols, ld, rd, nodes) };
+    }
+    portable::resume::<NODES>(events, row, full & !cols, ld, rd, nodes)
 }
 
-/// [`count_with_events`] on the free columns `rest` instead of `full` and `cols`.
-#[inline(always)]
-fn resume<const NODES: bool>(
-    events: &[RowEvent],
-    row: u32,
-    rest: u64,
-    ld: u64,
-    rd: u64,
-    nodes: &mut u64,
-) -> u64 {
-    let (events, row, ld, rd) = apply_events(events, row, ld, rd);
-    match events.first() {
-        None if rest == 0 => 1,
-        None => tail::<NODES>(rest, ld, rd, nodes),
-        Some(e) => walk::<NODES>(events, e.row - row, rest, ld, rd, nodes),
-    }
-}
+/// Defines the event-driven recursion twice from one source (as [`crate::kernel`] does): once
+/// portable, once for a target feature, each finishing below the last event in the plain
+/// kernel's copy for the same feature (`$count_free`, on free columns).
+macro_rules! d4_searches {
+    ($(#[$attr:meta])* $module:ident, $count_free:ident) => {
+        mod $module {
+            use super::{RowEvent, apply_events};
+            use crate::kernel::$count_free;
 
-/// The recursion above the last event: the current row is free and the next event
-/// (`events[0]`) is `left` ≥ 1 rows below it. The row count is checked once per row, outside the
-/// loop over the row's free squares, and two rows are placed per call (halving the calls, each of
-/// which saves and restores six registers); `rest` holds the free columns. Six arguments, so
-/// that they all travel in registers.
-fn walk<const NODES: bool>(
-    events: &[RowEvent],
-    left: u32,
-    rest: u64,
-    ld: u64,
-    rd: u64,
-    nodes: &mut u64,
-) -> u64 {
-    if left == 1 {
-        return before_event::<NODES>(events, rest, ld, rd, nodes);
-    }
-    let mut avail = rest & !(ld | rd);
-    let mut count = 0u64;
-    while avail != 0 {
-        let bit = avail & avail.wrapping_neg();
-        avail ^= bit;
-        if NODES {
-            *nodes += 1;
-        }
-        let (rest, l, r) = (rest ^ bit, (ld | bit) << 1, (rd | bit) >> 1);
-        if left == 2 {
-            count += before_event::<NODES>(events, rest, l, r, nodes);
-            continue;
-        }
-        let mut avail2 = rest & !(l | r);
-        while avail2 != 0 {
-            let b = avail2 & avail2.wrapping_neg();
-            avail2 ^= b;
-            if NODES {
-                *nodes += 1;
-            }
-            count += walk::<NODES>(events, left - 2, rest ^ b, (l | b) << 1, (r | b) >> 1, nodes);
-        }
-    }
-    count
-}
-
-/// The row just above the next event (`events[0]`): places its queen, then applies the event.
-#[inline(always)]
-fn before_event<const NODES: bool>(events: &[RowEvent], rest: u64, ld: u64, rd: u64, nodes: &mut u64) -> u64 {
-    let mut avail = rest & !(ld | rd);
-    let mut count = 0u64;
-    while avail != 0 {
-        let bit = avail & avail.wrapping_neg();
-        avail ^= bit;
-        if NODES {
-            *nodes += 1;
-        }
-        if rest == bit {
-            // Every row left holds a pre-placed queen, whose diagonals were blocked from the
-            // start: a solution.
-            count += 1;
-            continue;
-        }
-        count += resume::<NODES>(events, events[0].row, rest ^ bit, (ld | bit) << 1, (rd | bit) >> 1, nodes);
-    }
-    count
-}
-
-/// The recursion below the last event (every row left is free), like
-/// [`crate::kernel::count_completions`] but on the *free* columns `rest = full & !cols`, so no
-/// board mask is carried (three arguments, and `rest == 0` ends the board), and finishing the
-/// last *three* rows without a call: the row with three columns left is looped over in place,
-/// and two columns x and y for the last two rows complete in at most two ways (x then y, or y
-/// then x), checked on the masks directly. Most calls of a bitmask recursion are at the bottom of
-/// the tree, and each costs six callee-saved registers saved and restored (see
-/// `results/2026-11-29-d4.md`). `rest` is not empty.
-fn tail<const NODES: bool>(rest: u64, ld: u64, rd: u64, nodes: &mut u64) -> u64 {
-    let mut avail = rest & !(ld | rd);
-    let mut count = 0u64;
-    while avail != 0 {
-        let bit = avail & avail.wrapping_neg();
-        avail ^= bit;
-        if NODES {
-            *nodes += 1;
-        }
-        let l = (ld | bit) << 1;
-        let r = (rd | bit) >> 1;
-        let rest = rest ^ bit;
-        let two = rest & rest.wrapping_sub(1); // rest without its lowest column
-        let three = two & two.wrapping_sub(1);
-        if three & three.wrapping_sub(1) != 0 {
-            // Four or more columns left.
-            count += tail::<NODES>(rest, l, r, nodes);
-        } else if three != 0 {
-            // Three columns for three rows: place the first in place, then two rows.
-            let mut avail3 = rest & !(l | r);
-            while avail3 != 0 {
-                let b = avail3 & avail3.wrapping_neg();
-                avail3 ^= b;
-                if NODES {
-                    *nodes += 1;
+            /// [`super::count_with_events`] on the free columns `rest` instead of `full` and
+            /// `cols`.
+            $(#[$attr])*
+            #[inline]
+            pub(super) fn resume<const NODES: bool>(
+                events: &[RowEvent],
+                row: u32,
+                rest: u64,
+                ld: u64,
+                rd: u64,
+                nodes: &mut u64,
+            ) -> u64 {
+                let (events, row, ld, rd) = apply_events(events, row, ld, rd);
+                match events.first() {
+                    None => $count_free::<NODES>(rest, ld, rd, nodes),
+                    Some(e) => walk::<NODES>(events, e.row - row, rest, ld, rd, nodes),
                 }
-                count += last_two::<NODES>(rest ^ b, (l | b) << 1, (r | b) >> 1, nodes);
             }
-        } else if two != 0 {
-            count += last_two::<NODES>(rest, l, r, nodes);
-        } else if rest == 0 {
-            count += 1;
-        } else if rest & !(l | r) != 0 {
-            // One column for the last row.
-            if NODES {
-                *nodes += 1;
+
+            /// The recursion above the last event: the current row is free and the next event
+            /// (`events[0]`) is `left` ≥ 1 rows below it. The row count is checked once per
+            /// row, outside the loop over the row's free squares, and two rows are placed per
+            /// call (halving the calls, each of which saves and restores six registers); `rest`
+            /// holds the free columns.
+            $(#[$attr])*
+            fn walk<const NODES: bool>(
+                events: &[RowEvent],
+                left: u32,
+                rest: u64,
+                ld: u64,
+                rd: u64,
+                nodes: &mut u64,
+            ) -> u64 {
+                if left == 1 {
+                    return before_event::<NODES>(events, rest, ld, rd, nodes);
+                }
+                let mut avail = rest & !(ld | rd);
+                let mut count = 0u64;
+                while avail != 0 {
+                    let bit = avail & avail.wrapping_neg();
+                    avail ^= bit;
+                    if NODES {
+                        *nodes += 1;
+                    }
+                    let (rest, l, r) = (rest ^ bit, (ld | bit) << 1, (rd | bit) >> 1);
+                    if left == 2 {
+                        count += before_event::<NODES>(events, rest, l, r, nodes);
+                        continue;
+                    }
+                    let mut avail2 = rest & !(l | r);
+                    while avail2 != 0 {
+                        let b = avail2 & avail2.wrapping_neg();
+                        avail2 ^= b;
+                        if NODES {
+                            *nodes += 1;
+                        }
+                        count +=
+                            walk::<NODES>(events, left - 2, rest ^ b, (l | b) << 1, (r | b) >> 1, nodes);
+                    }
+                }
+                count
             }
-            count += 1;
+
+            /// The row just above the next event (`events[0]`): places its queen, then applies
+            /// the event.
+            $(#[$attr])*
+            #[inline]
+            fn before_event<const NODES: bool>(
+                events: &[RowEvent],
+                rest: u64,
+                ld: u64,
+                rd: u64,
+                nodes: &mut u64,
+            ) -> u64 {
+                let mut avail = rest & !(ld | rd);
+                let mut count = 0u64;
+                while avail != 0 {
+                    let bit = avail & avail.wrapping_neg();
+                    avail ^= bit;
+                    if NODES {
+                        *nodes += 1;
+                    }
+                    if rest == bit {
+                        // Every row left holds a pre-placed queen, whose diagonals were blocked
+                        // from the start: a solution.
+                        count += 1;
+                        continue;
+                    }
+                    let (l, r) = ((ld | bit) << 1, (rd | bit) >> 1);
+                    count += resume::<NODES>(events, events[0].row, rest ^ bit, l, r, nodes);
+                }
+                count
+            }
         }
-    }
-    count
+    };
 }
 
-/// Returns the completions of the last two rows, whose free columns are the two bits of `rest`:
-/// x then y, or y then x.
-#[inline(always)]
-fn last_two<const NODES: bool>(rest: u64, l: u64, r: u64, nodes: &mut u64) -> u64 {
-    let x = rest & rest.wrapping_neg();
-    let y = rest ^ x;
-    let free = rest & !(l | r);
-    let mut count = 0;
-    if free & x != 0 {
-        if NODES {
-            *nodes += 1;
-        }
-        if y & !(((l | x) << 1) | ((r | x) >> 1)) != 0 {
-            if NODES {
-                *nodes += 1;
-            }
-            count += 1;
-        }
-    }
-    if free & y != 0 {
-        if NODES {
-            *nodes += 1;
-        }
-        if x & !(((l | y) << 1) | ((r | y) >> 1)) != 0 {
-            if NODES {
-                *nodes += 1;
-            }
-            count += 1;
-        }
-    }
-    count
-}
+d4_searches!(portable, count_free_portable);
+
+#[cfg(target_arch = "x86_64")]
+d4_searches!(
+    #[target_feature(enable = "bmi1,popcnt")]
+    bmi1,
+    count_free_bmi1
+);
 
 /// The counts of a classified search ([`classify_with_events`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -25,6 +25,36 @@ pub fn backtrack_each(n: u32, mut visit: impl FnMut(&[usize])) {
     state.place_row(0, &mut visit);
 }
 
+/// Returns the number of queen placements a row-by-row search of the `n`×`n` board makes when
+/// row 0 may only take the columns in `first_row`, and, with `lookahead` = Some(k), a board with
+/// exactly k empty rows is abandoned when one of its empty rows has no free square or one of its
+/// free columns has no free square on any empty row (the look-ahead of [`crate::kernel`],
+/// checked here square by square on boolean arrays, independently of its bit masks).
+///
+/// With `lookahead` = None and every column allowed this is the node count of the C reference
+/// in `shared/anchors` (built with `-DCOUNT_NODES`), less its root. Slow: for n ≤ 14.
+pub fn tree_nodes(n: u32, first_row: &[usize], lookahead: Option<usize>) -> u64 {
+    let n = n as usize;
+    let mut state = State {
+        n,
+        queens: Vec::with_capacity(n),
+        col: vec![false; n],
+        diag: vec![false; 2 * n],
+        anti: vec![false; 2 * n],
+    };
+    if lookahead == Some(n) && !state.may_complete() {
+        return 0;
+    }
+    let mut nodes = 0;
+    for &c in first_row {
+        nodes += 1;
+        state.set(0, c, true);
+        nodes += state.nodes_below(1, lookahead);
+        state.set(0, c, false);
+    }
+    nodes
+}
+
 struct State {
     n: usize,
     queens: Vec<usize>,
@@ -34,6 +64,42 @@ struct State {
 }
 
 impl State {
+    fn free(&self, row: usize, c: usize) -> bool {
+        !(self.col[c] || self.diag[row + self.n - c] || self.anti[row + c])
+    }
+
+    fn set(&mut self, row: usize, c: usize, on: bool) {
+        self.col[c] = on;
+        self.diag[row + self.n - c] = on;
+        self.anti[row + c] = on;
+    }
+
+    /// Every empty row has a free square, and every free column a free square on some empty row.
+    fn may_complete(&self) -> bool {
+        let rows = self.n - self.col.iter().filter(|&&c| c).count();
+        let empty_rows = self.n - rows..self.n;
+        let rows_ok = empty_rows.clone().all(|r| (0..self.n).any(|c| self.free(r, c)));
+        let cols_ok =
+            (0..self.n).filter(|&c| !self.col[c]).all(|c| empty_rows.clone().any(|r| self.free(r, c)));
+        rows_ok && cols_ok
+    }
+
+    fn nodes_below(&mut self, row: usize, lookahead: Option<usize>) -> u64 {
+        if lookahead == Some(self.n - row) && !self.may_complete() {
+            return 0;
+        }
+        let mut nodes = 0;
+        for c in 0..self.n {
+            if self.free(row, c) {
+                nodes += 1;
+                self.set(row, c, true);
+                nodes += self.nodes_below(row + 1, lookahead);
+                self.set(row, c, false);
+            }
+        }
+        nodes
+    }
+
     fn place_row(&mut self, row: usize, visit: &mut impl FnMut(&[usize])) {
         if row == self.n {
             visit(&self.queens);
