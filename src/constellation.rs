@@ -36,7 +36,7 @@
 //! with a symmetry of their own), enough for 2 threads at depth 1.
 
 use crate::kernel::{self, full_mask};
-use crate::kernel_d4::{RowEvent, apply_events};
+use crate::kernel_d4::{self, RowEvent, apply_events};
 use crate::split::Prefix;
 use crate::symmetry::Symmetry;
 
@@ -353,15 +353,9 @@ fn expand(
     if out.len() >= crate::split::MAX_SUBPROBLEMS {
         return;
     }
-    // The counting search's look-ahead below the last event, applied here too so that node
-    // counts do not depend on the split (see `kernel::may_complete`); symmetric constellations
-    // are classified board by board, without it.
-    let rest = full & !sub.cols;
-    if c.stabilizer == 0
-        && ahead.is_empty()
-        && rest.count_ones() == kernel::LOOKAHEAD_ROWS
-        && !kernel::may_complete(rest, ld, rd)
-    {
+    // The counting searches' look-ahead, applied here too so that node counts do not depend on
+    // the split; symmetric constellations are classified board by board, without it.
+    if c.stabilizer == 0 && kernel_d4::dropped(ahead, row, full & !sub.cols, ld, rd) {
         return;
     }
     if row >= depth || sub.cols == full {

@@ -11,7 +11,7 @@ use crate::constellation::{
 };
 use crate::kernel::full_mask;
 use crate::kernel_d4::{Classified, classify_with_events, count_with_events};
-use crate::{Error, Plan, Tally, check_n, split};
+use crate::{Error, Plan, Tally, check_n, kernel_d4_simd, split};
 
 /// The D4 plan of an n×n board: subproblems with `split_depth` rows fixed.
 #[derive(Clone, Debug)]
@@ -107,6 +107,34 @@ impl Plan for D4Plan {
 }
 
 impl D4Plan {
+    /// Returns the completions of `sub` (of the constellation `c`, without a symmetry of its
+    /// own), adding placements to `nodes` when `NODES` is true: in the batched search
+    /// ([`kernel_d4_simd`]) when `batched` is true and this processor and n allow it, else in the
+    /// recursive one ([`count_with_events`]). Both give the same counts and nodes.
+    fn completions<const NODES: bool>(
+        &self,
+        c: &Constellation,
+        sub: &D4Subproblem,
+        batched: bool,
+        nodes: &mut u64,
+    ) -> u64 {
+        if batched && self.n <= kernel_d4_simd::MAX_N {
+            let mut placed = [(0u32, 0u32); 64];
+            let free_rows = (1..sub.row).filter(|&r| !c.is_preplaced(r, self.n));
+            let mut len = 0;
+            for (row, &col) in free_rows.zip(sub.placed.cols()) {
+                placed[len] = (row, u32::from(col));
+                len += 1;
+            }
+            let board = kernel_d4_simd::Board::new(c, self.n, &placed[..len], sub.row);
+            if let Some(completions) = kernel_d4_simd::count::<NODES>(&board, nodes) {
+                return completions;
+            }
+        }
+        let events = &c.events()[sub.event as usize..];
+        count_with_events::<NODES>(full_mask(self.n), events, sub.row, sub.cols, sub.ld, sub.rd, nodes)
+    }
+
     /// Returns the weighted counts of `sub`, counting nodes when `NODES` is true.
     fn solve_one<const NODES: bool>(&self, sub: &D4Subproblem) -> Tally {
         let c = &self.constellations[sub.constellation as usize];
@@ -115,9 +143,7 @@ impl D4Plan {
         if c.stabilizer == 0 {
             // No symmetry of its own: every completion is one class of 8 boards.
             let mut nodes = 0u64;
-            let full = full_mask(self.n);
-            let completions =
-                count_with_events::<NODES>(full, events, sub.row, sub.cols, sub.ld, sub.rd, &mut nodes);
+            let completions = self.completions::<NODES>(c, sub, true, &mut nodes);
             let completions = completions as u128;
             return Tally {
                 solutions: weight * completions,
@@ -209,6 +235,29 @@ mod tests {
             });
             let t = total(&D4Plan::new(n, 2).unwrap());
             assert_eq!(t.classes, want, "n = {n}");
+        }
+    }
+
+    #[test]
+    fn batched_and_recursive_searches_agree_on_counts_and_nodes() {
+        if !kernel_d4_simd::available() {
+            eprintln!("no AVX-512F here: the batched search is not tested");
+            return;
+        }
+        for n in 4..=14 {
+            for depth in [1, 3, 6] {
+                let plan = D4Plan::new(n, depth).unwrap();
+                for sub in plan.subproblems() {
+                    let c = &plan.constellations()[sub.constellation as usize];
+                    if c.stabilizer != 0 {
+                        continue;
+                    }
+                    let (mut a, mut b) = (0, 0);
+                    let batched = plan.completions::<true>(c, sub, true, &mut a);
+                    let recursive = plan.completions::<true>(c, sub, false, &mut b);
+                    assert_eq!((batched, a), (recursive, b), "n = {n}, depth = {depth}, {sub:?}");
+                }
+            }
         }
     }
 

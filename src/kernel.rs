@@ -62,9 +62,9 @@ pub fn count_completions<const NODES: bool>(full: u64, cols: u64, ld: u64, rd: u
     if has_bmi1() {
         // SAFETY: `count_free_bmi1` is compiled for BMI1 and POPCNT, and `has_bmi1` has just
         // checked that this processor executes both.
-        return unsafe { count_free_bmi1::<NODES>(free, ld, rd, nodes) };
+        return unsafe { count_free_bmi1::<NODES, LOOKAHEAD>(free, ld, rd, nodes) };
     }
-    count_free_portable::<NODES>(free, ld, rd, nodes)
+    count_free_portable::<NODES, LOOKAHEAD>(free, ld, rd, nodes)
 }
 
 /// Returns true if and only if this processor runs the BMI1 + POPCNT copies of the searches
@@ -75,24 +75,34 @@ pub(crate) fn has_bmi1() -> bool {
     std::arch::is_x86_feature_detected!("bmi1") && std::arch::is_x86_feature_detected!("popcnt")
 }
 
-/// The number of empty rows at which the search looks ahead (see [`may_complete`]).
-pub const LOOKAHEAD_ROWS: u32 = 4;
-
-/// Returns false if a board with [`LOOKAHEAD_ROWS`] empty rows, free columns `free` (as many)
-/// and next-row masks `ld`, `rd`, certainly has no completion: one of its empty rows has no
-/// square free of the columns and diagonals taken so far, or one of its free columns is
-/// attacked on every empty row. True says nothing (the queens still to place attack each other).
+/// The numbers of empty rows at which [`count_completions`] looks ahead, as a mask (bit k: boards
+/// with k empty rows are checked with [`may_complete`]): four.
 ///
-/// Branch-free, about 20 instructions: checked once per board with four empty rows, it drops
-/// about a third of the search's placements (n = 14: 27.4 M → 19.8 M) and makes the whole count
-/// about 10% faster (n = 15, one thread; `examples`-style comparison recorded in
-/// `results/2026-11-29-d4.md`). The same look-ahead deeper (5 or 6 rows) costs more than it saves.
+/// Checked once per board with four empty rows, the look-ahead drops about a third of the
+/// search's placements (n = 14: 27.4 M → 19.8 M) and makes the count about 10% faster (n = 15,
+/// one thread; `results/2026-11-29-d4.md`); checking at five or six empty rows as well costs this
+/// kernel more than it saves. The D4 counter uses its own mask (see [`crate::kernel_d4`]).
+pub const LOOKAHEAD: u64 = 1 << 4;
+
+/// Returns true if and only if `mask` (a look-ahead mask such as [`LOOKAHEAD`]) checks boards
+/// with `rows` empty rows.
+#[inline(always)]
+pub const fn looks_ahead(mask: u64, rows: u32) -> bool {
+    rows < 64 && (mask >> rows) & 1 != 0
+}
+
+/// Returns false if a board whose free columns are `free` (one per empty row) and whose next
+/// row's masks are `ld`, `rd` certainly has no completion: one of its empty rows has no square
+/// free of the columns and diagonals taken so far, or one of its free columns is attacked on
+/// every empty row. True says nothing (the queens still to place may attack each other).
+///
+/// Branch-free, about five instructions per empty row.
 #[inline(always)]
 pub fn may_complete(free: u64, ld: u64, rd: u64) -> bool {
     let (mut l, mut r) = (ld, rd);
     let mut every_row = true;
     let mut reachable = 0u64;
-    for _ in 0..LOOKAHEAD_ROWS {
+    for _ in 0..free.count_ones() {
         let row = free & !(l | r);
         every_row &= row != 0;
         reachable |= row;
@@ -117,7 +127,14 @@ macro_rules! searches {
         /// the board mask, for callers that track free columns (see [`crate::kernel_d4`]).
         $(#[$attr])*
         #[inline]
-        pub(crate) fn $count_free<const NODES: bool>(free: u64, ld: u64, rd: u64, nodes: &mut u64) -> u64 {
+        ///
+        /// Boards with k empty rows are checked with [`may_complete`] when bit k of `LOOK` is set.
+        pub(crate) fn $count_free<const NODES: bool, const LOOK: u64>(
+            free: u64,
+            ld: u64,
+            rd: u64,
+            nodes: &mut u64,
+        ) -> u64 {
             match free.count_ones() {
                 0 => 1,
                 1 => {
@@ -128,11 +145,11 @@ macro_rules! searches {
                     n
                 }
                 2 => $last_two::<NODES>(free, ld, rd, nodes),
-                // The search looks ahead at its children with four empty rows; a board that
-                // starts with four is checked here, so that every such board is checked once
+                // The search looks ahead at its children; a board that starts with a checked
+                // number of rows is checked here, so that every such board is checked once
                 // whichever rows a splitter fixed (node counts do not depend on the split).
-                LOOKAHEAD_ROWS if !may_complete(free, ld, rd) => 0,
-                rows => $search::<NODES>(rows, free, ld, rd, nodes),
+                rows if looks_ahead(LOOK, rows) && !may_complete(free, ld, rd) => 0,
+                rows => $search::<NODES, LOOK>(rows, free, ld, rd, nodes),
             }
         }
 
@@ -156,7 +173,13 @@ macro_rules! searches {
 
         /// Counts the completions of a board with `rows` ≥ 3 empty rows, two rows per call.
         $(#[$attr])*
-        fn $search<const NODES: bool>(rows: u32, free: u64, ld: u64, rd: u64, nodes: &mut u64) -> u64 {
+        fn $search<const NODES: bool, const LOOK: u64>(
+            rows: u32,
+            free: u64,
+            ld: u64,
+            rd: u64,
+            nodes: &mut u64,
+        ) -> u64 {
             let mut avail = free & !(ld | rd);
             let mut count = 0u64;
             while avail != 0 {
@@ -172,7 +195,7 @@ macro_rules! searches {
                     count += $last_two::<NODES>(f1, l1, r1, nodes);
                     continue;
                 }
-                if rows - 1 == LOOKAHEAD_ROWS && !may_complete(f1, l1, r1) {
+                if looks_ahead(LOOK, rows - 1) && !may_complete(f1, l1, r1) {
                     continue;
                 }
                 let mut a1 = f1 & !(l1 | r1);
@@ -185,13 +208,13 @@ macro_rules! searches {
                     let f2 = f1 ^ b1;
                     let l2 = (l1 | b1) << 1;
                     let r2 = (r1 | b1) >> 1;
-                    if rows - 2 == LOOKAHEAD_ROWS && !may_complete(f2, l2, r2) {
+                    if looks_ahead(LOOK, rows - 2) && !may_complete(f2, l2, r2) {
                         continue;
                     }
                     count += if rows == 4 {
                         $last_two::<NODES>(f2, l2, r2, nodes)
                     } else {
-                        $search::<NODES>(rows - 2, f2, l2, r2, nodes)
+                        $search::<NODES, LOOK>(rows - 2, f2, l2, r2, nodes)
                     };
                 }
             }
@@ -316,13 +339,13 @@ mod tests {
         // in shared/anchors (mirror_ref -DCOUNT_NODES 14 full: 27,358,553 nodes with the root);
         // with it, the placements of this search, for boards small and large.
         let all: Vec<usize> = (0..14).collect();
-        assert_eq!(crate::reference::tree_nodes(14, &all, None) + 1, 27_358_553);
+        assert_eq!(crate::reference::tree_nodes(14, &all, 0) + 1, 27_358_553);
         for n in 0..=14u32 {
             let mut nodes = 0;
             let q = count_completions::<true>(full_mask(n), 0, 0, 0, &mut nodes);
             assert_eq!(q, crate::reference::backtrack_count(n), "n = {n}");
             let all: Vec<usize> = (0..n as usize).collect();
-            let want = crate::reference::tree_nodes(n, &all, Some(LOOKAHEAD_ROWS as usize));
+            let want = crate::reference::tree_nodes(n, &all, LOOKAHEAD);
             assert_eq!(nodes, want, "n = {n}");
         }
     }
@@ -335,7 +358,7 @@ mod tests {
             let all: Vec<u32> = (0..n).collect();
             let mut stack = vec![(0u32, 0u64, 0u64, 0u64)];
             while let Some((row, cols, ld, rd)) = stack.pop() {
-                if n - row == LOOKAHEAD_ROWS {
+                if n - row == 4 {
                     let completions = count_completions::<false>(full, cols, ld, rd, &mut 0);
                     let plain = search_portable_plain(full & !cols, ld, rd);
                     assert_eq!(completions, plain);
@@ -374,12 +397,12 @@ mod tests {
         for n in 3..=11u32 {
             let full = full_mask(n);
             let (mut a, mut b) = (0, 0);
-            let portable = search_portable::<true>(n, full, 0, 0, &mut a);
+            let portable = search_portable::<true, LOOKAHEAD>(n, full, 0, 0, &mut a);
             assert_eq!(portable as u128, crate::reference::backtrack_count(n) as u128, "n = {n}");
             #[cfg(target_arch = "x86_64")]
             if has_bmi1() {
                 // SAFETY: BMI1 was detected just above.
-                let fast = unsafe { search_bmi1::<true>(n, full, 0, 0, &mut b) };
+                let fast = unsafe { search_bmi1::<true, LOOKAHEAD>(n, full, 0, 0, &mut b) };
                 assert_eq!((fast, b), (portable, a), "n = {n}");
             }
         }

@@ -33,6 +33,7 @@ pub mod join;
 pub mod journal;
 pub mod kernel;
 pub mod kernel_d4;
+pub mod kernel_d4_simd;
 pub mod merge;
 pub mod oeis;
 pub mod output;

@@ -26,14 +26,14 @@ pub fn backtrack_each(n: u32, mut visit: impl FnMut(&[usize])) {
 }
 
 /// Returns the number of queen placements a row-by-row search of the `n`×`n` board makes when
-/// row 0 may only take the columns in `first_row`, and, with `lookahead` = Some(k), a board with
-/// exactly k empty rows is abandoned when one of its empty rows has no free square or one of its
+/// row 0 may only take the columns in `first_row`, and a board with k empty rows, bit k of
+/// `lookahead` set, is abandoned when one of its empty rows has no free square or one of its
 /// free columns has no free square on any empty row (the look-ahead of [`crate::kernel`],
 /// checked here square by square on boolean arrays, independently of its bit masks).
 ///
-/// With `lookahead` = None and every column allowed this is the node count of the C reference
+/// With `lookahead` = 0 and every column allowed this is the node count of the C reference
 /// in `shared/anchors` (built with `-DCOUNT_NODES`), less its root. Slow: for n ≤ 14.
-pub fn tree_nodes(n: u32, first_row: &[usize], lookahead: Option<usize>) -> u64 {
+pub fn tree_nodes(n: u32, first_row: &[usize], lookahead: u64) -> u64 {
     let n = n as usize;
     let mut state = State {
         n,
@@ -42,7 +42,7 @@ pub fn tree_nodes(n: u32, first_row: &[usize], lookahead: Option<usize>) -> u64 
         diag: vec![false; 2 * n],
         anti: vec![false; 2 * n],
     };
-    if lookahead == Some(n) && !state.may_complete() {
+    if checks(lookahead, n) && !state.may_complete() {
         return 0;
     }
     let mut nodes = 0;
@@ -53,6 +53,10 @@ pub fn tree_nodes(n: u32, first_row: &[usize], lookahead: Option<usize>) -> u64 
         state.set(0, c, false);
     }
     nodes
+}
+
+fn checks(lookahead: u64, rows: usize) -> bool {
+    rows < 64 && (lookahead >> rows) & 1 != 0
 }
 
 struct State {
@@ -84,8 +88,8 @@ impl State {
         rows_ok && cols_ok
     }
 
-    fn nodes_below(&mut self, row: usize, lookahead: Option<usize>) -> u64 {
-        if lookahead == Some(self.n - row) && !self.may_complete() {
+    fn nodes_below(&mut self, row: usize, lookahead: u64) -> u64 {
+        if checks(lookahead, self.n - row) && !self.may_complete() {
             return 0;
         }
         let mut nodes = 0;

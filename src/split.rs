@@ -194,7 +194,9 @@ fn expand_one(sub: Subproblem, n: u32, depth: u32, out: &mut Vec<Subproblem>, no
     }
     // The search's look-ahead, applied here too so that node counts do not depend on the split.
     let rest = full_mask(n) & !sub.cols;
-    if rest.count_ones() == kernel::LOOKAHEAD_ROWS && !kernel::may_complete(rest, sub.ld, sub.rd) {
+    if kernel::looks_ahead(kernel::LOOKAHEAD, rest.count_ones())
+        && !kernel::may_complete(rest, sub.ld, sub.rd)
+    {
         return;
     }
     if sub.prefix.len() as u32 >= depth {
@@ -252,8 +254,7 @@ mod tests {
             }
             if n % 2 == 0 {
                 let half: Vec<usize> = (0..n as usize / 2).collect();
-                let lookahead = Some(kernel::LOOKAHEAD_ROWS as usize);
-                assert_eq!(want, crate::reference::tree_nodes(n, &half, lookahead), "n = {n}");
+                assert_eq!(want, crate::reference::tree_nodes(n, &half, kernel::LOOKAHEAD), "n = {n}");
             }
             for depth in 1..=n {
                 let (subs, mut nodes) = mirror_subproblems_counting(n, depth);
