@@ -1,18 +1,23 @@
-//! In-process side-by-side timing of `join` and `mirror` for small boards, alternating, to find
-//! where the join starts to win. `cargo run --release --example crossover -- FIRST LAST REPS THREADS`
-//! prints one CSV row per board: n, reps, median join seconds, median mirror seconds, ratio.
+//! In-process side-by-side timing of `join` and another algorithm (`mirror`, or `d4` when a fifth
+//! argument says so) for small boards, alternating, to find where the join starts to win.
+//! `cargo run --release --example crossover -- FIRST LAST REPS THREADS [d4|mirror]` prints one CSV
+//! row per board: n, reps, median join seconds, median seconds of the other, ratio.
 
 use std::time::Instant;
 
 use nqueens::{Algorithm, CountOptions, Counter};
 
 fn main() {
-    let args: Vec<u32> = std::env::args().skip(1).map(|a| a.parse().expect("integers")).collect();
+    let other = match std::env::args().nth(5).as_deref() {
+        Some("d4") => Algorithm::D4,
+        _ => Algorithm::Mirror,
+    };
+    let args: Vec<u32> = std::env::args().skip(1).take(4).map(|a| a.parse().expect("integers")).collect();
     let (first, last, reps, threads) = (args[0], args[1], args[2] as usize, args[3] as usize);
     let make =
         |algorithm| Counter::new(&CountOptions { threads, algorithm, ..CountOptions::default() }).unwrap();
-    let (join, mirror) = (make(Algorithm::Join), make(Algorithm::Mirror));
-    println!("n,reps,join_seconds,mirror_seconds,join_over_mirror");
+    let (join, mirror) = (make(Algorithm::Join), make(other));
+    println!("n,reps,join_seconds,{0}_seconds,join_over_{0}", other.name());
     for n in first..=last {
         let (mut tj, mut tm) = (Vec::new(), Vec::new());
         for _ in 0..reps {

@@ -353,9 +353,8 @@ fn expand(
     if out.len() >= crate::split::MAX_SUBPROBLEMS {
         return;
     }
-    // The counting searches' look-ahead, applied here too so that node counts do not depend on
-    // the split; symmetric constellations are classified board by board, without it.
-    if c.stabilizer == 0 && kernel_d4::dropped(ahead, row, full & !sub.cols, ld, rd) {
+    // The searches' look-ahead, applied here too so that node counts do not depend on the split.
+    if kernel_d4::dropped(ahead, row, full & !sub.cols, ld, rd) {
         return;
     }
     if row >= depth || sub.cols == full {

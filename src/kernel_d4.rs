@@ -294,6 +294,9 @@ pub fn classify_with_events<const NODES: bool>(
     out: &mut Classified,
 ) {
     let full = full_mask(board.len() as u32);
+    if dropped(events, row, full & !cols, ld, rd) {
+        return;
+    }
     let (events, row, ld, rd) = apply_events(events, row, ld, rd);
     if cols == full {
         out.solutions += 1;

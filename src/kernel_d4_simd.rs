@@ -108,11 +108,12 @@ impl Board {
     }
 }
 
-/// Returns true if and only if this processor runs the batched search (x86-64 with AVX-512F).
+/// Returns true if and only if this processor runs the batched search (x86-64 with AVX-512F
+/// and POPCNT).
 pub fn available() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        std::arch::is_x86_feature_detected!("avx512f")
+        std::arch::is_x86_feature_detected!("avx512f") && std::arch::is_x86_feature_detected!("popcnt")
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -155,7 +156,7 @@ thread_local! {
 }
 
 /// Returns the number of completions of `board`, adding the queen placements made to `nodes`
-/// when `NODES` is true; None if this processor lacks AVX-512F (see [`available`]).
+/// when `NODES` is true; None if this processor lacks AVX-512F or POPCNT (see [`available`]).
 ///
 /// The same counts and placements as [`crate::kernel_d4::count_with_events`] on the same board.
 pub fn count<const NODES: bool>(board: &Board, nodes: &mut u64) -> Option<u64> {
@@ -181,7 +182,7 @@ pub fn count<const NODES: bool>(board: &Board, nodes: &mut u64) -> Option<u64> {
                 LEVELS.with_borrow_mut(|levels| {
                     levels[rows as usize].push(board);
                     let mut count = 0;
-                    // SAFETY: `available` has checked that this processor executes AVX-512F.
+                    // SAFETY: `available` has checked that this processor executes AVX-512F and POPCNT.
                     unsafe { avx512::drain::<NODES>(levels, rows as usize, &mut count, nodes) };
                     Some(count)
                 })
@@ -203,7 +204,7 @@ mod avx512 {
     use crate::kernel_d4::LOOKAHEAD;
 
     /// Returns the shift after a placement with `rows` free rows left, per lane.
-    #[target_feature(enable = "avx512f")]
+    #[target_feature(enable = "avx512f,popcnt")]
     fn shifts(schedule: __m512i, rows: usize) -> __m512i {
         let step = _mm512_and_si512(
             _mm512_srl_epi64(schedule, _mm_cvtsi64_si128(2 * rows as i64)),
@@ -213,7 +214,7 @@ mod avx512 {
     }
 
     /// The look-ahead on eight boards with `rows` free rows: the lanes that may complete.
-    #[target_feature(enable = "avx512f")]
+    #[target_feature(enable = "avx512f,popcnt")]
     fn may_complete(rest: __m512i, ld: __m512i, rd: __m512i, schedule: __m512i, rows: usize) -> __mmask8 {
         let (mut l, mut r) = (ld, rd);
         let mut every_row: __mmask8 = 0xff;
@@ -230,7 +231,7 @@ mod avx512 {
     }
 
     /// Appends the lanes `keep` of the four masks to `out`.
-    #[target_feature(enable = "avx512f")]
+    #[target_feature(enable = "avx512f,popcnt")]
     fn append(out: &mut Level, keep: __mmask8, masks: [__m512i; 4]) {
         let len = out.len();
         let add = keep.count_ones() as usize;
@@ -247,7 +248,7 @@ mod avx512 {
 
     /// Searches every board of `levels[rows]` (and, as they fill, the levels below), adding
     /// completions to `count` and placements to `nodes`; leaves the buffers empty. `rows` ≥ 2.
-    #[target_feature(enable = "avx512f")]
+    #[target_feature(enable = "avx512f,popcnt")]
     pub(super) fn drain<const NODES: bool>(
         levels: &mut [Level],
         rows: usize,
