@@ -2,9 +2,17 @@
 //! inside, weighted by its orbit (see [`crate::constellation`] for the method and its sources).
 //!
 //! It yields Q(n) (OEIS A000170), the fundamental solutions (OEIS A002562) and their breakdown
-//! by orbit size. It makes 0.38 times the queen placements of mirror halving at n = 15 (32.2 M
-//! against 85.6 M; an eighth of the full tree would be 21.4 M): the shallow rows are searched
-//! again for every constellation that shares them. See `results/2026-11-29-d4.md`.
+//! by orbit size. Each subproblem of a constellation without a symmetry of its own (all but a few
+//! per cent) runs in the batched AVX-512 search ([`crate::kernel_d4_simd`]) where the processor
+//! has it and n ≤ 22, else in the recursive search ([`crate::kernel_d4`]); both make the same
+//! placements. Symmetric constellations are classified board by board
+//! ([`crate::kernel_d4::classify_with_events`]).
+//!
+//! Without look-ahead the search made 0.38 times the queen placements of mirror halving at
+//! n = 15 (32.2 M against 85.6 M; an eighth of the full tree would be 21.4 M): the shallow rows
+//! are searched again for every constellation that shares them. The look-ahead at 4–6 free rows
+//! ([`crate::kernel_d4::LOOKAHEAD`]) cuts n = 16 from 212 M to 141 M placements. See
+//! `results/2026-11-29-d4.md` and `results/2026-11-29-d4-batched.md`.
 
 use crate::constellation::{
     Constellation, D4Subproblem, canonical_constellations, d4_subproblems, d4_subproblems_counting,
