@@ -29,6 +29,8 @@ pub struct D4Plan {
     constellations: Vec<Constellation>,
     subproblems: Vec<D4Subproblem>,
     prefix_nodes: u64,
+    /// The copy of the batched search this processor runs (None: the recursive search).
+    batched: Option<kernel_d4_simd::Isa>,
 }
 
 impl D4Plan {
@@ -52,7 +54,7 @@ impl D4Plan {
         if subproblems.len() >= split::MAX_SUBPROBLEMS {
             return Err(Error::TooManySubproblems { n, depth });
         }
-        Ok(D4Plan { n, depth, constellations, subproblems, prefix_nodes })
+        Ok(D4Plan { n, depth, constellations, subproblems, prefix_nodes, batched: kernel_d4_simd::isa() })
     }
 
     /// Returns the plan with the split depth [`split::auto_split_depth`] picks for `threads`.
@@ -64,7 +66,7 @@ impl D4Plan {
         let constellations = canonical_constellations(n);
         let depth = split::auto_split_depth(n, threads, |d| d4_subproblems(&constellations, n, d).len());
         let (subproblems, prefix_nodes) = d4_subproblems_counting(&constellations, n, depth);
-        Ok(D4Plan { n, depth, constellations, subproblems, prefix_nodes })
+        Ok(D4Plan { n, depth, constellations, subproblems, prefix_nodes, batched: kernel_d4_simd::isa() })
     }
 
     /// Returns the canonical start constellations.
@@ -116,17 +118,17 @@ impl Plan for D4Plan {
 
 impl D4Plan {
     /// Returns the completions of `sub` (of the constellation `c`, without a symmetry of its
-    /// own), adding placements to `nodes` when `NODES` is true: in the batched search
-    /// ([`kernel_d4_simd`]) when `batched` is true and this processor and n allow it, else in the
-    /// recursive one ([`count_with_events`]). Both give the same counts and nodes.
+    /// own), adding placements to `nodes` when `NODES` is true: in the copy `isa` of the batched
+    /// search ([`kernel_d4_simd`]) when this processor runs it and n ≤ its maximum, else in the
+    /// recursive search ([`count_with_events`]). All give the same counts and nodes.
     fn completions<const NODES: bool>(
         &self,
         c: &Constellation,
         sub: &D4Subproblem,
-        batched: bool,
+        isa: Option<kernel_d4_simd::Isa>,
         nodes: &mut u64,
     ) -> u64 {
-        if batched && self.n <= kernel_d4_simd::MAX_N {
+        if let Some(isa) = isa.filter(|_| self.n <= kernel_d4_simd::MAX_N) {
             let mut placed = [(0u32, 0u32); 64];
             let free_rows = (1..sub.row).filter(|&r| !c.is_preplaced(r, self.n));
             let mut len = 0;
@@ -135,7 +137,7 @@ impl D4Plan {
                 len += 1;
             }
             let board = kernel_d4_simd::Board::new(c, self.n, &placed[..len], sub.row);
-            if let Some(completions) = kernel_d4_simd::count::<NODES>(&board, nodes) {
+            if let Some(completions) = kernel_d4_simd::count_with::<NODES>(isa, &board, nodes) {
                 return completions;
             }
         }
@@ -151,7 +153,7 @@ impl D4Plan {
         if c.stabilizer == 0 {
             // No symmetry of its own: every completion is one class of 8 boards.
             let mut nodes = 0u64;
-            let completions = self.completions::<NODES>(c, sub, true, &mut nodes);
+            let completions = self.completions::<NODES>(c, sub, self.batched, &mut nodes);
             let completions = completions as u128;
             return Tally {
                 solutions: weight * completions,
@@ -248,9 +250,10 @@ mod tests {
 
     #[test]
     fn batched_and_recursive_searches_agree_on_counts_and_nodes() {
-        if !kernel_d4_simd::available() {
-            eprintln!("no AVX-512F here: the batched search is not tested");
-            return;
+        use kernel_d4_simd::Isa;
+        let copies: Vec<Isa> = [Isa::Avx512, Isa::Avx2].into_iter().filter(|i| i.is_supported()).collect();
+        if copies.is_empty() {
+            eprintln!("this processor runs no copy of the batched search: nothing to compare");
         }
         for n in 4..=14 {
             for depth in [1, 3, 6] {
@@ -260,10 +263,13 @@ mod tests {
                     if c.stabilizer != 0 {
                         continue;
                     }
-                    let (mut a, mut b) = (0, 0);
-                    let batched = plan.completions::<true>(c, sub, true, &mut a);
-                    let recursive = plan.completions::<true>(c, sub, false, &mut b);
-                    assert_eq!((batched, a), (recursive, b), "n = {n}, depth = {depth}, {sub:?}");
+                    let mut want_nodes = 0;
+                    let want = plan.completions::<true>(c, sub, None, &mut want_nodes);
+                    for &isa in &copies {
+                        let mut nodes = 0;
+                        let got = plan.completions::<true>(c, sub, Some(isa), &mut nodes);
+                        assert_eq!((got, nodes), (want, want_nodes), "{isa:?} n = {n}, depth = {depth}, {sub:?}");
+                    }
                 }
             }
         }
