@@ -3,9 +3,9 @@
 //!
 //! It yields Q(n) (OEIS A000170), the fundamental solutions (OEIS A002562) and their breakdown
 //! by orbit size. Each subproblem of a constellation without a symmetry of its own (all but a few
-//! per cent) runs in the batched AVX-512 search ([`crate::kernel_d4_simd`]) where the processor
-//! has it and n ≤ 22, else in the recursive search ([`crate::kernel_d4`]); both make the same
-//! placements. Symmetric constellations are classified board by board
+//! per cent) runs in the batched search ([`crate::kernel_d4_simd`], AVX-512 or AVX2) where the
+//! processor has one of them and n ≤ 22, else in the recursive search ([`crate::kernel_d4`]); all
+//! make the same placements. Symmetric constellations are classified board by board
 //! ([`crate::kernel_d4::classify_with_events`]).
 //!
 //! Without look-ahead the search made 0.38 times the queen placements of mirror halving at
@@ -268,7 +268,11 @@ mod tests {
                     for &isa in &copies {
                         let mut nodes = 0;
                         let got = plan.completions::<true>(c, sub, Some(isa), &mut nodes);
-                        assert_eq!((got, nodes), (want, want_nodes), "{isa:?} n = {n}, depth = {depth}, {sub:?}");
+                        assert_eq!(
+                            (got, nodes),
+                            (want, want_nodes),
+                            "{isa:?} n = {n}, depth = {depth}, {sub:?}"
+                        );
                     }
                 }
             }
