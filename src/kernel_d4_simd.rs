@@ -388,8 +388,8 @@ mod x86 {
             let mut lane = 0;
             while lane < 4 {
                 if keep & (1 << lane) != 0 {
-                    table[keep][2 * out] = 2 * lane as i32;
-                    table[keep][2 * out + 1] = 2 * lane as i32 + 1;
+                    table[keep][2 * out] = 2 * lane;
+                    table[keep][2 * out + 1] = 2 * lane + 1;
                     out += 1;
                 }
                 lane += 1;
