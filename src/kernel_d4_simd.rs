@@ -595,3 +595,78 @@ mod x86 {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::constellation::canonical_constellations;
+    use crate::kernel_d4::{apply_events, count_with_events};
+
+    /// Boards near the largest size, where the offset masks use bits up to 3n - 5 = 61: each
+    /// copy of the batched search counts what the recursive search counts (and the same
+    /// placements), on boards reached from several constellations by filling free rows greedily
+    /// (every free square of the first free row, then the leftmost) until ten free rows are left.
+    #[test]
+    fn copies_agree_with_the_recursive_search_up_to_the_largest_board() {
+        let copies: Vec<Isa> = [Isa::Avx512, Isa::Avx2].into_iter().filter(|i| i.is_supported()).collect();
+        if copies.is_empty() {
+            eprintln!("this processor runs no copy of the batched search: nothing to compare");
+            return;
+        }
+        let (mut compared, mut solved) = (0, 0);
+        for n in [12u32, 17, 20, MAX_N] {
+            let full = full_mask(n);
+            let cons = canonical_constellations(n);
+            let picks = cons.iter().filter(|c| c.stabilizer == 0).step_by(cons.len() / 5 + 1).take(5);
+            for c in picks {
+                // Row 1's events applied; then one board per free square of the first free row.
+                let (events, row, ld, rd) = apply_events(c.events(), 1, c.ld, c.rd);
+                let mut avail = full & !(c.cols | ld | rd);
+                while avail != 0 {
+                    let bit = avail & avail.wrapping_neg();
+                    avail ^= bit;
+                    let mut placed = vec![(row, bit.trailing_zeros())];
+                    let (mut events, mut row, mut cols, mut ld, mut rd) =
+                        (events, row + 1, c.cols | bit, (ld | bit) << 1, (rd | bit) >> 1);
+                    // Leftmost free square while more than ten free rows are left.
+                    let reached = loop {
+                        (events, row, ld, rd) = apply_events(events, row, ld, rd);
+                        let free = full & !(cols | ld | rd);
+                        if (full & !cols).count_ones() <= 10 || free == 0 {
+                            break free != 0 || cols == full;
+                        }
+                        let b = free & free.wrapping_neg();
+                        placed.push((row, b.trailing_zeros()));
+                        (row, cols, ld, rd) = (row + 1, cols | b, (ld | b) << 1, (rd | b) >> 1);
+                    };
+                    if !reached {
+                        continue;
+                    }
+                    let mut want_nodes = 0;
+                    let want = count_with_events::<true>(full, events, row, cols, ld, rd, &mut want_nodes);
+                    let board = Board::new(c, n, &placed, row);
+                    compared += 1;
+                    solved += (want > 0) as u32;
+                    for &isa in &copies {
+                        let mut nodes = 0;
+                        let got = count_with::<true>(isa, &board, &mut nodes);
+                        assert_eq!(got, Some(want), "{isa:?} n = {n} {:?} {placed:?}", c.border);
+                        assert_eq!(nodes, want_nodes, "{isa:?} n = {n} {:?} {placed:?}", c.border);
+                    }
+                }
+            }
+        }
+        assert!(compared >= 50 && solved >= 5, "{compared} boards compared, {solved} with solutions");
+    }
+
+    #[test]
+    fn schedules_step_over_the_preplaced_rows() {
+        // n = 8, border queens (0, 2), (7, 5), (3, 0) and (6, 7): free rows 1, 2, 4, 5. From
+        // row 1 the steps are 1 (to 2), 2 (to 4), 1 (to 5).
+        let border = crate::constellation::Border { top: 2, bottom: 5, left: 3, right: 6 };
+        assert!(border.is_valid(8));
+        let b = Board::new(&Constellation::new(border, 8), 8, &[], 1);
+        assert_eq!(b.rest.count_ones(), 4);
+        assert_eq!([b.shift(4), b.shift(3), b.shift(2)], [1, 2, 1]);
+    }
+}
