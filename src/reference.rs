@@ -14,14 +14,7 @@ pub fn backtrack_count(n: u32) -> u64 {
 /// Calls `visit` with every solution of the `n`×`n` board, as the 0-based column of the queen in
 /// each row, in lexicographic order (row 0 first, columns left to right).
 pub fn backtrack_each(n: u32, mut visit: impl FnMut(&[usize])) {
-    let n = n as usize;
-    let mut state = State {
-        n,
-        queens: Vec::with_capacity(n),
-        col: vec![false; n],
-        diag: vec![false; 2 * n],
-        anti: vec![false; 2 * n],
-    };
+    let mut state = State::new(n as usize);
     state.place_row(0, &mut visit);
 }
 
@@ -34,15 +27,8 @@ pub fn backtrack_each(n: u32, mut visit: impl FnMut(&[usize])) {
 /// With `lookahead` = 0 and every column allowed this is the node count of the C reference
 /// in `shared/anchors` (built with `-DCOUNT_NODES`), less its root. Slow: for n ≤ 14.
 pub fn tree_nodes(n: u32, first_row: &[usize], lookahead: u64) -> u64 {
-    let n = n as usize;
-    let mut state = State {
-        n,
-        queens: Vec::with_capacity(n),
-        col: vec![false; n],
-        diag: vec![false; 2 * n],
-        anti: vec![false; 2 * n],
-    };
-    if checks(lookahead, n) && !state.may_complete() {
+    let mut state = State::new(n as usize);
+    if checks(lookahead, n as usize) && !state.may_complete() {
         return 0;
     }
     let mut nodes = 0;
@@ -68,6 +54,17 @@ struct State {
 }
 
 impl State {
+    /// The empty `n`×`n` board.
+    fn new(n: usize) -> State {
+        State {
+            n,
+            queens: Vec::with_capacity(n),
+            col: vec![false; n],
+            diag: vec![false; 2 * n],
+            anti: vec![false; 2 * n],
+        }
+    }
+
     fn free(&self, row: usize, c: usize) -> bool {
         !(self.col[c] || self.diag[row + self.n - c] || self.anti[row + c])
     }
