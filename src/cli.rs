@@ -8,7 +8,7 @@ use clap::{Args, Parser, Subcommand};
 use nqueens::enumerate::BoardFormat;
 use nqueens::output::{Format, Sequence};
 use nqueens::shard::ShardId;
-use nqueens::{Algorithm, MAX_N, Progress};
+use nqueens::{Algorithm, D4Search, MAX_N, Progress};
 
 const COUNT_EXAMPLES: &str = "\
 Examples:
@@ -194,6 +194,12 @@ pub struct CountArgs {
     #[arg(long, value_name = "NAME", default_value = "auto", value_parser = parse_algorithm)]
     pub algorithm: Algorithm,
 
+    /// How d4 counts its subproblems: auto (the fastest copy this processor runs), avx512 or
+    /// avx2 (the batched search, 8 or 4 boards per step), recursive. Same counts and nodes;
+    /// for comparing the copies on one machine. Boards above 22 always use recursive.
+    #[arg(long, value_name = "SEARCH", default_value = "auto", value_parser = parse_d4_search)]
+    pub d4_search: D4Search,
+
     /// Add search statistics per n: nodes visited (queen placements), nodes per second,
     /// subproblems, split depth and parallel efficiency (CPU time / (wall time × threads)).
     #[arg(long)]
@@ -347,6 +353,10 @@ fn parse_progress(s: &str) -> Result<Progress, String> {
 }
 
 fn parse_algorithm(s: &str) -> Result<Algorithm, String> {
+    s.parse()
+}
+
+fn parse_d4_search(s: &str) -> Result<D4Search, String> {
     s.parse()
 }
 

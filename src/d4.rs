@@ -69,6 +69,14 @@ impl D4Plan {
         Ok(D4Plan { n, depth, constellations, subproblems, prefix_nodes, batched: kernel_d4_simd::isa() })
     }
 
+    /// Returns this plan with its subproblems counted by `search` (see [`crate::D4Search`]).
+    ///
+    /// # Errors
+    /// [`Error::UnsupportedSearch`] if this processor does not run the copy asked for.
+    pub fn with_search(self, search: crate::D4Search) -> Result<D4Plan, Error> {
+        Ok(D4Plan { batched: search.copy()?, ..self })
+    }
+
     /// Returns the canonical start constellations.
     pub fn constellations(&self) -> &[Constellation] {
         &self.constellations

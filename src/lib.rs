@@ -94,6 +94,14 @@ pub enum Error {
         /// The rejected depth.
         depth: u32,
     },
+    /// A copy of the batched d4 search was asked for that this processor does not run.
+    #[error("--d4-search {search} needs {feature}, which this processor lacks: use auto, avx2 or recursive")]
+    UnsupportedSearch {
+        /// The copy asked for (its `--d4-search` name).
+        search: &'static str,
+        /// The instruction set it needs.
+        feature: &'static str,
+    },
     /// The operating system refused to start the worker threads.
     #[error("cannot start {threads} worker threads: {reason}")]
     ThreadPool {
@@ -177,6 +185,69 @@ impl FromStr for Algorithm {
         every.into_iter().find(|a| a.name() == s).ok_or_else(|| {
             let names: Vec<&str> = every.iter().map(|a| a.name()).collect();
             format!("unknown algorithm '{s}': use one of {}", names.join(", "))
+        })
+    }
+}
+
+/// Which search counts the subproblems of the d4 algorithm. Every choice makes the same queen
+/// placements and gives the same counts (tested); they differ only in speed, so this is for
+/// studies and benchmarks of one machine's copies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum D4Search {
+    /// The fastest copy this processor runs (the default): AVX-512, else AVX2, else recursive.
+    #[default]
+    Auto,
+    /// The batched search, eight boards per step (needs AVX-512F; see [`kernel_d4_simd`]).
+    Avx512,
+    /// The batched search, four boards per step (needs AVX2).
+    Avx2,
+    /// The recursive search of [`kernel_d4`] (every processor).
+    Recursive,
+}
+
+impl D4Search {
+    /// Every choice, in the order `--help` lists them.
+    pub const ALL: [D4Search; 4] = [D4Search::Auto, D4Search::Avx512, D4Search::Avx2, D4Search::Recursive];
+
+    /// Returns the `--d4-search` name.
+    pub fn name(self) -> &'static str {
+        match self {
+            D4Search::Auto => "auto",
+            D4Search::Avx512 => "avx512",
+            D4Search::Avx2 => "avx2",
+            D4Search::Recursive => "recursive",
+        }
+    }
+
+    /// Returns the copy of the batched search to use (None: the recursive search) for boards
+    /// up to [`kernel_d4_simd::MAX_N`]; larger boards always use the recursive search.
+    ///
+    /// # Errors
+    /// [`Error::UnsupportedSearch`] if a batched copy is asked for that this processor does not
+    /// run ([`kernel_d4_simd::Isa::is_supported`]).
+    pub fn copy(self) -> Result<Option<kernel_d4_simd::Isa>, Error> {
+        use kernel_d4_simd::Isa;
+        let (isa, feature) = match self {
+            D4Search::Auto => return Ok(kernel_d4_simd::isa()),
+            D4Search::Recursive => return Ok(None),
+            D4Search::Avx512 => (Isa::Avx512, "AVX-512F and POPCNT"),
+            D4Search::Avx2 => (Isa::Avx2, "AVX2 and POPCNT"),
+        };
+        if isa.is_supported() {
+            Ok(Some(isa))
+        } else {
+            Err(Error::UnsupportedSearch { search: self.name(), feature })
+        }
+    }
+}
+
+impl FromStr for D4Search {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        D4Search::ALL.into_iter().find(|d| d.name() == s).ok_or_else(|| {
+            let names: Vec<&str> = D4Search::ALL.iter().map(|d| d.name()).collect();
+            format!("unknown d4 search '{s}': use one of {}", names.join(", "))
         })
     }
 }
@@ -302,15 +373,33 @@ pub fn make_plan(
     split_depth: Option<u32>,
     threads: usize,
 ) -> Result<Box<dyn Plan>, Error> {
+    make_plan_with(algorithm, n, split_depth, threads, D4Search::Auto)
+}
+
+/// [`make_plan`] with the search that counts d4 subproblems (see [`D4Search`]; other
+/// algorithms ignore it).
+///
+/// # Errors
+/// Those of [`make_plan`], and [`Error::UnsupportedSearch`] (see [`D4Search::copy`]).
+pub fn make_plan_with(
+    algorithm: Algorithm,
+    n: u32,
+    split_depth: Option<u32>,
+    threads: usize,
+    d4_search: D4Search,
+) -> Result<Box<dyn Plan>, Error> {
     Ok(match algorithm.resolve(n) {
         Algorithm::Mirror => Box::new(match split_depth {
             Some(depth) => MirrorPlan::new(n, depth)?,
             None => MirrorPlan::auto(n, threads)?,
         }),
-        Algorithm::D4 => Box::new(match split_depth {
-            Some(depth) => D4Plan::new(n, depth)?,
-            None => D4Plan::auto(n, threads)?,
-        }),
+        Algorithm::D4 => Box::new(
+            match split_depth {
+                Some(depth) => D4Plan::new(n, depth)?,
+                None => D4Plan::auto(n, threads)?,
+            }
+            .with_search(d4_search)?,
+        ),
         // The join's units are not row prefixes: the split depth does not apply.
         Algorithm::Join if n >= join::MIN_N => Box::new(join::JoinPlan::new(n)?),
         Algorithm::Join => Box::new(MirrorPlan::auto(n, threads)?),
@@ -423,6 +512,8 @@ pub struct CountOptions {
     pub progress: Progress,
     /// Whether to count search-tree nodes (slightly slower). Default: false.
     pub stats: bool,
+    /// The search that counts d4 subproblems. Default: [`D4Search::Auto`].
+    pub d4_search: D4Search,
 }
 
 impl Default for CountOptions {
@@ -433,6 +524,7 @@ impl Default for CountOptions {
             split_depth: None,
             progress: Progress::Never,
             stats: false,
+            d4_search: D4Search::Auto,
         }
     }
 }
@@ -521,6 +613,7 @@ impl Counter {
         {
             return Err(Error::BadSplitDepth { depth });
         }
+        options.d4_search.copy()?;
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(options.threads)
             .thread_name(|i| format!("nqueens-{i}"))
@@ -544,7 +637,7 @@ impl Counter {
         let cpu_start = process_cpu_seconds();
         let algorithm = self.options.algorithm.resolve(n);
         let (depth, threads) = (self.options.split_depth, self.options.threads);
-        let plan = make_plan(algorithm, n, depth, threads)?;
+        let plan = make_plan_with(algorithm, n, depth, threads, self.options.d4_search)?;
         let outcome = parallel::run(plan.as_ref(), &self.pool, self.options.progress, self.options.stats);
         let stats = self.options.stats;
         let classes = plan.fundamental(&outcome.tally, algorithm);

@@ -27,7 +27,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::split::Subproblem;
-use crate::{Algorithm, Error, Plan, make_plan};
+use crate::{Algorithm, D4Search, Error, Plan, make_plan_with};
 
 /// Rows below a subproblem's prefix that the cost probe extends it by. Two rows cost about
 /// (n - 2·depth)² steps per subproblem; three rows were not markedly better at n = 16 and 17.
@@ -91,14 +91,30 @@ impl FromStr for ShardId {
 /// threads (at least 256 subproblems per shard, and at least 2048 in all).
 ///
 /// # Errors
-/// As [`make_plan`].
+/// As [`crate::make_plan`].
 pub fn shard_plan(
     algorithm: Algorithm,
     n: u32,
     split_depth: Option<u32>,
     shards: usize,
 ) -> Result<Box<dyn Plan>, Error> {
-    make_plan(algorithm, n, split_depth, THREADS_PER_SHARD.saturating_mul(shards.max(1)))
+    shard_plan_with(algorithm, n, split_depth, shards, D4Search::Auto)
+}
+
+/// [`shard_plan`] whose d4 subproblems are counted by `d4_search` (the same subproblems and
+/// counts whatever the search: see [`D4Search`]).
+///
+/// # Errors
+/// As [`crate::make_plan_with`].
+pub fn shard_plan_with(
+    algorithm: Algorithm,
+    n: u32,
+    split_depth: Option<u32>,
+    shards: usize,
+    d4_search: D4Search,
+) -> Result<Box<dyn Plan>, Error> {
+    let threads = THREADS_PER_SHARD.saturating_mul(shards.max(1));
+    make_plan_with(algorithm, n, split_depth, threads, d4_search)
 }
 
 /// Returns the estimated cost of subproblem `index` of `plan`: the number of ways to place

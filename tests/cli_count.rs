@@ -203,6 +203,10 @@ fn bad_options() {
         "unknown algorithm 'magic': use one of auto, d4, mirror, join",
     );
     usage_error(
+        &["count", "8", "--d4-search", "fast"],
+        "unknown d4 search 'fast': use one of auto, avx512, avx2, recursive",
+    );
+    usage_error(
         &["count", "8", "--sequence", "a2562"],
         "unknown sequence 'a2562': use solutions (A000170) or unique (A002562)",
     );
@@ -323,4 +327,35 @@ fn progress_always_draws_on_stderr_and_never_on_stdout() {
     assert!(err.contains("subproblems") && err.contains("ETA"), "{err:?}");
     // auto: stderr is not a terminal here, so nothing is drawn.
     nqueens(&["count", "12", "--progress", "auto"]).assert().success().stderr("");
+}
+
+#[test]
+fn every_d4_search_gives_the_same_counts_and_nodes_or_is_refused() {
+    use nqueens::kernel_d4_simd::Isa;
+    let run = |search: &str| {
+        let args = ["count", "12", "--algorithm", "d4", "--d4-search", search, "--stats", "--format", "json"];
+        nqueens(&args)
+    };
+    let record = |search: &str| -> serde_json::Value {
+        let out = run(search).assert().success().get_output().clone();
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let want = record("recursive");
+    assert_eq!(want["solutions"], 14_200);
+    assert_eq!(want["unique"], 1_787);
+    for (search, isa, feature) in
+        [("avx512", Isa::Avx512, "AVX-512F and POPCNT"), ("avx2", Isa::Avx2, "AVX2 and POPCNT")]
+    {
+        if isa.is_supported() {
+            let got = record(search);
+            for key in ["solutions", "unique", "classes", "nodes"] {
+                assert_eq!(got[key], want[key], "{search}: {key}");
+            }
+        } else {
+            let message = format!("--d4-search {search} needs {feature}, which this processor lacks");
+            common::assert_usage_error(&mut run(search), &message);
+        }
+    }
+    let auto = record("auto");
+    assert_eq!((&auto["nodes"], &auto["unique"]), (&want["nodes"], &want["unique"]));
 }

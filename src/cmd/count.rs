@@ -27,6 +27,7 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
         split_depth: args.split_depth,
         progress: args.progress,
         stats: args.stats,
+        d4_search: args.d4_search,
     };
     if args.sequence == Sequence::Unique && args.algorithm == Algorithm::Mirror {
         return Err(UsageError(

@@ -15,8 +15,8 @@ use anyhow::{Context, anyhow};
 use nqueens::journal::{self, Entry, Header, Journal};
 use nqueens::merge::{SHARD_FORMAT, SHARD_FORMAT_VERSION, ShardResult, classes_of};
 use nqueens::parallel::{self, Job};
-use nqueens::shard::{assign, shard_plan};
-use nqueens::{Algorithm, Count, Plan, Tally, make_plan};
+use nqueens::shard::{assign, shard_plan_with};
+use nqueens::{Algorithm, Count, Plan, Tally, make_plan_with};
 
 use nqueens::output::Sequence;
 
@@ -63,12 +63,12 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
         None
     };
     let plan: Box<dyn Plan> = match args.shard {
-        Some(shard) => shard_plan(algorithm, n, args.split_depth, shard.count),
+        Some(shard) => shard_plan_with(algorithm, n, args.split_depth, shard.count, args.d4_search),
         None => {
             // Resuming on another machine must not change the plan: an existing journal's split
             // depth wins over the thread-dependent default.
             let depth = args.split_depth.or_else(|| args.checkpoint.as_deref().and_then(journal_depth));
-            make_plan(algorithm, n, depth, threads)
+            make_plan_with(algorithm, n, depth, threads, args.d4_search)
         }
     }
     .map_err(|e| UsageError(e.to_string()))?;
