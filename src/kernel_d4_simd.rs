@@ -80,14 +80,20 @@ impl Board {
             }
         }
         let preplaced = |r: u32| border[..len].iter().any(|&(q, _)| q == r);
-        let free: Vec<u32> = (row..n.saturating_sub(1)).filter(|&r| !preplaced(r)).collect();
+        let free_rows = || (row..n.saturating_sub(1)).filter(|&r| !preplaced(r));
+        // `level`: the free rows left at `previous`, the free row before r.
+        let mut level = free_rows().count() as u64;
         let mut schedule = 0u64;
-        for (j, pair) in free.windows(2).enumerate() {
-            let level = (free.len() - j) as u64;
-            schedule |= u64::from(pair[1] - pair[0] - 1) << (2 * level);
+        let mut previous: Option<u32> = None;
+        for r in free_rows() {
+            if let Some(p) = previous {
+                schedule |= u64::from(r - p - 1) << (2 * level);
+                level -= 1;
+            }
+            previous = Some(r);
         }
         let rest = (full_mask(n) << offset) & !cols;
-        debug_assert_eq!(rest.count_ones() as usize, free.len());
+        debug_assert_eq!(rest.count_ones(), free_rows().count() as u32);
         Board { rest, ld, rd, schedule }
     }
 
