@@ -329,9 +329,13 @@ pub const MAX_THREADS: usize = 4096;
 /// Parses a split depth, 1..=16.
 pub fn parse_split_depth(s: &str) -> Result<u32, String> {
     let max = nqueens::split::MAX_SPLIT_DEPTH;
-    match s.trim().parse::<u32>() {
+    let t = s.trim();
+    match t.parse::<u32>() {
         Ok(d) if (1..=max).contains(&d) => Ok(d),
-        _ => Err(format!("split depth '{s}' is out of range: use 1..={max}")),
+        _ if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) => {
+            Err(format!("split depth '{s}' is out of range: use 1..={max}"))
+        }
+        _ => Err(format!("split depth '{s}' is not an integer: use 1..={max}")),
     }
 }
 

@@ -60,12 +60,17 @@ impl D4Plan {
     /// Returns the plan with the split depth [`split::auto_split_depth`] picks for `threads`.
     ///
     /// # Errors
-    /// [`Error::BoardTooLarge`] if `n` > [`crate::MAX_N`].
+    /// [`Error::BoardTooLarge`] if `n` > [`crate::MAX_N`]; [`Error::TooManySubproblems`] if the
+    /// depth picked would make more than [`split::MAX_SUBPROBLEMS`] (no board and thread count
+    /// up to 4,096 does today: the most is 3.37 M, at n = 35).
     pub fn auto(n: u32, threads: usize) -> Result<D4Plan, Error> {
         check_n(n)?;
         let constellations = canonical_constellations(n);
         let depth = split::auto_split_depth(n, threads, |d| d4_subproblems(&constellations, n, d).len());
         let (subproblems, prefix_nodes) = d4_subproblems_counting(&constellations, n, depth);
+        if subproblems.len() >= split::MAX_SUBPROBLEMS {
+            return Err(Error::TooManySubproblems { n, depth });
+        }
         Ok(D4Plan { n, depth, constellations, subproblems, prefix_nodes, batched: kernel_d4_simd::isa() })
     }
 

@@ -215,6 +215,9 @@ fn bad_options() {
         "--sequence unique needs fundamental solutions, which --algorithm mirror does not count: use auto, d4 or join",
     );
     usage_error(&["count", "8", "--split-depth", "0"], "split depth '0' is out of range: use 1..=16");
+    usage_error(&["count", "8", "--split-depth", "17"], "split depth '17' is out of range: use 1..=16");
+    usage_error(&["count", "8", "--split-depth", "1.5"], "split depth '1.5' is not an integer: use 1..=16");
+    usage_error(&["count", "8", "--split-depth", ""], "split depth '' is not an integer: use 1..=16");
     usage_error(&["count", "8", "--bogus"], "unexpected argument '--bogus'");
     usage_error(&["frobnicate"], "unrecognized subcommand 'frobnicate'");
 }

@@ -495,6 +495,13 @@ fn bad_long_run_options() {
         &["count", "10", "--algorithm", "d4", "--output", "o.json"],
         "the following required arguments were not provided: --shard",
     );
+    for long in
+        [["--shard", "0/2"], ["--checkpoint", "never-made.journal"], ["--breakdown", "never-made.csv"]]
+    {
+        let args = ["count", "10", "--algorithm", "d4", "--stats", long[0], long[1]];
+        usage_error(&args, "--stats describes one whole run, not --checkpoint, --shard or --breakdown");
+        assert!(!Path::new(long[1]).exists(), "{} was written", long[1]);
+    }
     usage_error(
         &["count", "10", "--algorithm", "d4", "--shard", "0/2", "--verify"],
         "--verify checks a whole count, not one shard",

@@ -31,11 +31,19 @@ pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 /// counts one shard, writes the breakdown; stops on a signal.
 ///
 /// # Errors
-/// [`UsageError`] for a range of sizes, `--verify` with `--shard`, or a checkpoint that cannot
-/// be used (unreadable, corrupt, another run's); a failed write or count otherwise.
+/// [`UsageError`] for a range of sizes, `--verify` with `--shard`, `--stats`, or a checkpoint
+/// that cannot be used (unreadable, corrupt, another run's); a failed write or count otherwise.
 pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
     let n = single_size(&args)?;
     check_paths(&args)?;
+    if args.stats {
+        // A resumed or sharded run has no whole-run timing or node count to report.
+        return Err(UsageError(
+            "--stats describes one whole run, not --checkpoint, --shard or --breakdown: the breakdown CSV has nodes per subproblem"
+                .into(),
+        )
+        .into());
+    }
     if args.verify && args.shard.is_some() {
         return Err(UsageError(
             "--verify checks a whole count, not one shard: use it with `nqueens merge`".into(),
