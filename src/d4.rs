@@ -21,6 +21,13 @@ use crate::kernel::full_mask;
 use crate::kernel_d4::{Classified, classify_with_events, count_with_events};
 use crate::{Error, Plan, Tally, check_n, kernel_d4_simd, split};
 
+/// The fewest subproblems the automatic split makes for boards beyond the batched search
+/// (n > [`kernel_d4_simd::MAX_N`]): there one start constellation takes 40–100 s (n = 23,
+/// recursive search, this project's 2-core machine), longer than a graceful stop (which
+/// finishes the running subproblems) or a progress bar should wait. 131,072 gives depth 2 at
+/// n = 23: 281,098 subproblems of about a second each.
+pub const LARGE_BOARD_SUBPROBLEMS: usize = 1 << 17;
+
 /// The D4 plan of an n×n board: subproblems with `split_depth` rows fixed.
 #[derive(Clone, Debug)]
 pub struct D4Plan {
@@ -57,7 +64,8 @@ impl D4Plan {
         Ok(D4Plan { n, depth, constellations, subproblems, prefix_nodes, batched: kernel_d4_simd::isa() })
     }
 
-    /// Returns the plan with the split depth [`split::auto_split_depth`] picks for `threads`.
+    /// Returns the plan with the split depth [`split::auto_split_depth`] picks for `threads`,
+    /// and at least [`LARGE_BOARD_SUBPROBLEMS`] subproblems beyond the batched search's boards.
     ///
     /// # Errors
     /// [`Error::BoardTooLarge`] if `n` > [`crate::MAX_N`]; [`Error::TooManySubproblems`] if the
@@ -66,7 +74,9 @@ impl D4Plan {
     pub fn auto(n: u32, threads: usize) -> Result<D4Plan, Error> {
         check_n(n)?;
         let constellations = canonical_constellations(n);
-        let depth = split::auto_split_depth(n, threads, |d| d4_subproblems(&constellations, n, d).len());
+        let target = (split::SUBPROBLEMS_PER_THREAD * threads).max(split::MIN_SUBPROBLEMS);
+        let target = if n > kernel_d4_simd::MAX_N { target.max(LARGE_BOARD_SUBPROBLEMS) } else { target };
+        let depth = split::split_depth_for(n, target, |d| d4_subproblems(&constellations, n, d).len());
         let (subproblems, prefix_nodes) = d4_subproblems_counting(&constellations, n, depth);
         if subproblems.len() >= split::MAX_SUBPROBLEMS {
             return Err(Error::TooManySubproblems { n, depth });

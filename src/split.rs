@@ -216,7 +216,12 @@ fn expand_one(sub: Subproblem, n: u32, depth: u32, out: &mut Vec<Subproblem>, no
 /// least `SUBPROBLEMS_PER_THREAD × threads` and at least [`MIN_SUBPROBLEMS`] subproblems, or the
 /// deepest depth there is (see the module docs for why).
 pub fn auto_split_depth(n: u32, threads: usize, make: impl Fn(u32) -> usize) -> u32 {
-    let target = (SUBPROBLEMS_PER_THREAD * threads).max(MIN_SUBPROBLEMS);
+    split_depth_for(n, (SUBPROBLEMS_PER_THREAD * threads).max(MIN_SUBPROBLEMS), make)
+}
+
+/// Returns the smallest split depth whose subproblem list, as made by `make(depth)`, holds at
+/// least `target` subproblems, or the deepest depth there is.
+pub fn split_depth_for(n: u32, target: usize, make: impl Fn(u32) -> usize) -> u32 {
     let deepest = n.min(MAX_SPLIT_DEPTH);
     (1..=deepest).find(|&d| make(d) >= target).unwrap_or(deepest.max(1))
 }
