@@ -303,6 +303,14 @@ mod tests {
     }
 
     #[test]
+    fn boards_beyond_the_batched_search_are_split_finer() {
+        let plan = D4Plan::auto(kernel_d4_simd::MAX_N + 1, 2).unwrap();
+        assert!(plan.len() >= LARGE_BOARD_SUBPROBLEMS, "{}", plan.len());
+        assert_eq!(plan.split_depth(), 2);
+        assert_eq!(D4Plan::auto(kernel_d4_simd::MAX_N, 2).unwrap().split_depth(), 1);
+    }
+
+    #[test]
     fn node_statistics_do_not_change_counts() {
         let plan = D4Plan::new(11, 2).unwrap();
         let with: Tally = (0..plan.len()).map(|i| plan.solve(i, true)).fold(Tally::default(), |a, b| a + b);
