@@ -203,6 +203,14 @@ fn bad_options() {
         "unknown algorithm 'magic': use one of auto, d4, mirror, join",
     );
     usage_error(
+        &["count", "8", "8", "5..7", "--format", "bfile"],
+        "--format bfile needs board sizes in increasing order, each once: 8 comes after 8",
+    );
+    usage_error(
+        &["count", "5..7", "6", "--format", "bfile"],
+        "--format bfile needs board sizes in increasing order, each once: 6 comes after 7",
+    );
+    usage_error(
         &["count", "8", "--d4-search", "fast"],
         "unknown d4 search 'fast': use one of auto, avx512, avx2, recursive",
     );

@@ -35,6 +35,17 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
         )
         .into());
     }
+    if args.format == nqueens::output::Format::Bfile {
+        // A b-file lists each n once, in increasing order (OEIS b-file format).
+        let all: Vec<u32> = args.sizes.iter().flat_map(|s| s.iter()).collect();
+        if let Some(w) = all.windows(2).find(|w| w[1] <= w[0]) {
+            return Err(UsageError(format!(
+                "--format bfile needs board sizes in increasing order, each once: {} comes after {}",
+                w[1], w[0]
+            ))
+            .into());
+        }
+    }
     let counter = Counter::new(&options).map_err(|e| UsageError(e.to_string()))?;
     // Refuse a join board whose quarter table would not fit before counting anything.
     if options.algorithm == Algorithm::Join {
