@@ -160,7 +160,14 @@ pub fn available() -> bool {
 }
 
 /// One level's boards, one array per mask.
+///
+/// Aligned to 128 bytes (two cache lines, what the adjacent-line prefetcher fetches together):
+/// unaligned (96 bytes), two threads spent 25% more CPU time on the same count than one
+/// (n = 17: 2.7 s against 2.15 s user, two threads 1.45 s wall); aligned, 2.18 s and 1.16 s. The
+/// `len` fields are written at every step, so headers that share lines with another thread's
+/// data are the likely cause (false sharing; not proven, no hardware counters here).
 #[derive(Default)]
+#[repr(align(128))]
 struct Level {
     rest: Vec<u64>,
     ld: Vec<u64>,
