@@ -189,6 +189,9 @@ macro_rules! d4_searches {
                 if left == 1 {
                     return before_event::<NODES>(events, rest, ld, rd, nodes);
                 }
+                // The row below this one; the look-ahead checks the children here (`resume`
+                // checks the boards after an event).
+                let row = events[0].row - left + 1;
                 let mut avail = rest & !(ld | rd);
                 let mut count = 0u64;
                 while avail != 0 {
@@ -198,8 +201,6 @@ macro_rules! d4_searches {
                         *nodes += 1;
                     }
                     let (rest, l, r) = (rest ^ bit, (ld | bit) << 1, (rd | bit) >> 1);
-                    // The look-ahead (`resume` checks the boards after an event).
-                    let row = events[0].row - left + 1;
                     if dropped(events, row, rest, l, r) {
                         continue;
                     }
