@@ -74,7 +74,7 @@ impl D4Plan {
     pub fn auto(n: u32, threads: usize) -> Result<D4Plan, Error> {
         check_n(n)?;
         let constellations = canonical_constellations(n);
-        let target = (split::SUBPROBLEMS_PER_THREAD * threads).max(split::MIN_SUBPROBLEMS);
+        let target = split::target_subproblems(threads);
         let target = if n > kernel_d4_simd::MAX_N { target.max(LARGE_BOARD_SUBPROBLEMS) } else { target };
         let depth = split::split_depth_for(n, target, |d| d4_subproblems(&constellations, n, d).len());
         let (subproblems, prefix_nodes) = d4_subproblems_counting(&constellations, n, depth);
@@ -274,7 +274,7 @@ mod tests {
     #[test]
     fn batched_and_recursive_searches_agree_on_counts_and_nodes() {
         use kernel_d4_simd::Isa;
-        let copies: Vec<Isa> = [Isa::Avx512, Isa::Avx2].into_iter().filter(|i| i.is_supported()).collect();
+        let copies: Vec<Isa> = Isa::ALL.into_iter().filter(|i| i.is_supported()).collect();
         if copies.is_empty() {
             eprintln!("this processor runs no copy of the batched search: nothing to compare");
         }

@@ -311,7 +311,7 @@ pub fn ordered_subproblems(n: u32, depth: u32, unique: bool) -> Vec<Subproblem> 
 /// [`MAX_STREAM_SUBPROBLEMS`] subproblems. Q(n) comes from OEIS A000170 (n ≤ 27); beyond the
 /// table the output is taken as unbounded and the depth grows to the subproblem cap.
 pub fn stream_split_depth(n: u32, threads: usize, bytes_per_solution: usize) -> u32 {
-    let target = (split::SUBPROBLEMS_PER_THREAD * threads).max(split::MIN_SUBPROBLEMS);
+    let target = split::target_subproblems(threads);
     let want = (QUEUE_LIMIT / (4 * threads.max(1))) as u128;
     let total = oeis::A000170.get(n).map(|q| q * bytes_per_solution as u128);
     let deepest = n.min(split::MAX_SPLIT_DEPTH);

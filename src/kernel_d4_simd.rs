@@ -130,6 +130,9 @@ pub enum Isa {
 }
 
 impl Isa {
+    /// Every copy, fastest first.
+    pub const ALL: [Isa; 2] = [Isa::Avx512, Isa::Avx2];
+
     /// Returns true if and only if this processor executes this copy.
     pub fn is_supported(self) -> bool {
         #[cfg(target_arch = "x86_64")]
@@ -151,7 +154,7 @@ impl Isa {
 /// Returns the fastest copy of the batched search this processor runs, or None (not x86-64, or
 /// neither AVX2 nor AVX-512F): then [`crate::kernel_d4`]'s recursive search counts instead.
 pub fn isa() -> Option<Isa> {
-    [Isa::Avx512, Isa::Avx2].into_iter().find(|isa| isa.is_supported())
+    Isa::ALL.into_iter().find(|isa| isa.is_supported())
 }
 
 /// Returns true if and only if this processor runs a copy of the batched search (see [`isa`]).
@@ -621,7 +624,7 @@ mod tests {
     /// (every free square of the first free row, then the leftmost) until ten free rows are left.
     #[test]
     fn copies_agree_with_the_recursive_search_up_to_the_largest_board() {
-        let copies: Vec<Isa> = [Isa::Avx512, Isa::Avx2].into_iter().filter(|i| i.is_supported()).collect();
+        let copies: Vec<Isa> = Isa::ALL.into_iter().filter(|i| i.is_supported()).collect();
         if copies.is_empty() {
             eprintln!("this processor runs no copy of the batched search: nothing to compare");
             return;

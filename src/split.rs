@@ -216,7 +216,13 @@ fn expand_one(sub: Subproblem, n: u32, depth: u32, out: &mut Vec<Subproblem>, no
 /// least `SUBPROBLEMS_PER_THREAD × threads` and at least [`MIN_SUBPROBLEMS`] subproblems, or the
 /// deepest depth there is (see the module docs for why).
 pub fn auto_split_depth(n: u32, threads: usize, make: impl Fn(u32) -> usize) -> u32 {
-    split_depth_for(n, (SUBPROBLEMS_PER_THREAD * threads).max(MIN_SUBPROBLEMS), make)
+    split_depth_for(n, target_subproblems(threads), make)
+}
+
+/// Returns how many subproblems the automatic split aims for on `threads` threads:
+/// [`SUBPROBLEMS_PER_THREAD`] per thread, and at least [`MIN_SUBPROBLEMS`].
+pub fn target_subproblems(threads: usize) -> usize {
+    SUBPROBLEMS_PER_THREAD.saturating_mul(threads).max(MIN_SUBPROBLEMS)
 }
 
 /// Returns the smallest split depth whose subproblem list, as made by `make(depth)`, holds at
