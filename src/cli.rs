@@ -8,7 +8,9 @@ use clap::{Args, Parser, Subcommand};
 use nqueens::enumerate::BoardFormat;
 use nqueens::output::{Format, Sequence};
 use nqueens::shard::ShardId;
-use nqueens::{Algorithm, D4Search, MAX_N, Progress};
+use nqueens::{Algorithm, D4Search, MAX_N};
+
+use crate::progress::When;
 
 const COUNT_EXAMPLES: &str = "\
 Examples:
@@ -185,7 +187,7 @@ pub struct CountArgs {
     /// Progress bar on stderr: auto (on a terminal, once a run lasts about a second), always,
     /// never.
     #[arg(long, value_name = "WHEN", default_value = "auto", value_parser = parse_progress)]
-    pub progress: Progress,
+    pub progress: When,
 
     /// Search algorithm: auto (join from n = 8 while its table fits in memory, d4 below), d4
     /// (start constellations, one per symmetry class: solutions, fundamental solutions and
@@ -352,7 +354,7 @@ fn parse_sequence(s: &str) -> Result<Sequence, String> {
     s.parse()
 }
 
-fn parse_progress(s: &str) -> Result<Progress, String> {
+fn parse_progress(s: &str) -> Result<When, String> {
     s.parse()
 }
 

@@ -50,7 +50,7 @@ use std::time::Instant;
 
 pub use d4::D4Plan;
 pub use kernel::MAX_N;
-pub use parallel::Progress;
+pub use parallel::{Observer, Progress};
 
 /// The errors the library returns.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -508,7 +508,8 @@ pub struct CountOptions {
     pub algorithm: Algorithm,
     /// Rows fixed per subproblem; `None` lets [`split::auto_split_depth`] choose.
     pub split_depth: Option<u32>,
-    /// Whether to draw a progress bar on stderr. Default: [`Progress::Never`].
+    /// Whom the runner tells of each solved subproblem (the `nqueens` binary draws its progress
+    /// bar from it). Default: [`Progress::Never`].
     pub progress: Progress,
     /// Whether to count search-tree nodes (slightly slower). Default: false.
     pub stats: bool,
@@ -638,7 +639,7 @@ impl Counter {
         let algorithm = self.options.algorithm.resolve(n);
         let (depth, threads) = (self.options.split_depth, self.options.threads);
         let plan = make_plan_with(algorithm, n, depth, threads, self.options.d4_search)?;
-        let outcome = parallel::run(plan.as_ref(), &self.pool, self.options.progress, self.options.stats);
+        let outcome = parallel::run(plan.as_ref(), &self.pool, self.options.progress.clone(), self.options.stats);
         let stats = self.options.stats;
         let classes = plan.fundamental(&outcome.tally, algorithm);
         Ok(Count {

@@ -1,54 +1,68 @@
 //! The one place that decides how subproblems run: a rayon pool sums [`Plan::solve`] over every
-//! subproblem, and an indicatif progress bar on stderr counts them.
+//! subproblem, and tells a [`Progress`] observer of each one solved (the `nqueens` binary draws
+//! its progress bar from that; the library draws nothing).
 //!
 //! Work stealing does the load balancing: the subproblem list is long (see
 //! [`crate::split::auto_split_depth`]), and rayon splits the index range between idle workers
 //! as they run dry. The sum is exact (`u128`) and its value does not depend on the order, so the
-//! count is the same for every thread count. The progress bar is updated once per subproblem,
-//! outside the kernel.
+//! count is the same for every thread count. The observer hears of each subproblem once, outside
+//! the kernel.
 //!
 //! Long runs ([`run_with`]) also choose which subproblems to solve (those a checkpoint journal
 //! lacks, or one shard's), hear of each solved subproblem (to journal it), and stop taking new
 //! subproblems when a flag is set (by a signal handler); the flag is read between subproblems,
 //! never in the kernel.
 
-use std::io::{IsTerminal, Write};
-use std::str::FromStr;
+use std::fmt;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle, TermLike};
 use rayon::prelude::*;
 
 use crate::{Plan, Tally};
 
-/// When to draw the progress bar on stderr.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Progress {
-    /// When stderr is a terminal and the run has lasted [`SHOW_AFTER`]: short runs stay quiet.
-    Auto,
-    /// From the start, also when stderr is not a terminal (then one plain line per second).
-    Always,
-    /// Never.
-    #[default]
-    Never,
+/// Told by the runner how a count advances: its start, each solved subproblem, its end. The
+/// `nqueens` binary draws its progress bar from these calls; a library user may log them.
+///
+/// Methods are called from the worker threads (hence `Sync`), between subproblems, never inside
+/// the search. A [`crate::Counter`] that counts several boards calls `start` once per board.
+pub trait Observer: Send + Sync {
+    /// A run of the `n`×`n` board begins, with `subproblems` to solve.
+    fn start(&self, n: u32, subproblems: u64);
+    /// One more subproblem is solved.
+    fn solved(&self);
+    /// The run has ended (complete or stopped).
+    fn finish(&self);
 }
 
-impl FromStr for Progress {
-    type Err = String;
+/// Whether and to whom the runner reports progress.
+#[derive(Clone, Default)]
+pub enum Progress {
+    /// Nobody (the default): the runner pays one branch per subproblem.
+    #[default]
+    Never,
+    /// This observer.
+    To(Arc<dyn Observer>),
+}
 
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "auto" => Ok(Progress::Auto),
-            "always" => Ok(Progress::Always),
-            "never" => Ok(Progress::Never),
-            _ => Err(format!("unknown progress mode '{s}': use auto, always or never")),
+impl fmt::Debug for Progress {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Progress::Never => f.write_str("Never"),
+            Progress::To(_) => f.write_str("To(..)"),
         }
     }
 }
 
-/// How long a run lasts before [`Progress::Auto`] shows its bar.
-pub const SHOW_AFTER: Duration = Duration::from_millis(800);
+impl Progress {
+    fn observer(&self) -> Option<&dyn Observer> {
+        match self {
+            Progress::Never => None,
+            Progress::To(o) => Some(o.as_ref()),
+        }
+    }
+}
 
 /// What [`run`] returns: the summed counts and the time the workers spent in subproblems.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -82,8 +96,8 @@ pub struct Job<'a> {
     pub stop: Option<&'a AtomicBool>,
 }
 
-/// Solves every subproblem of `plan` on `pool` and returns the exact sum, drawing a progress bar
-/// on stderr as `progress` says; counts nodes when `stats` is true.
+/// Solves every subproblem of `plan` on `pool` and returns the exact sum, telling `progress` of
+/// each; counts nodes when `stats` is true.
 pub fn run(plan: &dyn Plan, pool: &rayon::ThreadPool, progress: Progress, stats: bool) -> Outcome {
     run_with(plan, pool, progress, stats, Job::default())
 }
@@ -104,7 +118,10 @@ pub fn run_with(
     job: Job<'_>,
 ) -> Outcome {
     let total = job.only.map_or(plan.len(), <[usize]>::len);
-    let bar = Bar::new(total as u64, plan.n(), progress);
+    let observer = progress.observer();
+    if let Some(o) = observer {
+        o.start(plan.n(), total as u64);
+    }
     let solve = |i: usize| -> (Tally, Duration, usize) {
         if job.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
             return (Tally::default(), Duration::ZERO, 0);
@@ -115,7 +132,9 @@ pub fn run_with(
         if let Some(f) = job.on_solved {
             f(i, &tally);
         }
-        bar.tick();
+        if let Some(o) = observer {
+            o.solved();
+        }
         (tally, busy, 1)
     };
     let zero = || (Tally::default(), Duration::ZERO, 0usize);
@@ -124,98 +143,10 @@ pub fn run_with(
         None => (0..plan.len()).into_par_iter().map(solve).reduce(zero, sum),
         Some(only) => only.par_iter().map(|&i| solve(i)).reduce(zero, sum),
     });
-    bar.finish();
+    if let Some(o) = observer {
+        o.finish();
+    }
     Outcome { tally, busy_seconds: busy.as_secs_f64(), solved, stopped: solved < total }
-}
-
-/// The progress bar, hidden until it is worth showing.
-struct Bar {
-    bar: ProgressBar,
-    start: Instant,
-    shown: AtomicBool,
-}
-
-impl Bar {
-    fn new(len: u64, n: u32, mode: Progress) -> Bar {
-        let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::hidden());
-        let style = ProgressStyle::with_template(
-            "n={prefix} {bar:30} {pos}/{len} subproblems, {elapsed_precise} elapsed, ETA {eta_precise}",
-        )
-        .expect("the template is valid");
-        bar.set_style(style);
-        bar.set_prefix(n.to_string());
-        let stderr_is_terminal = std::io::stderr().is_terminal();
-        let shown = match mode {
-            Progress::Never => true,
-            Progress::Auto => !stderr_is_terminal,
-            Progress::Always => false,
-        };
-        let bar = Bar { bar, start: Instant::now(), shown: AtomicBool::new(shown) };
-        if mode == Progress::Always {
-            bar.show();
-        }
-        bar
-    }
-
-    /// Counts one finished subproblem, and shows the bar once the run has lasted long enough.
-    fn tick(&self) {
-        self.bar.inc(1);
-        if !self.shown.load(Ordering::Relaxed) && self.start.elapsed() >= SHOW_AFTER {
-            self.show();
-        }
-    }
-
-    fn show(&self) {
-        if self.shown.swap(true, Ordering::Relaxed) {
-            return;
-        }
-        let target = if std::io::stderr().is_terminal() {
-            ProgressDrawTarget::stderr()
-        } else {
-            ProgressDrawTarget::term_like_with_hz(Box::new(PlainLines), 1)
-        };
-        self.bar.set_draw_target(target);
-    }
-
-    fn finish(&self) {
-        if !self.bar.is_hidden() {
-            self.bar.finish_and_clear();
-        }
-    }
-}
-
-/// A draw target for a stderr that is not a terminal: each redraw is one plain line.
-#[derive(Debug)]
-struct PlainLines;
-
-impl TermLike for PlainLines {
-    fn width(&self) -> u16 {
-        100
-    }
-    fn move_cursor_up(&self, _: usize) -> std::io::Result<()> {
-        Ok(())
-    }
-    fn move_cursor_down(&self, _: usize) -> std::io::Result<()> {
-        Ok(())
-    }
-    fn move_cursor_right(&self, _: usize) -> std::io::Result<()> {
-        Ok(())
-    }
-    fn move_cursor_left(&self, _: usize) -> std::io::Result<()> {
-        Ok(())
-    }
-    fn write_line(&self, s: &str) -> std::io::Result<()> {
-        if s.trim().is_empty() { Ok(()) } else { writeln!(std::io::stderr(), "{s}") }
-    }
-    fn write_str(&self, s: &str) -> std::io::Result<()> {
-        self.write_line(s)
-    }
-    fn clear_line(&self) -> std::io::Result<()> {
-        Ok(())
-    }
-    fn flush(&self) -> std::io::Result<()> {
-        std::io::stderr().flush()
-    }
 }
 
 #[cfg(test)]
@@ -275,13 +206,5 @@ mod tests {
         let out = run_with(&plan, &pool, Progress::Never, false, job);
         assert!(out.stopped && out.solved >= 5 && out.solved < plan.len(), "{out:?}");
         assert_eq!(out.tally, *sum.lock().unwrap());
-    }
-
-    #[test]
-    fn progress_modes_parse() {
-        assert_eq!("auto".parse(), Ok(Progress::Auto));
-        assert_eq!("always".parse(), Ok(Progress::Always));
-        assert_eq!("never".parse(), Ok(Progress::Never));
-        assert!("sometimes".parse::<Progress>().unwrap_err().contains("auto, always or never"));
     }
 }

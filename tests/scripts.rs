@@ -48,7 +48,7 @@ fn scaling_threads_writes_long_format_csv_and_plots() {
     // Nodes do not depend on the thread count.
     assert!(rows.iter().all(|r| r[8] == rows[0][8]));
 
-    let plot = Command::new(env!("CARGO_BIN_EXE_plot")).arg(&csv).output().unwrap();
+    let plot = Command::new(env!("CARGO_BIN_EXE_nqueens-plot")).arg(&csv).output().unwrap();
     assert!(plot.status.success(), "{}", String::from_utf8_lossy(&plot.stderr));
     for name in ["scaling-threads-speedup.png", "scaling-threads-nodes-per-second.png"] {
         let bytes = std::fs::read(dir.path().join(name)).unwrap();
@@ -72,7 +72,7 @@ fn scaling_n_writes_growth_factors_and_plots() {
     let g: f64 = rows[5][10].parse().unwrap();
     assert!(g > 1.0, "nodes grow with n: {g}");
 
-    let plot = Command::new(env!("CARGO_BIN_EXE_plot")).arg(&csv).output().unwrap();
+    let plot = Command::new(env!("CARGO_BIN_EXE_nqueens-plot")).arg(&csv).output().unwrap();
     assert!(plot.status.success(), "{}", String::from_utf8_lossy(&plot.stderr));
     let bytes = std::fs::read(dir.path().join("scaling-n-time.png")).unwrap();
     assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
@@ -119,16 +119,16 @@ fn scripts_reject_bad_arguments_with_code_2() {
 
 #[test]
 fn plot_rejects_bad_input() {
-    let no_args = Command::new(env!("CARGO_BIN_EXE_plot")).output().unwrap();
+    let no_args = Command::new(env!("CARGO_BIN_EXE_nqueens-plot")).output().unwrap();
     assert_eq!(no_args.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&no_args.stderr).contains("no CSV file given"));
     let dir = tempfile::tempdir().unwrap();
     let odd = dir.path().join("odd.csv");
     std::fs::write(&odd, "a,b\n1,2\n").unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_plot")).arg(&odd).output().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_nqueens-plot")).arg(&odd).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown layout"));
-    let missing = Command::new(env!("CARGO_BIN_EXE_plot")).arg(dir.path().join("none.csv")).output().unwrap();
+    let missing = Command::new(env!("CARGO_BIN_EXE_nqueens-plot")).arg(dir.path().join("none.csv")).output().unwrap();
     assert_eq!(missing.status.code(), Some(1));
 }
 

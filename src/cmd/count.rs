@@ -25,7 +25,7 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
         threads: args.threads.unwrap_or_else(num_cpus::get),
         algorithm: args.algorithm,
         split_depth: args.split_depth,
-        progress: args.progress,
+        progress: args.progress.progress(),
         stats: args.stats,
         d4_search: args.d4_search,
     };

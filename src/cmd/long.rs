@@ -148,7 +148,7 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
         }
     };
     let job = Job { only: Some(&to_run), on_solved: Some(&on_solved), stop: Some(stop_flag) };
-    let work = || parallel::run_with(plan.as_ref(), &pool, args.progress, stats, job);
+    let work = || parallel::run_with(plan.as_ref(), &pool, args.progress.progress(), stats, job);
     let outcome = match &journal {
         Some((j, _)) => {
             let (outcome, synced) = j.run_syncing(work);

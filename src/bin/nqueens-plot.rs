@@ -1,7 +1,8 @@
-//! `plot`: renders the study CSVs of `scripts/` as SVG and PNG, with the plotters crate and a
+//! `nqueens-plot`: renders the study CSVs of `scripts/` as SVG and PNG, with the plotters crate and a
 //! bundled font (DejaVu Sans, assets/fonts/), so no system package is needed.
 //!
-//! Usage: `cargo run --release --bin plot -- FILE.csv...`
+//! Usage: `cargo run --release --bin nqueens-plot -- FILE.csv...` (behind the `plot` feature, so
+//! that a library build with `default-features = false` compiles no plotters).
 //!
 //! - `scaling-threads.csv` (from scripts/scaling-threads.sh): `<stem>-speedup.{svg,png}` (speedup
 //!   over one thread, median of the repeats, with the ideal linear line) and
@@ -28,9 +29,9 @@ type Res<T> = Result<T, Box<dyn Error>>;
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.is_empty() || args.iter().any(|a| a == "--help" || a == "-h") {
-        let help = "Usage: plot FILE.csv...\nRenders scaling-threads.csv and scaling-n.csv (from scripts/) as SVG and PNG beside each file.";
+        let help = "Usage: nqueens-plot FILE.csv...\nRenders scaling-threads.csv and scaling-n.csv (from scripts/) as SVG and PNG beside each file.";
         return if args.is_empty() {
-            eprintln!("plot: no CSV file given: use plot FILE.csv...");
+            eprintln!("nqueens-plot: no CSV file given: use nqueens-plot FILE.csv...");
             ExitCode::from(2)
         } else {
             println!("{help}");
@@ -38,7 +39,7 @@ fn main() -> ExitCode {
         };
     }
     if plotters::style::register_font("sans-serif", FontStyle::Normal, FONT).is_err() {
-        eprintln!("plot: the bundled font assets/fonts/DejaVuSans.ttf cannot be loaded");
+        eprintln!("nqueens-plot: the bundled font assets/fonts/DejaVuSans.ttf cannot be loaded");
         return ExitCode::from(1);
     }
     for arg in &args {
@@ -49,11 +50,11 @@ fn main() -> ExitCode {
                 }
             }
             Err(PlotError::Usage(msg)) => {
-                eprintln!("plot: {arg}: {msg}");
+                eprintln!("nqueens-plot: {arg}: {msg}");
                 return ExitCode::from(2);
             }
             Err(PlotError::Failed(e)) => {
-                eprintln!("plot: {arg}: {e}");
+                eprintln!("nqueens-plot: {arg}: {e}");
                 return ExitCode::from(1);
             }
         }
