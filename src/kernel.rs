@@ -81,7 +81,7 @@ pub(crate) fn has_bmi1() -> bool {
 /// Checked once per board with four empty rows, the look-ahead drops about a third of the
 /// search's placements (n = 14: 27.4 M → 19.8 M) and makes the count about 10% faster (n = 15,
 /// one thread; `results/2026-11-29-d4.md`); checking at five or six empty rows as well costs this
-/// kernel more than it saves. The D4 counter uses its own mask (see [`crate::kernel_d4`]).
+/// kernel more than it saves. The D4 counter uses its own mask (see [`crate::algo::d4::search`]).
 pub const LOOKAHEAD: u64 = 1 << 4;
 
 /// Returns true if and only if `mask` (a look-ahead mask such as [`LOOKAHEAD`]) checks boards
@@ -124,7 +124,7 @@ macro_rules! searches {
     ($(#[$attr:meta])* $count_free:ident, $search:ident, $last_two:ident) => {
         /// Counts the completions of a board whose empty columns are `free` (one per empty row)
         /// and whose next row's diagonal masks are `ld` and `rd`: [`count_completions`] without
-        /// the board mask, for callers that track free columns (see [`crate::kernel_d4`]).
+        /// the board mask, for callers that track free columns (see [`crate::algo::d4::search`]).
         $(#[$attr])*
         #[inline]
         ///

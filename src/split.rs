@@ -1,18 +1,11 @@
-//! The work splitter: fixes the first rows of the board to make independent subproblems.
+//! The work splitter: fixes the first rows of the board to make independent subproblems (the
+//! symmetry seeds they start from belong to each algorithm: [`crate::algo::mirror`],
+//! [`crate::algo::d4::constellation`]).
 //!
 //! A subproblem is a *prefix* (the columns of the queens in rows `0..depth`) plus the three masks
 //! of the next empty row (see [`crate::kernel`]) and a *weight*: how many solutions of the whole
 //! board each completion stands for. Summing `weight × completions` over all subproblems gives
 //! Q(n) exactly.
-//!
-//! # Mirror halving
-//! Reflecting a board left to right maps solutions to solutions, and a solution's row-0 queen in
-//! column `c` to column `n-1-c`. So only the row-0 queens in the left half (`c < n/2`) are
-//! searched, each with weight 2. For odd n the middle column of row 0 is its own mirror image; there
-//! the row-1 queen is restricted to the left half (it cannot be in the middle column too), again
-//! with weight 2. This is the scheme of the C reference in `shared/anchors/mirror_ref.c` and of
-//! J. Somers' counter. n = 0 (the empty board, Q(0) = 1 by the OEIS A000170 convention) and n = 1
-//! are searched whole with weight 1.
 //!
 //! # Split depth
 //! After the symmetry seeds, every further fixed row multiplies the number of subproblems by
@@ -125,53 +118,6 @@ impl Subproblem {
     }
 }
 
-/// Returns the subproblems of the mirror-halved search of an `n`×`n` board with `depth` rows
-/// fixed (at least the rows the symmetry seeds fix, at most `n` and [`MAX_SPLIT_DEPTH`]), in a
-/// deterministic order: lexicographic by the prefix's columns.
-///
-/// Prefixes that leave no free square are dropped, so every subproblem can still be completed
-/// as far as its fixed rows go. Σ weight × completions = Q(n) (OEIS A000170).
-pub fn mirror_subproblems(n: u32, depth: u32) -> Vec<Subproblem> {
-    mirror_subproblems_counting(n, depth).0
-}
-
-/// Returns [`mirror_subproblems`] and the number of queen placements the splitter made to build
-/// them (every node of the prefix tree below the empty board, dead ends included). Adding the
-/// search's nodes below the prefixes gives the nodes of the whole mirror-halved tree, whatever
-/// the split depth.
-pub fn mirror_subproblems_counting(n: u32, depth: u32) -> (Vec<Subproblem>, u64) {
-    assert!(n <= kernel::MAX_N, "board side {n} is beyond the masks");
-    let seeds = mirror_seeds(n);
-    // Row 0's left half, plus (odd n) the middle column and its row-1 children.
-    let mut nodes = match n {
-        0 | 1 => 0,
-        _ if n.is_multiple_of(2) => u64::from(n / 2),
-        _ => u64::from(n / 2) + 1 + (seeds.len() - n as usize / 2) as u64,
-    };
-    let subproblems = expand_counting(seeds, n, depth, &mut nodes);
-    (subproblems, nodes)
-}
-
-/// Returns the symmetry seeds of mirror halving (see the module docs), in column order.
-fn mirror_seeds(n: u32) -> Vec<Subproblem> {
-    if n <= 1 {
-        return vec![Subproblem::ROOT];
-    }
-    let half = n / 2;
-    let mut seeds: Vec<Subproblem> =
-        (0..half).map(|c| Subproblem { weight: 2, ..Subproblem::ROOT }.place(c)).collect();
-    if n % 2 == 1 {
-        let middle = Subproblem::ROOT.place(half);
-        let mut free = middle.free(n) & full_mask(half);
-        while free != 0 {
-            let col = free.trailing_zeros();
-            free &= free - 1;
-            seeds.push(Subproblem { weight: 2, ..middle.place(col) });
-        }
-    }
-    seeds
-}
-
 /// Extends each seed row by row until it has `depth` rows fixed (or the board is full), keeping
 /// the order: the children of a prefix follow it, left column first.
 pub fn expand(seeds: Vec<Subproblem>, n: u32, depth: u32) -> Vec<Subproblem> {
@@ -235,69 +181,7 @@ pub fn split_depth_for(n: u32, target: usize, make: impl Fn(u32) -> usize) -> u3
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::reference::backtrack_count;
-
-    fn mirror_total(n: u32, depth: u32) -> u128 {
-        mirror_subproblems(n, depth)
-            .iter()
-            .map(|s| s.weight as u128 * s.count::<false>(n, &mut 0) as u128)
-            .sum()
-    }
-
-    #[test]
-    fn every_split_depth_gives_the_same_count() {
-        for n in 0..=11 {
-            let want = backtrack_count(n) as u128;
-            for depth in 0..=n + 1 {
-                assert_eq!(mirror_total(n, depth), want, "n = {n}, depth = {depth}");
-            }
-        }
-    }
-
-    #[test]
-    fn nodes_of_the_halved_tree_do_not_depend_on_the_split_depth() {
-        // Even n: the halved tree is row 0's left half, whose placements the independent
-        // backtracker counts (with the kernel's look-ahead). Odd n: the same for every depth.
-        for n in [1u32, 2, 3, 4, 5, 8, 9, 11, 12, 13] {
-            let (subs, mut want) = mirror_subproblems_counting(n, 1);
-            for s in &subs {
-                s.count::<true>(n, &mut want);
-            }
-            if n % 2 == 0 {
-                let half: Vec<usize> = (0..n as usize / 2).collect();
-                assert_eq!(want, crate::reference::tree_nodes(n, &half, kernel::LOOKAHEAD), "n = {n}");
-            }
-            for depth in 1..=n {
-                let (subs, mut nodes) = mirror_subproblems_counting(n, depth);
-                for s in &subs {
-                    s.count::<true>(n, &mut nodes);
-                }
-                assert_eq!(nodes, want, "n = {n}, depth = {depth}");
-            }
-        }
-    }
-
-    #[test]
-    fn seeds_halve_the_first_row() {
-        let seeds = mirror_seeds(8);
-        assert_eq!(seeds.iter().map(|s| s.prefix.cols()[0]).collect::<Vec<_>>(), vec![0, 1, 2, 3]);
-        // n = 5: columns 0 and 1, then the middle column 2 with the row-1 queen in column 0
-        // (column 1 is attacked diagonally).
-        let seeds = mirror_seeds(5);
-        let prefixes: Vec<Vec<u8>> = seeds.iter().map(|s| s.prefix.cols().to_vec()).collect();
-        assert_eq!(prefixes, vec![vec![0], vec![1], vec![2, 0]]);
-        assert!(seeds.iter().all(|s| s.weight == 2));
-    }
-
-    #[test]
-    fn expansion_keeps_lexicographic_order() {
-        let subs = mirror_subproblems(10, 3);
-        let prefixes: Vec<Vec<u8>> = subs.iter().map(|s| s.prefix.cols().to_vec()).collect();
-        let mut sorted = prefixes.clone();
-        sorted.sort();
-        assert_eq!(prefixes, sorted);
-        assert!(subs.iter().all(|s| s.prefix.len() == 3));
-    }
+    use crate::algo::mirror::mirror_subproblems;
 
     #[test]
     fn auto_depth_reaches_the_target_or_the_bottom() {

@@ -342,7 +342,7 @@ fn progress_always_draws_on_stderr_and_never_on_stdout() {
 
 #[test]
 fn every_d4_search_gives_the_same_counts_and_nodes_or_is_refused() {
-    use nqueens::kernel_d4_simd::Isa;
+    use nqueens::algo::d4::batched::Isa;
     let run = |search: &str| {
         let args = ["count", "12", "--algorithm", "d4", "--d4-search", search, "--stats", "--format", "json"];
         nqueens(&args)

@@ -12,7 +12,7 @@
 //! come out exactly: a constellation B with a trivial stabiliser sees each class of its
 //! completions once (each class has 8 boards); one with stabiliser H counts a completion if and
 //! only if it is the smallest board of its H-orbit, and reads the orbit size off the symmetries
-//! of H that fix it (see [`crate::kernel_d4::classify_with_events`]). Only a few per cent of
+//! of H that fix it (see [`crate::algo::d4::search::classify_with_events`]). Only a few per cent of
 //! the constellations have a non-trivial stabiliser, so the slower classifying search is rare.
 //!
 //! This is the method of the Q27 project (T. B. Preußer et al., TU Dresden, 2016, which places
@@ -36,7 +36,7 @@
 //! with a symmetry of their own), enough for 2 threads at depth 1.
 
 use crate::kernel::{self, full_mask};
-use crate::kernel_d4::{self, RowEvent, apply_events};
+use super::search::{self, RowEvent, apply_events};
 use crate::split::Prefix;
 use crate::symmetry::Symmetry;
 
@@ -354,7 +354,7 @@ fn expand(
         return;
     }
     // The searches' look-ahead, applied here too so that node counts do not depend on the split.
-    if kernel_d4::dropped(ahead, row, full & !sub.cols, ld, rd) {
+    if search::dropped(ahead, row, full & !sub.cols, ld, rd) {
         return;
     }
     if row >= depth || sub.cols == full {

@@ -3,7 +3,7 @@
 //!
 //! The masks are those of [`crate::kernel`] (`cols`, `ld` shifted left per row, `rd` shifted
 //! right per row), describing the next row to fill. A start constellation (see
-//! [`crate::constellation`]) adds *row events*, sorted by row and at most one per row:
+//! [`crate::algo::d4::constellation`]) adds *row events*, sorted by row and at most one per row:
 //! - a pre-placed queen in that row (the queen of column 0 or column n-1): the row is skipped,
 //!   its queen's bit joins both diagonal masks before the shift (its column is in `cols` from
 //!   the start);
@@ -20,7 +20,7 @@
 //! Every search here drops a board with 4, 5 or 6 free rows as soon as a free row ahead has no
 //! free square or a free column cannot be reached on any free row ([`LOOKAHEAD`],
 //! [`may_complete`]). This recursive search is the one for n > 22 and for processors without
-//! AVX2 or AVX-512F; otherwise the batched search of [`crate::kernel_d4_simd`] makes the same
+//! AVX2 or AVX-512F; otherwise the batched search of [`crate::algo::d4::batched`] makes the same
 //! placements 2.2 (AVX2) to 3.4 (AVX-512) times faster.
 
 #[cfg(test)]
@@ -72,7 +72,7 @@ pub fn apply_events(
 /// [`crate::kernel::LOOKAHEAD`]): boards with 4, 5 or 6 free rows (rows without a queen, pre-placed
 /// or not) are checked with [`may_complete`], in every search of this module and in the D4
 /// splitter, so node counts do not depend on the search or the split. Chosen by measurement
-/// on the batched search ([`crate::kernel_d4_simd`]), where it is about 10% faster at n = 16 than
+/// on the batched search ([`crate::algo::d4::batched`]), where it is about 10% faster at n = 16 than
 /// checking at 4 free rows alone (`results/2026-11-29-d4.md`).
 pub const LOOKAHEAD: u64 = 0b111 << 4;
 
@@ -116,7 +116,7 @@ pub fn dropped(events: &[RowEvent], row: u32, rest: u64, ld: u64, rd: u64) -> bo
 /// # Examples
 /// ```
 /// use nqueens::kernel::full_mask;
-/// use nqueens::kernel_d4::{count_with_events, RowEvent};
+/// use nqueens::algo::d4::search::{count_with_events, RowEvent};
 /// // 4 queens with (0,2) and a pre-placed (1,0): the rows below complete in one way, (2,3), (3,1).
 /// let full = full_mask(4);
 /// let skip = [RowEvent { row: 1, skip: 1, ..RowEvent::default() }];

@@ -1,28 +1,97 @@
 //! The D4 plan: one canonical start constellation per symmetry class of border queens, searched
-//! inside, weighted by its orbit (see [`crate::constellation`] for the method and its sources).
+//! inside, weighted by its orbit (see [`constellation`] for the method and its sources).
 //!
 //! It yields Q(n) (OEIS A000170), the fundamental solutions (OEIS A002562) and their breakdown
 //! by orbit size. Each subproblem of a constellation without a symmetry of its own (all but a few
-//! per cent) runs in the batched search ([`crate::kernel_d4_simd`], AVX-512 or AVX2) where the
-//! processor has one of them and n ≤ 22, else in the recursive search ([`crate::kernel_d4`]); all
+//! per cent) runs in the batched search ([`batched`], AVX-512 or AVX2) where the
+//! processor has one of them and n ≤ 22, else in the recursive search ([`search`]); all
 //! make the same placements. Symmetric constellations are classified board by board
-//! ([`crate::kernel_d4::classify_with_events`]).
+//! ([`search::classify_with_events`]).
 //!
 //! Without look-ahead the search made 0.38 times the queen placements of mirror halving at
 //! n = 15 (32.2 M against 85.6 M; an eighth of the full tree would be 21.4 M): the shallow rows
 //! are searched again for every constellation that shares them. The look-ahead at 4–6 free rows
-//! ([`crate::kernel_d4::LOOKAHEAD`]) cuts n = 16 from 212 M to 141 M placements. See
+//! ([`search::LOOKAHEAD`]) cuts n = 16 from 212 M to 141 M placements. See
 //! `results/2026-11-29-d4.md` and `results/2026-11-29-d4-batched.md`.
 
-use crate::constellation::{
+pub mod batched;
+pub mod constellation;
+pub mod search;
+
+use constellation::{
     Constellation, D4Subproblem, canonical_constellations, d4_subproblems, d4_subproblems_counting,
 };
 use crate::kernel::full_mask;
-use crate::kernel_d4::{Classified, classify_with_events, count_with_events};
-use crate::{Error, Plan, Tally, check_n, kernel_d4_simd, split};
+use search::{Classified, classify_with_events, count_with_events};
+use std::str::FromStr;
+
+use crate::{Error, Plan, Tally, check_n, split};
+
+/// Which search counts the subproblems of the d4 algorithm. Every choice makes the same queen
+/// placements and gives the same counts (tested); they differ only in speed, so this is for
+/// studies and benchmarks of one machine's copies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum D4Search {
+    /// The fastest copy this processor runs (the default): AVX-512, else AVX2, else recursive.
+    #[default]
+    Auto,
+    /// The batched search, eight boards per step (needs AVX-512F; see [`batched`]).
+    Avx512,
+    /// The batched search, four boards per step (needs AVX2).
+    Avx2,
+    /// The recursive search of [`search`] (every processor).
+    Recursive,
+}
+
+impl D4Search {
+    /// Every choice, in the order `--help` lists them.
+    pub const ALL: [D4Search; 4] = [D4Search::Auto, D4Search::Avx512, D4Search::Avx2, D4Search::Recursive];
+
+    /// Returns the `--d4-search` name.
+    pub fn name(self) -> &'static str {
+        match self {
+            D4Search::Auto => "auto",
+            D4Search::Avx512 => "avx512",
+            D4Search::Avx2 => "avx2",
+            D4Search::Recursive => "recursive",
+        }
+    }
+
+    /// Returns the copy of the batched search to use (None: the recursive search) for boards
+    /// up to [`batched::MAX_N`]; larger boards always use the recursive search.
+    ///
+    /// # Errors
+    /// [`Error::UnsupportedSearch`] if a batched copy is asked for that this processor does not
+    /// run ([`batched::Isa::is_supported`]).
+    pub fn copy(self) -> Result<Option<batched::Isa>, Error> {
+        use batched::Isa;
+        let (isa, feature) = match self {
+            D4Search::Auto => return Ok(batched::isa()),
+            D4Search::Recursive => return Ok(None),
+            D4Search::Avx512 => (Isa::Avx512, "AVX-512F and POPCNT"),
+            D4Search::Avx2 => (Isa::Avx2, "AVX2 and POPCNT"),
+        };
+        if isa.is_supported() {
+            Ok(Some(isa))
+        } else {
+            Err(Error::UnsupportedSearch { search: self.name(), feature })
+        }
+    }
+}
+
+impl FromStr for D4Search {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        D4Search::ALL.into_iter().find(|d| d.name() == s).ok_or_else(|| {
+            let names: Vec<&str> = D4Search::ALL.iter().map(|d| d.name()).collect();
+            format!("unknown d4 search '{s}': use one of {}", names.join(", "))
+        })
+    }
+}
 
 /// The fewest subproblems the automatic split makes for boards beyond the batched search
-/// (n > [`kernel_d4_simd::MAX_N`]): there one start constellation takes 40–100 s (n = 23,
+/// (n > [`batched::MAX_N`]): there one start constellation takes 40–100 s (n = 23,
 /// recursive search, this project's 2-core machine), longer than a graceful stop (which
 /// finishes the running subproblems) or a progress bar should wait. 131,072 gives depth 2 at
 /// n = 23: 281,098 subproblems of about a second each.
@@ -37,7 +106,7 @@ pub struct D4Plan {
     subproblems: Vec<D4Subproblem>,
     prefix_nodes: u64,
     /// The copy of the batched search this processor runs (None: the recursive search).
-    batched: Option<kernel_d4_simd::Isa>,
+    batched: Option<batched::Isa>,
 }
 
 impl D4Plan {
@@ -61,7 +130,7 @@ impl D4Plan {
         if subproblems.len() >= split::MAX_SUBPROBLEMS {
             return Err(Error::TooManySubproblems { n, depth });
         }
-        Ok(D4Plan { n, depth, constellations, subproblems, prefix_nodes, batched: kernel_d4_simd::isa() })
+        Ok(D4Plan { n, depth, constellations, subproblems, prefix_nodes, batched: batched::isa() })
     }
 
     /// Returns the plan with the split depth [`split::auto_split_depth`] picks for `threads`,
@@ -75,13 +144,13 @@ impl D4Plan {
         check_n(n)?;
         let constellations = canonical_constellations(n);
         let target = split::target_subproblems(threads);
-        let target = if n > kernel_d4_simd::MAX_N { target.max(LARGE_BOARD_SUBPROBLEMS) } else { target };
+        let target = if n > batched::MAX_N { target.max(LARGE_BOARD_SUBPROBLEMS) } else { target };
         let depth = split::split_depth_for(n, target, |d| d4_subproblems(&constellations, n, d).len());
         let (subproblems, prefix_nodes) = d4_subproblems_counting(&constellations, n, depth);
         if subproblems.len() >= split::MAX_SUBPROBLEMS {
             return Err(Error::TooManySubproblems { n, depth });
         }
-        Ok(D4Plan { n, depth, constellations, subproblems, prefix_nodes, batched: kernel_d4_simd::isa() })
+        Ok(D4Plan { n, depth, constellations, subproblems, prefix_nodes, batched: batched::isa() })
     }
 
     /// Returns this plan with its subproblems counted by `search` (see [`crate::D4Search`]).
@@ -142,16 +211,16 @@ impl Plan for D4Plan {
 impl D4Plan {
     /// Returns the completions of `sub` (of the constellation `c`, without a symmetry of its
     /// own), adding placements to `nodes` when `NODES` is true: in the copy `isa` of the batched
-    /// search ([`kernel_d4_simd`]) when this processor runs it and n ≤ its maximum, else in the
+    /// search ([`batched`]) when this processor runs it and n ≤ its maximum, else in the
     /// recursive search ([`count_with_events`]). All give the same counts and nodes.
     fn completions<const NODES: bool>(
         &self,
         c: &Constellation,
         sub: &D4Subproblem,
-        isa: Option<kernel_d4_simd::Isa>,
+        isa: Option<batched::Isa>,
         nodes: &mut u64,
     ) -> u64 {
-        if let Some(isa) = isa.filter(|_| self.n <= kernel_d4_simd::MAX_N) {
+        if let Some(isa) = isa.filter(|_| self.n <= batched::MAX_N) {
             let mut placed = [(0u32, 0u32); 64];
             let free_rows = (1..sub.row).filter(|&r| !c.is_preplaced(r, self.n));
             let mut len = 0;
@@ -159,8 +228,8 @@ impl D4Plan {
                 placed[len] = (row, u32::from(col));
                 len += 1;
             }
-            let board = kernel_d4_simd::Board::new(c, self.n, &placed[..len], sub.row);
-            if let Some(completions) = kernel_d4_simd::count_with::<NODES>(isa, &board, nodes) {
+            let board = batched::Board::new(c, self.n, &placed[..len], sub.row);
+            if let Some(completions) = batched::count_with::<NODES>(isa, &board, nodes) {
                 return completions;
             }
         }
@@ -273,7 +342,7 @@ mod tests {
 
     #[test]
     fn batched_and_recursive_searches_agree_on_counts_and_nodes() {
-        use kernel_d4_simd::Isa;
+        use batched::Isa;
         let copies: Vec<Isa> = Isa::ALL.into_iter().filter(|i| i.is_supported()).collect();
         if copies.is_empty() {
             eprintln!("this processor runs no copy of the batched search: nothing to compare");
@@ -304,10 +373,10 @@ mod tests {
 
     #[test]
     fn boards_beyond_the_batched_search_are_split_finer() {
-        let plan = D4Plan::auto(kernel_d4_simd::MAX_N + 1, 2).unwrap();
+        let plan = D4Plan::auto(batched::MAX_N + 1, 2).unwrap();
         assert!(plan.len() >= LARGE_BOARD_SUBPROBLEMS, "{}", plan.len());
         assert_eq!(plan.split_depth(), 2);
-        assert_eq!(D4Plan::auto(kernel_d4_simd::MAX_N, 2).unwrap().split_depth(), 1);
+        assert_eq!(D4Plan::auto(batched::MAX_N, 2).unwrap().split_depth(), 1);
     }
 
     #[test]

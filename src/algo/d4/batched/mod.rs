@@ -6,7 +6,7 @@
 //! free squares a row has) and on calls. Here the boards with k free rows left are kept in a
 //! buffer (one array per mask: structure of arrays); a step loads a vector of them, takes the
 //! lowest free square of each at once (`x & -x` on every lane), builds the children, drops those
-//! whose next row is already full or that the look-ahead ([`crate::kernel_d4::LOOKAHEAD`]) rules
+//! whose next row is already full or that the look-ahead ([`crate::algo::d4::search::LOOKAHEAD`]) rules
 //! out, and appends the rest to the buffer of level k - 1 (`vpcompressq`, or a permutation table
 //! on AVX2). A level's buffer is searched further whenever it holds [`FLUSH`] boards, so memory
 //! stays bounded (depth-first over batches) and the buffers stay in the L2 cache. Children with
@@ -18,7 +18,7 @@
 //! 0.11 and the AVX2 copy 0.16 of the C reference's time, the recursive search 0.36.
 //!
 //! # Masks without events
-//! The event list of [`crate::kernel_d4`] exists because a diagonal of a pre-placed queen below
+//! The event list of [`crate::algo::d4::search`] exists because a diagonal of a pre-placed queen below
 //! the current row may lie left of column 0 (or right of column 63) in a `u64`. Here every mask
 //! is offset by n - 2 bits (column c is bit c + n - 2), so for n ≤ [`MAX_N`] every diagonal and
 //! anti-diagonal of every queen, above or below, is a bit of `ld` or `rd` from the start
@@ -27,16 +27,16 @@
 //! carries its *schedule*, for each number k of free rows left the number of rows (1, 2 or 3)
 //! from this free row to the next, by which the diagonal masks shift after a placement.
 //!
-//! Counts and node counts are those of [`crate::kernel_d4::count_with_events`] (tested).
+//! Counts and node counts are those of [`crate::algo::d4::search::count_with_events`] (tested).
 
 use std::cell::RefCell;
 
-use crate::constellation::Constellation;
+use crate::algo::d4::constellation::Constellation;
 use crate::kernel::{full_mask, looks_ahead};
-use crate::kernel_d4::LOOKAHEAD;
+use crate::algo::d4::search::LOOKAHEAD;
 
 /// The largest board side of the batched search (see the module docs); larger boards use the
-/// recursive search of [`crate::kernel_d4`].
+/// recursive search of [`crate::algo::d4::search`].
 pub const MAX_N: u32 = 22;
 
 /// A level's buffer is searched further once it holds this many boards (2,048 boards of 32
@@ -102,7 +102,7 @@ impl Board {
         1 + ((self.schedule >> (2 * rows)) & 3) as u32
     }
 
-    /// The look-ahead of [`crate::kernel_d4::may_complete`] on this board's schedule.
+    /// The look-ahead of [`crate::algo::d4::search::may_complete`] on this board's schedule.
     fn may_complete(&self) -> bool {
         let (mut l, mut r) = (self.ld, self.rd);
         let mut every_row = true;
@@ -152,7 +152,7 @@ impl Isa {
 }
 
 /// Returns the fastest copy of the batched search this processor runs, or None (not x86-64, or
-/// neither AVX2 nor AVX-512F): then [`crate::kernel_d4`]'s recursive search counts instead.
+/// neither AVX2 nor AVX-512F): then [`crate::algo::d4::search`]'s recursive search counts instead.
 pub fn isa() -> Option<Isa> {
     Isa::ALL.into_iter().find(|isa| isa.is_supported())
 }
@@ -207,7 +207,7 @@ thread_local! {
 /// when `NODES` is true, in the fastest copy this processor runs ([`isa`]); None if it runs
 /// none.
 ///
-/// The same counts and placements as [`crate::kernel_d4::count_with_events`] on the same board.
+/// The same counts and placements as [`crate::algo::d4::search::count_with_events`] on the same board.
 pub fn count<const NODES: bool>(board: &Board, nodes: &mut u64) -> Option<u64> {
     count_with::<NODES>(isa()?, board, nodes)
 }
@@ -266,7 +266,7 @@ mod x86 {
 
     use super::{FLUSH, Level};
     use crate::kernel::looks_ahead;
-    use crate::kernel_d4::LOOKAHEAD;
+    use crate::algo::d4::search::LOOKAHEAD;
 
     /// Lanes of `u64` in one vector register. Lane masks are the low `WIDTH` bits of a `u32`.
     ///
@@ -615,8 +615,8 @@ mod x86 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::constellation::canonical_constellations;
-    use crate::kernel_d4::{apply_events, count_with_events};
+    use crate::algo::d4::constellation::canonical_constellations;
+    use crate::algo::d4::search::{apply_events, count_with_events};
 
     /// Boards near the largest size, where the offset masks use bits up to 3n - 5 = 61: each
     /// copy of the batched search counts what the recursive search counts (and the same
@@ -679,7 +679,7 @@ mod tests {
     fn schedules_step_over_the_preplaced_rows() {
         // n = 8, border queens (0, 2), (7, 5), (3, 0) and (6, 7): free rows 1, 2, 4, 5. From
         // row 1 the steps are 1 (to 2), 2 (to 4), 1 (to 5).
-        let border = crate::constellation::Border { top: 2, bottom: 5, left: 3, right: 6 };
+        let border = crate::algo::d4::constellation::Border { top: 2, bottom: 5, left: 3, right: 6 };
         assert!(border.is_valid(8));
         let b = Board::new(&Constellation::new(border, 8), 8, &[], 1);
         assert_eq!(b.rest.count_ones(), 4);

@@ -1,0 +1,217 @@
+//! Mirror halving: the plan of the `mirror` algorithm. Its search is the plain kernel
+//! ([`crate::kernel`]); it has no SIMD copy (the kernel's BMI1 copy is chosen inside the kernel).
+//!
+//! Reflecting a board left to right maps solutions to solutions, and a solution's row-0 queen in
+//! column `c` to column `n-1-c`. So only the row-0 queens in the left half (`c < n/2`) are
+//! searched, each with weight 2. For odd n the middle column of row 0 is its own mirror image; there
+//! the row-1 queen is restricted to the left half (it cannot be in the middle column too), again
+//! with weight 2. This is the scheme of the C reference in `shared/anchors/mirror_ref.c` and of
+//! J. Somers' counter. n = 0 (the empty board, Q(0) = 1 by the OEIS A000170 convention) and n = 1
+//! are searched whole with weight 1.
+//!
+//! The subproblems are the seeds extended row by row by the one prefix expansion of
+//! [`crate::split`]. Gives solutions (OEIS A000170) only.
+
+use crate::split::{self, Subproblem};
+use crate::{Algorithm, Error, Plan, Tally, check_n};
+
+/// The mirror-halving plan (see the module docs): subproblems with `split_depth` rows fixed.
+#[derive(Clone, Debug)]
+pub struct MirrorPlan {
+    n: u32,
+    depth: u32,
+    subproblems: Vec<split::Subproblem>,
+    prefix_nodes: u64,
+}
+
+impl MirrorPlan {
+    /// Returns the plan for an `n`×`n` board with `depth` rows fixed.
+    ///
+    /// # Errors
+    /// [`Error::BoardTooLarge`] if `n` > [`MAX_N`]; [`Error::BadSplitDepth`] if `depth` is 0 or
+    /// more than [`split::MAX_SPLIT_DEPTH`].
+    pub fn new(n: u32, depth: u32) -> Result<MirrorPlan, Error> {
+        check_n(n)?;
+        if depth == 0 || depth > split::MAX_SPLIT_DEPTH {
+            return Err(Error::BadSplitDepth { depth });
+        }
+        let (subproblems, prefix_nodes) = mirror_subproblems_counting(n, depth);
+        if subproblems.len() >= split::MAX_SUBPROBLEMS {
+            return Err(Error::TooManySubproblems { n, depth });
+        }
+        Ok(MirrorPlan { n, depth, subproblems, prefix_nodes })
+    }
+
+    /// Returns the plan with the split depth [`split::auto_split_depth`] picks for `threads`.
+    ///
+    /// # Errors
+    /// [`Error::BoardTooLarge`] if `n` > [`MAX_N`].
+    pub fn auto(n: u32, threads: usize) -> Result<MirrorPlan, Error> {
+        check_n(n)?;
+        let depth = split::auto_split_depth(n, threads, |d| mirror_subproblems(n, d).len());
+        MirrorPlan::new(n, depth)
+    }
+
+    /// Returns the subproblems, in their fixed order.
+    pub fn subproblems(&self) -> &[split::Subproblem] {
+        &self.subproblems
+    }
+}
+
+impl Plan for MirrorPlan {
+    fn n(&self) -> u32 {
+        self.n
+    }
+
+    fn algorithm(&self) -> Algorithm {
+        Algorithm::Mirror
+    }
+
+    fn len(&self) -> usize {
+        self.subproblems.len()
+    }
+
+    fn split_depth(&self) -> u32 {
+        self.depth
+    }
+
+    fn prefix_nodes(&self) -> u128 {
+        self.prefix_nodes as u128
+    }
+
+    fn solve(&self, index: usize, stats: bool) -> Tally {
+        let sub = &self.subproblems[index];
+        let mut nodes = 0u64;
+        let completions = if stats {
+            sub.count::<true>(self.n, &mut nodes)
+        } else {
+            sub.count::<false>(self.n, &mut nodes)
+        };
+        Tally {
+            solutions: sub.weight as u128 * completions as u128,
+            nodes: nodes as u128,
+            ..Tally::default()
+        }
+    }
+
+    fn prefix(&self, index: usize) -> Option<split::Prefix> {
+        Some(self.subproblems[index].prefix)
+    }
+}
+
+/// Returns the subproblems of the mirror-halved search of an `n`×`n` board with `depth` rows
+/// fixed (at least the rows the symmetry seeds fix, at most `n` and [`split::MAX_SPLIT_DEPTH`]), in a
+/// deterministic order: lexicographic by the prefix's columns.
+///
+/// Prefixes that leave no free square are dropped, so every subproblem can still be completed
+/// as far as its fixed rows go. Σ weight × completions = Q(n) (OEIS A000170).
+pub fn mirror_subproblems(n: u32, depth: u32) -> Vec<Subproblem> {
+    mirror_subproblems_counting(n, depth).0
+}
+
+/// Returns [`mirror_subproblems`] and the number of queen placements the splitter made to build
+/// them (every node of the prefix tree below the empty board, dead ends included). Adding the
+/// search's nodes below the prefixes gives the nodes of the whole mirror-halved tree, whatever
+/// the split depth.
+pub fn mirror_subproblems_counting(n: u32, depth: u32) -> (Vec<Subproblem>, u64) {
+    assert!(n <= crate::kernel::MAX_N, "board side {n} is beyond the masks");
+    let seeds = mirror_seeds(n);
+    // Row 0's left half, plus (odd n) the middle column and its row-1 children.
+    let mut nodes = match n {
+        0 | 1 => 0,
+        _ if n.is_multiple_of(2) => u64::from(n / 2),
+        _ => u64::from(n / 2) + 1 + (seeds.len() - n as usize / 2) as u64,
+    };
+    let subproblems = split::expand_counting(seeds, n, depth, &mut nodes);
+    (subproblems, nodes)
+}
+
+/// Returns the symmetry seeds of mirror halving (see the module docs), in column order.
+fn mirror_seeds(n: u32) -> Vec<Subproblem> {
+    if n <= 1 {
+        return vec![Subproblem::ROOT];
+    }
+    let half = n / 2;
+    let mut seeds: Vec<Subproblem> =
+        (0..half).map(|c| Subproblem { weight: 2, ..Subproblem::ROOT }.place(c)).collect();
+    if n % 2 == 1 {
+        let middle = Subproblem::ROOT.place(half);
+        let mut free = middle.free(n) & crate::kernel::full_mask(half);
+        while free != 0 {
+            let col = free.trailing_zeros();
+            free &= free - 1;
+            seeds.push(Subproblem { weight: 2, ..middle.place(col) });
+        }
+    }
+    seeds
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernel;
+    use crate::reference::backtrack_count;
+
+    fn mirror_total(n: u32, depth: u32) -> u128 {
+        mirror_subproblems(n, depth)
+            .iter()
+            .map(|s| s.weight as u128 * s.count::<false>(n, &mut 0) as u128)
+            .sum()
+    }
+
+    #[test]
+    fn every_split_depth_gives_the_same_count() {
+        for n in 0..=11 {
+            let want = backtrack_count(n) as u128;
+            for depth in 0..=n + 1 {
+                assert_eq!(mirror_total(n, depth), want, "n = {n}, depth = {depth}");
+            }
+        }
+    }
+
+    #[test]
+    fn nodes_of_the_halved_tree_do_not_depend_on_the_split_depth() {
+        // Even n: the halved tree is row 0's left half, whose placements the independent
+        // backtracker counts (with the kernel's look-ahead). Odd n: the same for every depth.
+        for n in [1u32, 2, 3, 4, 5, 8, 9, 11, 12, 13] {
+            let (subs, mut want) = mirror_subproblems_counting(n, 1);
+            for s in &subs {
+                s.count::<true>(n, &mut want);
+            }
+            if n % 2 == 0 {
+                let half: Vec<usize> = (0..n as usize / 2).collect();
+                assert_eq!(want, crate::reference::tree_nodes(n, &half, kernel::LOOKAHEAD), "n = {n}");
+            }
+            for depth in 1..=n {
+                let (subs, mut nodes) = mirror_subproblems_counting(n, depth);
+                for s in &subs {
+                    s.count::<true>(n, &mut nodes);
+                }
+                assert_eq!(nodes, want, "n = {n}, depth = {depth}");
+            }
+        }
+    }
+
+    #[test]
+    fn seeds_halve_the_first_row() {
+        let seeds = mirror_seeds(8);
+        assert_eq!(seeds.iter().map(|s| s.prefix.cols()[0]).collect::<Vec<_>>(), vec![0, 1, 2, 3]);
+        // n = 5: columns 0 and 1, then the middle column 2 with the row-1 queen in column 0
+        // (column 1 is attacked diagonally).
+        let seeds = mirror_seeds(5);
+        let prefixes: Vec<Vec<u8>> = seeds.iter().map(|s| s.prefix.cols().to_vec()).collect();
+        assert_eq!(prefixes, vec![vec![0], vec![1], vec![2, 0]]);
+        assert!(seeds.iter().all(|s| s.weight == 2));
+    }
+
+    #[test]
+    fn expansion_keeps_lexicographic_order() {
+        let subs = mirror_subproblems(10, 3);
+        let prefixes: Vec<Vec<u8>> = subs.iter().map(|s| s.prefix.cols().to_vec()).collect();
+        let mut sorted = prefixes.clone();
+        sorted.sort();
+        assert_eq!(prefixes, sorted);
+        assert!(subs.iter().all(|s| s.prefix.len() == 3));
+    }
+
+}

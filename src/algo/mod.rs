@@ -1,0 +1,207 @@
+//! The three algorithms, each in the same shape: a *plan* (a list of independent subproblems,
+//! [`Plan`], built from the algorithm's symmetry reduction and the split depth), a sequential
+//! *search* that counts one subproblem (no rayon, no I/O, no allocation), and where it has them
+//! the search's SIMD copies, one file per instruction set behind one trait.
+//!
+//! | algorithm | plan | search | SIMD copies |
+//! | --- | --- | --- | --- |
+//! | [`mirror`] | `mirror.rs` (mirror halving) | [`crate::kernel`] | the kernel's BMI1 copy |
+//! | [`d4`] | `d4/mod.rs`, `d4/constellation.rs` | `d4/search.rs` | `d4/batched/{avx512,avx2}.rs` |
+//! | [`join`] | `join/mod.rs`, `join/quarter.rs`, `join/half.rs` | `join/matcher.rs` | in `join/matcher.rs`, `join/half.rs` |
+//!
+//! Mirror has no folder: its search is the plain kernel every algorithm shares (d4 finishes its
+//! boards in it, listing walks it), so it lives at the crate root. Which processor runs which
+//! copy is asked in one place, [`crate::cpu`]. The runner ([`crate::parallel`]) sees only
+//! [`Plan`].
+
+pub mod d4;
+pub mod join;
+pub mod mirror;
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::split;
+use crate::{Classes, Error, Tally};
+pub use d4::{D4Plan, D4Search};
+pub use mirror::MirrorPlan;
+
+/// The search algorithm behind a count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Algorithm {
+    /// Mirror halving: the row-0 queen in the left half, counted twice (see [`split`]). Visits
+    /// half of the search tree. Gives solutions (A000170) only.
+    Mirror,
+    /// Full D4 symmetry by start constellations (see [`constellation`]): one border
+    /// configuration per symmetry class, weighted by its orbit. Gives solutions (A000170),
+    /// fundamental solutions (A002562) and their orbit sizes.
+    D4,
+    /// Quadrant join (see [`join`]): joins half-boards built from quarter-board placements and
+    /// counts disjoint pairs bit-sliced; no backtracking over whole boards. Gives solutions,
+    /// fundamental solutions and classes (by Burnside). Boards below [`join::MIN_N`] fall back
+    /// to `mirror`.
+    Join,
+    /// The fastest for each n (the default): [`Algorithm::Join`] from
+    /// [`Algorithm::JOIN_FROM`] while its quarter table fits in memory, [`Algorithm::D4`]
+    /// otherwise. See [`Algorithm::resolve`].
+    #[default]
+    Auto,
+}
+
+impl Algorithm {
+    /// Every algorithm, in the order `--help` lists them.
+    pub const ALL: [Algorithm; 3] = [Algorithm::D4, Algorithm::Mirror, Algorithm::Join];
+
+    /// The smallest n for which [`Algorithm::Auto`] picks the join: measured side by side with
+    /// d4 on one thread (results/2026-11-29-vm/README.md).
+    pub const JOIN_FROM: u32 = 8;
+
+    /// Returns the concrete algorithm that counts an `n`×`n` board: `self`, or for
+    /// [`Algorithm::Auto`] the join from [`Algorithm::JOIN_FROM`] when its table fits in memory
+    /// ([`join::check_memory`]), else d4.
+    pub fn resolve(self, n: u32) -> Algorithm {
+        match self {
+            Algorithm::Auto if n >= Algorithm::JOIN_FROM && join::check_memory(n).is_ok() => Algorithm::Join,
+            Algorithm::Auto => Algorithm::D4,
+            concrete => concrete,
+        }
+    }
+
+    /// Returns true if and only if the algorithm's subproblem tallies carry the fundamental
+    /// solutions ([`Tally::classes`]): d4 does; the join gets them for a whole count by
+    /// Burnside ([`Plan::classes`], [`join::burnside_classes`]), so its tallies do not.
+    pub fn classifies(self) -> bool {
+        matches!(self, Algorithm::D4)
+    }
+
+    /// Returns the algorithm's name as the CLI and the output formats spell it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::Mirror => "mirror",
+            Algorithm::D4 => "d4",
+            Algorithm::Join => "join",
+            Algorithm::Auto => "auto",
+        }
+    }
+}
+
+impl fmt::Display for Algorithm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Algorithm {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let every = [Algorithm::Auto, Algorithm::D4, Algorithm::Mirror, Algorithm::Join];
+        every.into_iter().find(|a| a.name() == s).ok_or_else(|| {
+            let names: Vec<&str> = every.iter().map(|a| a.name()).collect();
+            format!("unknown algorithm '{s}': use one of {}", names.join(", "))
+        })
+    }
+}
+
+/// A list of independent subproblems that together count one board: what the parallel runner
+/// ([`parallel::run`]) consumes, whatever the algorithm.
+pub trait Plan: Sync {
+    /// Returns the board side n.
+    fn n(&self) -> u32;
+    /// Returns the number of subproblems.
+    fn len(&self) -> usize;
+    /// Returns true if and only if the plan has no subproblem.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Returns the number of rows each subproblem fixes (at least; symmetry seeds may fix more).
+    fn split_depth(&self) -> u32;
+    /// Returns the weighted counts of subproblem `index` (`0..len()`); counts nodes too when
+    /// `stats` is true.
+    fn solve(&self, index: usize, stats: bool) -> Tally;
+    /// Returns the queen placements made while building the subproblems (the prefix tree), so
+    /// that with the nodes of every subproblem they add up to the nodes of the whole search,
+    /// whatever the split depth.
+    fn prefix_nodes(&self) -> u128 {
+        0
+    }
+    /// Returns the algorithm that really counts this plan (a join plan of a board below
+    /// [`join::MIN_N`] is a mirror plan).
+    fn algorithm(&self) -> Algorithm;
+    /// Returns the fundamental solutions of the whole board by orbit size, given the sum of
+    /// every subproblem's tally, for plans that get them from the total rather than per
+    /// subproblem (the join, by Burnside over its own quarter table); `None` otherwise, and then
+    /// [`Tally::fundamental`] applies.
+    fn classes(&self, total: &Tally) -> Option<Classes> {
+        let _ = total;
+        None
+    }
+    /// Returns the queens subproblem `index` fixes, as the columns of rows 0, 1, …, for plans
+    /// whose subproblems are row prefixes; `None` for plans whose subproblems are not (the
+    /// breakdown then leaves the prefix empty and the shard planner counts such a subproblem's
+    /// cost as 1).
+    fn prefix(&self, index: usize) -> Option<split::Prefix> {
+        let _ = index;
+        None
+    }
+}
+
+impl dyn Plan + '_ {
+    /// Returns the fundamental solutions of the whole board from the sum `total` of its
+    /// subproblems' tallies, counted with `algorithm`: [`Plan::classes`] where the plan gives
+    /// them, else [`Tally::fundamental`].
+    pub fn fundamental(&self, total: &Tally, algorithm: Algorithm) -> Option<Classes> {
+        self.classes(total).or_else(|| total.fundamental(algorithm, self.n()))
+    }
+}
+
+/// Returns the plan of `algorithm` for the `n`×`n` board with `split_depth` rows fixed, or the
+/// depth the algorithm picks for `threads` worker threads when `split_depth` is `None`.
+///
+/// The plan is a pure function of (algorithm, n, split depth): building it again, on any
+/// machine, gives the same subproblems under the same indices, which is what a checkpoint
+/// journal and a shard plan rely on.
+///
+/// # Errors
+/// [`Error::BoardTooLarge`] if `n` > [`MAX_N`]; [`Error::BadSplitDepth`] if the depth is 0 or
+/// more than [`split::MAX_SPLIT_DEPTH`].
+pub fn make_plan(
+    algorithm: Algorithm,
+    n: u32,
+    split_depth: Option<u32>,
+    threads: usize,
+) -> Result<Box<dyn Plan>, Error> {
+    make_plan_with(algorithm, n, split_depth, threads, D4Search::Auto)
+}
+
+/// [`make_plan`] with the search that counts d4 subproblems (see [`D4Search`]; other
+/// algorithms ignore it).
+///
+/// # Errors
+/// Those of [`make_plan`], and [`Error::UnsupportedSearch`] (see [`D4Search::copy`]).
+pub fn make_plan_with(
+    algorithm: Algorithm,
+    n: u32,
+    split_depth: Option<u32>,
+    threads: usize,
+    d4_search: D4Search,
+) -> Result<Box<dyn Plan>, Error> {
+    Ok(match algorithm.resolve(n) {
+        Algorithm::Mirror => Box::new(match split_depth {
+            Some(depth) => MirrorPlan::new(n, depth)?,
+            None => MirrorPlan::auto(n, threads)?,
+        }),
+        Algorithm::D4 => Box::new(
+            match split_depth {
+                Some(depth) => D4Plan::new(n, depth)?,
+                None => D4Plan::auto(n, threads)?,
+            }
+            .with_search(d4_search)?,
+        ),
+        // The join's units are not row prefixes: the split depth does not apply.
+        Algorithm::Join if n >= join::MIN_N => Box::new(join::JoinPlan::new(n)?),
+        Algorithm::Join => Box::new(MirrorPlan::auto(n, threads)?),
+        Algorithm::Auto => unreachable!("resolve() returns a concrete algorithm"),
+    })
+}
+

@@ -1,0 +1,246 @@
+//! Counting one board: the exact sums ([`Tally`], [`Classes`]), the options, the result
+//! ([`Count`]) and the [`Counter`] that owns the only thread pool.
+
+use std::ops::{Add, AddAssign};
+use std::time::Instant;
+
+use crate::algo::{Algorithm, D4Search, join, make_plan_with};
+use crate::parallel::{self, Progress};
+use crate::{Error, split};
+
+/// The exact counts of one subproblem or of a sum of them.
+///
+/// `classes[k]` is the number of fundamental solutions (symmetry classes under D4) whose orbit
+/// has `1 << k` boards (1, 2, 4, 8), for algorithms that classify solutions; zero otherwise.
+/// `nodes` is the number of queen placements the search made, when statistics were asked for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Tally {
+    /// Solutions of the whole board that the counted subproblems stand for (weights applied).
+    pub solutions: u128,
+    /// Fundamental solutions by orbit size 1, 2, 4, 8.
+    pub classes: [u128; 4],
+    /// Queen placements made by the search (search-tree nodes below the subproblems' prefixes).
+    pub nodes: u128,
+}
+
+impl Tally {
+    /// Returns the fundamental solutions of this tally by orbit size, if and only if `algorithm`
+    /// classifies solutions (see [`Algorithm::classifies`]) and n ≥ 1: A002562 starts at n = 1,
+    /// and the empty board has no fundamental count.
+    ///
+    /// For the join (whose subproblems do not classify), the classes of a whole count come from
+    /// [`join::burnside_classes`] instead; this is what `merge` and a completed checkpointed run
+    /// use.
+    pub fn fundamental(&self, algorithm: Algorithm, n: u32) -> Option<Classes> {
+        if algorithm.resolve(n) == Algorithm::Join {
+            return join::burnside_classes(n, self.solutions).ok().flatten();
+        }
+        (algorithm.classifies() && n >= 1).then(|| {
+            let [c1, c2, c4, c8] = self.classes;
+            Classes { orbit8: c8, orbit4: c4, orbit2: c2, orbit1: c1 }
+        })
+    }
+}
+
+impl Add for Tally {
+    type Output = Tally;
+
+    fn add(mut self, rhs: Tally) -> Tally {
+        self += rhs;
+        self
+    }
+}
+
+impl AddAssign for Tally {
+    fn add_assign(&mut self, rhs: Tally) {
+        self.solutions += rhs.solutions;
+        for (a, b) in self.classes.iter_mut().zip(rhs.classes) {
+            *a += b;
+        }
+        self.nodes += rhs.nodes;
+    }
+}
+
+/// How to count: threads, algorithm, split depth, progress bar, statistics.
+#[derive(Clone, Debug)]
+pub struct CountOptions {
+    /// Worker threads (at least 1). Default: every logical CPU (`num_cpus::get()`).
+    pub threads: usize,
+    /// The search algorithm. Default: [`Algorithm::D4`].
+    pub algorithm: Algorithm,
+    /// Rows fixed per subproblem; `None` lets [`split::auto_split_depth`] choose.
+    pub split_depth: Option<u32>,
+    /// Whom the runner tells of each solved subproblem (the `nqueens` binary draws its progress
+    /// bar from it). Default: [`Progress::Never`].
+    pub progress: Progress,
+    /// Whether to count search-tree nodes (slightly slower). Default: false.
+    pub stats: bool,
+    /// The search that counts d4 subproblems. Default: [`D4Search::Auto`].
+    pub d4_search: D4Search,
+}
+
+impl Default for CountOptions {
+    fn default() -> Self {
+        CountOptions {
+            threads: num_cpus::get(),
+            algorithm: Algorithm::default(),
+            split_depth: None,
+            progress: Progress::Never,
+            stats: false,
+            d4_search: D4Search::Auto,
+        }
+    }
+}
+
+/// The result of counting one board.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Count {
+    /// The board side.
+    pub n: u32,
+    /// Q(n), the number of solutions (OEIS A000170), exact.
+    pub solutions: u128,
+    /// The number of fundamental solutions (OEIS A002562), when the algorithm classifies
+    /// solutions by symmetry and n ≥ 1 (A002562 does not define n = 0).
+    pub unique: Option<u128>,
+    /// The fundamental solutions by orbit size, when `unique` is known.
+    pub classes: Option<Classes>,
+    /// The algorithm that counted.
+    pub algorithm: Algorithm,
+    /// Wall-clock seconds of the count (planning included).
+    pub seconds: f64,
+    /// Worker threads used.
+    pub threads: usize,
+    /// Number of subproblems the board was split into.
+    pub subproblems: usize,
+    /// Rows fixed per subproblem.
+    pub split_depth: u32,
+    /// Queen placements made by the search, if statistics were asked for.
+    pub nodes: Option<u128>,
+    /// Seconds of CPU time (user + system, all threads) the process spent during the count, if
+    /// statistics were asked for. Parallel efficiency is `cpu_seconds / (seconds × threads)`.
+    pub cpu_seconds: Option<f64>,
+}
+
+/// The fundamental solutions of a board by the number of boards in their D4 orbit (the 8
+/// rotations and reflections of the square): solutions = 8·orbit8 + 4·orbit4 + 2·orbit2 +
+/// orbit1 and fundamental solutions = orbit8 + orbit4 + orbit2 + orbit1. Only n = 1 has an orbit
+/// of 1.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub struct Classes {
+    /// Symmetry classes of 8 boards (no symmetry).
+    #[serde(rename = "8")]
+    pub orbit8: u128,
+    /// Symmetry classes of 4 boards (symmetric under the 180° rotation only).
+    #[serde(rename = "4")]
+    pub orbit4: u128,
+    /// Symmetry classes of 2 boards (symmetric under the 90° rotation).
+    #[serde(rename = "2")]
+    pub orbit2: u128,
+    /// Symmetry classes of 1 board (n = 1 alone).
+    #[serde(rename = "1")]
+    pub orbit1: u128,
+}
+
+impl Classes {
+    /// Returns the number of fundamental solutions (symmetry classes), OEIS A002562.
+    pub fn total(&self) -> u128 {
+        self.orbit8 + self.orbit4 + self.orbit2 + self.orbit1
+    }
+
+    /// Returns the number of solutions the classes stand for: 8·orbit8 + 4·orbit4 + 2·orbit2 +
+    /// orbit1 (OEIS A000170).
+    pub fn solutions(&self) -> u128 {
+        8 * self.orbit8 + 4 * self.orbit4 + 2 * self.orbit2 + self.orbit1
+    }
+}
+
+/// A reusable counter: a thread pool and the options it counts with.
+pub struct Counter {
+    options: CountOptions,
+    pool: rayon::ThreadPool,
+}
+
+impl Counter {
+    /// Returns a counter with its own pool of `options.threads` worker threads.
+    ///
+    /// # Errors
+    /// [`Error::ZeroThreads`] if `options.threads` is 0; [`Error::BadSplitDepth`] if
+    /// `options.split_depth` is `Some(0)` or too deep; [`Error::ThreadPool`] if the threads
+    /// cannot be started.
+    pub fn new(options: &CountOptions) -> Result<Counter, Error> {
+        if options.threads == 0 {
+            return Err(Error::ZeroThreads);
+        }
+        if let Some(depth) = options.split_depth
+            && (depth == 0 || depth > split::MAX_SPLIT_DEPTH)
+        {
+            return Err(Error::BadSplitDepth { depth });
+        }
+        options.d4_search.copy()?;
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(options.threads)
+            .thread_name(|i| format!("nqueens-{i}"))
+            .build()
+            .map_err(|e| Error::ThreadPool { threads: options.threads, reason: e.to_string() })?;
+        Ok(Counter { options: options.clone(), pool })
+    }
+
+    /// Returns the options this counter was made with.
+    pub fn options(&self) -> &CountOptions {
+        &self.options
+    }
+
+    /// Counts the solutions of the `n`×`n` board.
+    ///
+    /// # Errors
+    /// [`Error::BoardTooLarge`] if `n` > [`crate::MAX_N`]; [`Error::JoinTooLarge`] if the join's table
+    /// would not fit in memory.
+    pub fn count(&self, n: u32) -> Result<Count, Error> {
+        let start = Instant::now();
+        let cpu_start = process_cpu_seconds();
+        let algorithm = self.options.algorithm.resolve(n);
+        let (depth, threads) = (self.options.split_depth, self.options.threads);
+        let plan = make_plan_with(algorithm, n, depth, threads, self.options.d4_search)?;
+        let outcome = parallel::run(plan.as_ref(), &self.pool, self.options.progress.clone(), self.options.stats);
+        let stats = self.options.stats;
+        let classes = plan.fundamental(&outcome.tally, algorithm);
+        Ok(Count {
+            n,
+            solutions: outcome.tally.solutions,
+            unique: classes.map(|c| c.total()),
+            classes,
+            algorithm: plan.algorithm(),
+            seconds: start.elapsed().as_secs_f64(),
+            threads: self.options.threads,
+            subproblems: plan.len(),
+            split_depth: plan.split_depth(),
+            nodes: stats.then_some(outcome.tally.nodes + plan.prefix_nodes()),
+            cpu_seconds: stats.then(|| match (cpu_start, process_cpu_seconds()) {
+                (Some(a), Some(b)) => b - a,
+                _ => outcome.busy_seconds,
+            }),
+        })
+    }
+}
+
+/// Returns the CPU seconds (user + system, every thread) this process has used, where the
+/// operating system tells (`getrusage`, POSIX).
+fn process_cpu_seconds() -> Option<f64> {
+    #[cfg(unix)]
+    {
+        // SAFETY: `getrusage` only writes the `rusage` struct it is given, which is plain data
+        // and valid when zeroed.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        // SAFETY: RUSAGE_SELF with a valid pointer to a `rusage` is the documented call.
+        if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } != 0 {
+            return None;
+        }
+        let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
+        Some(secs(usage.ru_utime) + secs(usage.ru_stime))
+    }
+    #[cfg(not(unix))]
+    {
+        None
+    }
+}
+

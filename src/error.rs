@@ -1,0 +1,73 @@
+//! The errors of the library: one enum, each variant naming the bad value and what is accepted.
+
+use crate::kernel::MAX_N;
+use crate::split;
+
+/// The errors the library returns.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum Error {
+    /// The board side is larger than the `u64` masks allow.
+    #[error("board size {n} is too large: the u64 masks allow n <= {max}", max = MAX_N)]
+    BoardTooLarge {
+        /// The rejected board side.
+        n: u32,
+    },
+    /// A thread count of zero was asked for.
+    #[error("thread count 0 is not allowed: use 1 or more")]
+    ZeroThreads,
+    /// The split depth is outside what the splitter can fix.
+    #[error("split depth {depth} is out of range: use 1..={max}", max = split::MAX_SPLIT_DEPTH)]
+    BadSplitDepth {
+        /// The rejected depth.
+        depth: u32,
+    },
+    /// The join algorithm's quarter table would not fit in memory (or n is beyond the join's
+    /// largest board).
+    #[error(
+        "board size {n} is too large for --algorithm join: its quarter table needs about {needed_mib} MiB \
+         and {available_mib} MiB are available (the join supports n <= {max}); use --algorithm d4"
+    )]
+    JoinTooLarge {
+        /// The rejected board side.
+        n: u32,
+        /// The table's estimated size in MiB.
+        needed_mib: u64,
+        /// The memory available in MiB (0 if unknown).
+        available_mib: u64,
+        /// The largest board the join supports at all.
+        max: u32,
+    },
+    /// The split depth would make more subproblems than [`split::MAX_SUBPROBLEMS`].
+    #[error("split depth {depth} makes more than {max} subproblems at n = {n}: use a smaller depth (or none)", max = split::MAX_SUBPROBLEMS)]
+    TooManySubproblems {
+        /// The board side.
+        n: u32,
+        /// The rejected depth.
+        depth: u32,
+    },
+    /// A copy of the batched d4 search was asked for that this processor does not run.
+    #[error("--d4-search {search} needs {feature}, which this processor lacks: use auto, avx2 or recursive")]
+    UnsupportedSearch {
+        /// The copy asked for (its `--d4-search` name).
+        search: &'static str,
+        /// The instruction set it needs.
+        feature: &'static str,
+    },
+    /// The operating system refused to start the worker threads.
+    #[error("cannot start {threads} worker threads: {reason}")]
+    ThreadPool {
+        /// The thread count asked for.
+        threads: usize,
+        /// The operating system's reason.
+        reason: String,
+    },
+}
+
+/// Returns `Ok(())` if and only if an `n`×`n` board fits the masks.
+///
+/// # Errors
+/// [`Error::BoardTooLarge`] if `n` > [`MAX_N`].
+pub fn check_n(n: u32) -> Result<(), Error> {
+    if n > MAX_N { Err(Error::BoardTooLarge { n }) } else { Ok(()) }
+}
+
