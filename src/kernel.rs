@@ -68,11 +68,11 @@ pub fn count_completions<const NODES: bool>(full: u64, cols: u64, ld: u64, rd: u
 }
 
 /// Returns true if and only if this processor runs the BMI1 + POPCNT copies of the searches
-/// (every x86-64 processor since about 2013).
+/// (every x86-64 processor since about 2013; see [`crate::cpu`]).
 #[cfg(target_arch = "x86_64")]
 #[inline]
 pub(crate) fn has_bmi1() -> bool {
-    std::arch::is_x86_feature_detected!("bmi1") && std::arch::is_x86_feature_detected!("popcnt")
+    crate::cpu::Features::Bmi1.available()
 }
 
 /// The numbers of empty rows at which [`count_completions`] looks ahead, as a mask (bit k: boards

@@ -32,6 +32,7 @@
 use std::cell::RefCell;
 
 use crate::algo::d4::constellation::Constellation;
+use crate::cpu::Features;
 use crate::kernel::{full_mask, looks_ahead};
 use crate::algo::d4::search::LOOKAHEAD;
 
@@ -120,7 +121,8 @@ impl Board {
 }
 
 /// The copies of the batched search: eight boards per step in AVX-512 registers, or four in
-/// AVX2 registers. The same source (the generic step of this module's `x86` part) compiled twice.
+/// AVX2 registers. The same source (the generic step of `lanes.rs`) compiled twice, once in
+/// `avx512.rs` and once in `avx2.rs`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Isa {
     /// AVX-512F (with POPCNT): eight boards per step, `vpcompressq` to append the children.
@@ -135,18 +137,14 @@ impl Isa {
 
     /// Returns true if and only if this processor executes this copy.
     pub fn is_supported(self) -> bool {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::is_x86_feature_detected as has;
-            has!("popcnt")
-                && match self {
-                    Isa::Avx512 => has!("avx512f"),
-                    Isa::Avx2 => has!("avx2"),
-                }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            false
+        self.features().available()
+    }
+
+    /// Returns the instruction sets this copy is compiled for.
+    pub fn features(self) -> Features {
+        match self {
+            Isa::Avx512 => Features::Avx512,
+            Isa::Avx2 => Features::Avx2,
         }
     }
 }
@@ -240,8 +238,8 @@ pub fn count_with<const NODES: bool>(isa: Isa, board: &Board, nodes: &mut u64) -
                     // SAFETY: `is_supported` has checked that this processor executes the copy.
                     unsafe {
                         match isa {
-                            Isa::Avx512 => x86::drain_avx512::<NODES>(levels, rows, &mut count, nodes),
-                            Isa::Avx2 => x86::drain_avx2::<NODES>(levels, rows, &mut count, nodes),
+                            Isa::Avx512 => avx512::drain_avx512::<NODES>(levels, rows, &mut count, nodes),
+                            Isa::Avx2 => avx2::drain_avx2::<NODES>(levels, rows, &mut count, nodes),
                         }
                     }
                     Some(count)
@@ -255,362 +253,12 @@ pub fn count_with<const NODES: bool>(isa: Isa, board: &Board, nodes: &mut u64) -
     }
 }
 
-/// The batched search on x86-64: one generic step ([`x86::drain`]) over a small trait of lane
-/// operations, implemented for AVX-512 (eight `u64` lanes) and AVX2 (four), each instance
-/// compiled inside a `#[target_feature]` entry point. Every lane operation is `#[inline(always)]`
-/// so that it is compiled with its caller's features; the recursion from one level to the next
-/// goes back through the entry point, so no part is compiled without them.
 #[cfg(target_arch = "x86_64")]
-mod x86 {
-    use std::arch::x86_64::*;
-
-    use super::{FLUSH, Level};
-    use crate::kernel::looks_ahead;
-    use crate::algo::d4::search::LOOKAHEAD;
-
-    /// Lanes of `u64` in one vector register. Lane masks are the low `WIDTH` bits of a `u32`.
-    ///
-    /// # Safety
-    /// Every method executes instructions of the implementing type's feature set: call them only
-    /// from that feature set's entry point (`drain_avx512`, `drain_avx2`).
-    pub(super) trait Lanes: Copy {
-        /// Lanes per vector.
-        const WIDTH: usize;
-        /// Loads `v[i..]`, at most `WIDTH` values, zero in the lanes past the end.
-        unsafe fn load(v: &[u64], i: usize) -> Self;
-        unsafe fn splat(x: u64) -> Self;
-        unsafe fn and(self, o: Self) -> Self;
-        unsafe fn or(self, o: Self) -> Self;
-        unsafe fn xor(self, o: Self) -> Self;
-        /// `!self & o`.
-        unsafe fn andnot(self, o: Self) -> Self;
-        unsafe fn sub(self, o: Self) -> Self;
-        unsafe fn add(self, o: Self) -> Self;
-        /// Each lane shifted left by the matching lane of `s`.
-        unsafe fn shlv(self, s: Self) -> Self;
-        /// Each lane shifted right by the matching lane of `s`.
-        unsafe fn shrv(self, s: Self) -> Self;
-        /// Each lane shifted right by `k`.
-        unsafe fn shr(self, k: u32) -> Self;
-        /// The lanes that are not zero.
-        unsafe fn nonzero(self) -> u32;
-        /// The lanes equal to those of `o`.
-        unsafe fn eq(self, o: Self) -> u32;
-        /// Appends the lanes `keep` of `x` to `v`, in lane order.
-        unsafe fn append(v: &mut Vec<u64>, keep: u32, x: Self);
-        /// Calls this type's entry point (the recursion to the next level).
-        unsafe fn drain<const NODES: bool>(
-            levels: &mut [Level],
-            rows: usize,
-            count: &mut u64,
-            nodes: &mut u64,
-        );
-    }
-
-    #[derive(Clone, Copy)]
-    pub(super) struct V512(__m512i);
-
-    impl Lanes for V512 {
-        const WIDTH: usize = 8;
-        #[inline(always)]
-        unsafe fn load(v: &[u64], i: usize) -> Self {
-            let lanes = (v.len() - i).min(8);
-            // SAFETY: the mask covers `v[i..i + lanes]` only; masked-off lanes are not read.
-            unsafe { V512(_mm512_maskz_loadu_epi64(((1u32 << lanes) - 1) as u8, v.as_ptr().add(i).cast())) }
-        }
-        #[inline(always)]
-        unsafe fn splat(x: u64) -> Self {
-            unsafe { V512(_mm512_set1_epi64(x as i64)) }
-        }
-        #[inline(always)]
-        unsafe fn and(self, o: Self) -> Self {
-            unsafe { V512(_mm512_and_si512(self.0, o.0)) }
-        }
-        #[inline(always)]
-        unsafe fn or(self, o: Self) -> Self {
-            unsafe { V512(_mm512_or_si512(self.0, o.0)) }
-        }
-        #[inline(always)]
-        unsafe fn xor(self, o: Self) -> Self {
-            unsafe { V512(_mm512_xor_si512(self.0, o.0)) }
-        }
-        #[inline(always)]
-        unsafe fn andnot(self, o: Self) -> Self {
-            unsafe { V512(_mm512_andnot_si512(self.0, o.0)) }
-        }
-        #[inline(always)]
-        unsafe fn sub(self, o: Self) -> Self {
-            unsafe { V512(_mm512_sub_epi64(self.0, o.0)) }
-        }
-        #[inline(always)]
-        unsafe fn add(self, o: Self) -> Self {
-            unsafe { V512(_mm512_add_epi64(self.0, o.0)) }
-        }
-        #[inline(always)]
-        unsafe fn shlv(self, s: Self) -> Self {
-            unsafe { V512(_mm512_sllv_epi64(self.0, s.0)) }
-        }
-        #[inline(always)]
-        unsafe fn shrv(self, s: Self) -> Self {
-            unsafe { V512(_mm512_srlv_epi64(self.0, s.0)) }
-        }
-        #[inline(always)]
-        unsafe fn shr(self, k: u32) -> Self {
-            unsafe { V512(_mm512_srl_epi64(self.0, _mm_cvtsi64_si128(i64::from(k)))) }
-        }
-        #[inline(always)]
-        unsafe fn nonzero(self) -> u32 {
-            unsafe { u32::from(_mm512_test_epi64_mask(self.0, self.0)) }
-        }
-        #[inline(always)]
-        unsafe fn eq(self, o: Self) -> u32 {
-            unsafe { u32::from(_mm512_cmpeq_epi64_mask(self.0, o.0)) }
-        }
-        #[inline(always)]
-        unsafe fn append(v: &mut Vec<u64>, keep: u32, x: Self) {
-            let len = v.len();
-            v.reserve(8);
-            // SAFETY: `reserve(8)` leaves room for eight values after `len`; the store writes
-            // exactly that, and `set_len` exposes only the `keep.count_ones()` ≤ 8 written first.
-            unsafe {
-                _mm512_storeu_si512(
-                    v.as_mut_ptr().add(len).cast(),
-                    _mm512_maskz_compress_epi64(keep as u8, x.0),
-                );
-                v.set_len(len + keep.count_ones() as usize);
-            }
-        }
-        #[inline(always)]
-        unsafe fn drain<const NODES: bool>(
-            levels: &mut [Level],
-            rows: usize,
-            count: &mut u64,
-            nodes: &mut u64,
-        ) {
-            unsafe { drain_avx512::<NODES>(levels, rows, count, nodes) }
-        }
-    }
-
-    #[derive(Clone, Copy)]
-    pub(super) struct V256(__m256i);
-
-    /// For each lane mask of four lanes, the 32-bit element indices that move its lanes to the
-    /// front, in order (`vpermd`); AVX2 has no compress instruction.
-    const COMPRESS: [[i32; 8]; 16] = {
-        let mut table = [[0i32; 8]; 16];
-        let mut keep = 0;
-        while keep < 16 {
-            let mut out = 0;
-            let mut lane = 0;
-            while lane < 4 {
-                if keep & (1 << lane) != 0 {
-                    table[keep][2 * out] = 2 * lane;
-                    table[keep][2 * out + 1] = 2 * lane + 1;
-                    out += 1;
-                }
-                lane += 1;
-            }
-            keep += 1;
-        }
-        table
-    };
-
-    impl Lanes for V256 {
-        const WIDTH: usize = 4;
-        #[inline(always)]
-        unsafe fn load(v: &[u64], i: usize) -> Self {
-            let lanes = (v.len() - i).min(4) as i64;
-            // SAFETY: the mask's lanes below `lanes` are all ones, the others zero, so only
-            // `v[i..i + lanes]` is read.
-            unsafe {
-                let mask = _mm256_cmpgt_epi64(_mm256_set1_epi64x(lanes), _mm256_setr_epi64x(0, 1, 2, 3));
-                V256(_mm256_maskload_epi64(v.as_ptr().add(i).cast(), mask))
-            }
-        }
-        #[inline(always)]
-        unsafe fn splat(x: u64) -> Self {
-            unsafe { V256(_mm256_set1_epi64x(x as i64)) }
-        }
-        #[inline(always)]
-        unsafe fn and(self, o: Self) -> Self {
-            unsafe { V256(_mm256_and_si256(self.0, o.0)) }
-        }
-        #[inline(always)]
-        unsafe fn or(self, o: Self) -> Self {
-            unsafe { V256(_mm256_or_si256(self.0, o.0)) }
-        }
-        #[inline(always)]
-        unsafe fn xor(self, o: Self) -> Self {
-            unsafe { V256(_mm256_xor_si256(self.0, o.0)) }
-        }
-        #[inline(always)]
-        unsafe fn andnot(self, o: Self) -> Self {
-            unsafe { V256(_mm256_andnot_si256(self.0, o.0)) }
-        }
-        #[inline(always)]
-        unsafe fn sub(self, o: Self) -> Self {
-            unsafe { V256(_mm256_sub_epi64(self.0, o.0)) }
-        }
-        #[inline(always)]
-        unsafe fn add(self, o: Self) -> Self {
-            unsafe { V256(_mm256_add_epi64(self.0, o.0)) }
-        }
-        #[inline(always)]
-        unsafe fn shlv(self, s: Self) -> Self {
-            unsafe { V256(_mm256_sllv_epi64(self.0, s.0)) }
-        }
-        #[inline(always)]
-        unsafe fn shrv(self, s: Self) -> Self {
-            unsafe { V256(_mm256_srlv_epi64(self.0, s.0)) }
-        }
-        #[inline(always)]
-        unsafe fn shr(self, k: u32) -> Self {
-            unsafe { V256(_mm256_srl_epi64(self.0, _mm_cvtsi64_si128(i64::from(k)))) }
-        }
-        #[inline(always)]
-        unsafe fn nonzero(self) -> u32 {
-            unsafe { !self.eq(V256(_mm256_setzero_si256())) & 0xf }
-        }
-        #[inline(always)]
-        unsafe fn eq(self, o: Self) -> u32 {
-            unsafe { _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(self.0, o.0))) as u32 }
-        }
-        #[inline(always)]
-        unsafe fn append(v: &mut Vec<u64>, keep: u32, x: Self) {
-            let len = v.len();
-            v.reserve(4);
-            // SAFETY: `keep` < 16 indexes the table; `reserve(4)` leaves room for the four
-            // values stored after `len`, and `set_len` exposes only the first `keep.count_ones()`.
-            unsafe {
-                let order = _mm256_loadu_si256(COMPRESS[keep as usize].as_ptr().cast());
-                _mm256_storeu_si256(v.as_mut_ptr().add(len).cast(), _mm256_permutevar8x32_epi32(x.0, order));
-                v.set_len(len + keep.count_ones() as usize);
-            }
-        }
-        #[inline(always)]
-        unsafe fn drain<const NODES: bool>(
-            levels: &mut [Level],
-            rows: usize,
-            count: &mut u64,
-            nodes: &mut u64,
-        ) {
-            unsafe { drain_avx2::<NODES>(levels, rows, count, nodes) }
-        }
-    }
-
-    /// The AVX-512 entry point of [`drain`].
-    #[target_feature(enable = "avx512f,popcnt")]
-    pub(super) fn drain_avx512<const NODES: bool>(
-        levels: &mut [Level],
-        rows: usize,
-        count: &mut u64,
-        nodes: &mut u64,
-    ) {
-        // SAFETY: this function runs with AVX-512F enabled, the feature set of `V512`.
-        unsafe { drain::<V512, NODES>(levels, rows, count, nodes) }
-    }
-
-    /// The AVX2 entry point of [`drain`].
-    #[target_feature(enable = "avx2,popcnt")]
-    pub(super) fn drain_avx2<const NODES: bool>(
-        levels: &mut [Level],
-        rows: usize,
-        count: &mut u64,
-        nodes: &mut u64,
-    ) {
-        // SAFETY: this function runs with AVX2 enabled, the feature set of `V256`.
-        unsafe { drain::<V256, NODES>(levels, rows, count, nodes) }
-    }
-
-    /// Returns the shift after a placement with `rows` free rows left, per lane.
-    #[inline(always)]
-    unsafe fn shifts<V: Lanes>(schedule: V, rows: usize) -> V {
-        unsafe { schedule.shr(2 * rows as u32).and(V::splat(3)).add(V::splat(1)) }
-    }
-
-    /// The look-ahead on the boards with `rows` free rows: the lanes that may complete.
-    #[inline(always)]
-    unsafe fn may_complete<V: Lanes>(rest: V, ld: V, rd: V, schedule: V, rows: usize) -> u32 {
-        unsafe {
-            let (mut l, mut r) = (ld, rd);
-            let mut every_row = u32::MAX;
-            let mut reachable = V::splat(0);
-            for k in (1..=rows).rev() {
-                let free = l.or(r).andnot(rest);
-                every_row &= free.nonzero();
-                reachable = reachable.or(free);
-                let s = shifts(schedule, k);
-                l = l.shlv(s);
-                r = r.shrv(s);
-            }
-            every_row & reachable.eq(rest)
-        }
-    }
-
-    /// Searches every board of `levels[rows]` (and, as they fill, the levels below), adding
-    /// completions to `count` and placements to `nodes`; leaves the buffers empty. `rows` ≥ 2.
-    #[inline(always)]
-    unsafe fn drain<V: Lanes, const NODES: bool>(
-        levels: &mut [Level],
-        rows: usize,
-        count: &mut u64,
-        nodes: &mut u64,
-    ) {
-        let input = std::mem::take(&mut levels[rows]);
-        let mut i = 0;
-        while i < input.len() {
-            // SAFETY (the whole step): the caller runs with `V`'s feature set.
-            unsafe {
-                let (rest, ld, rd) = (V::load(&input.rest, i), V::load(&input.ld, i), V::load(&input.rd, i));
-                let schedule = V::load(&input.schedule, i);
-                let s = shifts(schedule, rows);
-                let mut avail = ld.or(rd).andnot(rest);
-                let mut live = avail.nonzero();
-                while live != 0 {
-                    if NODES {
-                        *nodes += u64::from(live.count_ones());
-                    }
-                    let bit = avail.and(V::splat(0).sub(avail));
-                    avail = avail.xor(bit);
-                    let c_rest = rest.xor(bit);
-                    let c_ld = ld.or(bit).shlv(s);
-                    let c_rd = rd.or(bit).shrv(s);
-                    let mut keep = live & c_ld.or(c_rd).andnot(c_rest).nonzero();
-                    if rows == 2 {
-                        // The child's one free row takes its last column: a solution.
-                        let solved = u64::from(keep.count_ones());
-                        *count += solved;
-                        if NODES {
-                            *nodes += solved;
-                        }
-                    } else if keep != 0 {
-                        if looks_ahead(LOOKAHEAD, rows as u32 - 1) {
-                            keep &= may_complete(c_rest, c_ld, c_rd, schedule, rows - 1);
-                        }
-                        let out = &mut levels[rows - 1];
-                        V::append(&mut out.rest, keep, c_rest);
-                        V::append(&mut out.ld, keep, c_ld);
-                        V::append(&mut out.rd, keep, c_rd);
-                        V::append(&mut out.schedule, keep, schedule);
-                    }
-                    live = avail.nonzero();
-                }
-            }
-            i += V::WIDTH;
-            if rows > 2 && levels[rows - 1].len() >= FLUSH {
-                // SAFETY: as above; the entry point has the same feature set.
-                unsafe { V::drain::<NODES>(levels, rows - 1, count, nodes) };
-            }
-        }
-        let mut input = input;
-        input.clear();
-        levels[rows] = input;
-        if rows > 2 && levels[rows - 1].len() > 0 {
-            // SAFETY: as above.
-            unsafe { V::drain::<NODES>(levels, rows - 1, count, nodes) };
-        }
-    }
-}
+mod avx2;
+#[cfg(target_arch = "x86_64")]
+mod avx512;
+#[cfg(target_arch = "x86_64")]
+mod lanes;
 
 #[cfg(test)]
 mod tests {
