@@ -88,7 +88,8 @@ pub struct HalfScratch {
     north_c: Vec<u64>,
     south_t: Vec<u64>,
     south_c: Vec<u64>,
-    /// Whether the pair loop may use AVX-512 (set by the caller after run-time detection).
+    /// Whether the pair loop may use AVX-512: set by the caller for `matcher::Level::Avx512`,
+    /// which [`crate::cpu::Features::Avx512Vpopcnt`] detects (it includes AVX-512F).
     pub avx512: bool,
 }
 
@@ -304,8 +305,8 @@ fn prefetch(entries: &[u64]) {
 fn pairs(avx512: bool, at: u64, ac: u64, st: &[u64], sc: &[u64], dst: &mut [u64]) -> usize {
     #[cfg(target_arch = "x86_64")]
     if avx512 {
-        // SAFETY: `avx512` is set only after `is_x86_feature_detected!("avx512f")` (see
-        // `Level::detect`).
+        // SAFETY: `avx512` is set only for `Level::Avx512`, which `Level::detect` returns only
+        // where `cpu::Features::Avx512Vpopcnt` (AVX-512F included) is available.
         return unsafe { pairs_avx512(at, ac, st, sc, dst) };
     }
     let _ = avx512;

@@ -14,6 +14,7 @@
 //! (with VPOPCNTDQ), AVX2 or the baseline, detected at run time.
 
 use super::bits::{low_mask, pext_soft};
+use crate::cpu::Features;
 
 /// Stored masks per block: one 512-bit row, 8 `u64` words (one AVX-512 register).
 pub const BLOCK: usize = 512;
@@ -42,26 +43,15 @@ pub enum Level {
 }
 
 impl Level {
-    /// Returns the best level this CPU supports (checked at run time).
+    /// Returns the best level this CPU supports (checked at run time, by [`crate::cpu`]).
     pub fn detect() -> Level {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let avx2 = is_x86_feature_detected!("avx2")
-                && is_x86_feature_detected!("popcnt")
-                && is_x86_feature_detected!("bmi2");
-            if avx2
-                && is_x86_feature_detected!("avx512f")
-                && is_x86_feature_detected!("avx512bw")
-                && is_x86_feature_detected!("avx512vl")
-                && is_x86_feature_detected!("avx512vpopcntdq")
-            {
-                return Level::Avx512;
-            }
-            if avx2 {
-                return Level::Avx2;
-            }
+        if Features::Avx512Vpopcnt.available() {
+            Level::Avx512
+        } else if Features::Avx2Bmi2.available() {
+            Level::Avx2
+        } else {
+            Level::Baseline
         }
-        Level::Baseline
     }
 
     /// Returns the levels this CPU can run, best last (for tests and benches).
