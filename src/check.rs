@@ -19,7 +19,8 @@ use std::collections::hash_map::Entry;
 use std::fmt;
 use std::io::{self, BufRead};
 
-use crate::enumerate::{BoardFormat, is_canonical};
+use crate::enumerate::BoardFormat;
+use crate::symmetry::is_canonical;
 use crate::oeis;
 
 /// The most problems a [`Report`] keeps word for word; the rest are only counted.

@@ -10,15 +10,15 @@ use crate::{Error, split};
 
 /// The exact counts of one subproblem or of a sum of them.
 ///
-/// `classes[k]` is the number of fundamental solutions (symmetry classes under D4) whose orbit
-/// has `1 << k` boards (1, 2, 4, 8), for algorithms that classify solutions; zero otherwise.
+/// `classes` holds the fundamental solutions (symmetry classes under D4) by orbit size, for
+/// algorithms that classify solutions per subproblem; zero otherwise.
 /// `nodes` is the number of queen placements the search made, when statistics were asked for.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Tally {
     /// Solutions of the whole board that the counted subproblems stand for (weights applied).
     pub solutions: u128,
     /// Fundamental solutions by orbit size 1, 2, 4, 8.
-    pub classes: [u128; 4],
+    pub classes: Classes,
     /// Queen placements made by the search (search-tree nodes below the subproblems' prefixes).
     pub nodes: u128,
 }
@@ -35,10 +35,7 @@ impl Tally {
         if algorithm.resolve(n) == Algorithm::Join {
             return join::burnside_classes(n, self.solutions).ok().flatten();
         }
-        (algorithm.classifies() && n >= 1).then(|| {
-            let [c1, c2, c4, c8] = self.classes;
-            Classes { orbit8: c8, orbit4: c4, orbit2: c2, orbit1: c1 }
-        })
+        (algorithm.classifies() && n >= 1).then_some(self.classes)
     }
 }
 
@@ -54,9 +51,7 @@ impl Add for Tally {
 impl AddAssign for Tally {
     fn add_assign(&mut self, rhs: Tally) {
         self.solutions += rhs.solutions;
-        for (a, b) in self.classes.iter_mut().zip(rhs.classes) {
-            *a += b;
-        }
+        self.classes += rhs.classes;
         self.nodes += rhs.nodes;
     }
 }
@@ -152,6 +147,29 @@ impl Classes {
     pub fn solutions(&self) -> u128 {
         8 * self.orbit8 + 4 * self.orbit4 + 2 * self.orbit2 + self.orbit1
     }
+
+    /// Adds `count` symmetry classes whose orbit has `boards` boards.
+    ///
+    /// # Panics
+    /// If `boards` is not 1, 2, 4 or 8 (the orbit sizes under D4).
+    pub fn add(&mut self, boards: u32, count: u128) {
+        match boards {
+            8 => self.orbit8 += count,
+            4 => self.orbit4 += count,
+            2 => self.orbit2 += count,
+            1 => self.orbit1 += count,
+            _ => panic!("an orbit under D4 has 1, 2, 4 or 8 boards, not {boards}"),
+        }
+    }
+}
+
+impl AddAssign for Classes {
+    fn add_assign(&mut self, rhs: Classes) {
+        self.orbit8 += rhs.orbit8;
+        self.orbit4 += rhs.orbit4;
+        self.orbit2 += rhs.orbit2;
+        self.orbit1 += rhs.orbit1;
+    }
 }
 
 /// A reusable counter: a thread pool and the options it counts with.
@@ -171,11 +189,7 @@ impl Counter {
         if options.threads == 0 {
             return Err(Error::ZeroThreads);
         }
-        if let Some(depth) = options.split_depth
-            && (depth == 0 || depth > split::MAX_SPLIT_DEPTH)
-        {
-            return Err(Error::BadSplitDepth { depth });
-        }
+        options.split_depth.map(split::check_depth).transpose()?;
         options.d4_search.copy()?;
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(options.threads)

@@ -46,7 +46,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
 use crate::kernel::{self, full_mask};
 use crate::split::{self, Subproblem};
-use crate::symmetry::Symmetry;
+use crate::symmetry::is_canonical;
 use crate::{Error, check_n, oeis};
 
 /// Bytes a worker formats before it hands a chunk to the consumer (64 KiB: large enough that the
@@ -225,17 +225,6 @@ impl Encoder {
             BoardFormat::Raw => self.n.max(1),
         }
     }
-}
-
-/// Returns true if and only if `q` (a solution, 0-based columns) is the lexicographically
-/// smallest board of its D4 orbit: [`crate::symmetry::is_canonical`] without the allocation.
-pub fn is_canonical(q: &[u8]) -> bool {
-    let n = q.len();
-    let mut image = [0u8; 64];
-    Symmetry::ALL[1..].iter().all(|s| {
-        s.apply_into(q, &mut image[..n]);
-        q <= &image[..n]
-    })
 }
 
 /// Calls `visit` with every solution of the `n`×`n` board in lexicographic order (see the
@@ -512,8 +501,7 @@ impl Stream {
         }
         let encoder = Encoder::new(options.format, n as usize);
         let depth = match options.split_depth {
-            Some(d) if d == 0 || d > split::MAX_SPLIT_DEPTH => return Err(Error::BadSplitDepth { depth: d }),
-            Some(d) => d,
+            Some(d) => split::check_depth(d)?,
             None => stream_split_depth(n, options.threads, encoder.bytes_per_solution()),
         };
         let pool = rayon::ThreadPoolBuilder::new()
@@ -879,14 +867,6 @@ mod tests {
         assert!(ordered_subproblems(40, d, false).len() <= MAX_STREAM_SUBPROBLEMS);
         assert!(d >= 3);
         assert_eq!(stream_split_depth(1, 8, 1), 1);
-    }
-
-    #[test]
-    fn fast_canonical_check_matches_the_symmetry_module() {
-        backtrack_each(8, |q| {
-            let b: Vec<u8> = q.iter().map(|&c| c as u8).collect();
-            assert_eq!(is_canonical(&b), crate::symmetry::is_canonical(&b));
-        });
     }
 
     #[test]

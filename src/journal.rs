@@ -36,7 +36,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use crate::Tally;
+use crate::{Classes, Tally};
 use crate::shard::ShardId;
 
 /// The journal format version this program reads and writes.
@@ -142,7 +142,7 @@ impl Entry {
         let nodes = if self.nodes_counted { self.tally.nodes.to_string() } else { "-".to_string() };
         format!(
             "id={} solutions={} classes={},{},{},{} nodes={nodes}",
-            self.id, self.tally.solutions, c[3], c[2], c[1], c[0]
+            self.id, self.tally.solutions, c.orbit8, c.orbit4, c.orbit2, c.orbit1
         )
     }
 
@@ -165,7 +165,10 @@ impl Entry {
             id: fields.num("id")?,
             tally: Tally {
                 solutions: fields.num("solutions")?,
-                classes: [class(0)?, class(1)?, class(2)?, class(3)?],
+                classes: {
+                    let (orbit1, orbit2, orbit4, orbit8) = (class(0)?, class(1)?, class(2)?, class(3)?);
+                    Classes { orbit8, orbit4, orbit2, orbit1 }
+                },
                 nodes,
             },
             nodes_counted,
@@ -521,7 +524,7 @@ mod tests {
         assert_eq!(Header::parse(unseal(line.trim_end()).unwrap()), Ok(h));
         let e = Entry {
             id: 17,
-            tally: Tally { solutions: u128::MAX, classes: [1, 2, 3, 4], nodes: 99 },
+            tally: Tally { solutions: u128::MAX, classes: Classes { orbit1: 1, orbit2: 2, orbit4: 3, orbit8: 4 }, nodes: 99 },
             nodes_counted: true,
         };
         let line = seal(&e.body());

@@ -99,6 +99,16 @@ pub const fn looks_ahead(mask: u64, rows: u32) -> bool {
 /// Branch-free, about five instructions per empty row.
 #[inline(always)]
 pub fn may_complete(free: u64, ld: u64, rd: u64) -> bool {
+    may_complete_with(free, ld, rd, |l, r| (l << 1, r >> 1))
+}
+
+/// [`may_complete`] on a board whose empty rows are not consecutive: `next` maps the diagonal
+/// masks of one empty row to those of the next (a plain board shifts them by one column; a d4
+/// board steps over its pre-placed rows, [`crate::algo::d4::search::may_complete`] and the
+/// batched search's boards). The one scalar copy of the look-ahead; the batched search has a
+/// lane-wise copy of it (`d4/batched/lanes.rs`), and [`crate::reference`] its own on purpose.
+#[inline(always)]
+pub fn may_complete_with(free: u64, ld: u64, rd: u64, mut next: impl FnMut(u64, u64) -> (u64, u64)) -> bool {
     let (mut l, mut r) = (ld, rd);
     let mut every_row = true;
     let mut reachable = 0u64;
@@ -106,8 +116,7 @@ pub fn may_complete(free: u64, ld: u64, rd: u64) -> bool {
         let row = free & !(l | r);
         every_row &= row != 0;
         reachable |= row;
-        l <<= 1;
-        r >>= 1;
+        (l, r) = next(l, r);
     }
     every_row & (reachable == free)
 }

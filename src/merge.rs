@@ -94,17 +94,12 @@ impl ShardResult {
         let c = &self.classes;
         Tally {
             solutions: self.solutions,
-            classes: [c.orbit1, c.orbit2, c.orbit4, c.orbit8],
+            classes: *c,
             nodes: self.nodes.unwrap_or(0),
         }
     }
 }
 
-/// Returns the [`Classes`] of a tally's class counts.
-pub fn classes_of(tally: &Tally) -> Classes {
-    let c = tally.classes;
-    Classes { orbit1: c[0], orbit2: c[1], orbit4: c[2], orbit8: c[3] }
-}
 
 /// The sum of a complete, consistent set of shards.
 #[derive(Clone, Debug, PartialEq)]
@@ -277,7 +272,7 @@ mod tests {
                     shards: k,
                     ids,
                     solutions: tally.solutions,
-                    classes: classes_of(&tally),
+                    classes: tally.classes,
                     nodes: None,
                     seconds: 0.5,
                     threads: 2,

@@ -26,7 +26,7 @@ use std::collections::BinaryHeap;
 use std::fmt;
 use std::str::FromStr;
 
-use crate::split::Subproblem;
+use crate::split::{self, Subproblem};
 use crate::{Algorithm, D4Search, Error, Plan, make_plan_with};
 
 /// Rows below a subproblem's prefix that the cost probe extends it by. Two rows cost about
@@ -131,22 +131,7 @@ pub fn estimate_rows(plan: &dyn Plan, index: usize, rows: u32) -> u64 {
     let n = plan.n();
     let sub = prefix.cols().iter().fold(Subproblem::ROOT, |s, &c| s.place(c as u32));
     let rows_left = n.saturating_sub(prefix.len() as u32);
-    probe(&sub, n, rows.min(rows_left)).max(1)
-}
-
-/// Returns the number of ways to place `rows` more queens below `sub` on an `n`-column board.
-fn probe(sub: &Subproblem, n: u32, rows: u32) -> u64 {
-    if rows == 0 {
-        return 1;
-    }
-    let mut free = sub.free(n);
-    let mut total = 0;
-    while free != 0 {
-        let col = free.trailing_zeros();
-        free &= free - 1;
-        total += probe(&sub.place(col), n, rows - 1);
-    }
-    total
+    split::extensions(&sub, n, rows.min(rows_left)).max(1)
 }
 
 /// Returns the partition of subproblems `0..costs.len()` into `k` shards by greedy

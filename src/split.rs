@@ -17,6 +17,9 @@
 //! has dozens of them to steal. The floor also keeps the subproblem list (and so a checkpoint
 //! journal or a shard plan) the same for every thread count up to 64.
 
+use std::ops::ControlFlow;
+
+use crate::Error;
 use crate::kernel::{self, full_mask};
 
 /// The most rows a prefix can fix. 16 rows at n = 16 is a whole board; for larger n, a depth of
@@ -32,6 +35,14 @@ pub const SUBPROBLEMS_PER_THREAD: usize = 32;
 
 /// The fewest subproblems [`auto_split_depth`] aims for, whatever the thread count (32 × 64).
 pub const MIN_SUBPROBLEMS: usize = 2048;
+
+/// Returns `depth` if and only if it is a split depth a plan can be built with, 1..=[`MAX_SPLIT_DEPTH`].
+///
+/// # Errors
+/// [`Error::BadSplitDepth`] if `depth` is 0 or more than [`MAX_SPLIT_DEPTH`].
+pub fn check_depth(depth: u32) -> Result<u32, Error> {
+    if depth == 0 || depth > MAX_SPLIT_DEPTH { Err(Error::BadSplitDepth { depth }) } else { Ok(depth) }
+}
 
 /// The columns of the queens in the first rows of a board: `cols()[r]` is the 0-based column of
 /// the queen in row `r`. At most [`MAX_SPLIT_DEPTH`] rows.
@@ -135,27 +146,60 @@ pub fn expand_counting(seeds: Vec<Subproblem>, n: u32, depth: u32, nodes: &mut u
 }
 
 fn expand_one(sub: Subproblem, n: u32, depth: u32, out: &mut Vec<Subproblem>, nodes: &mut u64) {
-    if out.len() >= MAX_SUBPROBLEMS {
-        return;
-    }
     // The search's look-ahead, applied here too so that node counts do not depend on the split.
-    let rest = full_mask(n) & !sub.cols;
-    if kernel::looks_ahead(kernel::LOOKAHEAD, rest.count_ones())
-        && !kernel::may_complete(rest, sub.ld, sub.rd)
-    {
-        return;
+    let _ = walk(sub, n, depth, true, nodes, &mut |leaf| {
+        if out.len() >= MAX_SUBPROBLEMS {
+            return ControlFlow::Break(());
+        }
+        out.push(leaf);
+        ControlFlow::Continue(())
+    });
+}
+
+/// Returns the number of ways to place `rows` more queens below `sub` on an `n`-column board
+/// (no look-ahead: every placement that the rows above allow).
+pub fn extensions(sub: &Subproblem, n: u32, rows: u32) -> u64 {
+    let mut count = 0;
+    let depth = sub.prefix.len() as u32 + rows;
+    let _ = walk(*sub, n, depth, false, &mut 0, &mut |_| {
+        count += 1;
+        ControlFlow::Continue(())
+    });
+    count
+}
+
+/// The one prefix expansion of a plain board (d4's constellations, whose rows carry events,
+/// have theirs in [`crate::algo::d4::constellation`]): calls `leaf` with each extension of `sub`
+/// by one queen per row down to `depth` rows fixed, in lexicographic order, adding each
+/// placement to `nodes`, until `leaf` breaks. With `lookahead`, a board the kernel's look-ahead
+/// rules out is dropped with its subtree.
+fn walk(
+    sub: Subproblem,
+    n: u32,
+    depth: u32,
+    lookahead: bool,
+    nodes: &mut u64,
+    leaf: &mut impl FnMut(Subproblem) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    if lookahead {
+        let rest = full_mask(n) & !sub.cols;
+        if kernel::looks_ahead(kernel::LOOKAHEAD, rest.count_ones())
+            && !kernel::may_complete(rest, sub.ld, sub.rd)
+        {
+            return ControlFlow::Continue(());
+        }
     }
     if sub.prefix.len() as u32 >= depth {
-        out.push(sub);
-        return;
+        return leaf(sub);
     }
     let mut free = sub.free(n);
     while free != 0 {
         let col = free.trailing_zeros();
         free &= free - 1;
         *nodes += 1;
-        expand_one(sub.place(col), n, depth, out, nodes);
+        walk(sub.place(col), n, depth, lookahead, nodes, leaf)?;
     }
+    ControlFlow::Continue(())
 }
 
 /// Returns the smallest split depth whose subproblem list, as made by `make(depth)`, holds at

@@ -32,9 +32,7 @@ impl MirrorPlan {
     /// more than [`split::MAX_SPLIT_DEPTH`].
     pub fn new(n: u32, depth: u32) -> Result<MirrorPlan, Error> {
         check_n(n)?;
-        if depth == 0 || depth > split::MAX_SPLIT_DEPTH {
-            return Err(Error::BadSplitDepth { depth });
-        }
+        split::check_depth(depth)?;
         let (subproblems, prefix_nodes) = mirror_subproblems_counting(n, depth);
         if subproblems.len() >= split::MAX_SUBPROBLEMS {
             return Err(Error::TooManySubproblems { n, depth });

@@ -30,10 +30,7 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
         d4_search: args.d4_search,
     };
     if args.sequence == Sequence::Unique && args.algorithm == Algorithm::Mirror {
-        return Err(UsageError(
-            "--sequence unique needs fundamental solutions, which --algorithm mirror does not count: use auto, d4 or join".into(),
-        )
-        .into());
+        return Err(super::unique_needs_classes(Algorithm::Mirror).into());
     }
     if args.format == nqueens::output::Format::Bfile {
         // A b-file lists each n once, in increasing order (OEIS b-file format).

@@ -13,7 +13,7 @@ use std::time::Instant;
 
 use anyhow::{Context, anyhow};
 use nqueens::journal::{self, Entry, Header, Journal};
-use nqueens::merge::{SHARD_FORMAT, SHARD_FORMAT_VERSION, ShardResult, classes_of};
+use nqueens::merge::{SHARD_FORMAT, SHARD_FORMAT_VERSION, ShardResult};
 use nqueens::parallel::{self, Job};
 use nqueens::shard::{assign, shard_plan_with};
 use nqueens::{Algorithm, Count, Plan, Tally, make_plan_with};
@@ -53,11 +53,7 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
     // The journal and the shard results record the concrete algorithm (`auto` resolves per n).
     let algorithm = args.algorithm.resolve(n);
     if args.sequence == Sequence::Unique && algorithm == Algorithm::Mirror {
-        return Err(UsageError(
-            "--sequence unique needs fundamental solutions, which --algorithm mirror does not count: use auto, d4 or join"
-                .into(),
-        )
-        .into());
+        return Err(super::unique_needs_classes(Algorithm::Mirror).into());
     }
     let threads = args.threads.unwrap_or_else(num_cpus::get);
     let start = Instant::now();
@@ -207,7 +203,7 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
                 shards: shard.count,
                 ids,
                 solutions: total.solutions,
-                classes: classes_of(&total),
+                classes: total.classes,
                 nodes: nodes_counted.then_some(total.nodes),
                 seconds,
                 threads,
@@ -328,10 +324,10 @@ fn write_breakdown(
                 id.to_string(),
                 prefix,
                 e.tally.solutions.to_string(),
-                c[3].to_string(),
-                c[2].to_string(),
-                c[1].to_string(),
-                c[0].to_string(),
+                c.orbit8.to_string(),
+                c.orbit4.to_string(),
+                c.orbit2.to_string(),
+                c.orbit1.to_string(),
                 nodes,
             ])?;
         }

@@ -67,11 +67,7 @@ pub fn run(args: MergeArgs) -> anyhow::Result<ExitCode> {
 /// A failed write.
 pub fn report(count: &Count, format: Format, verify: bool, sequence: Sequence) -> anyhow::Result<ExitCode> {
     if sequence == Sequence::Unique && count.unique.is_none() && count.n >= 1 {
-        return Err(UsageError(format!(
-            "--sequence unique needs fundamental solutions, which --algorithm {} does not count: use auto, d4 or join",
-            count.algorithm
-        ))
-        .into());
+        return Err(super::unique_needs_classes(count.algorithm).into());
     }
     let stdout = BufWriter::new(io::stdout().lock());
     let mut sink = format.sink_for(Box::new(stdout), verify, sequence);

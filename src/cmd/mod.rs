@@ -20,6 +20,14 @@ pub const EXIT_USAGE: u8 = 2;
 #[error("{0}")]
 pub struct UsageError(pub String);
 
+/// Returns the refusal of `--sequence unique` (fundamental solutions) for `algorithm`, which
+/// does not count them.
+pub fn unique_needs_classes(algorithm: nqueens::Algorithm) -> UsageError {
+    UsageError(format!(
+        "--sequence unique needs fundamental solutions, which --algorithm {algorithm} does not count: use auto, d4 or join"
+    ))
+}
+
 /// Runs the chosen subcommand.
 ///
 /// # Errors

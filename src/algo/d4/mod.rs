@@ -25,7 +25,7 @@ use crate::kernel::full_mask;
 use search::{Classified, classify_with_events, count_with_events};
 use std::str::FromStr;
 
-use crate::{Error, Plan, Tally, check_n, split};
+use crate::{Classes, Error, Plan, Tally, check_n, split};
 
 /// Which search counts the subproblems of the d4 algorithm. Every choice makes the same queen
 /// placements and gives the same counts (tested); they differ only in speed, so this is for
@@ -122,9 +122,7 @@ impl D4Plan {
     /// is 0 or more than [`split::MAX_SPLIT_DEPTH`].
     pub fn new(n: u32, depth: u32) -> Result<D4Plan, Error> {
         check_n(n)?;
-        if depth == 0 || depth > split::MAX_SPLIT_DEPTH {
-            return Err(Error::BadSplitDepth { depth });
-        }
+        split::check_depth(depth)?;
         let constellations = canonical_constellations(n);
         let (subproblems, prefix_nodes) = d4_subproblems_counting(&constellations, n, depth);
         if subproblems.len() >= split::MAX_SUBPROBLEMS {
@@ -200,7 +198,7 @@ impl Plan for D4Plan {
     fn solve(&self, index: usize, stats: bool) -> Tally {
         if self.small_board() {
             // n = 0: the empty board; n = 1: the single queen, an orbit of 1.
-            let classes = if self.n == 1 { [1, 0, 0, 0] } else { [0; 4] };
+            let classes = Classes { orbit1: u128::from(self.n == 1), ..Classes::default() };
             return Tally { solutions: 1, classes, nodes: self.n as u128 };
         }
         let sub = &self.subproblems[index];
@@ -249,7 +247,7 @@ impl D4Plan {
             let completions = completions as u128;
             return Tally {
                 solutions: weight * completions,
-                classes: [0, 0, 0, completions],
+                classes: Classes { orbit8: completions, ..Classes::default() },
                 nodes: nodes as u128,
             };
         }
@@ -277,7 +275,7 @@ impl D4Plan {
         );
         Tally {
             solutions: weight * out.solutions as u128,
-            classes: out.classes.map(u128::from),
+            classes: out.classes,
             nodes: out.nodes as u128,
         }
     }
@@ -300,10 +298,10 @@ mod tests {
             let t = total(&D4Plan::new(n, 1).unwrap());
             assert_eq!(Some(t.solutions), A000170.get(n), "n = {n}");
             if n >= 1 {
-                assert_eq!(Some(t.classes.iter().sum::<u128>()), A002562.get(n), "n = {n}");
+                assert_eq!(Some(t.classes.total()), A002562.get(n), "n = {n}");
                 let [c8, c4, c2] = CLASSES[n as usize - 1].1;
                 let c1 = (n == 1) as u128;
-                assert_eq!(t.classes, [c1, c2, c4, c8], "n = {n}");
+                assert_eq!(t.classes, Classes { orbit1: c1, orbit2: c2, orbit4: c4, orbit8: c8 }, "n = {n}");
             }
         }
     }
@@ -328,11 +326,11 @@ mod tests {
         // Independent of the constellations: every solution of the plain backtracker, its orbit
         // size and canonical form from src/symmetry.rs.
         for n in 1..=10 {
-            let mut want = [0u128; 4];
+            let mut want = Classes::default();
             backtrack_each(n, |q| {
                 let b: Vec<u8> = q.iter().map(|&c| c as u8).collect();
                 if is_canonical(&b) {
-                    want[orbit_size(&b).trailing_zeros() as usize] += 1;
+                    want.add(orbit_size(&b) as u32, 1);
                 }
             });
             let t = total(&D4Plan::new(n, 2).unwrap());

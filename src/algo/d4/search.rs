@@ -26,6 +26,7 @@
 #[cfg(test)]
 use crate::kernel::count_completions;
 use crate::kernel::{full_mask, looks_ahead};
+use crate::Classes;
 use crate::symmetry::Symmetry;
 
 /// Something that happens on arrival at one row of a start constellation (see the module docs).
@@ -83,19 +84,12 @@ pub const LOOKAHEAD: u64 = 0b111 << 4;
 /// the events of the rows ahead.
 #[inline(always)]
 pub fn may_complete(events: &[RowEvent], row: u32, rest: u64, ld: u64, rd: u64) -> bool {
-    let (mut events, mut row, mut l, mut r) = (events, row, ld, rd);
-    let mut every_row = true;
-    let mut reachable = 0u64;
-    for _ in 0..rest.count_ones() {
-        (events, row, l, r) = apply_events(events, row, l, r);
-        let free = rest & !(l | r);
-        every_row &= free != 0;
-        reachable |= free;
-        l <<= 1;
-        r >>= 1;
-        row += 1;
-    }
-    every_row & (reachable == rest)
+    let (mut events, mut row, ld, rd) = apply_events(events, row, ld, rd);
+    crate::kernel::may_complete_with(rest, ld, rd, |l, r| {
+        let (ahead, next, l, r) = apply_events(events, row + 1, l << 1, r >> 1);
+        (events, row) = (ahead, next);
+        (l, r)
+    })
 }
 
 /// Returns true if [`LOOKAHEAD`] checks a board with the free columns `rest` and
@@ -273,8 +267,8 @@ d4_searches!(
 pub struct Classified {
     /// Completed boards found (every one, not only the representatives).
     pub solutions: u64,
-    /// Representatives found, by orbit size: `classes[k]` counts orbits of `1 << k` boards.
-    pub classes: [u64; 4],
+    /// Representatives found, by orbit size.
+    pub classes: Classes,
     /// Queen placements made (when asked for).
     pub nodes: u64,
 }
@@ -343,9 +337,8 @@ fn classify_leaf(board: &[u8], stabilizer: &[Symmetry], out: &mut Classified) {
             std::cmp::Ordering::Less => {}
         }
     }
-    // Stabiliser of size 1 + fixed: orbit 8, 4, 2 or 1 → index 3, 2, 1, 0.
-    let k = 3 - (1 + fixed as u32).trailing_zeros();
-    out.classes[k as usize] += 1;
+    // Stabiliser of size 1 + fixed: an orbit of 8 / (1 + fixed) boards.
+    out.classes.add(8 / (1 + fixed), 1);
 }
 
 #[cfg(test)]

@@ -105,18 +105,13 @@ impl Board {
 
     /// The look-ahead of [`crate::algo::d4::search::may_complete`] on this board's schedule.
     fn may_complete(&self) -> bool {
-        let (mut l, mut r) = (self.ld, self.rd);
-        let mut every_row = true;
-        let mut reachable = 0u64;
-        let rows = self.rest.count_ones();
-        for k in (1..=rows).rev() {
-            let free = self.rest & !(l | r);
-            every_row &= free != 0;
-            reachable |= free;
-            l <<= self.shift(k);
-            r >>= self.shift(k);
-        }
-        every_row & (reachable == self.rest)
+        // `k`: the free rows left at the row whose masks `next` shifts.
+        let mut k = self.rest.count_ones();
+        crate::kernel::may_complete_with(self.rest, self.ld, self.rd, |l, r| {
+            let s = self.shift(k);
+            k -= 1;
+            (l << s, r >> s)
+        })
     }
 }
 
