@@ -130,6 +130,8 @@ pub struct Matcher {
     sample: Vec<u64>,
     /// Bucket histograms for the cost model (scratch).
     hist: Vec<u32>,
+    /// Queries per set of cut bits (scratch).
+    compat: Vec<u64>,
     /// Forces the number of cut bits (for tests and tuning; at most [`MAX_CUTS`], fewer when
     /// fewer bits separate pairs): `None` lets the cost model choose.
     pub cuts: Option<u32>,
@@ -395,89 +397,109 @@ impl Matcher {
         if chosen == 0 {
             return 0;
         }
-        // Histograms of stored masks (per class) and of queries over all the chosen bits.
+        // Histograms of stored masks (per class) and of queries over all the chosen bits, in
+        // greedy order (histogram index bit i: the mask has cut bit order[i]), so the prefix
+        // of k bits is the low k index bits and each shorter prefix folds the top half in.
         let full = cut;
         let bins = 1usize << chosen;
-        let hist = &mut self.hist;
+        let sets = classes.len() + 1;
+        let mut hist = std::mem::take(&mut self.hist);
         hist.clear();
-        hist.resize(bins * (classes.len() + 1), 0);
-        let mut keys = std::mem::take(&mut self.sorted);
-        for (c, &(masks, _)) in classes.iter().enumerate() {
-            keys.clear();
-            keys.extend_from_slice(masks);
-            squeeze_all_u64(level, &mut keys, full);
-            for &b in &keys {
-                hist[c * bins + b as usize] += 1;
-            }
+        hist.resize(bins * sets, 0);
+        // greedy[p]: the greedy-order index of the p-th (from bit 0) set bit of `full`.
+        let mut greedy = [0usize; 1 << MAX_CUTS];
+        let mut position = [0u32; 64];
+        for (p, j) in (0..64).filter(|&j| full >> j & 1 == 1).enumerate() {
+            position[p] = order[..chosen].iter().position(|&b| b == 1 << j).expect("chosen bit") as u32;
         }
-        keys.clear();
-        keys.extend(queries.iter().map(|q| q.0));
-        squeeze_all_u64(level, &mut keys, full);
-        let qh = classes.len() * bins;
-        for &b in &keys {
-            hist[qh + b as usize] += 1;
+        for i in 1..bins {
+            greedy[i] = greedy[i & (i - 1)] | 1 << position[i.trailing_zeros() as usize];
+        }
+        let mut keys = std::mem::take(&mut self.sorted);
+        for c in 0..sets {
+            keys.clear();
+            // Every stored mask (padding and tails depend on exact bucket sizes); every
+            // QUERY_STEP-th query, counted QUERY_STEP times, once there are many.
+            let step = match classes.get(c) {
+                Some(&(masks, _)) => {
+                    keys.extend_from_slice(masks);
+                    1
+                }
+                None => {
+                    let step = if queries.len() >= 8 * SAMPLE { QUERY_STEP } else { 1 };
+                    keys.extend(queries.iter().step_by(step).map(|q| q.0));
+                    step as u32
+                }
+            };
+            squeeze_all_u64(level, &mut keys, full);
+            let h = &mut hist[c * bins..(c + 1) * bins];
+            for &b in &keys {
+                h[greedy[b as usize]] += step;
+            }
         }
         self.sorted = keys;
         let bits = all.count_ones();
-        let mut best = (sieve_cost(&self.hist, classes.len(), chosen as u32, 0, bits), 0u64);
-        let mut prefix = 0u64;
-        for (k, &bit) in order[..chosen].iter().enumerate() {
-            prefix |= bit;
-            let within = pext_soft(prefix, full);
-            let cost = sieve_cost(&self.hist, classes.len(), chosen as u32, within, bits - k as u32 - 1);
-            if cost < best.0 {
-                best = (cost, prefix);
+        let mut best = (u64::MAX, 0);
+        let mut compat = std::mem::take(&mut self.compat);
+        for k in (0..=chosen).rev() {
+            let buckets = 1usize << k;
+            if k < chosen {
+                // Fold the histograms from k + 1 bits to k.
+                for c in 0..sets {
+                    let h = &mut hist[c * bins..];
+                    for i in 0..buckets {
+                        h[i] += h[i + buckets];
+                    }
+                }
+            }
+            let queries = &hist[classes.len() * bins..classes.len() * bins + buckets];
+            // compat[t]: the queries whose bucket is a subset of t (sum over subsets).
+            compat.clear();
+            compat.extend(queries.iter().map(|&q| q as u64));
+            for bit in 0..k {
+                for t in 0..buckets {
+                    if t >> bit & 1 == 1 {
+                        compat[t] += compat[t ^ (1 << bit)];
+                    }
+                }
+            }
+            let stored = (0..classes.len()).map(|c| &hist[c * bins..c * bins + buckets]);
+            let cost = sieve_cost(stored, &compat, bits - k as u32);
+            if cost <= best.0 {
+                best = (cost, k);
             }
         }
-        best.1
+        self.compat = compat;
+        self.hist = hist;
+        order[..best.1].iter().fold(0, |a, &b| a | b)
     }
 }
 
 /// Pairs sampled to order the cut bits.
-const SAMPLE: usize = 2048;
+const SAMPLE: usize = 1024;
+/// The cost model counts every 4th query of a large query set.
+const QUERY_STEP: usize = 4;
 
 /// Returns the estimated cost (in units of one 512-bit AND of a block row) of matching with
-/// the cut bits `within` (a subset of the `chosen` bits the histograms are over, as a mask of
-/// histogram-index bits) and `bits` mask bits left to match: `hist` holds `classes` stored
-/// histograms and then the query histogram, 2^chosen bins each.
+/// the sieve whose stored buckets (per class) have the sizes `stored` and whose stored bucket
+/// s meets `compat[!s]` queries, with `bits` mask bits left to match.
 ///
-/// Per stored bucket s and class: whole blocks cost (chunks + [`PER_QUERY`]) per compatible
-/// query (queries whose cut bits miss s), a raw tail [`PER_RAW`] per mask and query, and each
-/// block [`PER_BLOCK`] to build.
-fn sieve_cost(hist: &[u32], classes: usize, chosen: u32, within: u64, bits: u32) -> u64 {
-    let k = within.count_ones();
-    let bins = 1usize << chosen;
-    let buckets = 1usize << k;
+/// Per stored bucket and class: whole blocks cost (chunks + [`PER_QUERY`]) per compatible
+/// query and [`PER_BLOCK`] per chunk to build, a raw tail [`PER_RAW`] per mask and query.
+fn sieve_cost<'a>(stored: impl Iterator<Item = &'a [u32]>, compat: &[u64], bits: u32) -> u64 {
     let chunks = (bits.div_ceil(CHUNK) as u64).max(1);
-    let mut merged = [0u64; 1 << MAX_CUTS];
-    // Marginalise the query histogram onto the k cut bits, then sum over subsets: compat[t] =
-    // queries whose bucket is a subset of t.
-    let queries = &hist[classes * bins..];
-    let mut compat = [0u64; 1 << MAX_CUTS];
-    for (i, &q) in queries.iter().enumerate() {
-        compat[pext_soft(i as u64, within) as usize] += q as u64;
-    }
-    for bit in 0..k {
-        for t in 0..buckets {
-            if t >> bit & 1 == 1 {
-                compat[t] += compat[t ^ (1 << bit)];
-            }
-        }
-    }
+    let all = compat.len() - 1;
     let mut cost = 0u64;
-    for c in 0..classes {
-        merged[..buckets].fill(0);
-        for (i, &m) in hist[c * bins..(c + 1) * bins].iter().enumerate() {
-            merged[pext_soft(i as u64, within) as usize] += m as u64;
-        }
-        for (s, &len) in merged[..buckets].iter().enumerate() {
+    for buckets in stored {
+        for (s, &len) in buckets.iter().enumerate() {
             if len == 0 {
                 continue;
             }
+            let len = len as u64;
             let rest = len % BLOCK as u64;
             let (blocks, tail) =
                 if rest < TAIL as u64 { (len / BLOCK as u64, rest) } else { (len.div_ceil(BLOCK as u64), 0) };
-            let q = compat[!s & (buckets - 1)];
+            let q = compat[!s & all];
             cost += blocks * ((chunks + PER_QUERY) * q + PER_BLOCK * chunks) + tail * q * PER_RAW;
         }
     }
@@ -667,7 +689,9 @@ fn blocks_avx512<const K: usize>(m: &Matcher, queries: &[Query]) -> u64 {
     let mut total = 0u64;
     for (b, (&block_weight, &bucket)) in m.block_weights.iter().zip(&m.block_buckets).enumerate() {
         let tables: &[[Row; ROWS]; K] = all[b * K..(b + 1) * K].try_into().expect("K chunks per block");
-        let mut sum = 0u64;
+        // Weighted counts per 64-bit lane, reduced once per block (each lane holds at most
+        // 64 × weight per query: no overflow for fewer than 2^26 queries of weight < 2^32).
+        let mut lanes = _mm512_setzero_si512();
         let starts = &m.query_starts;
         for qb in 0..starts.len() - 1 {
             if qb as u32 & bucket != 0 {
@@ -682,10 +706,11 @@ fn blocks_avx512<const K: usize>(m: &Matcher, queries: &[Query]) -> u64 {
                     // SAFETY: as above.
                     acc = _mm512_and_si512(acc, unsafe { _mm512_loadu_si512(row.as_ptr().cast()) });
                 }
-                let ones = _mm512_reduce_add_epi64(_mm512_popcnt_epi64(acc)) as u64;
-                sum += ones * weight as u64;
+                let ones = _mm512_popcnt_epi64(acc);
+                lanes = _mm512_add_epi64(lanes, _mm512_mul_epu32(ones, _mm512_set1_epi64(weight as i64)));
             }
         }
+        let sum = _mm512_reduce_add_epi64(lanes) as u64;
         total += sum * block_weight as u64;
     }
     total
