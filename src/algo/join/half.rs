@@ -88,6 +88,9 @@ pub struct HalfScratch {
     north_c: Vec<u64>,
     south_t: Vec<u64>,
     south_c: Vec<u64>,
+    /// Mirrored quarter lists (when the table is compacted).
+    north_raw: Vec<u64>,
+    south_raw: Vec<u64>,
     /// Whether the pair loop may use AVX-512: set by the caller for `matcher::Level::Avx512`,
     /// which [`crate::cpu::Features::Avx512Vpopcnt`] detects (it includes AVX-512F).
     pub avx512: bool,
@@ -166,11 +169,13 @@ pub fn window_codes(
     prefetch(table.region(rows_s));
     let mut end = start;
     let k = POPCOUNT[rows_n as usize];
+    let (mut north_raw, mut south_raw) =
+        (std::mem::take(&mut scratch.north_raw), std::mem::take(&mut scratch.south_raw));
     let mut sub = cols;
     loop {
         if POPCOUNT[sub as usize] == k {
-            let a_list = table.cells(rows_n, sub);
-            let b_list = table.cells(rows_s, cols ^ sub);
+            let a_list = table.cells_into(rows_n, sub, &mut north_raw);
+            let b_list = table.cells_into(rows_s, cols ^ sub, &mut south_raw);
             if !a_list.is_empty() && !b_list.is_empty() {
                 let sc = &mut *scratch;
                 for v in [&mut sc.north_t, &mut sc.north_c] {
@@ -216,6 +221,7 @@ pub fn window_codes(
         }
         sub = (sub - 1) & cols;
     }
+    (scratch.north_raw, scratch.south_raw) = (north_raw, south_raw);
     end
 }
 
@@ -245,12 +251,14 @@ pub fn for_each_half(
     let fu = g.local(side, forbid_u);
     let fv = g.local(side, forbid_v);
     let k = rows_n.count_ones();
+    let (mut north_raw, mut south_raw) =
+        (std::mem::take(&mut scratch.north_raw), std::mem::take(&mut scratch.south_raw));
     // Every submask of `cols` with k bits, by the standard submask walk.
     let mut sub = cols;
     loop {
         if sub.count_ones() == k {
-            let a_list = table.cells(rows_n, sub);
-            let b_list = table.cells(rows_s, cols ^ sub);
+            let a_list = table.cells_into(rows_n, sub, &mut north_raw);
+            let b_list = table.cells_into(rows_s, cols ^ sub, &mut south_raw);
             if !a_list.is_empty() && !b_list.is_empty() {
                 let north = &mut scratch.north;
                 north.clear();
@@ -282,6 +290,7 @@ pub fn for_each_half(
         }
         sub = (sub - 1) & cols;
     }
+    (scratch.north_raw, scratch.south_raw) = (north_raw, south_raw);
 }
 
 /// Hints the CPU to bring every cache line of `entries` into cache.
@@ -385,9 +394,12 @@ mod tests {
 
     #[test]
     fn window_codes_equal_the_windows_of_every_half() {
-        for n in [6, 9, 12, 13] {
+        use crate::join::quarter::Symmetry;
+        for (n, symmetry) in
+            [(6, Symmetry::None), (9, Symmetry::Rows), (12, Symmetry::D4), (13, Symmetry::None)]
+        {
             let g = Geometry::new(n);
-            let table = QuarterTable::build(g.h);
+            let table = QuarterTable::build_with(g.h, symmetry);
             let mut scratch = HalfScratch::default();
             let mut out = vec![7u64; 3];
             let free = low_mask(n) & !(if n % 2 == 1 { 1 << g.h } else { 0 });
@@ -430,9 +442,11 @@ mod tests {
 
     #[test]
     fn halves_equal_a_direct_backtracker_up_to_12() {
-        for n in 4..=12 {
+        use crate::join::quarter::Symmetry;
+        let symmetries = [Symmetry::None, Symmetry::Rows, Symmetry::D4];
+        for (n, symmetry) in (4..=12).flat_map(|n| symmetries.map(|s| (n, s))) {
             let g = Geometry::new(n);
-            let table = QuarterTable::build(g.h);
+            let table = QuarterTable::build_with(g.h, symmetry);
             let mut scratch = HalfScratch::default();
             let middle = if n % 2 == 1 { 1u64 << g.h } else { 0 };
             let free = low_mask(n) & !middle;
@@ -462,7 +476,11 @@ mod tests {
                         },
                     );
                     got.sort_unstable();
-                    assert_eq!(got, direct(n, rows, &cols, fu, fv), "n = {n} rows = {rows:b} {side:?}");
+                    assert_eq!(
+                        got,
+                        direct(n, rows, &cols, fu, fv),
+                        "n = {n} rows = {rows:b} {side:?} {symmetry:?}"
+                    );
                     checked += got.len();
                 }
             }

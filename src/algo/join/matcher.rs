@@ -10,6 +10,15 @@
 //! padded block. Memory: 32 rows of 64 B per chunk per block, about 28 B per stored mask.
 //! Method: E. Kluev's N-Queens-Count-Sol (shared/design/join-algorithm.md §4).
 //!
+//! The sieve: with k cut bits, stored masks and queries go into 2^k buckets by those bits
+//! (squeezed out of the matched word by `pext`), and a block meets only the query buckets
+//! disjoint from its own; short tails stay raw per bucket and meet the same buckets. The cut
+//! bits and k (0..=[`MAX_CUTS`]) are chosen per stored set: a greedy order of bits from a
+//! sample of stored × query pairs (each step the bit the most not-yet-separated pairs clash
+//! on), then the prefix a cost model finds cheapest from the exact bucket sizes (blocks,
+//! padding and raw tails, times the queries each bucket meets). At n = 22 it picks 4–8 bits
+//! (Kluev's build uses a fixed 6 there); a fixed 3 left the matching at 80% of the time.
+//!
 //! The inner loops are plain `[u64; 8]` loops; [`Level`] picks a copy compiled for AVX-512
 //! (with VPOPCNTDQ), AVX2 or the baseline, detected at run time.
 
@@ -23,7 +32,7 @@ pub const BLOCK: usize = 512;
 pub const CHUNK: u32 = 5;
 /// Tails shorter than this are scanned raw; a padded block costs about as much as 40 scalar
 /// tests per query.
-pub const TAIL: usize = 40;
+pub const TAIL: usize = 12;
 
 const WORDS: usize = BLOCK / 64;
 const ROWS: usize = 1 << CHUNK;
@@ -89,7 +98,8 @@ pub struct Matcher {
     chunks: usize,
     /// Weight of each block.
     block_weights: Vec<u32>,
-    /// Stored masks from which the sieve is used ([`SIEVE_FROM`] unless set).
+    /// Stored masks from which the sieve is considered ([`SIEVE_FROM`] and at least
+    /// `SIEVE_PAIRS` stored × query pairs unless set).
     pub sieve_from: Option<usize>,
     /// Cut-bit bucket of each block.
     block_buckets: Vec<u32>,
@@ -98,16 +108,35 @@ pub struct Matcher {
     sorted: Vec<u64>,
     /// `blocks × chunks × 32` rows.
     tables: Vec<Row>,
-    /// Raw tail masks (not squeezed) and their weights.
-    tail: Vec<(u64, u32)>,
+    /// Tail masks (squeezed like the blocks' masks), bucket by bucket.
+    tail: Vec<u64>,
+    /// The runs of `tail`: one per class and bucket with a short tail.
+    tail_runs: Vec<TailRun>,
     squeezed: Vec<u64>,
     queries: Vec<Query>,
+    /// Bucket starts (scratch).
+    next: Vec<usize>,
+    /// Sampled pairs for the choice of cut bits (scratch).
+    sample: Vec<u64>,
+    /// Bucket histograms for the cost model (scratch).
+    hist: Vec<u32>,
+    /// Queries per set of cut bits (scratch).
+    compat: Vec<u64>,
+    /// Forces the number of cut bits (for tests and tuning; at most [`MAX_CUTS`], fewer when
+    /// fewer bits separate pairs): `None` lets the cost model choose.
+    pub cuts: Option<u32>,
 }
 
 impl Matcher {
     /// Returns an empty matcher.
     pub fn new() -> Matcher {
         Matcher::default()
+    }
+
+    /// Returns the number of cut bits the last [`Matcher::build`] chose (the sieve has 2^k
+    /// buckets).
+    pub fn cut_bits(&self) -> u32 {
+        self.cut.count_ones()
     }
 
     /// Returns the number of stored masks (tail included).
@@ -122,7 +151,7 @@ impl Matcher {
         if queries.is_empty() || classes.iter().all(|c| c.0.is_empty()) {
             return 0;
         }
-        self.build(level, classes);
+        self.build(level, classes, queries);
         self.count_stored(level, queries)
     }
 
@@ -156,8 +185,9 @@ impl Matcher {
                 starts[i] += starts[i - 1];
             }
             prepared.resize(queries.len(), (0, 0));
-            let mut next = [0usize; MAX_BUCKETS];
-            next[..buckets].copy_from_slice(&starts[..buckets]);
+            let next = &mut self.next;
+            next.clear();
+            next.extend_from_slice(&starts[..buckets]);
             for (&b, &q) in self.sorted.iter().zip(queries) {
                 prepared[next[b as usize]] = q;
                 next[b as usize] += 1;
@@ -174,16 +204,21 @@ impl Matcher {
             #[cfg(target_arch = "x86_64")]
             Level::Avx2 => unsafe { count_avx2(self, &prepared) },
             _ => count_generic(self, &prepared),
-        } + tail_sum(self, queries);
+        };
         self.queries = prepared;
         total
     }
 
     /// Stores `classes`: masks with the weight each counts for.
-    pub fn build(&mut self, level: Level, classes: &[(&[u64], u32)]) {
+    pub fn build(&mut self, level: Level, classes: &[(&[u64], u32)], queries: &[Query]) {
         let all = classes.iter().flat_map(|c| c.0.iter()).fold(0, |a, &m| a | m);
         let stored: usize = classes.iter().map(|c| c.0.len()).sum();
-        let cut = choose_cut(classes, all, stored, self.sieve_from.unwrap_or(SIEVE_FROM));
+        let small = match self.sieve_from {
+            Some(from) => stored < from,
+            None => stored < SIEVE_FROM || (stored as u64).saturating_mul(queries.len() as u64) < SIEVE_PAIRS,
+        };
+        let cut =
+            if small && self.cuts.is_none() { 0 } else { self.choose_cut(level, classes, queries, all) };
         self.cut = cut;
         let occupied = all & !cut;
         self.occupied = occupied;
@@ -195,13 +230,16 @@ impl Matcher {
         self.block_weights.clear();
         self.block_buckets.clear();
         self.tail.clear();
+        self.tail_runs.clear();
         self.tables.clear();
         for &(masks, weight) in classes {
             if masks.is_empty() || weight == 0 {
                 continue;
             }
             // Counting sort by cut-bit bucket (bucket numbers kept in `squeezed` meanwhile).
-            let mut starts = [0usize; MAX_BUCKETS + 1];
+            let mut starts = std::mem::take(&mut self.next);
+            starts.clear();
+            starts.resize(buckets + 1, 0);
             self.sorted.clear();
             if cut == 0 {
                 starts[1] = masks.len();
@@ -216,12 +254,14 @@ impl Matcher {
                 for i in 1..=buckets {
                     starts[i] += starts[i - 1];
                 }
-                let mut next = starts;
                 self.sorted.resize(masks.len(), 0);
                 for (&b, &m) in self.squeezed.iter().zip(masks) {
-                    self.sorted[next[b as usize]] = m;
-                    next[b as usize] += 1;
+                    self.sorted[starts[b as usize]] = m;
+                    starts[b as usize] += 1;
                 }
+                // `starts[b]` is now the end of bucket b: shift back to starts.
+                starts.copy_within(0..buckets, 1);
+                starts[0] = 0;
             }
             for bucket in 0..buckets {
                 let part = &self.sorted[starts[bucket]..starts[bucket + 1]];
@@ -231,7 +271,12 @@ impl Matcher {
                 let len = part.len();
                 let rest = len % BLOCK;
                 let (blocks, tail) = if rest < TAIL { (len / BLOCK, rest) } else { (len.div_ceil(BLOCK), 0) };
-                self.tail.extend(part[len - tail..].iter().map(|&m| (m, weight)));
+                if tail > 0 {
+                    let start = self.tail.len() as u32;
+                    self.tail.extend_from_slice(&self.squeezed[len - tail..]);
+                    let end = self.tail.len() as u32;
+                    self.tail_runs.push(TailRun { bucket: bucket as u32, weight, start, end });
+                }
                 for b in 0..blocks {
                     let stored = &self.squeezed[b * BLOCK..((b + 1) * BLOCK).min(len - tail)];
                     self.block_weights.push(weight);
@@ -265,43 +310,208 @@ impl Matcher {
                     }
                 }
             }
+            self.next = starts;
         }
     }
-}
 
-/// The most cut bits the sieve uses (16 buckets).
-const MAX_CUTS: u32 = 4;
-const MAX_BUCKETS: usize = 1 << MAX_CUTS;
-/// Stored masks from which the sieve pays (measured at n = 18–20; see results/).
-pub const SIEVE_FROM: usize = 8 * BLOCK;
-
-/// Returns the cut bits for a stored set: none below `from` masks, else the 3 bits of
-/// `all` set in the most stored masks (a query skips the buckets that use its own cut bits,
-/// so busy bits skip the most).
-fn choose_cut(classes: &[(&[u64], u32)], all: u64, stored: usize, from: usize) -> u64 {
-    let cuts = if stored < from { 0 } else { 3 };
-    if cuts == 0 {
-        return 0;
-    }
-    let mut freq = [0u32; 64];
-    for &(masks, _) in classes {
-        for &m in masks.iter().step_by(7) {
-            let mut x = m;
-            while x != 0 {
-                freq[x.trailing_zeros() as usize] += 1;
-                x &= x - 1;
+    /// Returns the cut bits for the stored `classes` (whose masks' OR is `all`) against
+    /// `queries`: a greedy order of up to [`MAX_CUTS`] bits, then the prefix of it the cost
+    /// model ([`sieve_cost`]) finds cheapest ([`Matcher::cuts`] forces its length).
+    ///
+    /// The order comes from a sample of stored × query pairs: each step takes the bit on which
+    /// the most sampled pairs not yet separated clash (a query skips every stored bucket that
+    /// shares one of its cut bits, so that is the bit that skips the most pair tests; taking
+    /// the clashes on the earlier bits out first is what accounts for correlated diagonals).
+    fn choose_cut(&mut self, level: Level, classes: &[(&[u64], u32)], queries: &[Query], all: u64) -> u64 {
+        let max = self.cuts.unwrap_or(MAX_CUTS).min(MAX_CUTS).min(all.count_ones());
+        if max == 0 || queries.is_empty() {
+            return 0;
+        }
+        // Sample pairs: stored mask i·stride_s with query i·stride_q (mod lengths), skipping
+        // empty classes.
+        let stored: usize = classes.iter().map(|c| c.0.len()).sum();
+        let pairs = SAMPLE.min(stored.max(queries.len()));
+        let sample = &mut self.sample;
+        sample.clear();
+        let (step_s, step_q) = (stored.div_ceil(pairs).max(1), 7919 % queries.len().max(1) + 1);
+        let mut class = 0;
+        let mut offset = 0;
+        for i in 0..pairs {
+            let index = (i * step_s) % stored;
+            // Map a global index into the classes (classes are few: at most three).
+            while index < offset || index >= offset + classes[class].0.len() {
+                offset += classes[class].0.len();
+                class += 1;
+                if class == classes.len() {
+                    class = 0;
+                    offset = 0;
+                }
+            }
+            let e = classes[class].0[index - offset];
+            let q = queries[(i * step_q) % queries.len()].0;
+            sample.push(e & q & all);
+        }
+        let mut order = [0u64; MAX_CUTS as usize];
+        let mut chosen = 0;
+        let mut cut = 0u64;
+        let mut alive = sample.len();
+        while chosen < max as usize && alive > 0 {
+            let mut freq = [0u32; 64];
+            for &x in &sample[..alive] {
+                let mut y = x;
+                while y != 0 {
+                    freq[y.trailing_zeros() as usize] += 1;
+                    y &= y - 1;
+                }
+            }
+            let best = (0..64).filter(|&j| cut >> j & 1 == 0 && all >> j & 1 == 1).max_by_key(|&j| freq[j]);
+            let Some(j) = best else { break };
+            if freq[j] == 0 {
+                break;
+            }
+            order[chosen] = 1 << j;
+            chosen += 1;
+            cut |= 1 << j;
+            // Keep only the pairs the cut bits so far do not separate.
+            let mut k = 0;
+            for i in 0..alive {
+                let x = sample[i];
+                sample[k] = x;
+                k += (x & cut == 0) as usize;
+            }
+            alive = k;
+        }
+        if let Some(forced) = self.cuts {
+            return order[..(forced as usize).min(chosen)].iter().fold(0, |a, &b| a | b);
+        }
+        if chosen == 0 {
+            return 0;
+        }
+        // Histograms of stored masks (per class) and of queries over all the chosen bits, in
+        // greedy order (histogram index bit i: the mask has cut bit order[i]), so the prefix
+        // of k bits is the low k index bits and each shorter prefix folds the top half in.
+        let full = cut;
+        let bins = 1usize << chosen;
+        let sets = classes.len() + 1;
+        let mut hist = std::mem::take(&mut self.hist);
+        hist.clear();
+        hist.resize(bins * sets, 0);
+        // greedy[p]: the greedy-order index of the p-th (from bit 0) set bit of `full`.
+        let mut greedy = [0usize; 1 << MAX_CUTS];
+        let mut position = [0u32; 64];
+        for (p, j) in (0..64).filter(|&j| full >> j & 1 == 1).enumerate() {
+            position[p] = order[..chosen].iter().position(|&b| b == 1 << j).expect("chosen bit") as u32;
+        }
+        for i in 1..bins {
+            greedy[i] = greedy[i & (i - 1)] | 1 << position[i.trailing_zeros() as usize];
+        }
+        let mut keys = std::mem::take(&mut self.sorted);
+        for c in 0..sets {
+            keys.clear();
+            // Every stored mask (padding and tails depend on exact bucket sizes); every
+            // QUERY_STEP-th query, counted QUERY_STEP times, once there are many.
+            let step = match classes.get(c) {
+                Some(&(masks, _)) => {
+                    keys.extend_from_slice(masks);
+                    1
+                }
+                None => {
+                    let step = if queries.len() >= 8 * SAMPLE { QUERY_STEP } else { 1 };
+                    keys.extend(queries.iter().step_by(step).map(|q| q.0));
+                    step as u32
+                }
+            };
+            squeeze_all_u64(level, &mut keys, full);
+            let h = &mut hist[c * bins..(c + 1) * bins];
+            for &b in &keys {
+                h[greedy[b as usize]] += step;
             }
         }
+        self.sorted = keys;
+        let bits = all.count_ones();
+        let mut best = (u64::MAX, 0);
+        let mut compat = std::mem::take(&mut self.compat);
+        for k in (0..=chosen).rev() {
+            let buckets = 1usize << k;
+            if k < chosen {
+                // Fold the histograms from k + 1 bits to k.
+                for c in 0..sets {
+                    let h = &mut hist[c * bins..];
+                    for i in 0..buckets {
+                        h[i] += h[i + buckets];
+                    }
+                }
+            }
+            let queries = &hist[classes.len() * bins..classes.len() * bins + buckets];
+            // compat[t]: the queries whose bucket is a subset of t (sum over subsets).
+            compat.clear();
+            compat.extend(queries.iter().map(|&q| q as u64));
+            for bit in 0..k {
+                for t in 0..buckets {
+                    if t >> bit & 1 == 1 {
+                        compat[t] += compat[t ^ (1 << bit)];
+                    }
+                }
+            }
+            let stored = (0..classes.len()).map(|c| &hist[c * bins..c * bins + buckets]);
+            let cost = sieve_cost(stored, &compat, bits - k as u32);
+            if cost <= best.0 {
+                best = (cost, k);
+            }
+        }
+        self.compat = compat;
+        self.hist = hist;
+        order[..best.1].iter().fold(0, |a, &b| a | b)
     }
-    let mut cut = 0u64;
-    for _ in 0..cuts.min(all.count_ones()) {
-        let best = (0..64).filter(|&j| all >> j & 1 == 1 && cut >> j & 1 == 0).max_by_key(|&j| freq[j]);
-        if let Some(j) = best {
-            cut |= 1 << j;
+}
+
+/// Pairs sampled to order the cut bits.
+const SAMPLE: usize = 1024;
+/// The cost model counts every 4th query of a large query set.
+const QUERY_STEP: usize = 4;
+
+/// Returns the estimated cost (in units of one 512-bit AND of a block row) of matching with
+/// the sieve whose stored buckets (per class) have the sizes `stored` and whose stored bucket
+/// s meets `compat[!s]` queries, with `bits` mask bits left to match.
+///
+/// Per stored bucket and class: whole blocks cost (chunks + [`PER_QUERY`]) per compatible
+/// query and [`PER_BLOCK`] per chunk to build, a raw tail [`PER_RAW`] per mask and query.
+fn sieve_cost<'a>(stored: impl Iterator<Item = &'a [u32]>, compat: &[u64], bits: u32) -> u64 {
+    let chunks = (bits.div_ceil(CHUNK) as u64).max(1);
+    let all = compat.len() - 1;
+    let mut cost = 0u64;
+    for buckets in stored {
+        for (s, &len) in buckets.iter().enumerate() {
+            if len == 0 {
+                continue;
+            }
+            let len = len as u64;
+            let rest = len % BLOCK as u64;
+            let (blocks, tail) =
+                if rest < TAIL as u64 { (len / BLOCK as u64, rest) } else { (len.div_ceil(BLOCK as u64), 0) };
+            let q = compat[!s & all];
+            cost += blocks * ((chunks + PER_QUERY) * q + PER_BLOCK * chunks) + tail * q * PER_RAW;
         }
     }
-    cut
+    cost
 }
+
+/// Cost model constants (units of one 512-bit AND per block and query), measured at
+/// n = 20–22 (see results/2026-12-01-join-scale/).
+const PER_QUERY: u64 = 4;
+const PER_BLOCK: u64 = 64;
+const PER_RAW: u64 = 2;
+
+/// The most cut bits the sieve uses (1024 buckets).
+pub const MAX_CUTS: u32 = 10;
+/// Stored masks from which the sieve is considered (the cost model then chooses, possibly no
+/// cut at all): at n = 22 a stored set of 2,649 masks against 589,784 queries runs about 10%
+/// faster with 6 cut bits than with none.
+pub const SIEVE_FROM: usize = 2 * BLOCK;
+/// Stored × query pairs from which the sieve is considered: below, choosing the cut bits
+/// (sampling and histograms, tens of µs) would cost more than it saves (odd n runs many
+/// rounds of a few µs).
+const SIEVE_PAIRS: u64 = 1 << 24;
 
 /// Transposes a 64×64 bit matrix in place: afterwards bit i of `a[j]` is what bit j of `a[i]`
 /// was (H. S. Warren, "Hacker's Delight", §7-3, least significant bit first).
@@ -400,27 +610,40 @@ fn compatible<'a>(m: &'a Matcher, bucket: u32, queries: &'a [Query]) -> impl Ite
         .flat_map(move |q| &queries[starts[q]..starts[q + 1]])
 }
 
-/// Returns the weighted count of the raw tail.
+/// A bucket's short tail of one class: `tail[start..end]`, matched raw.
+#[derive(Clone, Copy, Debug)]
+struct TailRun {
+    bucket: u32,
+    weight: u32,
+    start: u32,
+    end: u32,
+}
+
+/// Returns the weighted count of the raw tails against the compatible (squeezed, sorted)
+/// queries.
 #[inline(always)]
 fn tail_sum(m: &Matcher, queries: &[Query]) -> u64 {
     let mut total = 0;
-    if !m.tail.is_empty() {
-        for &(q, weight) in queries {
-            let free: u64 = m.tail.iter().filter(|t| t.0 & q == 0).map(|t| t.1 as u64).sum();
-            total += free * weight as u64;
+    for run in &m.tail_runs {
+        let masks = &m.tail[run.start as usize..run.end as usize];
+        let mut sum = 0u64;
+        for &(q, weight) in compatible(m, run.bucket, queries) {
+            let free = masks.iter().filter(|&&t| t & q == 0).count() as u64;
+            sum += free * weight as u64;
         }
+        total += sum * run.weight as u64;
     }
     total
 }
 
 fn count_generic(m: &Matcher, queries: &[Query]) -> u64 {
-    count_body(m, queries)
+    count_body(m, queries) + tail_sum(m, queries)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,popcnt,bmi2")]
 fn count_avx2(m: &Matcher, queries: &[Query]) -> u64 {
-    count_body(m, queries)
+    count_body(m, queries) + tail_sum(m, queries)
 }
 
 /// The AVX-512 block loop: one 512-bit register per row, one copy per chunk count so the
@@ -429,21 +652,22 @@ fn count_avx2(m: &Matcher, queries: &[Query]) -> u64 {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vpopcntdq,avx2,popcnt,bmi2")]
 fn count_avx512(m: &Matcher, queries: &[Query]) -> u64 {
-    match m.chunks {
-        1 => blocks_avx512::<1>(m, queries),
-        2 => blocks_avx512::<2>(m, queries),
-        3 => blocks_avx512::<3>(m, queries),
-        4 => blocks_avx512::<4>(m, queries),
-        5 => blocks_avx512::<5>(m, queries),
-        6 => blocks_avx512::<6>(m, queries),
-        7 => blocks_avx512::<7>(m, queries),
-        8 => blocks_avx512::<8>(m, queries),
-        9 => blocks_avx512::<9>(m, queries),
-        10 => blocks_avx512::<10>(m, queries),
-        11 => blocks_avx512::<11>(m, queries),
-        12 => blocks_avx512::<12>(m, queries),
-        _ => count_body(m, queries),
-    }
+    tail_sum(m, queries)
+        + match m.chunks {
+            1 => blocks_avx512::<1>(m, queries),
+            2 => blocks_avx512::<2>(m, queries),
+            3 => blocks_avx512::<3>(m, queries),
+            4 => blocks_avx512::<4>(m, queries),
+            5 => blocks_avx512::<5>(m, queries),
+            6 => blocks_avx512::<6>(m, queries),
+            7 => blocks_avx512::<7>(m, queries),
+            8 => blocks_avx512::<8>(m, queries),
+            9 => blocks_avx512::<9>(m, queries),
+            10 => blocks_avx512::<10>(m, queries),
+            11 => blocks_avx512::<11>(m, queries),
+            12 => blocks_avx512::<12>(m, queries),
+            _ => count_body(m, queries),
+        }
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -455,7 +679,9 @@ fn blocks_avx512<const K: usize>(m: &Matcher, queries: &[Query]) -> u64 {
     let mut total = 0u64;
     for (b, (&block_weight, &bucket)) in m.block_weights.iter().zip(&m.block_buckets).enumerate() {
         let tables: &[[Row; ROWS]; K] = all[b * K..(b + 1) * K].try_into().expect("K chunks per block");
-        let mut sum = 0u64;
+        // Weighted counts per 64-bit lane, reduced once per block (each lane holds at most
+        // 64 × weight per query: no overflow for fewer than 2^26 queries of weight < 2^32).
+        let mut lanes = _mm512_setzero_si512();
         let starts = &m.query_starts;
         for qb in 0..starts.len() - 1 {
             if qb as u32 & bucket != 0 {
@@ -470,10 +696,11 @@ fn blocks_avx512<const K: usize>(m: &Matcher, queries: &[Query]) -> u64 {
                     // SAFETY: as above.
                     acc = _mm512_and_si512(acc, unsafe { _mm512_loadu_si512(row.as_ptr().cast()) });
                 }
-                let ones = _mm512_reduce_add_epi64(_mm512_popcnt_epi64(acc)) as u64;
-                sum += ones * weight as u64;
+                let ones = _mm512_popcnt_epi64(acc);
+                lanes = _mm512_add_epi64(lanes, _mm512_mul_epu32(ones, _mm512_set1_epi64(weight as i64)));
             }
         }
+        let sum = _mm512_reduce_add_epi64(lanes) as u64;
         total += sum * block_weight as u64;
     }
     total
@@ -552,19 +779,69 @@ mod tests {
         let mut rng = Rng(99);
         let mut m = Matcher::new();
         for level in Level::available() {
-            for bits in [20, 38] {
+            for bits in [20, 38, 42] {
                 let masks: Vec<u64> = (0..3 * SIEVE_FROM + 5).map(|_| rng.mask(bits, 0b100)).collect();
                 let queries: Vec<Query> = (0..300).map(|i| (rng.mask(bits, 0), 1 + i % 3)).collect();
                 let classes: [(&[u64], u32); 2] =
                     [(&masks[..SIEVE_FROM + 100], 2), (&masks[SIEVE_FROM + 100..], 1)];
-                assert_eq!(
-                    m.count(level, &classes, &queries),
-                    naive_count(&classes, &queries),
-                    "{level:?} {bits}"
-                );
-                assert_eq!(m.cut.count_ones(), 3);
+                let want = naive_count(&classes, &queries);
+                for cuts in (0..=MAX_CUTS).map(Some).chain([None]) {
+                    m.cuts = cuts;
+                    assert_eq!(m.count(level, &classes, &queries), want, "{level:?} {bits} {cuts:?}");
+                    if let Some(k) = cuts {
+                        assert_eq!(m.cut_bits(), k, "{bits} bits: every forced cut bit separates pairs");
+                    }
+                }
+                m.cuts = None;
             }
         }
+    }
+
+    /// Bucket sizes at the edges: empty buckets, single masks, tails just under and at the
+    /// raw-tail threshold, a whole block, a block and one: every forced number of cut bits
+    /// against the naive count.
+    #[test]
+    fn sieve_buckets_of_edge_sizes_count_like_the_naive_test() {
+        let mut rng = Rng(4242);
+        let bits = 30;
+        let mut m = Matcher::new();
+        for level in Level::available() {
+            for sizes in [
+                [0, 1, TAIL - 1, TAIL],
+                [BLOCK - 1, BLOCK, BLOCK + 1, 2 * BLOCK + TAIL],
+                [1, 0, 0, 3 * BLOCK],
+            ] {
+                // Masks of bucket i (of the two top bits) carry bucket i's pattern there, so
+                // the greedy cut tends to pick those bits and the buckets get these sizes.
+                let mut masks = Vec::new();
+                for (i, &size) in sizes.iter().enumerate() {
+                    let top = (i as u64) << (bits - 2);
+                    masks.extend((0..size).map(|_| rng.mask(bits - 2, 0) | top));
+                }
+                let queries: Vec<Query> = (0..400).map(|i| (rng.mask(bits, 0), 1 << (i % 3))).collect();
+                let classes: [(&[u64], u32); 2] = [(&masks, 1), (&masks[..masks.len() / 3], 8)];
+                let want = naive_count(&classes, &queries);
+                m.sieve_from = Some(0);
+                for cuts in (0..=MAX_CUTS).map(Some).chain([None]) {
+                    m.cuts = cuts;
+                    assert_eq!(m.count(level, &classes, &queries), want, "{level:?} {sizes:?} {cuts:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_cost_model_sieves_large_sets_and_not_small_ones() {
+        let mut rng = Rng(5);
+        let mut m = Matcher::new();
+        let level = Level::detect();
+        // Window-like masks at n = 22: 40 bits, dense.
+        let masks: Vec<u64> = (0..40_000).map(|_| rng.next() & low_mask(40)).collect();
+        let queries: Vec<Query> = (0..40_000).map(|_| (rng.next() & low_mask(40), 1)).collect();
+        m.build(level, &[(&masks, 1)], &queries);
+        assert!(m.cut_bits() >= 4, "{} cut bits for 40,000 × 40,000 pairs", m.cut_bits());
+        m.build(level, &[(&masks[..100], 1)], &queries[..100]);
+        assert_eq!(m.cut_bits(), 0);
     }
 
     #[test]

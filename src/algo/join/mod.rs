@@ -22,10 +22,13 @@
 //! like any other plan. Each unit builds its own matcher in per-thread scratch, so no unit
 //! waits for another (no barriers), and the quarter table is shared read-only.
 //!
-//! Memory: the quarter table, 8 B per entry plus 4^h · 4 B of offsets: 0.2 MB at n = 14–15,
-//! 1.2 MB at n = 16–17, 8.4 MB at n = 18–19, 65 MB at n = 20–21 and 551 MB at n = 22–23
-//! ([`quarter::estimated_bytes`]), about 7–9× per two board sizes; per-thread scratch is under
-//! 2 MB at n = 20. [`JoinPlan::new`] refuses boards whose table would not fit in the memory
+//! Memory: the quarter table, 8 B per stored entry plus 4^h · 4 B of offsets: 0.2 MB at
+//! n = 14–15, 1.2 MB at n = 16–17, 8.4 MB at n = 18–19, 65 MB at n = 20–21; from n = 22 the
+//! table stores one of each mirror pair of row sets (293 MB at n = 22–23 instead of 551 MB)
+//! and from n = 24 one key per D4 orbit of the quarter square (see [`quarter::Symmetry`]),
+//! so n = 24–25 need about 0.75 GB instead of 5 GB and n = 26–27 about 7 GB
+//! ([`quarter::estimated_bytes`]); per-thread scratch is under 2 MB at n = 20 and about
+//! 60 MB at n = 22. [`JoinPlan::new`] refuses boards whose table would not fit in the memory
 //! available.
 
 pub mod bits;
@@ -543,6 +546,23 @@ mod tests {
                 assert_eq!(run(&plan, 2), want, "n = {n} {level:?}");
                 plan.set_sieve_from(0);
                 assert_eq!(run(&plan, 2), want, "n = {n} {level:?} always sieving");
+            }
+        }
+    }
+
+    /// The compacted quarter tables (rows; rows and columns) give the same counts and the same
+    /// solutions fixed by the half turn as the full table.
+    #[test]
+    fn compacted_quarter_tables_give_the_same_counts() {
+        use quarter::Symmetry;
+        for n in [8, 9, 12, 13] {
+            let want = backtrack_count(n) as u128;
+            let full = symmetric::fixed_by_half_turn(&QuarterTable::build_with(n / 2, Symmetry::None), n);
+            for symmetry in [Symmetry::Rows, Symmetry::D4] {
+                let mut plan = JoinPlan::new(n).unwrap();
+                plan.table = QuarterTable::build_with(n / 2, symmetry);
+                assert_eq!(run(&plan, 2), want, "n = {n} {symmetry:?}");
+                assert_eq!(symmetric::fixed_by_half_turn(&plan.table, n), full, "n = {n} {symmetry:?}");
             }
         }
     }

@@ -11,18 +11,137 @@
 //! stretch (about 14 KB at h = 9), which stays in cache. Built in two
 //! passes (count per key, then fill in place), so the peak memory is the table itself.
 //!
+//! Compaction ([`Symmetry`]): mirroring the square top to bottom (local row r → h−1−r) maps a
+//! placement on rows R, columns C with diagonals (u, v) to one on rows rev(R), columns C with
+//! diagonals (v, u); mirroring it left to right maps it to rows R, columns rev(C) with
+//! diagonals (rev(v), rev(u)), rev over the 2h−1 diagonal bits; the transpose maps it to rows
+//! C, columns R with diagonals (u, rev(v)). So a table may keep one key of each orbit and hand
+//! out the others as a mapped view: [`QuarterTable::cells`] returns the stored list and the
+//! [`Mirror`] to apply. At h = 11 (n = 22–23) only R ≤ rev(R) is stored (52% of the entries;
+//! E. Kluev's row-symmetric table); from h = 12 one key per D4 orbit (about 14%), so n = 24–25
+//! need 0.7 GB instead of 5 GB and n = 26–27 fit a 12 GB node.
+//!
 //! Sizes (entries): 16,870 / 118,969 / 915,442 / 7,535,369 / 66,807,234 for h = 7..11, about
 //! 8–9× per step (E. Kluev's N-Queens-Count-Sol measures the same counts; see
 //! shared/design/join-algorithm.md §1).
 
-/// The largest quarter side the table supports: 4^h offsets must stay modest (4^12 · 4 B =
-/// 64 MiB) and entry counts must fit a `u32` (about 600 million at h = 12).
-pub const MAX_H: u32 = 12;
+/// The largest quarter side the table supports: 4^h offsets must stay modest (4^13 · 4 B =
+/// 256 MiB) and the stored entries must fit a `u32` index (under a billion at h = 13 with one
+/// key per D4 orbit).
+pub const MAX_H: u32 = 13;
+
+/// Which images of the square under its symmetries the table stores once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Symmetry {
+    /// Every key stored.
+    None,
+    /// Only row sets R ≤ rev(R) (the top–bottom mirror).
+    Rows,
+    /// One key per orbit of the square's dihedral group D4 (mirrors and the transpose).
+    D4,
+}
+
+impl Symmetry {
+    /// Returns the compaction used for side `h`: none up to h = 10 (65 MB at most, and the
+    /// enumerator reads the lists as they are), rows at h = 11 (n = 22–23: 293 MB instead of
+    /// 551 MB), one key per D4 orbit from h = 12 (n = 24–25: about 0.8 GB instead of 5 GB;
+    /// n = 26–27 about 7 GB).
+    pub fn for_side(h: u32) -> Symmetry {
+        match h {
+            0..=10 => Symmetry::None,
+            11 => Symmetry::Rows,
+            _ => Symmetry::D4,
+        }
+    }
+}
+
+/// How to turn a stored entry into the requested one: the transpose (if `transpose`), then
+/// the top–bottom mirror (if `rows`), then the left–right mirror (if `cols`); see the module
+/// docs for what each does to (u, v).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Mirror {
+    /// (r, c) → (c, r): (u, v) → (u, rev(v)).
+    pub transpose: bool,
+    /// r → h−1−r: (u, v) → (v, u).
+    pub rows: bool,
+    /// c → h−1−c: (u, v) → (rev(v), rev(u)).
+    pub cols: bool,
+}
+
+impl Mirror {
+    /// No change.
+    pub const IDENTITY: Mirror = Mirror { transpose: false, rows: false, cols: false };
+
+    /// Returns `entry` (`u | v << 32`) mapped, with rev over `len` = 2h − 1 bits.
+    #[inline]
+    pub fn apply(self, entry: u64, len: u32) -> u64 {
+        let (mut u, mut v) = (entry & 0xffff_ffff, entry >> 32);
+        let rev = |x: u64| x.reverse_bits() >> (64 - len);
+        if self.transpose {
+            v = rev(v);
+        }
+        if self.rows {
+            (u, v) = (v, u);
+        }
+        if self.cols {
+            (u, v) = (rev(v), rev(u));
+        }
+        u | (v << 32)
+    }
+
+    /// Returns the key this mirror's inverse maps (`rows`, `cols`) to: the stored key whose
+    /// list, mapped by `self`, is the list of (`rows`, `cols`).
+    #[inline]
+    fn source(self, rows: u32, cols: u32, h: u32) -> (u32, u32) {
+        let (mut r, mut c) = (rows, cols);
+        if self.cols {
+            c = rev_h(c, h);
+        }
+        if self.rows {
+            r = rev_h(r, h);
+        }
+        if self.transpose {
+            (r, c) = (c, r);
+        }
+        (r, c)
+    }
+}
+
+/// Returns `x` with its low `h` bits mirrored (bit i → bit h − 1 − i).
+#[inline]
+fn rev_h(x: u32, h: u32) -> u32 {
+    if h == 0 { 0 } else { x.reverse_bits() >> (32 - h) }
+}
+
+/// Returns the stored key for (`rows`, `cols`) under `symmetry` (the least key of its orbit)
+/// and the mirror that maps the stored list to the requested one.
+#[inline]
+fn canonical(symmetry: Symmetry, rows: u32, cols: u32, h: u32) -> (u32, u32, Mirror) {
+    let key = |(r, c): (u32, u32)| (r << h) | c;
+    let mut best = (rows, cols, Mirror::IDENTITY);
+    let mut candidates = |m: Mirror| {
+        let (r, c) = m.source(rows, cols, h);
+        if key((r, c)) < key((best.0, best.1)) {
+            best = (r, c, m);
+        }
+    };
+    match symmetry {
+        Symmetry::None => {}
+        Symmetry::Rows => candidates(Mirror { rows: true, ..Mirror::IDENTITY }),
+        Symmetry::D4 => {
+            for i in 1..8u8 {
+                candidates(Mirror { transpose: i & 1 != 0, rows: i & 2 != 0, cols: i & 4 != 0 });
+            }
+        }
+    }
+    best
+}
 
 /// Every non-attacking placement on an h×h square, by (row set, column set).
 #[derive(Clone, Debug)]
 pub struct QuarterTable {
     h: u32,
+    symmetry: Symmetry,
     offsets: Vec<u32>,
     entries: Vec<u64>,
 }
@@ -35,10 +154,35 @@ impl QuarterTable {
     /// # Panics
     /// If `h` > [`MAX_H`] (callers check with [`estimated_bytes`] first).
     pub fn build(h: u32) -> QuarterTable {
+        QuarterTable::build_with(h, Symmetry::for_side(h))
+    }
+
+    /// Builds the table for side `h` storing the keys `symmetry` keeps (see
+    /// [`QuarterTable::build`]).
+    ///
+    /// # Panics
+    /// If `h` > [`MAX_H`].
+    pub fn build_with(h: u32, symmetry: Symmetry) -> QuarterTable {
         assert!(h <= MAX_H, "quarter side {h} is beyond {MAX_H}");
         let keys = 1usize << (2 * h);
+        // One bit per key: whether it is stored (the least of its orbit).
+        let stored: Vec<u64> = (0..keys.div_ceil(64))
+            .map(|word| {
+                (0..64.min(keys - word * 64)).fold(0u64, |bits, i| {
+                    let key = word * 64 + i;
+                    let (rows, cols) = ((key >> h) as u32, key as u32 & ((1 << h) - 1));
+                    let (r, c, _) = canonical(symmetry, rows, cols, h);
+                    bits | (((r, c) == (rows, cols)) as u64) << i
+                })
+            })
+            .collect();
+        let keep = |key: usize| stored[key / 64] >> (key % 64) & 1 == 1;
         let mut counts = vec![0u32; keys + 1];
-        walk(h, 0, 0, 0, 0, 0, &mut |key, _| counts[key] += 1);
+        walk(h, 0, 0, 0, 0, 0, &mut |key, _| {
+            if keep(key) {
+                counts[key] += 1
+            }
+        });
         // Exclusive prefix sums: offsets[key] is where the key's entries start.
         let mut total = 0u32;
         for c in counts.iter_mut() {
@@ -50,10 +194,17 @@ impl QuarterTable {
         let mut cursor: Vec<u32> = offsets[..keys].to_vec();
         let mut entries = vec![0u64; total as usize];
         walk(h, 0, 0, 0, 0, 0, &mut |key, entry| {
-            entries[cursor[key] as usize] = entry;
-            cursor[key] += 1;
+            if keep(key) {
+                entries[cursor[key] as usize] = entry;
+                cursor[key] += 1;
+            }
         });
-        QuarterTable { h, offsets, entries }
+        QuarterTable { h, symmetry, offsets, entries }
+    }
+
+    /// Returns which mirror images share storage.
+    pub fn symmetry(&self) -> Symmetry {
+        self.symmetry
     }
 
     /// Returns the quarter side h.
@@ -61,7 +212,7 @@ impl QuarterTable {
         self.h
     }
 
-    /// Returns the number of stored placements.
+    /// Returns the number of stored placements (with compaction, fewer than the placements).
     pub fn len(&self) -> usize {
         self.entries.len()
     }
@@ -77,23 +228,48 @@ impl QuarterTable {
         self.offsets.len() * 4 + self.entries.len() * 8
     }
 
-    /// Returns the placements on the local rows `rows` for every column set: one contiguous
-    /// stretch of the table.
+    /// Returns the stored placements on the local rows `rows` (or on their mirror image, when
+    /// the rows are compacted) for every column set: one contiguous stretch of the table
+    /// (empty with one key per D4 orbit, where no one stretch holds them).
     #[inline]
     pub fn region(&self, rows: u32) -> &[u64] {
+        let rows = match self.symmetry {
+            Symmetry::None => rows,
+            Symmetry::Rows => rows.min(rev_h(rows, self.h)),
+            // The stored keys of one row set's lists are spread over its orbit.
+            Symmetry::D4 => return &[],
+        };
         let lo = self.offsets[(rows << self.h) as usize] as usize;
         let hi = self.offsets[((rows + 1) << self.h) as usize] as usize;
         &self.entries[lo..hi]
     }
 
     /// Returns the placements on exactly the local rows `rows` and columns `cols` (h-bit masks
-    /// of equal popcount), each as `u | v << 32`.
+    /// of equal popcount): a stored list, each entry `u | v << 32`, and the [`Mirror`] that
+    /// turns its entries into the requested ones (always [`Mirror::IDENTITY`] without
+    /// compaction).
     #[inline]
-    pub fn cells(&self, rows: u32, cols: u32) -> &[u64] {
-        let key = (cols | (rows << self.h)) as usize;
+    pub fn cells(&self, rows: u32, cols: u32) -> (&[u64], Mirror) {
+        let h = self.h;
+        let (rows, cols, mirror) = canonical(self.symmetry, rows, cols, h);
+        let key = (cols | (rows << h)) as usize;
         let lo = self.offsets[key] as usize;
         let hi = self.offsets[key + 1] as usize;
-        &self.entries[lo..hi]
+        (&self.entries[lo..hi], mirror)
+    }
+
+    /// Writes the placements on `rows` and `cols` (as [`QuarterTable::cells`], mirrored where
+    /// needed) into `buf` and returns them: the stored list itself when no mirror applies.
+    #[inline]
+    pub fn cells_into<'a>(&'a self, rows: u32, cols: u32, buf: &'a mut Vec<u64>) -> &'a [u64] {
+        let (list, mirror) = self.cells(rows, cols);
+        if mirror == Mirror::IDENTITY {
+            return list;
+        }
+        let len = 2 * self.h - 1;
+        buf.clear();
+        buf.extend(list.iter().map(|&e| mirror.apply(e, len)));
+        buf
     }
 }
 
@@ -114,18 +290,50 @@ fn walk(h: u32, row: u32, rows: u32, cols: u32, u: u64, v: u64, emit: &mut impl 
     }
 }
 
-/// Entry counts of the table for h = 0..=11 (h ≤ 9 checked by the test
-/// `entry_counts_match_the_documented_sizes`; h = 10, 11 as measured by the design note).
-const ENTRIES: [u64; 12] = [1, 2, 5, 18, 87, 462, 2635, 16_870, 118_969, 915_442, 7_535_369, 66_807_234];
+/// Placements on an h×h square for h = 0..=11, and the entries stored with the rows
+/// compacted and with one key per D4 orbit (all measured by building the tables; h ≤ 9
+/// checked by the test `entry_counts_match_the_documented_sizes`).
+const ENTRIES: [[u64; 3]; 12] = [
+    [1, 1, 1],
+    [2, 2, 2],
+    [5, 3, 2],
+    [18, 13, 6],
+    [87, 53, 20],
+    [462, 286, 107],
+    [2635, 1471, 469],
+    [16_870, 9429, 2854],
+    [118_969, 63_053, 17_500],
+    [915_442, 486_298, 132_524],
+    [7_535_369, 3_886_603, 1_018_757],
+    [66_807_234, 34_543_071, 9_012_090],
+];
 
-/// Returns the bytes a table for side `h` occupies, from measured entry counts (h ≤ 11) or,
-/// beyond, an extrapolation of 10× per step.
-pub fn estimated_bytes(h: u32) -> u64 {
-    let entries = match ENTRIES.get(h as usize) {
-        Some(&e) => e,
-        None => ENTRIES[11].saturating_mul(10u64.saturating_pow(h - 11)),
+/// Entries stored at h = 12 (rows compacted; one key per D4 orbit), measured.
+const ENTRIES_12: [u64; 3] = [0, 322_269_833, 82_448_724];
+
+/// Returns the entries a table for side `h` stores with compaction `symmetry`: measured up to
+/// h = 12, beyond that an extrapolation of 10× per step (the measured growth is 7.7×, 8.2×,
+/// 8.9×, 9.4× for h = 8..12).
+pub fn estimated_entries(h: u32, symmetry: Symmetry) -> u64 {
+    let column = match symmetry {
+        Symmetry::None => 0,
+        Symmetry::Rows => 1,
+        Symmetry::D4 => 2,
     };
-    entries.saturating_mul(8).saturating_add(4u64.saturating_mul(1u64 << (2 * h.min(31))))
+    if let Some(e) = ENTRIES.get(h as usize) {
+        return e[column];
+    }
+    // No uncompacted count is measured at h = 12: the rows-compacted one, doubled, bounds it.
+    let base = if column == 0 { 2 * ENTRIES_12[1] } else { ENTRIES_12[column] };
+    base.saturating_mul(10u64.saturating_pow(h - 12))
+}
+
+/// Returns the bytes the table for side `h` occupies with the compaction the join uses
+/// ([`Symmetry::for_side`]): 8 B per stored entry and 4 B per key (4^h + 1 keys).
+pub fn estimated_bytes(h: u32) -> u64 {
+    estimated_entries(h, Symmetry::for_side(h))
+        .saturating_mul(8)
+        .saturating_add(4u64.saturating_mul(1u64 << (2 * h.min(31))))
 }
 
 #[cfg(test)]
@@ -135,9 +343,37 @@ mod tests {
     #[test]
     fn entry_counts_match_the_documented_sizes() {
         for h in 0..=9 {
-            let t = QuarterTable::build(h);
-            assert_eq!(t.len() as u64, ENTRIES[h as usize], "h = {h}");
-            assert_eq!(t.bytes() as u64, estimated_bytes(h) + 4, "h = {h}");
+            for symmetry in [Symmetry::None, Symmetry::Rows, Symmetry::D4] {
+                let t = QuarterTable::build_with(h, symmetry);
+                assert_eq!(t.len() as u64, estimated_entries(h, symmetry), "h = {h} {symmetry:?}");
+            }
+            assert_eq!(QuarterTable::build(h).bytes() as u64, estimated_bytes(h) + 4, "h = {h}");
+        }
+        assert!(estimated_bytes(11) < 300 << 20, "n = 22-23: rows compacted");
+        assert!(estimated_bytes(12) < 2900 << 20, "n = 24-25 within 3 GB");
+        assert!(estimated_bytes(13) < 12_000 << 20, "n = 26-27 within 12 GB");
+    }
+
+    /// Every compaction hands out the same lists as the full table, mirrored as needed.
+    #[test]
+    fn compacted_tables_list_what_the_full_table_lists() {
+        for h in 1..=7 {
+            let full = QuarterTable::build_with(h, Symmetry::None);
+            for symmetry in [Symmetry::Rows, Symmetry::D4] {
+                let t = QuarterTable::build_with(h, symmetry);
+                let mut buf = Vec::new();
+                for rows in 0..1u32 << h {
+                    for cols in 0..1u32 << h {
+                        let (want, mirror) = full.cells(rows, cols);
+                        assert_eq!(mirror, Mirror::IDENTITY);
+                        let mut want = want.to_vec();
+                        let mut got = t.cells_into(rows, cols, &mut buf).to_vec();
+                        want.sort_unstable();
+                        got.sort_unstable();
+                        assert_eq!(got, want, "h = {h} {symmetry:?} rows = {rows:b} cols = {cols:b}");
+                    }
+                }
+            }
         }
     }
 
@@ -147,7 +383,7 @@ mod tests {
         let t = QuarterTable::build(h);
         for rows in 0..1u32 << h {
             for cols in 0..1u32 << h {
-                let cells = t.cells(rows, cols);
+                let (cells, _) = t.cells(rows, cols);
                 if rows.count_ones() != cols.count_ones() {
                     assert!(cells.is_empty());
                 }
@@ -158,6 +394,6 @@ mod tests {
                 }
             }
         }
-        assert_eq!(t.cells(0b11111, 0b11111).len(), 10, "Q(5) full placements");
+        assert_eq!(t.cells(0b11111, 0b11111).0.len(), 10, "Q(5) full placements");
     }
 }
