@@ -34,6 +34,7 @@ pub mod journal;
 pub mod kernel;
 pub mod kernel_d4;
 pub mod kernel_d4_simd;
+pub mod memory;
 pub mod merge;
 pub mod oeis;
 pub mod output;
