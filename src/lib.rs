@@ -29,6 +29,7 @@ pub mod check;
 pub mod constellation;
 pub mod d4;
 pub mod enumerate;
+pub mod estimate;
 pub mod join;
 pub mod journal;
 pub mod kernel;
