@@ -16,6 +16,8 @@ Options:
                        [default: shards-nN-kK]; on a shared file system for --sshlogin
   -j, --jobs J         shards at once per host [default: parallel's, one per core]
   -t, --threads T      worker threads per shard [default: 1]
+      --algorithm A    auto, d4, join or mirror, the same for every shard [default: $ALGORITHM,
+                       else auto, resolved once here so that every host uses the same plan]
   -S, --sshlogin LOGIN passed to parallel (repeatable), e.g. 8/node1 or ':' for this host;
                        nqueens must then be on each host's PATH (or give --nqueens)
       --nqueens BIN    the nqueens binary [default: nqueens on PATH, else target/release/nqueens]
@@ -29,13 +31,14 @@ Example:
 USAGE
 }
 
-dir="" jobs="" threads=1 nqueens="" format=text verify=() sshlogins=() positional=()
+dir="" jobs="" threads=1 algorithm="${ALGORITHM:-auto}" nqueens="" format=text verify=() sshlogins=() positional=()
 while [[ $# -gt 0 ]]; do
     case "$1" in
         -h|--help) usage; exit 0 ;;
         -d|--dir) dir="$2"; shift 2 ;;
         -j|--jobs) jobs="$2"; shift 2 ;;
         -t|--threads) threads="$2"; shift 2 ;;
+        --algorithm) algorithm="$2"; shift 2 ;;
         -S|--sshlogin) sshlogins+=(--sshlogin "$2"); shift 2 ;;
         --nqueens) nqueens="$2"; shift 2 ;;
         --format) format="$2"; shift 2 ;;
@@ -57,6 +60,16 @@ command -v parallel >/dev/null || { echo "parallel-shards.sh: GNU parallel is re
 if [[ -z "$nqueens" ]]; then
     nqueens="$(command -v nqueens || echo "$(cd "$(dirname "$0")/.." && pwd)/target/release/nqueens")"
 fi
+case "$algorithm" in
+    auto|d4|join|mirror) ;;
+    *) echo "parallel-shards.sh: --algorithm '$algorithm' is not one of auto, d4, join, mirror" >&2; exit 2 ;;
+esac
+if [[ "$algorithm" == auto ]]; then
+    # Resolve auto here, once: hosts with different memory could otherwise pick different
+    # algorithms, whose shards and journals do not mix.
+    algorithm="$("$nqueens" plan "$n" --shards "$k" --sample-seconds 0 --format json | sed -n 's/.*"algorithm":"\([a-z0-9]*\)".*/\1/p')"
+    [[ -n "$algorithm" ]] || { echo "parallel-shards.sh: could not resolve --algorithm auto with $nqueens plan" >&2; exit 2; }
+fi
 dir="${dir:-shards-n$n-k$k}"
 mkdir -p "$dir"
 dir="$(cd "$dir" && pwd)"
@@ -67,7 +80,7 @@ jobs_opt=()
 # (and resume from their journals). --halt never: one failing shard does not stop the others.
 seq 0 $((k - 1)) | parallel --will-cite --joblog "$dir/joblog" --resume-failed --halt never "${jobs_opt[@]}" \
     "${sshlogins[@]}" \
-    "$nqueens" count "$n" --shard "{}/$k" -j "$threads" --progress never \
+    "$nqueens" count "$n" --shard "{}/$k" --algorithm "$algorithm" -j "$threads" --progress never \
     --checkpoint "$dir/shard-{}.journal" --output "$dir/shard-{}.json"
 
 shards=()

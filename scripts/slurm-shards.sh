@@ -5,34 +5,61 @@ set -euo pipefail
 usage() {
     cat <<'USAGE'
 Usage:
-  scripts/slurm-shards.sh submit N K [--dir DIR] [--threads T] [--time T] [--nqueens BIN] [-- SBATCH_OPTS...]
+  scripts/slurm-shards.sh submit N K [OPTIONS] [-- SBATCH_OPTS...]
+  scripts/slurm-shards.sh resume DIR [-- SBATCH_OPTS...]
   scripts/slurm-shards.sh task            (run by Slurm as each array task)
   scripts/slurm-shards.sh merge           (run by Slurm after the array, or by hand)
 
 `submit` (on a login node) submits a job array of K tasks, task I counting shard I/K of Q(N)
 (`nqueens count N --shard I/K`) with its own checkpoint journal in DIR, and a merge job that
-runs after every task has succeeded (`--dependency=afterok`) and writes DIR/result.txt.
+runs once every task has ended, whatever its state (`--dependency=afterany`), and writes
+DIR/result.txt, or refuses loudly (exit 1, naming the missing shards) when one has no result.
 
-Graceful stop: the array is submitted with `--signal=B:USR1@120`, so 120 s before its time limit
-the task script receives SIGUSR1 and passes it on to nqueens, which finishes the running
-subproblems, fsyncs its journal and exits 143; the task then requeues itself (`scontrol
-requeue`) and its next start resumes from the journal. A preempted or failed task resumes the
-same way when it runs again.
+Graceful stop: the array is submitted with `--signal=B:USR1@LEAD`, so LEAD seconds before its
+time limit the task script receives SIGUSR1 and passes it on to nqueens, which finishes the
+running subproblems, fsyncs its journal and exits 143; the task then requeues itself (`scontrol
+requeue`) and its next start resumes from the journal (Slurm starts a requeued job again about
+2 minutes later). Only that warning requeues: `scancel` (SIGTERM) stops the task for good, with
+its journal kept. A task that fails (killed, out of memory, node lost) does not run again by
+itself: the merge then refuses, and `resume DIR` submits the unfinished shards again (each
+resumes from its journal) with a new merge job.
+
+The algorithm is fixed for the whole run at submit time (`auto` is resolved with the memory a
+task gets, --mem), so that every task and every restart, on any node, uses the same plan and
+its journal stays valid.
 
 Options (submit):
-  --dir DIR        shared folder for journals, results and logs [default: ./shards-nN-kK]
-  --threads T      CPUs per task (`--cpus-per-task`), nqueens -j T [default: 1]
-  --time T         time limit per task, any sbatch --time form [default: 1:00:00]
-  --nqueens BIN    the nqueens binary, on a path every node sees [default: nqueens on PATH,
-                   else target/release/nqueens beside this script]
-  -- OPTS...       further sbatch options for both jobs (partition, account, ...)
-  -h, --help       this help
+  --dir DIR          shared folder for journals, results and logs [default: ./shards-nN-kK]
+  --threads T        CPUs per task (`--cpus-per-task`), nqueens -j T [default: 1]
+  --time T           time limit per task, any sbatch --time form [default: 1:00:00]; must
+                     be at least the warning lead + 90 s (Slurm may warn up to 60 s early)
+  --mem M            memory per task (and for the merge), sbatch --mem form (e.g. 4G, 500M)
+                     [default: what `nqueens plan` says a process needs, plus 25%]
+  --algorithm A      auto, d4, join or mirror [default: $ALGORITHM, else auto]
+  --signal-lead S    seconds of warning before the time limit [default: 120]
+  --throttle P       at most P tasks of the array at once (`--array 0-(K-1)%P`)
+  --merge-time T     time limit of the merge job [default: 0:30:00]
+  --array-opt OPT    one more sbatch option for the array only (repeatable), e.g.
+                     --array-opt=--partition=long
+  --merge-opt OPT    one more sbatch option for the merge job only (repeatable)
+  --nqueens BIN      the nqueens binary, on a path every node sees [default: nqueens on PATH,
+                     else target/release/nqueens beside this script]
+  -- OPTS...         further sbatch options for both jobs (partition, account, ...)
+  -h, --help         this help
 
-Environment read by `task` and `merge` (set by `submit`): NQ_N, NQ_DIR, NQ_THREADS, NQ_BIN;
-Slurm's SLURM_ARRAY_TASK_ID, SLURM_ARRAY_TASK_COUNT (task), SLURM_ARRAY_JOB_ID (requeue).
+`resume DIR` reads the settings `submit` saved in DIR/run.env, refuses while a task of the run
+is still queued or running, and submits the shards that have no result yet (and the merge).
+
+Environment read by `task` and `merge` (set by `submit`): NQ_N, NQ_K, NQ_DIR, NQ_THREADS,
+NQ_BIN, NQ_ALGORITHM; Slurm's SLURM_ARRAY_TASK_ID (task), SLURM_ARRAY_JOB_ID (requeue).
+
+Each task appends to DIR/task-I.log one line when it starts (host, time, restart count,
+subproblems its journal already holds) and one when it ends (finished, stopped or failed,
+exit status, seconds).
 
 Example:
-  scripts/slurm-shards.sh submit 21 64 --threads 8 --time 4:00:00 --dir /scratch/q21 -- -p batch
+  scripts/slurm-shards.sh submit 21 64 --threads 8 --time 4:00:00 --mem 8G --throttle 16 \
+      --dir /scratch/q21 -- -p batch
 USAGE
 }
 
@@ -40,13 +67,84 @@ die() { echo "slurm-shards.sh: $*" >&2; exit 2; }
 
 default_bin() { command -v nqueens || echo "$(cd "$(dirname "$0")/.." && pwd)/target/release/nqueens"; }
 
+# Prints an sbatch --time value (M, M:S, H:M:S, D-H, D-H:M, D-H:M:S) in seconds; fails on others.
+time_seconds() {
+    local t="$1" d=0 rest h=0 m=0 s=0
+    if [[ "$t" =~ ^([0-9]+)-(.*)$ ]]; then
+        d="${BASH_REMATCH[1]}" rest="${BASH_REMATCH[2]}"
+        if [[ "$rest" =~ ^([0-9]+)$ ]]; then h="${BASH_REMATCH[1]}"
+        elif [[ "$rest" =~ ^([0-9]+):([0-9]+)$ ]]; then h="${BASH_REMATCH[1]}" m="${BASH_REMATCH[2]}"
+        elif [[ "$rest" =~ ^([0-9]+):([0-9]+):([0-9]+)$ ]]; then
+            h="${BASH_REMATCH[1]}" m="${BASH_REMATCH[2]}" s="${BASH_REMATCH[3]}"
+        else return 1; fi
+    elif [[ "$t" =~ ^([0-9]+)$ ]]; then m="${BASH_REMATCH[1]}"
+    elif [[ "$t" =~ ^([0-9]+):([0-9]+)$ ]]; then m="${BASH_REMATCH[1]}" s="${BASH_REMATCH[2]}"
+    elif [[ "$t" =~ ^([0-9]+):([0-9]+):([0-9]+)$ ]]; then
+        h="${BASH_REMATCH[1]}" m="${BASH_REMATCH[2]}" s="${BASH_REMATCH[3]}"
+    else return 1; fi
+    echo $(((10#$d * 24 + 10#$h) * 3600 + 10#$m * 60 + 10#$s))
+}
+
+# Prints an sbatch --mem value (a number with an optional K, M, G or T suffix; MiB without one)
+# in MiB, rounded up; fails on others.
+mem_mib() {
+    [[ "$1" =~ ^([0-9]+)([KkMmGgTt]?)[Bb]?$ ]] || return 1
+    local v="${BASH_REMATCH[1]}"
+    case "${BASH_REMATCH[2]}" in
+        K|k) echo $(((v + 1023) / 1024)) ;;
+        ""|M|m) echo "$v" ;;
+        G|g) echo $((v * 1024)) ;;
+        T|t) echo $((v * 1024 * 1024)) ;;
+    esac
+}
+
+# Prints the value of "key" in the one-line JSON object $2 (numbers and plain strings only).
+json_field() { sed -n "s/.*\"$1\":\"\{0,1\}\([^,\"}]*\).*/\1/p" <<<"$2"; }
+
+# Submits the array of shard indices $1 (e.g. 0-15%4 or 2,5) and its merge job, from run.env.
+submit_jobs() {
+    local indices="$1"
+    shift
+    local extra=("$@")
+    # shellcheck disable=SC1091
+    source "$NQ_DIR/run.env"
+    local env="ALL,NQ_N=$NQ_N,NQ_K=$NQ_K,NQ_DIR=$NQ_DIR,NQ_THREADS=$NQ_THREADS,NQ_BIN=$NQ_BIN,NQ_ALGORITHM=$NQ_ALGORITHM"
+    local array_opts=() merge_opts=()
+    [[ -n "${NQ_ARRAY_OPTS:-}" ]] && read -r -a array_opts <<<"$NQ_ARRAY_OPTS"
+    [[ -n "${NQ_MERGE_OPTS:-}" ]] && read -r -a merge_opts <<<"$NQ_MERGE_OPTS"
+    local array
+    array=$(sbatch --parsable --job-name "nqueens-$NQ_N" --array "$indices" --cpus-per-task "$NQ_THREADS" \
+        --mem "${NQ_MEM}M" --time "$NQ_TIME" --signal "B:USR1@$NQ_SIGNAL_LEAD" --requeue --open-mode append \
+        --output "$NQ_DIR/task-%a.log" --export "$env" "${extra[@]}" "${array_opts[@]}" "$NQ_SCRIPT" task)
+    array="${array%%;*}"
+    local merge
+    merge=$(sbatch --parsable --job-name "nqueens-$NQ_N-merge" --dependency "afterany:$array" \
+        --mem "${NQ_MEM}M" --time "$NQ_MERGE_TIME" --open-mode append --output "$NQ_DIR/merge.log" \
+        --export "$env" "${extra[@]}" "${merge_opts[@]}" "$NQ_SCRIPT" merge)
+    merge="${merge%%;*}"
+    echo "$array $merge" >>"$NQ_DIR/jobs"
+    echo "submitted array job $array (shards $indices of K = $NQ_K) and merge job $merge; result in $NQ_DIR/result.txt"
+}
+
 submit() {
-    local n="" k="" dir="" threads=1 time=1:00:00 bin="" extra=() positional=()
+    local n="" k="" dir="" threads=1 time=1:00:00 mem="" algorithm="${ALGORITHM:-auto}" lead=120
+    local throttle="" merge_time=0:30:00 bin="" extra=() positional=() array_opts=() merge_opts=()
     while [[ $# -gt 0 ]]; do
         case "$1" in
+            --dir|--threads|--time|--mem|--algorithm|--signal-lead|--throttle|--merge-time|--nqueens|--array-opt|--merge-opt)
+                [[ $# -ge 2 ]] || die "$1 needs a value (see --help)" ;;&
             --dir) dir="$2"; shift 2 ;;
             --threads) threads="$2"; shift 2 ;;
             --time) time="$2"; shift 2 ;;
+            --mem) mem="$2"; shift 2 ;;
+            --algorithm) algorithm="$2"; shift 2 ;;
+            --signal-lead) lead="$2"; shift 2 ;;
+            --throttle) throttle="$2"; shift 2 ;;
+            --merge-time) merge_time="$2"; shift 2 ;;
+            --array-opt) array_opts+=("$2"); shift 2 ;;
+            --array-opt=*) array_opts+=("${1#--array-opt=}"); shift ;;
+            --merge-opt) merge_opts+=("$2"); shift 2 ;;
+            --merge-opt=*) merge_opts+=("${1#--merge-opt=}"); shift ;;
             --nqueens) bin="$2"; shift 2 ;;
             --) shift; extra=("$@"); break ;;
             -*) die "unknown option '$1' (see --help)" ;;
@@ -56,44 +154,138 @@ submit() {
     [[ ${#positional[@]} -eq 2 ]] || die "submit needs N and K (see --help)"
     n="${positional[0]}" k="${positional[1]}"
     [[ "$n" =~ ^[0-9]+$ && "$k" =~ ^[0-9]+$ && "$k" -ge 1 ]] || die "N '$n' and K '$k' must be integers, K >= 1"
+    [[ "$threads" =~ ^[0-9]+$ && "$threads" -ge 1 ]] || die "--threads '$threads' must be an integer >= 1"
+    [[ "$lead" =~ ^[0-9]+$ ]] || die "--signal-lead '$lead' must be a number of seconds"
+    [[ -z "$throttle" || ("$throttle" =~ ^[0-9]+$ && "$throttle" -ge 1) ]] ||
+        die "--throttle '$throttle' must be an integer >= 1"
+    case "$algorithm" in auto|d4|join|mirror) ;; *) die "--algorithm '$algorithm' is not one of auto, d4, join, mirror" ;; esac
+    local seconds
+    seconds="$(time_seconds "$time")" || die "--time '$time' is not an sbatch time (M, M:S, H:M:S, D-H:M:S)"
+    time_seconds "$merge_time" >/dev/null || die "--merge-time '$merge_time' is not an sbatch time"
+    # Slurm checks time limits every 30 s and may send the warning up to 60 s early: keep at
+    # least 30 s of work per start.
+    if ((seconds < lead + 90)); then
+        die "--time $time ($seconds s) is too short for the ${lead} s warning (Slurm may send it up to 60 s early): use --time of at least $(((lead + 90 + 59) / 60)) minutes, or a smaller --signal-lead"
+    fi
+    local mib=""
+    if [[ -n "$mem" ]]; then
+        mib="$(mem_mib "$mem")" || die "--mem '$mem' is not an sbatch memory size (e.g. 4G, 500M)"
+    fi
+    bin="${bin:-$(default_bin)}"
+    [[ -x "$bin" ]] || die "the nqueens binary '$bin' is not executable (give --nqueens BIN)"
+    # Fix the algorithm for the whole run: `auto` as a task with $mib MiB would resolve it
+    # (SLURM_MEM_PER_NODE=0: no limit but this machine's, when --mem is not given).
+    local plan limit=0
+    [[ $algorithm == auto ]] && limit="${mib:-0}"
+    plan="$(SLURM_MEM_PER_NODE="$limit" "$bin" plan "$n" --shards "$k" --algorithm "$algorithm" \
+        --sample-seconds 0 --format json 2>&1)" || die "$(tail -n 1 <<<"$plan")"
+    local resolved needed
+    resolved="$(json_field algorithm "$plan")"
+    needed="$(json_field memory_mib "$plan")"
+    [[ -n "$resolved" && -n "$needed" ]] || die "could not read the plan of nqueens: $plan"
+    if [[ -z "$mib" ]]; then
+        mib=$((needed + needed / 4))
+    elif ((mib < needed)); then
+        die "--mem $mem ($mib MiB) is less than the $needed MiB a $resolved process needs at n = $n: give more, or --algorithm d4"
+    fi
     command -v sbatch >/dev/null || die "sbatch not found: run submit on a Slurm login node"
     dir="${dir:-shards-n$n-k$k}"
     mkdir -p "$dir"
     dir="$(cd "$dir" && pwd)"
-    bin="${bin:-$(default_bin)}"
-    local env="ALL,NQ_N=$n,NQ_DIR=$dir,NQ_THREADS=$threads,NQ_BIN=$bin"
-    local array
-    array=$(sbatch --parsable --job-name "nqueens-$n" --array "0-$((k - 1))" --cpus-per-task "$threads" \
-        --time "$time" --signal B:USR1@120 --requeue --open-mode append \
-        --output "$dir/task-%a.log" --export "$env" "${extra[@]}" "$0" task)
-    array="${array%%;*}"
-    local merge
-    merge=$(sbatch --parsable --job-name "nqueens-$n-merge" --dependency "afterok:$array" \
-        --output "$dir/merge.log" --export "$env" "${extra[@]}" "$0" merge)
-    echo "submitted array job $array (K = $k tasks) and merge job ${merge%%;*}; result in $dir/result.txt"
+    if [[ -f "$dir/run.env" ]]; then
+        local old
+        old="$(grep -E '^NQ_(N|K|ALGORITHM)=' "$dir/run.env" | tr '\n' ' ')"
+        [[ "$old" == "NQ_N=$n NQ_K=$k NQ_ALGORITHM=$resolved " ]] ||
+            die "$dir holds another run ($old): use another --dir, or \`resume $dir\`"
+    fi
+    {
+        echo "NQ_N=$n"
+        echo "NQ_K=$k"
+        echo "NQ_ALGORITHM=$resolved"
+        printf 'NQ_DIR=%q\nNQ_BIN=%q\nNQ_SCRIPT=%q\n' "$dir" "$bin" "$(cd "$(dirname "$0")" && pwd)/$(basename "$0")"
+        echo "NQ_THREADS=$threads"
+        echo "NQ_MEM=$mib"
+        printf 'NQ_TIME=%q\nNQ_MERGE_TIME=%q\n' "$time" "$merge_time"
+        echo "NQ_SIGNAL_LEAD=$lead"
+        printf 'NQ_ARRAY_OPTS=%q\nNQ_MERGE_OPTS=%q\n' "${array_opts[*]}" "${merge_opts[*]}"
+    } >"$dir/run.env"
+    NQ_DIR="$dir"
+    submit_jobs "0-$((k - 1))${throttle:+%$throttle}" "${extra[@]}"
+}
+
+# Prints the shard indices of the run in $NQ_DIR that have no result yet, comma-separated.
+unfinished() {
+    local i list=()
+    for ((i = 0; i < NQ_K; i++)); do [[ -f "$NQ_DIR/shard-$i.json" ]] || list+=("$i"); done
+    local IFS=,
+    echo "${list[*]}"
+}
+
+resume() {
+    [[ $# -ge 1 ]] || die "resume needs the run's DIR (see --help)"
+    local dir="$1"
+    shift
+    [[ "${1:-}" == "--" ]] && shift
+    [[ -f "$dir/run.env" ]] || die "$dir/run.env not found: not a folder of \`slurm-shards.sh submit\`"
+    command -v squeue >/dev/null || die "squeue not found: run resume on a Slurm login node"
+    # shellcheck disable=SC1091
+    source "$dir/run.env"
+    local jobs active
+    jobs="$(awk '{print $1","$2}' "$dir/jobs" 2>/dev/null | paste -sd, -)"
+    if [[ -n "$jobs" ]]; then
+        active="$(squeue -h -j "$jobs" -t PENDING,RUNNING,REQUEUED,SUSPENDED,CONFIGURING,COMPLETING -o %i 2>/dev/null || true)"
+        [[ -z "$active" ]] || die "jobs of this run are still queued or running ($(paste -sd' ' <<<"$active")): wait, or scancel them first"
+    fi
+    local todo
+    todo="$(unfinished)"
+    if [[ -z "$todo" ]]; then
+        echo "every shard of $dir has a result; merging"
+        merge
+        return
+    fi
+    submit_jobs "$todo" "$@"
 }
 
 task() {
-    : "${NQ_N:?}" "${NQ_DIR:?}" "${SLURM_ARRAY_TASK_ID:?}" "${SLURM_ARRAY_TASK_COUNT:?}"
-    local i="$SLURM_ARRAY_TASK_ID" k="$SLURM_ARRAY_TASK_COUNT" bin="${NQ_BIN:-$(default_bin)}"
-    local child=0
-    # Slurm signals this script (B:USR1); pass the signal on to nqueens for a graceful stop.
-    trap '[[ $child -ne 0 ]] && kill -USR1 "$child" 2>/dev/null || true' USR1
-    trap '[[ $child -ne 0 ]] && kill -TERM "$child" 2>/dev/null || true' TERM
-    "$bin" count "$NQ_N" --shard "$i/$k" -j "${NQ_THREADS:-1}" --progress never \
-        --checkpoint "$NQ_DIR/shard-$i.journal" --output "$NQ_DIR/shard-$i.json" &
-    child=$!
+    : "${NQ_N:?}" "${NQ_DIR:?}" "${SLURM_ARRAY_TASK_ID:?}"
+    local i="$SLURM_ARRAY_TASK_ID" k="${NQ_K:-${SLURM_ARRAY_TASK_COUNT:?}}" bin="${NQ_BIN:-$(default_bin)}"
+    local journal="$NQ_DIR/shard-$i.journal" child=0 reason="" started
+    started="$(date +%s)"
+    local recorded=0
+    [[ -f "$journal" ]] && recorded="$(grep -c '^id=' "$journal" || true)"
+    echo "task $i/$k: start on $(hostname) at $(date -u +%FT%TZ), restart ${SLURM_RESTART_COUNT:-0}, journal holds $recorded subproblem(s), algorithm ${NQ_ALGORITHM:-auto}, memory limit ${SLURM_MEM_PER_NODE:-none} MiB"
+    # Slurm signals this script: USR1 is the time-limit warning (B:USR1@LEAD), TERM is scancel
+    # or the limit itself. Both reach nqueens (a graceful stop); only the warning requeues.
+    trap 'reason=warning; [[ $child -ne 0 ]] && kill -USR1 "$child" 2>/dev/null || true' USR1
+    trap 'reason=cancel; [[ $child -ne 0 ]] && kill -TERM "$child" 2>/dev/null || true' TERM
     local status=0
-    # `wait` returns early when a trapped signal arrives: wait again until nqueens has exited.
-    while true; do
-        wait "$child" && status=0 || status=$?
-        kill -0 "$child" 2>/dev/null || break
-    done
-    if [[ $status -eq 143 || $status -eq 130 ]]; then
-        echo "shard $i/$k stopped on a signal; its journal keeps the work done" >&2
+    if [[ -z "$reason" ]]; then
+        "$bin" count "$NQ_N" --shard "$i/$k" --algorithm "${NQ_ALGORITHM:-auto}" -j "${NQ_THREADS:-1}" \
+            --progress never --checkpoint "$journal" --output "$NQ_DIR/shard-$i.json" &
+        child=$!
+        # A signal that came while nqueens was starting.
+        case "$reason" in warning) kill -USR1 "$child" 2>/dev/null ;; cancel) kill -TERM "$child" 2>/dev/null ;; esac
+        # `wait` returns early when a trapped signal arrives: wait again until nqueens has exited.
+        while true; do
+            wait "$child" && status=0 || status=$?
+            kill -0 "$child" 2>/dev/null || break
+        done
+    else
+        status=143
+    fi
+    local took=$(($(date +%s) - started)) at
+    at="$(date -u +%FT%TZ)"
+    if [[ $status -eq 0 ]]; then
+        echo "task $i/$k: finished on $(hostname) at $at after $took s"
+    elif [[ $reason == warning && ($status -eq 143 || $status -eq 130) ]]; then
+        echo "task $i/$k: stopped by the time-limit warning at $at after $took s; its journal keeps the work done; requeueing"
         if [[ -n "${SLURM_ARRAY_JOB_ID:-}" ]] && command -v scontrol >/dev/null; then
             scontrol requeue "${SLURM_ARRAY_JOB_ID}_${i}"
         fi
+    elif [[ $reason == cancel ]]; then
+        echo "task $i/$k: cancelled at $at after $took s (exit $status); its journal keeps the work done; \`slurm-shards.sh resume $NQ_DIR\` continues"
+    else
+        echo "task $i/$k: FAILED at $at after $took s (exit $status); \`slurm-shards.sh resume $NQ_DIR\` runs it again from its journal"
     fi
     exit "$status"
 }
@@ -101,16 +293,30 @@ task() {
 merge() {
     : "${NQ_N:?}" "${NQ_DIR:?}"
     local bin="${NQ_BIN:-$(default_bin)}"
+    echo "merge: start on $(hostname) at $(date -u +%FT%TZ)"
     shopt -s nullglob
     local shards=("$NQ_DIR"/shard-*.json)
-    [[ ${#shards[@]} -gt 0 ]] || die "no shard results in $NQ_DIR"
-    "$bin" merge "${shards[@]}" --verify | tee "$NQ_DIR/result.txt"
+    if [[ -n "${NQ_K:-}" ]]; then
+        local todo
+        todo="$(unfinished)"
+        [[ -z "$todo" ]] || echo "merge: shard(s) $todo of $NQ_K have no result; \`slurm-shards.sh resume $NQ_DIR\` runs them again from their journals" >&2
+    fi
+    [[ ${#shards[@]} -gt 0 ]] || { echo "slurm-shards.sh: no shard results in $NQ_DIR" >&2; exit 1; }
+    local out status=0
+    out="$("$bin" merge "${shards[@]}" --verify)" || status=$?
+    if [[ $status -ne 0 ]]; then
+        echo "merge: REFUSED (exit $status) at $(date -u +%FT%TZ); no result.txt written" >&2
+        exit "$status"
+    fi
+    echo "$out" | tee "$NQ_DIR/result.txt"
+    echo "merge: done at $(date -u +%FT%TZ)"
 }
 
 case "${1:-}" in
     -h|--help|"") usage; [[ -n "${1:-}" ]] || exit 2; exit 0 ;;
     submit) shift; submit "$@" ;;
+    resume) shift; resume "$@" ;;
     task) task ;;
     merge) merge ;;
-    *) die "unknown mode '$1': use submit, task or merge (see --help)" ;;
+    *) die "unknown mode '$1': use submit, resume, task or merge (see --help)" ;;
 esac

@@ -84,6 +84,89 @@ pub enum Command {
     /// Check a list of boards (as `solve` writes them): valid, distinct and complete.
     #[command(after_help = CHECK_EXAMPLES)]
     Check(CheckArgs),
+    /// Before a long run: the algorithm auto picks here, the subproblems, the memory per
+    /// process, the CPU time estimated from a random sample counted on this machine, and the
+    /// Slurm and GNU parallel command lines for K shards.
+    #[command(after_help = PLAN_EXAMPLES)]
+    Plan(PlanArgs),
+}
+
+const PLAN_EXAMPLES: &str = "\
+Examples:
+  nqueens plan 22 --shards 64          a cluster run of Q(22) in 64 shards
+  nqueens plan 24 --shards 256 --threads 8 --sample-seconds 60
+  nqueens plan 20 --format json        one JSON object, for scripts
+
+The CPU time is the ratio estimate over a random sample of subproblems, each counted on one core
+of this machine (its CPU clock), with its standard error; count more of them (--sample-seconds)
+for a tighter figure. auto's choice depends on the memory this process may use: to plan for a
+Slurm job of M MiB, run it with SLURM_MEM_PER_NODE=M.";
+
+/// Options of `nqueens plan`.
+#[derive(Debug, Args)]
+pub struct PlanArgs {
+    /// Board size: an integer 0..=63.
+    #[arg(value_name = "N", allow_negative_numbers = true, value_parser = parse_size)]
+    pub n: u32,
+
+    /// Number of shards K, 1..=4096 (one process each, `count N --shard I/K`).
+    #[arg(short = 'k', long, value_name = "K", default_value = "1", value_parser = parse_shard_count)]
+    pub shards: usize,
+
+    /// Worker threads per shard, for the time per shard and the command lines.
+    #[arg(short = 'j', long, value_name = "T", default_value = "1", value_parser = parse_threads)]
+    pub threads: usize,
+
+    /// Search algorithm, as for count: auto, d4, mirror, join.
+    #[arg(long, value_name = "NAME", default_value = "auto", value_parser = parse_algorithm)]
+    pub algorithm: Algorithm,
+
+    /// CPU seconds to spend counting the random sample (at least 8 subproblems are counted);
+    /// 0 skips the estimate.
+    #[arg(long, value_name = "S", default_value = "5", allow_negative_numbers = true, value_parser = parse_sample_seconds)]
+    pub sample_seconds: f64,
+
+    /// Seed of the random sample [default: from the clock].
+    #[arg(long, value_name = "SEED")]
+    pub seed: Option<u64>,
+
+    /// Output format: text, or json (one object).
+    #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = parse_plan_format)]
+    pub format: PlanFormat,
+}
+
+/// The output formats of `nqueens plan`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlanFormat {
+    /// Aligned `label: value` lines.
+    Text,
+    /// One JSON object.
+    Json,
+}
+
+fn parse_plan_format(s: &str) -> Result<PlanFormat, String> {
+    match s {
+        "text" => Ok(PlanFormat::Text),
+        "json" => Ok(PlanFormat::Json),
+        _ => Err(format!("unknown format '{s}': use text or json")),
+    }
+}
+
+/// Parses a shard count K, 1..=[`nqueens::shard::MAX_SHARDS`].
+pub fn parse_shard_count(s: &str) -> Result<usize, String> {
+    let max = nqueens::shard::MAX_SHARDS;
+    match s.trim().parse::<usize>() {
+        Ok(k) if (1..=max).contains(&k) => Ok(k),
+        _ => Err(format!("shard count '{s}' is not an integer 1..={max}")),
+    }
+}
+
+/// Parses a sample budget in seconds, a finite number 0 or more (at most a day).
+pub fn parse_sample_seconds(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(v) if (0.0..=86400.0).contains(&v) => Ok(v),
+        _ => Err(format!("sample seconds '{s}' is not a number of seconds 0..=86400")),
+    }
 }
 
 /// Options of `nqueens merge`.

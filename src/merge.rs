@@ -6,6 +6,10 @@
 //! agree on n, algorithm, split depth, number of subproblems, K and program version, every shard
 //! `0..K` is there exactly once, and each shard covers exactly the subproblems the shard plan
 //! ([`crate::shard::assign`], rebuilt here) gives it — so the sum is over every subproblem once.
+//!
+//! The subproblems a shard covers follow from (plan, I, K), so a result names them compactly
+//! ([`Covers`]: their number and a CRC-32 of their ids, format 2) rather than listing them (format
+//! 1 listed every id: 55,000 numbers per file at n = 21, K = 16; still read).
 
 use serde::{Deserialize, Serialize};
 
@@ -15,8 +19,36 @@ use crate::{Algorithm, Classes, Tally};
 /// The `format` field of every shard result.
 pub const SHARD_FORMAT: &str = "nqueens-shard";
 
-/// The shard result format version this program reads and writes.
-pub const SHARD_FORMAT_VERSION: u32 = 1;
+/// The shard result format version this program writes (2: [`Covers`]); it reads 1 (a list of
+/// ids) too.
+pub const SHARD_FORMAT_VERSION: u32 = 2;
+
+/// Which subproblems a shard counted, compactly: their number and the CRC-32 of their ids
+/// ([`Covers::of`]). With the plan (n, algorithm, split depth, subproblems, K, I) that the result
+/// names, [`merge`] rebuilds the ids and checks both.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Covers {
+    /// The number of subproblems.
+    pub count: usize,
+    /// `crc32:` and the CRC-32 (IEEE) of the ids in increasing order, written in decimal and
+    /// joined by commas, 8 lowercase hex digits.
+    pub ids_crc32: String,
+}
+
+impl Covers {
+    /// Returns the [`Covers`] of `ids` (increasing).
+    pub fn of(ids: &[usize]) -> Covers {
+        Covers {
+            count: ids.len(),
+            ids_crc32: format!("crc32:{:08x}", crc32fast::hash(id_text(ids).as_bytes())),
+        }
+    }
+}
+
+/// Returns `ids` in decimal, joined by commas.
+fn id_text(ids: &[usize]) -> String {
+    ids.iter().map(usize::to_string).collect::<Vec<_>>().join(",")
+}
 
 /// The result of counting one shard, as `count --shard I/K` writes it (JSON; counts are exact
 /// JSON integers).
@@ -38,8 +70,12 @@ pub struct ShardResult {
     pub shard: usize,
     /// The number of shards K.
     pub shards: usize,
-    /// The subproblem ids this shard counted, increasing.
-    pub ids: Vec<usize>,
+    /// The subproblems this shard counted (format 2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub covers: Option<Covers>,
+    /// The subproblem ids this shard counted, increasing (format 1 only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ids: Option<Vec<usize>>,
     /// The solutions of the whole board these subproblems stand for (weights applied).
     pub solutions: u128,
     /// Their fundamental solutions by orbit size (zero for algorithms that do not classify).
@@ -61,11 +97,16 @@ impl ShardResult {
     /// Returns the text the checksum covers: every field but `seconds`, `threads` and
     /// `checksum` itself, in a fixed order.
     pub fn checksum_text(&self) -> String {
-        let ids: Vec<String> = self.ids.iter().map(usize::to_string).collect();
+        // Format 1 lists the ids; format 2 names them by count and CRC.
+        let ids = match (&self.ids, &self.covers) {
+            (Some(ids), _) => format!("ids={}", id_text(ids)),
+            (None, Some(c)) => format!("covers={}:{}", c.count, c.ids_crc32),
+            (None, None) => "ids=".to_string(),
+        };
         let c = &self.classes;
         let nodes = self.nodes.map_or_else(|| "-".to_string(), |v| v.to_string());
         format!(
-            "{} {} n={} algorithm={} split_depth={} subproblems={} shard={}/{} version={} ids={} solutions={} classes={},{},{},{} nodes={nodes}",
+            "{} {} n={} algorithm={} split_depth={} subproblems={} shard={}/{} version={} {ids} solutions={} classes={},{},{},{} nodes={nodes}",
             self.format,
             self.format_version,
             self.n,
@@ -75,7 +116,6 @@ impl ShardResult {
             self.shard,
             self.shards,
             self.version,
-            ids.join(","),
             self.solutions,
             c.orbit8,
             c.orbit4,
@@ -145,10 +185,21 @@ pub fn merge(results: &[(String, ShardResult)]) -> Result<Merged, MergeError> {
     };
     let mut problems = Vec::new();
     for (name, r) in results {
-        if r.format != SHARD_FORMAT || r.format_version != SHARD_FORMAT_VERSION {
+        let named = match r.format_version {
+            1 => r.ids.is_some(),
+            2 => r.covers.is_some(),
+            _ => false,
+        };
+        if r.format != SHARD_FORMAT || !(1..=SHARD_FORMAT_VERSION).contains(&r.format_version) {
             problems.push(format!(
-                "{name} is not a shard result of format {SHARD_FORMAT} {SHARD_FORMAT_VERSION} (it says {} {})",
+                "{name} is not a shard result of format {SHARD_FORMAT} 1 or {SHARD_FORMAT_VERSION} (it says {} {}): a newer nqueens wrote it, or another program",
                 r.format, r.format_version
+            ));
+        } else if !named {
+            let field = if r.format_version == 1 { "ids" } else { "covers" };
+            problems.push(format!(
+                "{name} does not say which subproblems it covers (format {} needs \"{field}\")",
+                r.format_version
             ));
         } else if r.checksum != r.compute_checksum() {
             problems.push(format!(
@@ -227,12 +278,22 @@ pub fn merge(results: &[(String, ShardResult)]) -> Result<Merged, MergeError> {
         threads: 0,
     };
     for (name, r) in results {
-        if r.ids != expected[r.shard] {
+        let want = &expected[r.shard];
+        let covers = match &r.ids {
+            Some(ids) if ids != want => Covers::of(ids),
+            Some(_) => Covers::of(want),
+            None => r.covers.clone().expect("checked above"),
+        };
+        let right = Covers::of(want);
+        if covers.count != right.count {
             problems.push(format!(
                 "{name} (shard {}/{k}) covers {} subproblems, not the {} the shard plan gives it",
-                r.shard,
-                r.ids.len(),
-                expected[r.shard].len()
+                r.shard, covers.count, right.count
+            ));
+        } else if covers.ids_crc32 != right.ids_crc32 || r.ids.as_ref().is_some_and(|ids| ids != want) {
+            problems.push(format!(
+                "{name} (shard {}/{k}) covers other subproblems than the shard plan gives it (ids {}, the plan's {}): it comes from another partition",
+                r.shard, covers.ids_crc32, right.ids_crc32
             ));
         }
         merged.tally += r.tally();
@@ -270,7 +331,8 @@ mod tests {
                     subproblems: plan.len(),
                     shard: i,
                     shards: k,
-                    ids,
+                    covers: Some(Covers::of(&ids)),
+                    ids: None,
                     solutions: tally.solutions,
                     classes: tally.classes,
                     nodes: None,
@@ -315,14 +377,56 @@ mod tests {
         let err = merge(&s).unwrap_err().to_string();
         assert!(err.contains("s1.json has K = 2 but s0.json has 3"), "{err}");
         // Ids moved between shards, checksums recomputed: the plan check catches it.
+        let plan = shard_plan(Algorithm::Mirror, 10, None, 2).unwrap();
+        let mut ids = assign(plan.as_ref(), 2);
+        let moved = ids[0].pop().unwrap();
+        ids[1].push(moved);
+        ids[1].sort_unstable();
         let mut s = shards(10, 2);
-        let moved = s[0].1.ids.pop().unwrap();
-        s[1].1.ids.push(moved);
-        for (_, r) in &mut s {
+        for (i, (_, r)) in s.iter_mut().enumerate() {
+            r.covers = Some(Covers::of(&ids[i]));
             r.checksum = r.compute_checksum();
         }
         let err = merge(&s).unwrap_err().to_string();
         assert!(err.contains("not the") && err.contains("the shard plan gives it"), "{err}");
+        // The same number of ids, other ones (one swapped for another): the CRC catches it.
+        let mut ids = assign(plan.as_ref(), 2);
+        let (a, b) = (ids[0][0], ids[1][0]);
+        ids[0][0] = b;
+        ids[1][0] = a;
+        ids[0].sort_unstable();
+        ids[1].sort_unstable();
+        let mut s = shards(10, 2);
+        s[0].1.covers = Some(Covers::of(&ids[0]));
+        s[0].1.checksum = s[0].1.compute_checksum();
+        let err = merge(&s).unwrap_err().to_string();
+        assert!(
+            err.contains("s0.json (shard 0/2) covers other subproblems than the shard plan gives it"),
+            "{err}"
+        );
+        // Format 1 (a list of ids) is still read, and checked the same way.
+        let mut s = shards(10, 2);
+        for (i, (_, r)) in s.iter_mut().enumerate() {
+            r.format_version = 1;
+            r.ids = Some(assign(plan.as_ref(), 2)[i].clone());
+            r.covers = None;
+            r.checksum = r.compute_checksum();
+        }
+        assert_eq!(merge(&s).unwrap().tally.solutions, 724);
+        s[1].1.ids.as_mut().unwrap()[0] = ids[0][0];
+        s[1].1.checksum = s[1].1.compute_checksum();
+        assert!(merge(&s).unwrap_err().to_string().contains("s1.json (shard 1/2) covers other subproblems"));
+        // A newer format, or a result that names no subproblems, is refused.
+        let mut s = shards(10, 2);
+        s[0].1.format_version = 3;
+        assert!(merge(&s).unwrap_err().to_string().contains(
+            "s0.json is not a shard result of format nqueens-shard 1 or 2 (it says nqueens-shard 3)"
+        ));
+        let mut s = shards(10, 2);
+        s[1].1.covers = None;
+        assert!(
+            merge(&s).unwrap_err().to_string().contains("s1.json does not say which subproblems it covers")
+        );
         assert_eq!(merge(&[]).unwrap_err().problems, vec!["no shard results were given"]);
     }
 }

@@ -333,9 +333,18 @@ fn shards_merge_to_the_direct_count() {
     // Each shard result holds what the issue asks for.
     let v: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("n13-k7-s3.json")).unwrap()).unwrap();
-    for key in
-        ["n", "algorithm", "shard", "shards", "ids", "solutions", "checksum", "seconds", "threads", "version"]
-    {
+    for key in [
+        "n",
+        "algorithm",
+        "shard",
+        "shards",
+        "covers",
+        "solutions",
+        "checksum",
+        "seconds",
+        "threads",
+        "version",
+    ] {
         assert!(!v[key].is_null(), "{key} is missing: {v}");
     }
     assert_eq!((v["n"].as_u64(), v["shard"].as_u64(), v["shards"].as_u64()), (Some(13), Some(3), Some(7)));
@@ -396,6 +405,48 @@ fn merge_refuses_missing_duplicate_and_mismatched_shards() {
     )
     .unwrap();
     merge_fails(&merge_args(&[k3[0].clone(), tampered, k3[2].clone()], &[]), &["checksum mismatch"]);
+    // A result whose subproblems are other ones than the plan gives its shard (same number, a
+    // recomputed checksum: another partition), a newer format, and the old format 1 (a list of
+    // ids), which is still read.
+    use nqueens::merge::{Covers, ShardResult};
+    let read =
+        |p: &PathBuf| -> ShardResult { serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap() };
+    let write = |name: &str, r: &ShardResult| {
+        let path = dir.join(name);
+        std::fs::write(&path, serde_json::to_string(r).unwrap()).unwrap();
+        path
+    };
+    let mut other = read(&k3[1]);
+    let count = other.covers.as_ref().unwrap().count;
+    other.covers = Some(Covers::of(&(0..count).collect::<Vec<_>>()));
+    other.checksum = other.compute_checksum();
+    let other = write("other.json", &other);
+    merge_fails(
+        &merge_args(&[k3[0].clone(), other.clone(), k3[2].clone()], &[]),
+        &[&format!("{} (shard 1/3) covers other subproblems than the shard plan gives it", s(&other))],
+    );
+    let mut newer = read(&k3[2]);
+    newer.format_version = 3;
+    let newer = write("newer.json", &newer);
+    merge_fails(
+        &merge_args(&[k3[0].clone(), k3[1].clone(), newer], &[]),
+        &["is not a shard result of format nqueens-shard 1 or 2 (it says nqueens-shard 3)"],
+    );
+    let plan = nqueens::shard::shard_plan(nqueens::Algorithm::Join, 10, None, 3).unwrap();
+    let old: Vec<PathBuf> = nqueens::shard::assign(plan.as_ref(), 3)
+        .into_iter()
+        .enumerate()
+        .map(|(i, ids)| {
+            let mut r = read(&k3[i]);
+            assert_eq!(r.algorithm, "join");
+            r.format_version = 1;
+            r.covers = None;
+            r.ids = Some(ids);
+            r.checksum = r.compute_checksum();
+            write(&format!("v1-{i}.json"), &r)
+        })
+        .collect();
+    nqueens(&merge_args(&old, &["--format", "bfile"])).assert().success().stdout(format!("10 {}\n", q(10)));
     // Unreadable or foreign files are usage errors.
     let out = nqueens(&["merge", s(&dir.join("absent.json"))]).assert().code(2).get_output().clone();
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read shard result"));
@@ -461,8 +512,13 @@ fn breakdown_lists_every_subproblem_with_its_prefix_and_counts() {
     .unwrap();
     let text = std::fs::read_to_string(&shard_csv).unwrap();
     let ids: Vec<u64> = text.lines().skip(1).map(|l| l.split(',').next().unwrap().parse().unwrap()).collect();
-    let want: Vec<u64> = shard["ids"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).collect();
-    assert_eq!(ids, want);
+    // The shard result names its subproblems by count and CRC; the plan gives the ids.
+    let plan = nqueens::shard::shard_plan(nqueens::Algorithm::D4, 11, None, 2).unwrap();
+    let want = nqueens::shard::assign(plan.as_ref(), 2).swap_remove(1);
+    let covers = nqueens::merge::Covers::of(&want);
+    assert_eq!(shard["covers"]["count"].as_u64(), Some(covers.count as u64));
+    assert_eq!(shard["covers"]["ids_crc32"].as_str(), Some(covers.ids_crc32.as_str()));
+    assert_eq!(ids, want.iter().map(|&i| i as u64).collect::<Vec<_>>());
     let total: u64 = text.lines().skip(1).map(|l| l.split(',').nth(2).unwrap().parse::<u64>().unwrap()).sum();
     assert_eq!(total, shard["solutions"].as_u64().unwrap());
     std::fs::remove_dir_all(&dir).unwrap();
@@ -615,7 +671,8 @@ fn merge_builds_the_d4_plan_of_large_boards() {
         subproblems: 0,
         shard: 0,
         shards: 1,
-        ids: Vec::new(),
+        covers: Some(nqueens::merge::Covers::of(&[])),
+        ids: None,
         solutions: 0,
         classes: Classes::default(),
         nodes: None,

@@ -13,7 +13,7 @@ use std::time::Instant;
 
 use anyhow::{Context, anyhow};
 use nqueens::journal::{self, Entry, Header, Journal};
-use nqueens::merge::{SHARD_FORMAT, SHARD_FORMAT_VERSION, ShardResult};
+use nqueens::merge::{Covers, SHARD_FORMAT, SHARD_FORMAT_VERSION, ShardResult};
 use nqueens::parallel::{self, Job};
 use nqueens::shard::{assign, shard_plan_with};
 use nqueens::{Algorithm, Count, Plan, Tally, make_plan_with};
@@ -201,7 +201,8 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
                 subproblems: plan.len(),
                 shard: shard.index,
                 shards: shard.count,
-                ids,
+                covers: Some(Covers::of(&ids)),
+                ids: None,
                 solutions: total.solutions,
                 classes: total.classes,
                 nodes: nodes_counted.then_some(total.nodes),

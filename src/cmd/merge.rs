@@ -13,8 +13,8 @@ use nqueens::{Count, oeis};
 use super::{EXIT_FAILED, UsageError};
 use crate::cli::MergeArgs;
 
-/// The largest shard result file `merge` reads (a shard result lists its subproblem ids: 64 MiB
-/// holds millions).
+/// The largest shard result file `merge` reads (a format 2 result is a few hundred bytes; one of
+/// format 1 lists its subproblem ids, and 64 MiB holds millions).
 const MAX_SHARD_FILE: u64 = 64 << 20;
 
 /// Merges the shard results of `args.files` and writes the total.

@@ -4,6 +4,7 @@ pub mod check;
 pub mod count;
 pub mod long;
 pub mod merge;
+pub mod plan;
 pub mod solve;
 
 use std::process::ExitCode;
@@ -36,6 +37,7 @@ pub fn run(opts: Opts) -> anyhow::Result<ExitCode> {
     match opts.command {
         Command::Count(args) => count::run(args),
         Command::Merge(args) => merge::run(args),
+        Command::Plan(args) => plan::run(args),
         Command::Solve(args) => solve::run(args),
         Command::Check(args) => check::run(args),
     }

@@ -115,7 +115,7 @@ impl JoinPlan {
     ///
     /// # Errors
     /// [`Error::JoinTooLarge`] if n > [`MAX_N`] or the table's estimated size exceeds 3/4 of
-    /// the memory available (Linux `MemAvailable`).
+    /// the memory available ([`available_memory`]).
     ///
     /// # Panics
     /// If n < [`MIN_N`].
@@ -429,12 +429,10 @@ impl Plan for JoinPlan {
     }
 }
 
-/// Returns the bytes of memory available to this process (Linux `MemAvailable`), if known.
+/// Returns the bytes of memory available to this process, if known: the least of the node's
+/// `MemAvailable`, the cgroup's room and the Slurm job's limit ([`crate::memory::available`]).
 pub fn available_memory() -> Option<u64> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
+    crate::memory::available()
 }
 
 /// Returns `Ok(())` if the join's quarter table for the `n`×`n` board fits: n ≤ [`MAX_N`] and

@@ -1,0 +1,163 @@
+//! `nqueens plan N [--shards K]`: what a long run will be before it starts: the algorithm `auto`
+//! picks here, the subproblems, the memory per process, the CPU time estimated from a random
+//! sample counted on this machine, and the command lines for K shards.
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use nqueens::estimate::{self, CpuEstimate};
+use nqueens::shard::shard_plan;
+
+use super::UsageError;
+use crate::cli::{PlanArgs, PlanFormat};
+
+/// Seconds of warning before a Slurm task's time limit in `scripts/slurm-shards.sh` (its
+/// default `--signal-lead`), added to the suggested `--time`.
+const SIGNAL_LEAD: f64 = 120.0;
+
+/// Prints the plan `args` describe.
+///
+/// # Errors
+/// [`UsageError`] for a board or algorithm whose plan cannot be built (such as a join table
+/// that does not fit in memory); a failed write.
+pub fn run(args: PlanArgs) -> anyhow::Result<ExitCode> {
+    let n = args.n;
+    let algorithm = args.algorithm.resolve(n);
+    let k = args.shards;
+    let built = Instant::now();
+    let plan = shard_plan(algorithm, n, None, k).map_err(|e| UsageError(e.to_string()))?;
+    let setup_seconds = built.elapsed().as_secs_f64();
+    let algorithm = plan.algorithm();
+    let memory_mib = estimate::memory_bytes(algorithm, n, plan.len()).div_ceil(1 << 20);
+    let cpu = (args.sample_seconds > 0.0).then(|| {
+        let seed = args.seed.unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(1, |d| d.as_nanos() as u64)
+        });
+        estimate::cpu_time(plan.as_ref(), Duration::from_secs_f64(args.sample_seconds), seed)
+    });
+    let threads = args.threads;
+    // Per shard, wall-clock on T threads, with 50% slack for slower nodes and the estimate's
+    // uncertainty, plus the warning lead; at least 5 minutes.
+    let time_limit = cpu.as_ref().map(|c| {
+        let per_shard = (c.cpu_seconds + 2.0 * c.std_error) / k as f64 / threads as f64 + setup_seconds;
+        (per_shard * 1.5 + SIGNAL_LEAD).max(300.0)
+    });
+    let mem_request = format!("{}M", memory_mib + memory_mib / 4);
+    let resolved = algorithm.name();
+    let mut sbatch = format!(
+        "scripts/slurm-shards.sh submit {n} {k} --algorithm {resolved} --threads {threads} --mem {mem_request}"
+    );
+    if let Some(t) = time_limit {
+        sbatch.push_str(&format!(" --time {}", hms(t)));
+    }
+    let parallel = format!("scripts/parallel-shards.sh {n} {k} --algorithm {resolved} -t {threads}");
+    let mut out = io::stdout().lock();
+    match args.format {
+        PlanFormat::Json => {
+            let value = serde_json::json!({
+                "n": n,
+                "shards": k,
+                "algorithm": resolved,
+                "split_depth": plan.split_depth(),
+                "subproblems": plan.len(),
+                "memory_mib": memory_mib,
+                "setup_seconds": setup_seconds,
+                "cpu_seconds": cpu.as_ref().map(|c| c.cpu_seconds),
+                "cpu_seconds_std_error": cpu.as_ref().map(|c| c.std_error),
+                "sampled": cpu.as_ref().map(|c| c.sampled),
+                "time_limit_seconds": time_limit,
+                "sbatch": sbatch,
+                "parallel": parallel,
+            });
+            writeln!(out, "{value}").context("writing the plan")?;
+        }
+        PlanFormat::Text => {
+            let how = if args.algorithm == nqueens::Algorithm::Auto {
+                " (chosen by auto on this machine)"
+            } else {
+                ""
+            };
+            writeln!(out, "board:        n = {n}, K = {k} shard(s) of {threads} thread(s)")?;
+            writeln!(out, "algorithm:    {resolved}{how}")?;
+            writeln!(
+                out,
+                "subproblems:  {} (about {} per shard), split depth {}",
+                plan.len(),
+                plan.len().div_ceil(k),
+                plan.split_depth()
+            )?;
+            writeln!(out, "memory:       about {memory_mib} MiB per process (request --mem {mem_request})")?;
+            writeln!(out, "setup:        {setup_seconds:.2} s per process (building the plan)")?;
+            match &cpu {
+                Some(c) => write_cpu(&mut out, c, k, threads)?,
+                None => writeln!(out, "CPU time:     not estimated (--sample-seconds 0)")?,
+            }
+            writeln!(out, "slurm:        {sbatch}")?;
+            writeln!(out, "parallel:     {parallel}")?;
+        }
+    }
+    out.flush().context("writing the plan")?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Writes the CPU time lines of the text format.
+fn write_cpu(out: &mut impl Write, c: &CpuEstimate, k: usize, threads: usize) -> io::Result<()> {
+    let exact = c.sampled == c.subproblems;
+    let spread = if exact {
+        "every subproblem counted".to_string()
+    } else {
+        format!(
+            "± {} (one standard error; 95%: ± {} = {:.0}%), from {} of {} subproblems sampled",
+            human(c.std_error),
+            human(2.0 * c.std_error),
+            200.0 * c.std_error / c.cpu_seconds.max(f64::MIN_POSITIVE),
+            c.sampled,
+            c.subproblems
+        )
+    };
+    writeln!(out, "CPU time:     {} on one core of this machine, {spread}", human(c.cpu_seconds))?;
+    writeln!(
+        out,
+        "per shard:    about {} wall-clock on {threads} thread(s), if threads scale",
+        human(c.cpu_seconds / k as f64 / threads as f64)
+    )
+}
+
+/// Returns `seconds` as a short human-readable duration: 0.42 s, 37 s, 12.5 min, 3.2 h, 4.1 d.
+fn human(seconds: f64) -> String {
+    match seconds {
+        s if s < 10.0 => format!("{s:.2} s"),
+        s if s < 600.0 => format!("{s:.0} s"),
+        s if s < 3.0 * 3600.0 => format!("{:.1} min", s / 60.0),
+        s if s < 3.0 * 86400.0 => format!("{:.1} h", s / 3600.0),
+        s => format!("{:.1} d", s / 86400.0),
+    }
+}
+
+/// Returns `seconds`, rounded up to the minute, as sbatch's `D-HH:MM:SS` or `HH:MM:SS`.
+fn hms(seconds: f64) -> String {
+    let minutes = (seconds / 60.0).ceil() as u64;
+    let (d, h, m) = (minutes / 1440, minutes / 60 % 24, minutes % 60);
+    if d > 0 { format!("{d}-{h:02}:{m:02}:00") } else { format!("{h}:{m:02}:00") }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_read_well_and_time_limits_round_up() {
+        assert_eq!(human(0.421), "0.42 s");
+        assert_eq!(human(37.2), "37 s");
+        assert_eq!(human(750.0), "12.5 min");
+        assert_eq!(human(4.0 * 3600.0), "4.0 h");
+        assert_eq!(human(5.0 * 86400.0), "5.0 d");
+        assert_eq!(hms(300.0), "0:05:00");
+        assert_eq!(hms(301.0), "0:06:00");
+        assert_eq!(hms(26.0 * 3600.0), "1-02:00:00");
+    }
+}

@@ -1,0 +1,143 @@
+//! Estimates of a long run before it starts: the CPU time of a whole plan from a random sample
+//! of its subproblems counted on this machine, and the memory one process needs.
+//!
+//! # CPU time
+//! Subproblems are drawn uniformly at random without replacement and each is counted on the
+//! calling thread, timed by the thread's CPU clock (`CLOCK_THREAD_CPUTIME_ID`, so other load on
+//! a shared machine barely matters), until the time budget is spent (at least
+//! [`MIN_SAMPLE`] subproblems, at most all). The total is the ratio estimator against the shard
+//! planner's cost probe ([`crate::shard::estimate`], known for every subproblem in
+//! microseconds): T = (Σ sampled seconds / Σ sampled probes) × Σ all probes, which cancels most
+//! of the 10× spread between subproblems of row-prefix plans; for plans without prefixes (the
+//! join) every probe is 1 and it is the plain mean × count. Its standard error is the usual
+//! first-order one (Cochran, *Sampling Techniques*, 3rd ed., §6.3):
+//! N·√((1 − m/N)·s²/m), with s² the sample variance of the residuals tᵢ − R·xᵢ; the estimate is
+//! exact (error 0) when every subproblem was counted.
+
+use std::time::{Duration, Instant};
+
+use crate::shard::estimate as probe;
+use crate::{Algorithm, Plan, join};
+
+/// The fewest subproblems a sample counts, whatever the budget.
+pub const MIN_SAMPLE: usize = 8;
+
+/// An estimate of the CPU time of counting every subproblem of a plan on one core.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CpuEstimate {
+    /// The plan's number of subproblems N.
+    pub subproblems: usize,
+    /// How many were counted, m (1 ≤ m ≤ N; 0 only for an empty plan).
+    pub sampled: usize,
+    /// The estimated CPU seconds of all N subproblems on one core of this machine.
+    pub cpu_seconds: f64,
+    /// Its standard error in CPU seconds (0 when m = N).
+    pub std_error: f64,
+    /// The CPU seconds the sample itself took.
+    pub sample_seconds: f64,
+}
+
+/// Returns the CPU seconds this thread has run, by its CPU clock; wall-clock seconds since an
+/// arbitrary start where that clock is missing.
+pub fn thread_cpu_seconds() -> f64 {
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: `ts` is a valid, writable timespec for the duration of the call.
+    if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) } == 0 {
+        ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
+    } else {
+        static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+        START.get_or_init(Instant::now).elapsed().as_secs_f64()
+    }
+}
+
+/// Returns the estimated CPU time of counting all of `plan` on one core (see the module docs):
+/// counts random subproblems (drawn with the xorshift generator seeded by `seed`) on this thread
+/// until `budget` CPU seconds are spent, at least [`MIN_SAMPLE`] of them (or all).
+pub fn cpu_time(plan: &dyn Plan, budget: Duration, seed: u64) -> CpuEstimate {
+    let n = plan.len();
+    let probes: Vec<f64> = (0..n).map(|i| probe(plan, i) as f64).collect();
+    let all_probes: f64 = probes.iter().sum();
+    let mut order: Vec<usize> = (0..n).collect();
+    let mut rng = seed | 1;
+    let mut next = || {
+        // xorshift64 (Marsaglia, 2003): enough to draw a sample, the same for the same seed.
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng
+    };
+    let start = thread_cpu_seconds();
+    let mut times = Vec::new();
+    for m in 0..n {
+        // Partial Fisher–Yates shuffle: order[m] is a uniform draw among those not yet taken.
+        let pick = m + (next() % (n - m) as u64) as usize;
+        order.swap(m, pick);
+        let t0 = thread_cpu_seconds();
+        std::hint::black_box(plan.solve(order[m], false));
+        times.push(thread_cpu_seconds() - t0);
+        if times.len() >= MIN_SAMPLE && thread_cpu_seconds() - start >= budget.as_secs_f64() {
+            break;
+        }
+    }
+    let m = times.len();
+    let sample_seconds = times.iter().sum::<f64>();
+    if m == 0 {
+        return CpuEstimate { subproblems: n, sampled: 0, cpu_seconds: 0.0, std_error: 0.0, sample_seconds };
+    }
+    let x: Vec<f64> = order[..m].iter().map(|&i| probes[i]).collect();
+    let ratio = sample_seconds / x.iter().sum::<f64>();
+    let cpu_seconds = ratio * all_probes;
+    let std_error = if m >= n || m < 2 {
+        0.0
+    } else {
+        let s2 = times.iter().zip(&x).map(|(t, x)| (t - ratio * x).powi(2)).sum::<f64>() / (m - 1) as f64;
+        n as f64 * ((1.0 - m as f64 / n as f64) * s2 / m as f64).sqrt()
+    };
+    CpuEstimate { subproblems: n, sampled: m, cpu_seconds, std_error, sample_seconds }
+}
+
+/// Bytes a counting process needs besides its tables: the program, thread stacks, the plan's
+/// subproblem list and the shard planner's costs (measured peak RSS of `count 18 --shard 0/16`
+/// is about 14 MiB; this leaves room).
+pub const BASE_BYTES: u64 = 64 << 20;
+
+/// Returns the bytes one process counting `algorithm` on the `n`×`n` board with `subproblems`
+/// subproblems needs (an estimate to request from a batch system, rounded up): the join's
+/// quarter table ([`join::quarter::estimated_bytes`]) where it applies, [`BASE_BYTES`], and 64
+/// bytes per subproblem (plan, costs and assignment).
+pub fn memory_bytes(algorithm: Algorithm, n: u32, subproblems: usize) -> u64 {
+    let table = match algorithm {
+        Algorithm::Join if n >= join::MIN_N => join::quarter::estimated_bytes(n / 2),
+        _ => 0,
+    };
+    table.saturating_add(BASE_BYTES).saturating_add(64 * subproblems as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::MirrorPlan;
+
+    #[test]
+    fn a_full_sample_is_exact_and_a_partial_one_has_an_error() {
+        let plan = MirrorPlan::new(9, 2).unwrap();
+        let all = cpu_time(&plan, Duration::from_secs(3600), 7);
+        assert_eq!((all.sampled, all.subproblems, all.std_error), (plan.len(), plan.len(), 0.0));
+        assert!((all.cpu_seconds - all.sample_seconds).abs() <= 1e-9 * all.sample_seconds.max(1.0));
+        let part = cpu_time(&MirrorPlan::new(12, 3).unwrap(), Duration::ZERO, 7);
+        assert_eq!(part.sampled, MIN_SAMPLE);
+        assert!(part.cpu_seconds > 0.0 && part.std_error > 0.0, "{part:?}");
+        // The same seed draws the same subproblems.
+        let again = cpu_time(&MirrorPlan::new(12, 3).unwrap(), Duration::ZERO, 7);
+        assert_eq!(again.sampled, part.sampled);
+    }
+
+    #[test]
+    fn memory_counts_the_join_table_and_the_plan() {
+        assert_eq!(memory_bytes(Algorithm::D4, 20, 0), BASE_BYTES);
+        assert_eq!(memory_bytes(Algorithm::D4, 20, 1000), BASE_BYTES + 64_000);
+        let join = memory_bytes(Algorithm::Join, 20, 0);
+        assert_eq!(join, BASE_BYTES + join::quarter::estimated_bytes(10));
+        assert!(memory_bytes(Algorithm::Join, 24, 0) > join);
+    }
+}

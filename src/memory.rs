@@ -1,0 +1,204 @@
+//! The memory this process may use: the least of the node's free memory (Linux `MemAvailable`),
+//! the room left under its control group's limit (cgroup v2 `memory.max` − `memory.current`,
+//! v1 `memory.limit_in_bytes` − `memory.usage_in_bytes`, at every level from the process's own
+//! group up to the root), and the memory Slurm gave the job (`SLURM_MEM_PER_NODE`, or
+//! `SLURM_MEM_PER_CPU` × the job's CPUs on this node, in MiB).
+//!
+//! On a shared cluster node the free memory of the whole node says little: Slurm kills a job
+//! that exceeds its own request (through the cgroup, or by polling with `--mem` enforcement),
+//! whatever the node has free. The `auto` algorithm and the join's size check
+//! ([`crate::algo::join::check_memory`]) read this figure so that a large board chooses, and keeps
+//! choosing, what fits in the job rather than in the node.
+//!
+//! Each source is parsed by a small function fed the file's text, so that the rules are tested
+//! without a cgroup or a Slurm job.
+
+use std::path::Path;
+
+/// Returns the bytes of memory this process may still allocate, if any source is known: the
+/// least of the node's `MemAvailable`, the cgroup room and the Slurm limit (see the module docs).
+pub fn available() -> Option<u64> {
+    let node = std::fs::read_to_string("/proc/meminfo").ok().and_then(|t| parse_meminfo(&t));
+    let cgroup = std::fs::read_to_string("/proc/self/cgroup")
+        .ok()
+        .and_then(|t| cgroup_room(Path::new("/sys/fs/cgroup"), &t));
+    let var = |name: &str| std::env::var(name).ok();
+    let slurm = slurm_limit(
+        var("SLURM_MEM_PER_NODE").as_deref(),
+        var("SLURM_MEM_PER_CPU").as_deref(),
+        var("SLURM_CPUS_ON_NODE").as_deref(),
+    );
+    [node, cgroup, slurm].into_iter().flatten().min()
+}
+
+/// Returns `MemAvailable` of a `/proc/meminfo` text in bytes (the file gives kB, that is KiB).
+pub fn parse_meminfo(text: &str) -> Option<u64> {
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib.saturating_mul(1024))
+}
+
+/// Returns a cgroup memory limit file's value in bytes: `None` for no limit (`max` in v2; v1
+/// writes an unlimited group as a huge number, 2^63 rounded down to the page size, so anything
+/// from 2^62 bytes up counts as none) or for text that is not a number.
+pub fn parse_cgroup_limit(text: &str) -> Option<u64> {
+    let t = text.trim();
+    if t == "max" {
+        return None;
+    }
+    t.parse::<u64>().ok().filter(|&v| v < 1 << 62)
+}
+
+/// The groups of a `/proc/self/cgroup` text that hold memory limits: the cgroup v2 path (the
+/// `0::/path` line) and the v1 memory controller's path (the `N:...memory...:/path` line).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CgroupPaths {
+    /// The unified (v2) hierarchy's path, e.g. `/system.slice/slurmstepd.scope/job_7`.
+    pub v2: Option<String>,
+    /// The v1 memory controller's path.
+    pub v1_memory: Option<String>,
+}
+
+/// Parses `/proc/self/cgroup` (lines `hierarchy-id:controllers:path`).
+pub fn parse_proc_cgroup(text: &str) -> CgroupPaths {
+    let mut paths = CgroupPaths::default();
+    for line in text.lines() {
+        let mut parts = line.splitn(3, ':');
+        let (Some(id), Some(controllers), Some(path)) = (parts.next(), parts.next(), parts.next()) else {
+            continue;
+        };
+        if id == "0" && controllers.is_empty() {
+            paths.v2 = Some(path.to_string());
+        } else if controllers.split(',').any(|c| c == "memory") {
+            paths.v1_memory = Some(path.to_string());
+        }
+    }
+    paths
+}
+
+/// Returns the least room (limit − usage, in bytes) over the memory limits of the process's
+/// cgroup and each group above it, read under `root` (normally `/sys/fs/cgroup`), given the text
+/// of `/proc/self/cgroup`; `None` where no level sets a limit. Inside a container the path may
+/// name groups that are not mounted: missing files are skipped, and the mount's own top level
+/// (the container's group) is read too.
+pub fn cgroup_room(root: &Path, proc_cgroup: &str) -> Option<u64> {
+    let paths = parse_proc_cgroup(proc_cgroup);
+    let mut rooms = Vec::new();
+    let mut read = |dir: &Path, limit: &str, usage: &str| {
+        let value = |f: &str| std::fs::read_to_string(dir.join(f)).ok();
+        if let Some(l) = value(limit).as_deref().and_then(parse_cgroup_limit) {
+            let used = value(usage).and_then(|u| u.trim().parse::<u64>().ok()).unwrap_or(0);
+            rooms.push(l.saturating_sub(used));
+        }
+    };
+    if let Some(path) = &paths.v2 {
+        for dir in levels(root, path) {
+            read(&dir, "memory.max", "memory.current");
+        }
+    }
+    if let Some(path) = &paths.v1_memory {
+        for dir in levels(&root.join("memory"), path) {
+            read(&dir, "memory.limit_in_bytes", "memory.usage_in_bytes");
+        }
+    }
+    rooms.into_iter().min()
+}
+
+/// Returns `root/path` and every folder above it up to `root` itself.
+fn levels(root: &Path, path: &str) -> Vec<std::path::PathBuf> {
+    let mut dirs = vec![root.to_path_buf()];
+    let mut dir = root.to_path_buf();
+    for part in path.split('/').filter(|p| !p.is_empty() && *p != "..") {
+        dir.push(part);
+        dirs.push(dir.clone());
+    }
+    dirs
+}
+
+/// Returns the memory Slurm gave this job on this node in bytes, from the values of
+/// `SLURM_MEM_PER_NODE` (MiB), else `SLURM_MEM_PER_CPU` (MiB) × `SLURM_CPUS_ON_NODE` (1 when
+/// unset); `None` outside a job or for a limit of 0 (Slurm's "all the node's memory").
+pub fn slurm_limit(per_node: Option<&str>, per_cpu: Option<&str>, cpus: Option<&str>) -> Option<u64> {
+    let mib = |v: Option<&str>| v.and_then(|t| t.trim().parse::<u64>().ok()).filter(|&m| m > 0);
+    if let Some(m) = mib(per_node) {
+        return Some(m.saturating_mul(1 << 20));
+    }
+    let cpus = cpus.and_then(|c| c.trim().parse::<u64>().ok()).filter(|&c| c > 0).unwrap_or(1);
+    mib(per_cpu).map(|m| m.saturating_mul(cpus).saturating_mul(1 << 20))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn meminfo_gives_mem_available_in_bytes() {
+        let text = "MemTotal:       24684084 kB\nMemFree:        22591788 kB\nMemAvailable:   23681424 kB\n";
+        assert_eq!(parse_meminfo(text), Some(23_681_424 * 1024));
+        assert_eq!(parse_meminfo("MemTotal: 5 kB\n"), None);
+        assert_eq!(parse_meminfo("MemAvailable: lots kB\n"), None);
+    }
+
+    #[test]
+    fn cgroup_limits_parse_with_max_and_the_v1_unlimited_value_as_none() {
+        assert_eq!(parse_cgroup_limit("max\n"), None);
+        assert_eq!(parse_cgroup_limit("9223372036854771712\n"), None);
+        assert_eq!(parse_cgroup_limit("4294967296\n"), Some(4 << 30));
+        assert_eq!(parse_cgroup_limit(""), None);
+        assert_eq!(parse_cgroup_limit("-1"), None);
+    }
+
+    #[test]
+    fn proc_cgroup_names_the_v2_and_v1_memory_groups() {
+        let v2 = "0::/system.slice/slurmstepd.scope/job_42/step_batch/user/task_0\n";
+        assert_eq!(
+            parse_proc_cgroup(v2),
+            CgroupPaths {
+                v2: Some("/system.slice/slurmstepd.scope/job_42/step_batch/user/task_0".into()),
+                v1_memory: None
+            }
+        );
+        let v1 = "9:name=systemd:/\n4:memory:/slurm/uid_0/job_7/step_batch\n2:cpu,cpuacct:/\n0::/\n";
+        let p = parse_proc_cgroup(v1);
+        assert_eq!(p.v1_memory.as_deref(), Some("/slurm/uid_0/job_7/step_batch"));
+        assert_eq!(p.v2.as_deref(), Some("/"));
+        assert_eq!(parse_proc_cgroup("garbage\n"), CgroupPaths::default());
+    }
+
+    #[test]
+    fn cgroup_room_is_the_least_over_the_levels() {
+        let root = tempfile::tempdir().unwrap();
+        let job = root.path().join("slurm/job_7");
+        std::fs::create_dir_all(&job).unwrap();
+        // v2: the job allows 2 GiB and uses 0.5 GiB; its parent allows 8 GiB; the root has none.
+        std::fs::write(job.join("memory.max"), "2147483648\n").unwrap();
+        std::fs::write(job.join("memory.current"), "536870912\n").unwrap();
+        std::fs::write(root.path().join("slurm/memory.max"), "8589934592\n").unwrap();
+        std::fs::write(root.path().join("memory.max"), "max\n").unwrap();
+        assert_eq!(cgroup_room(root.path(), "0::/slurm/job_7\n"), Some(3 << 29));
+        // No limit anywhere, or groups that are not mounted: none.
+        assert_eq!(cgroup_room(root.path(), "0::/elsewhere\n"), None);
+        // v1 under memory/.
+        let v1 = root.path().join("memory/slurm/job_8");
+        std::fs::create_dir_all(&v1).unwrap();
+        std::fs::write(v1.join("memory.limit_in_bytes"), "1073741824\n").unwrap();
+        std::fs::write(v1.join("memory.usage_in_bytes"), "1073741825\n").unwrap();
+        std::fs::write(root.path().join("memory/memory.limit_in_bytes"), "9223372036854771712\n").unwrap();
+        assert_eq!(cgroup_room(root.path(), "4:memory:/slurm/job_8\n"), Some(0));
+    }
+
+    #[test]
+    fn slurm_limits_per_node_win_over_per_cpu() {
+        assert_eq!(slurm_limit(Some("4096"), Some("100"), Some("8")), Some(4096 << 20));
+        assert_eq!(slurm_limit(None, Some("1000"), Some("4")), Some(4000 << 20));
+        assert_eq!(slurm_limit(None, Some("1000"), None), Some(1000 << 20));
+        assert_eq!(slurm_limit(Some("0"), None, None), None);
+        assert_eq!(slurm_limit(None, None, Some("4")), None);
+        assert_eq!(slurm_limit(Some("lots"), None, None), None);
+    }
+
+    #[test]
+    fn available_memory_is_known_on_linux() {
+        assert!(available().is_some_and(|b| b > 0));
+    }
+}

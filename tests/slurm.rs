@@ -1,0 +1,350 @@
+//! scripts/slurm-shards.sh under a real Slurm: a plain run, the time-limit warning with requeue
+//! and resume, `scancel` of the array, a task killed with `kill -9` and its documented recovery
+//! (`resume`), each ending in an exact merge or a loud refusal.
+//!
+//! The cluster is the single-node one `scripts/ci/slurm-up.sh` starts (`.ci/run` does, and
+//! exports `SLURM_CONF` and `NQ_TEST_SLURM=1`). Without `NQ_TEST_SLURM=1`, or when `sinfo` does
+//! not answer, the cluster tests skip with a note: they submit real jobs, so they never run
+//! against a cluster nobody asked them to use. The tests take turns (one lock), so that each
+//! has the node's CPUs to itself and its timing is predictable; together they take about
+//! 3 minutes, most of it the time-limit test (Slurm's shortest --time is one minute, and it
+//! checks limits every 30 s).
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::Mutex;
+use std::thread::sleep;
+use std::time::{Duration, Instant};
+
+const SCRIPT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/slurm-shards.sh");
+
+/// One cluster test at a time.
+static CLUSTER: Mutex<()> = Mutex::new(());
+
+/// Q(n) from OEIS A000170 (tests/data/b000170.txt).
+fn q(n: u32) -> u128 {
+    common::bfile("b000170.txt").into_iter().find(|&(m, _)| m == n).expect("n is in the b-file").1
+}
+
+/// Returns true if and only if the tests may submit jobs: NQ_TEST_SLURM=1 and the node idle.
+fn cluster() -> bool {
+    if std::env::var("NQ_TEST_SLURM").as_deref() != Ok("1") {
+        eprintln!(
+            "note: NQ_TEST_SLURM is not 1; skipping the Slurm recipe test (scripts/ci/slurm-up.sh starts a test cluster; .ci/run does it)"
+        );
+        return false;
+    }
+    match Command::new("sinfo").args(["-h", "-o", "%t"]).output() {
+        Ok(out) if out.status.success() && !String::from_utf8_lossy(&out.stdout).trim().is_empty() => true,
+        other => {
+            eprintln!("note: sinfo does not answer ({other:?}); skipping the Slurm recipe test");
+            false
+        }
+    }
+}
+
+/// A fresh, empty folder for one run (under /tmp, which the single node shares).
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("nqueens-slurm-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// Runs the recipe with `args`.
+fn recipe(args: &[&str]) -> Output {
+    Command::new("bash").arg(SCRIPT).args(args).output().unwrap()
+}
+
+/// Submits a run and returns (array job id, merge job id) from the run's `jobs` file.
+fn submit(n: u32, k: usize, dir: &Path, extra: &[&str]) -> (String, String) {
+    let bin = assert_cmd::cargo::cargo_bin("nqueens");
+    let (n, k) = (n.to_string(), k.to_string());
+    let mut args = vec!["submit", &n, &k, "--dir", s(dir), "--nqueens", s(&bin)];
+    args.extend(extra);
+    let out = recipe(&args);
+    assert!(out.status.success(), "submit: {}", String::from_utf8_lossy(&out.stderr));
+    last_jobs(dir)
+}
+
+/// The last (array, merge) job pair written to DIR/jobs.
+fn last_jobs(dir: &Path) -> (String, String) {
+    let jobs = std::fs::read_to_string(dir.join("jobs")).unwrap();
+    let last = jobs.lines().last().unwrap();
+    let (a, m) = last.split_once(' ').unwrap();
+    (a.to_string(), m.to_string())
+}
+
+/// The (job id, state, reason) of every job or array task of `job`, as squeue sees them now.
+fn states(job: &str) -> Vec<(String, String, String)> {
+    let out = Command::new("squeue").args(["-h", "-t", "all", "-j", job, "-o", "%i %T %r"]).output().unwrap();
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| {
+            let mut p = l.split_whitespace();
+            Some((p.next()?.to_string(), p.next()?.to_string(), p.next().unwrap_or("").to_string()))
+        })
+        .collect()
+}
+
+fn ended(state: &str) -> bool {
+    matches!(
+        state,
+        "COMPLETED" | "FAILED" | "CANCELLED" | "TIMEOUT" | "OUT_OF_MEMORY" | "NODE_FAIL" | "PREEMPTED"
+    )
+}
+
+/// Waits until every job of `job` has ended; releases requeued tasks held for Slurm's requeue
+/// delay (a requeued job becomes eligible again only 2 minutes later) at once. Panics after
+/// `limit`, cancelling `job` first.
+fn wait_ended(job: &str, limit: Duration) -> Vec<(String, String, String)> {
+    let start = Instant::now();
+    loop {
+        let now = states(job);
+        if !now.is_empty() && now.iter().all(|(_, st, _)| ended(st)) {
+            return now;
+        }
+        for (id, st, reason) in &now {
+            if st == "PENDING" && reason == "BeginTime" {
+                let _ = Command::new("scontrol")
+                    .args(["update", &format!("JobId={id}"), "StartTime=now"])
+                    .status();
+            }
+        }
+        if start.elapsed() > limit {
+            let _ = Command::new("scancel").arg(job).status();
+            panic!("job {job} has not ended after {limit:?}: {now:?}");
+        }
+        sleep(Duration::from_millis(500));
+    }
+}
+
+/// Waits until `path` holds at least `min` journal entries.
+fn wait_entries(path: &Path, min: usize, limit: Duration) {
+    let start = Instant::now();
+    while entries(path) < min {
+        assert!(start.elapsed() < limit, "{} has fewer than {min} entries after {limit:?}", path.display());
+        sleep(Duration::from_millis(200));
+    }
+}
+
+fn entries(path: &Path) -> usize {
+    std::fs::read_to_string(path).map_or(0, |t| t.lines().filter(|l| l.starts_with("id=")).count())
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The solutions on the merged result's line for n.
+fn merged_solutions(dir: &Path, n: u32) -> u128 {
+    let text = read(&dir.join("result.txt"));
+    let line = text.lines().find(|l| l.split_whitespace().next() == Some(&n.to_string())).unwrap();
+    assert!(line.ends_with("yes"), "not verified: {line}");
+    line.split_whitespace().nth(1).unwrap().parse().unwrap()
+}
+
+#[test]
+fn a_plain_run_merges_to_the_exact_count() {
+    if !cluster() {
+        return;
+    }
+    let _turn = CLUSTER.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = scratch("plain");
+    let (array, merge) = submit(14, 3, &dir, &["--time", "5", "--throttle", "2", "--merge-time", "2"]);
+    let tasks = wait_ended(&array, Duration::from_secs(120));
+    assert_eq!(tasks.len(), 3, "{tasks:?}");
+    assert!(tasks.iter().all(|(_, st, _)| st == "COMPLETED"), "{tasks:?}");
+    let m = wait_ended(&merge, Duration::from_secs(60));
+    assert_eq!(m[0].1, "COMPLETED", "{}", read(&dir.join("merge.log")));
+    assert_eq!(merged_solutions(&dir, 14), q(14));
+    // The algorithm auto chose at submit is pinned for every task; --mem reached the task.
+    let env = read(&dir.join("run.env"));
+    let algorithm = env.lines().find_map(|l| l.strip_prefix("NQ_ALGORITHM=")).unwrap();
+    assert_ne!(algorithm, "auto");
+    for i in 0..3 {
+        let log = read(&dir.join(format!("task-{i}.log")));
+        assert!(log.contains(&format!("task {i}/3: start on ")), "{log}");
+        assert!(log.contains(&format!("algorithm {algorithm}, memory limit ")), "{log}");
+        assert!(!log.contains("memory limit none"), "{log}");
+        assert!(log.contains(&format!("task {i}/3: finished on ")), "{log}");
+        let journal = read(&dir.join(format!("shard-{i}.journal")));
+        assert!(journal.starts_with(&format!("nqueens-journal 1 n=14 algorithm={algorithm} ")), "{journal}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Returns (n, K) for the time-limit test: d4 boards whose shards each take about 70–150 CPU
+/// seconds on this machine (by `nqueens plan`), one shard per CPU of the node.
+fn long_board() -> (u32, usize) {
+    let out = Command::new("sinfo").args(["-h", "-o", "%c"]).output().unwrap();
+    let cpus: usize = String::from_utf8_lossy(&out.stdout).trim().parse().unwrap_or(1);
+    for n in 18..=21 {
+        let out = common::nqueens(&[
+            "plan",
+            &n.to_string(),
+            "--algorithm",
+            "d4",
+            "--sample-seconds",
+            "2",
+            "--seed",
+            "1",
+            "--format",
+            "json",
+        ])
+        .output()
+        .unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let cpu = v["cpu_seconds"].as_f64().unwrap();
+        if cpu >= 70.0 || n == 21 {
+            let k = ((cpu / 70.0).floor() as usize).clamp(1, cpus.max(1));
+            eprintln!("time-limit test: n = {n}, K = {k} (about {cpu:.0} CPU seconds in all, {cpus} CPUs)");
+            return (n, k);
+        }
+    }
+    unreachable!()
+}
+
+#[test]
+fn the_time_limit_warning_stops_requeues_and_resumes_to_the_exact_count() {
+    if !cluster() {
+        return;
+    }
+    let _turn = CLUSTER.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = scratch("timelimit");
+    let (n, k) = long_board();
+    // --time 2 with a 30 s lead: Slurm warns 30–60 s into each start.
+    let (array, merge) = submit(n, k, &dir, &["--algorithm", "d4", "--time", "2", "--signal-lead", "30"]);
+    let tasks = wait_ended(&array, Duration::from_secs(600));
+    assert!(tasks.iter().all(|(_, st, _)| st == "COMPLETED"), "{tasks:?}");
+    let m = wait_ended(&merge, Duration::from_secs(120));
+    assert_eq!(m[0].1, "COMPLETED", "{}", read(&dir.join("merge.log")));
+    assert_eq!(merged_solutions(&dir, n), q(n));
+    for i in 0..k {
+        let log = read(&dir.join(format!("task-{i}.log")));
+        assert!(log.contains("stopped by the time-limit warning"), "task {i} was never warned:\n{log}");
+        assert!(log.contains("restart 1, journal holds "), "{log}");
+        let resumed = log.lines().find(|l| l.contains("restart 1, journal holds ")).unwrap();
+        assert!(!resumed.contains("journal holds 0 "), "task {i} resumed from nothing: {log}");
+        assert!(log.contains(&format!("task {i}/{k}: finished on ")), "{log}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn scancel_cancels_the_array_for_good_and_the_merge_refuses_loudly() {
+    if !cluster() {
+        return;
+    }
+    let _turn = CLUSTER.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = scratch("scancel");
+    let (array, merge) = submit(19, 2, &dir, &["--algorithm", "d4", "--time", "10"]);
+    for i in 0..2 {
+        wait_entries(&dir.join(format!("shard-{i}.journal")), 1, Duration::from_secs(60));
+    }
+    assert!(Command::new("scancel").arg(&array).status().unwrap().success());
+    let tasks = wait_ended(&array, Duration::from_secs(60));
+    assert!(tasks.iter().all(|(_, st, _)| st == "CANCELLED"), "{tasks:?}");
+    let m = wait_ended(&merge, Duration::from_secs(60));
+    assert_eq!(m[0].1, "FAILED", "the merge must refuse: {}", read(&dir.join("merge.log")));
+    let log = read(&dir.join("merge.log"));
+    assert!(log.contains("missing shard(s)") || log.contains("no shard results"), "{log}");
+    assert!(log.contains("REFUSED") || log.contains("no shard results"), "{log}");
+    assert!(!dir.join("result.txt").exists());
+    // Nothing runs again: after Slurm's requeue delay would have passed, still all CANCELLED.
+    sleep(Duration::from_secs(5));
+    let later = states(&array);
+    assert!(later.iter().all(|(_, st, _)| st == "CANCELLED"), "{later:?}");
+    for i in 0..2 {
+        let log = read(&dir.join(format!("task-{i}.log")));
+        assert!(log.contains("cancelled at"), "{log}");
+        assert!(!log.contains("requeueing"), "{log}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_task_killed_with_kill_9_is_refused_then_resume_completes_it() {
+    if !cluster() {
+        return;
+    }
+    let _turn = CLUSTER.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = scratch("kill9");
+    let (array, merge) = submit(18, 2, &dir, &["--algorithm", "d4", "--time", "10"]);
+    let journal = dir.join("shard-1.journal");
+    wait_entries(&journal, 20, Duration::from_secs(120));
+    // The nqueens process of shard 1 (what an out-of-memory kill looks like).
+    let pgrep =
+        Command::new("pgrep").args(["-f", "--", &format!("--checkpoint {}", s(&journal))]).output().unwrap();
+    let pid = String::from_utf8_lossy(&pgrep.stdout).lines().next().expect("shard 1 runs").trim().to_string();
+    assert!(Command::new("kill").args(["-9", &pid]).status().unwrap().success());
+    let tasks = wait_ended(&array, Duration::from_secs(120));
+    let task1 = tasks.iter().find(|(id, _, _)| id.ends_with("_1")).unwrap();
+    assert_eq!(task1.1, "FAILED", "{tasks:?}");
+    let m = wait_ended(&merge, Duration::from_secs(60));
+    assert_eq!(m[0].1, "FAILED");
+    let log = read(&dir.join("merge.log"));
+    assert!(log.contains("missing shard(s) 1/2") && log.contains("resume"), "{log}");
+    assert!(!dir.join("result.txt").exists());
+    assert!(read(&dir.join("task-1.log")).contains("FAILED"));
+
+    // The documented recovery: resume DIR submits shard 1 again, which resumes from its journal.
+    let kept = entries(&journal);
+    let out = recipe(&["resume", s(&dir)]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("shards 1 of K = 2"));
+    let (array2, merge2) = last_jobs(&dir);
+    assert_ne!(array2, array);
+    let tasks = wait_ended(&array2, Duration::from_secs(120));
+    assert!(tasks.len() == 1 && tasks[0].1 == "COMPLETED", "{tasks:?}");
+    let m = wait_ended(&merge2, Duration::from_secs(60));
+    assert_eq!(m[0].1, "COMPLETED", "{}", read(&dir.join("merge.log")));
+    assert_eq!(merged_solutions(&dir, 18), q(18));
+    let log = read(&dir.join("task-1.log"));
+    assert!(log.contains(&format!("journal holds {kept} subproblem(s)")), "resumed from {kept}: {log}");
+    // Nothing left to do: resume merges again at once.
+    let out = recipe(&["resume", s(&dir)]);
+    assert!(out.status.success() && String::from_utf8_lossy(&out.stdout).contains("every shard"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Bad submit options are refused before anything is submitted (no Slurm needed).
+#[test]
+fn submit_refuses_bad_options_with_code_2() {
+    let bin = assert_cmd::cargo::cargo_bin("nqueens");
+    let dir = scratch("bad");
+    for (args, message) in [
+        (vec!["20", "4", "--time", "2"], "--time 2 (120 s) is too short for the 120 s warning"),
+        (
+            vec!["20", "4", "--time", "1:00:00", "--signal-lead", "3540"],
+            "is too short for the 3540 s warning",
+        ),
+        (vec!["20", "4", "--time", "soon"], "--time 'soon' is not an sbatch time"),
+        (vec!["20", "4", "--mem", "lots"], "--mem 'lots' is not an sbatch memory size"),
+        (vec!["20", "4", "--algorithm", "join", "--mem", "10M"], "is less than the"),
+        (vec!["20", "4", "--algorithm", "fast"], "--algorithm 'fast' is not one of"),
+        (vec!["20", "4", "--throttle", "0"], "--throttle '0' must be an integer >= 1"),
+        (vec!["20", "0"], "K '0' must be integers, K >= 1"),
+        (vec!["20"], "submit needs N and K"),
+        (vec!["20", "4", "--frobnicate"], "unknown option '--frobnicate'"),
+    ] {
+        let mut all = vec!["submit"];
+        all.extend(&args);
+        all.extend(["--dir", s(&dir), "--nqueens", s(&bin)]);
+        let out = recipe(&all);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(message), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+    }
+    let out = recipe(&["resume", s(&dir)]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("run.env not found"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
