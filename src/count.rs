@@ -4,7 +4,7 @@
 use std::ops::{Add, AddAssign};
 use std::time::Instant;
 
-use crate::algo::{Algorithm, D4Search, join, make_plan_with};
+use crate::algo::{Algorithm, D4Search, Plan, join, make_plan_with};
 use crate::parallel::{self, Progress};
 use crate::{Error, split};
 
@@ -87,8 +87,10 @@ impl Default for CountOptions {
     }
 }
 
-/// The result of counting one board.
-#[derive(Clone, Debug, PartialEq)]
+/// The result of counting one board. Serializes with serde (field names as below; `u128`
+/// counts as numbers).
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[non_exhaustive]
 pub struct Count {
     /// The board side.
     pub n: u32,
@@ -114,6 +116,37 @@ pub struct Count {
     /// Seconds of CPU time (user + system, all threads) the process spent during the count, if
     /// statistics were asked for. Parallel efficiency is `cpu_seconds / (seconds × threads)`.
     pub cpu_seconds: Option<f64>,
+}
+
+impl Count {
+    /// Returns the count of the board of `plan` from `total`, the sum of the tallies of every
+    /// one of its subproblems, counted with `algorithm` (concrete) in `seconds` on `threads`
+    /// threads, with `nodes` where they were counted; the fundamental solutions are those of
+    /// [`Plan::fundamental`]. For runs assembled from parts, such as a resumed checkpoint;
+    /// [`Counter::count`] builds its result with it too.
+    pub fn of_plan(
+        plan: &dyn Plan,
+        total: &Tally,
+        algorithm: Algorithm,
+        seconds: f64,
+        threads: usize,
+        nodes: Option<u128>,
+    ) -> Count {
+        let classes = plan.fundamental(total, algorithm);
+        Count {
+            n: plan.n(),
+            solutions: total.solutions,
+            unique: classes.map(|c| c.total()),
+            classes,
+            algorithm,
+            seconds,
+            threads,
+            subproblems: plan.len(),
+            split_depth: plan.split_depth(),
+            nodes,
+            cpu_seconds: None,
+        }
+    }
 }
 
 /// The fundamental solutions of a board by the number of boards in their D4 orbit (the 8
@@ -217,23 +250,17 @@ impl Counter {
         let plan = make_plan_with(algorithm, n, depth, threads, self.options.d4_search)?;
         let outcome = parallel::run(plan.as_ref(), &self.pool, self.options.progress.clone(), self.options.stats);
         let stats = self.options.stats;
-        let classes = plan.fundamental(&outcome.tally, algorithm);
-        Ok(Count {
-            n,
-            solutions: outcome.tally.solutions,
-            unique: classes.map(|c| c.total()),
-            classes,
-            algorithm: plan.algorithm(),
-            seconds: start.elapsed().as_secs_f64(),
-            threads: self.options.threads,
-            subproblems: plan.len(),
-            split_depth: plan.split_depth(),
-            nodes: stats.then_some(outcome.tally.nodes + plan.prefix_nodes()),
-            cpu_seconds: stats.then(|| match (cpu_start, process_cpu_seconds()) {
-                (Some(a), Some(b)) => b - a,
-                _ => outcome.busy_seconds,
-            }),
-        })
+        let nodes = stats.then_some(outcome.tally.nodes + plan.prefix_nodes());
+        let seconds = start.elapsed().as_secs_f64();
+        let mut count =
+            Count::of_plan(plan.as_ref(), &outcome.tally, algorithm, seconds, self.options.threads, nodes);
+        // A join plan of a board below join::MIN_N is a mirror plan: the result names it.
+        count.algorithm = plan.algorithm();
+        count.cpu_seconds = stats.then(|| match (cpu_start, process_cpu_seconds()) {
+            (Some(a), Some(b)) => b - a,
+            _ => outcome.busy_seconds,
+        });
+        Ok(count)
     }
 }
 
@@ -258,3 +285,22 @@ fn process_cpu_seconds() -> Option<f64> {
     }
 }
 
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_count_serializes_with_its_field_names() {
+        let options = CountOptions { threads: 2, algorithm: Algorithm::D4, ..CountOptions::default() };
+        let count = Counter::new(&options).unwrap().count(8).unwrap();
+        let json = serde_json::to_value(&count).unwrap();
+        assert_eq!(json["n"], 8);
+        assert_eq!(json["solutions"], 92);
+        assert_eq!(json["unique"], 12);
+        assert_eq!(json["classes"]["8"], 11);
+        assert_eq!(json["classes"]["4"], 1);
+        assert_eq!(json["algorithm"], "d4");
+        assert_eq!(json["threads"], 2);
+    }
+}

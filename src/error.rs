@@ -3,8 +3,10 @@
 use crate::kernel::MAX_N;
 use crate::split;
 
-/// The errors the library returns.
+/// The errors the library returns. Messages name the bad value and what is accepted, never a
+/// command-line flag (the `nqueens` binary words its own).
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Error {
     /// The board side is larger than the `u64` masks allow.
     #[error("board size {n} is too large: the u64 masks allow n <= {max}", max = MAX_N)]
@@ -24,8 +26,8 @@ pub enum Error {
     /// The join algorithm's quarter table would not fit in memory (or n is beyond the join's
     /// largest board).
     #[error(
-        "board size {n} is too large for --algorithm join: its quarter table needs about {needed_mib} MiB \
-         and {available_mib} MiB are available (the join supports n <= {max}); use --algorithm d4"
+        "board size {n} is too large for the join algorithm: its quarter table needs about {needed_mib} MiB \
+         and {available_mib} MiB are available (the join supports n <= {max}); use the d4 algorithm"
     )]
     JoinTooLarge {
         /// The rejected board side.
@@ -46,9 +48,9 @@ pub enum Error {
         depth: u32,
     },
     /// A copy of the batched d4 search was asked for that this processor does not run.
-    #[error("--d4-search {search} needs {feature}, which this processor lacks: use auto, avx2 or recursive")]
+    #[error("the {search} copy of the d4 search needs {feature}, which this processor lacks: use auto, avx2 or recursive")]
     UnsupportedSearch {
-        /// The copy asked for (its `--d4-search` name).
+        /// The copy asked for (its [`crate::D4Search::name`]).
         search: &'static str,
         /// The instruction set it needs.
         feature: &'static str,

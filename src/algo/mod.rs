@@ -26,8 +26,9 @@ use crate::{Classes, Error, Tally};
 pub use d4::{D4Plan, D4Search};
 pub use mirror::MirrorPlan;
 
-/// The search algorithm behind a count.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+/// The search algorithm behind a count. Serialized as its [`Algorithm::name`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Algorithm {
     /// Mirror halving: the row-0 queen in the left half, counted twice (see [`split`]). Visits
     /// half of the search tree. Gives solutions (A000170) only.

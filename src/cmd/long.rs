@@ -75,7 +75,7 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
             make_plan_with(algorithm, n, depth, threads, args.d4_search)
         }
     }
-    .map_err(|e| UsageError(e.to_string()))?;
+    .map_err(super::from_library)?;
     let ids: Vec<usize> = match args.shard {
         Some(shard) => assign(plan.as_ref(), shard.count).swap_remove(shard.index),
         None => (0..plan.len()).collect(),
@@ -128,7 +128,7 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
         .num_threads(threads)
         .thread_name(|i| format!("nqueens-{i}"))
         .build()
-        .map_err(|e| UsageError(format!("cannot start {threads} worker threads: {e}")))?;
+        .map_err(|e| anyhow!("cannot start {threads} worker threads: {e}"))?;
     let fresh: Mutex<Vec<Entry>> = Mutex::new(Vec::new());
     let write_error: Mutex<Option<io::Error>> = Mutex::new(None);
     let on_solved = |id: usize, tally: &Tally| {
@@ -221,20 +221,8 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         None => {
-            let classes = plan.fundamental(&total, algorithm);
-            let count = Count {
-                n,
-                solutions: total.solutions,
-                unique: classes.map(|c| c.total()),
-                classes,
-                algorithm,
-                seconds,
-                threads,
-                subproblems: plan.len(),
-                split_depth: plan.split_depth(),
-                nodes: nodes_counted.then_some(total.nodes),
-                cpu_seconds: None,
-            };
+            let nodes = nodes_counted.then_some(total.nodes);
+            let count = Count::of_plan(plan.as_ref(), &total, algorithm, seconds, threads, nodes);
             super::merge::report(&count, args.format, args.verify, args.sequence)
         }
     }
