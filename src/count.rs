@@ -61,7 +61,8 @@ impl AddAssign for Tally {
 pub struct CountOptions {
     /// Worker threads (at least 1). Default: every logical CPU (`num_cpus::get()`).
     pub threads: usize,
-    /// The search algorithm. Default: [`Algorithm::D4`].
+    /// The search algorithm. Default: [`Algorithm::Auto`] (join from n = 8 while its table fits,
+    /// else d4).
     pub algorithm: Algorithm,
     /// Rows fixed per subproblem; `None` lets [`split::auto_split_depth`] choose.
     pub split_depth: Option<u32>,
@@ -122,7 +123,7 @@ impl Count {
     /// Returns the count of the board of `plan` from `total`, the sum of the tallies of every
     /// one of its subproblems, counted with `algorithm` (concrete) in `seconds` on `threads`
     /// threads, with `nodes` where they were counted; the fundamental solutions are those of
-    /// [`Plan::fundamental`]. For runs assembled from parts, such as a resumed checkpoint;
+    /// `fundamental` of [`Plan`]. For runs assembled from parts, such as a resumed checkpoint;
     /// [`Counter::count`] builds its result with it too.
     pub fn of_plan(
         plan: &dyn Plan,

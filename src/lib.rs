@@ -5,7 +5,7 @@
 //! symmetry class under the 8 rotations and reflections of the square) is OEIS A002562.
 //!
 //! # Counting
-//! [`count`] returns Q(n) with the defaults; a [`Counter`] counts with [`CountOptions`]
+//! [`count()`] returns Q(n) with the defaults; a [`Counter`] counts with [`CountOptions`]
 //! (threads, [`Algorithm`], split depth, statistics, a [`Progress`] observer) and returns a
 //! [`Count`]: solutions, fundamental solutions and their orbit sizes ([`Classes`]), time and
 //! search statistics. A [`Count`] is `serde::Serialize`.

@@ -30,10 +30,10 @@ pub use mirror::MirrorPlan;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Algorithm {
-    /// Mirror halving: the row-0 queen in the left half, counted twice (see [`split`]). Visits
+    /// Mirror halving: the row-0 queen in the left half, counted twice (see [`mirror`]). Visits
     /// half of the search tree. Gives solutions (A000170) only.
     Mirror,
-    /// Full D4 symmetry by start constellations (see [`constellation`]): one border
+    /// Full D4 symmetry by start constellations (see [`d4::constellation`]): one border
     /// configuration per symmetry class, weighted by its orbit. Gives solutions (A000170),
     /// fundamental solutions (A002562) and their orbit sizes.
     D4,
@@ -105,7 +105,7 @@ impl FromStr for Algorithm {
 }
 
 /// A list of independent subproblems that together count one board: what the parallel runner
-/// ([`parallel::run`]) consumes, whatever the algorithm.
+/// ([`crate::parallel::run`]) consumes, whatever the algorithm.
 pub trait Plan: Sync {
     /// Returns the board side n.
     fn n(&self) -> u32;
@@ -164,7 +164,7 @@ impl dyn Plan + '_ {
 /// journal and a shard plan rely on.
 ///
 /// # Errors
-/// [`Error::BoardTooLarge`] if `n` > [`MAX_N`]; [`Error::BadSplitDepth`] if the depth is 0 or
+/// [`Error::BoardTooLarge`] if `n` > [`crate::MAX_N`]; [`Error::BadSplitDepth`] if the depth is 0 or
 /// more than [`split::MAX_SPLIT_DEPTH`].
 pub fn make_plan(
     algorithm: Algorithm,
