@@ -5,7 +5,7 @@ use std::ops::{Add, AddAssign};
 use std::time::Instant;
 
 use crate::algo::{Algorithm, D4Search, Plan, join, make_plan_with};
-use crate::parallel::{self, Progress};
+use crate::parallel::{self, Job, Outcome, Progress};
 use crate::{Error, split};
 
 /// The exact counts of one subproblem or of a sum of them.
@@ -225,17 +225,24 @@ impl Counter {
         }
         options.split_depth.map(split::check_depth).transpose()?;
         options.d4_search.copy()?;
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(options.threads)
-            .thread_name(|i| format!("nqueens-{i}"))
-            .build()
-            .map_err(|e| Error::ThreadPool { threads: options.threads, reason: e.to_string() })?;
+        let pool = parallel::pool(options.threads, "nqueens")?;
         Ok(Counter { options: options.clone(), pool })
     }
 
     /// Returns the options this counter was made with.
     pub fn options(&self) -> &CountOptions {
         &self.options
+    }
+
+    /// Solves the subproblems of `plan` that `job` selects on this counter's pool, telling its
+    /// progress observer and counting nodes as its options say, and returns their exact sum:
+    /// the runner ([`crate::parallel`]) behind [`Counter::count`], open to runs that choose
+    /// their subproblems, hear of each solved one or stop early (a checkpoint journal, a shard).
+    ///
+    /// # Panics
+    /// If an index of `job.only` is not below `plan.len()`.
+    pub fn run(&self, plan: &dyn Plan, job: Job<'_>) -> Outcome {
+        parallel::run_with(plan, &self.pool, self.options.progress.clone(), self.options.stats, job)
     }
 
     /// Counts the solutions of the `n`×`n` board.
@@ -249,7 +256,7 @@ impl Counter {
         let algorithm = self.options.algorithm.resolve(n);
         let (depth, threads) = (self.options.split_depth, self.options.threads);
         let plan = make_plan_with(algorithm, n, depth, threads, self.options.d4_search)?;
-        let outcome = parallel::run(plan.as_ref(), &self.pool, self.options.progress.clone(), self.options.stats);
+        let outcome = self.run(plan.as_ref(), Job::default());
         let stats = self.options.stats;
         let nodes = stats.then_some(outcome.tally.nodes + plan.prefix_nodes());
         let seconds = start.elapsed().as_secs_f64();

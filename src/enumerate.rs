@@ -504,11 +504,7 @@ impl Stream {
             Some(d) => split::check_depth(d)?,
             None => stream_split_depth(n, options.threads, encoder.bytes_per_solution()),
         };
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(options.threads)
-            .thread_name(|i| format!("nqueens-solve-{i}"))
-            .build()
-            .map_err(|e| Error::ThreadPool { threads: options.threads, reason: e.to_string() })?;
+        let pool = crate::parallel::pool(options.threads, "nqueens-solve")?;
         let limit = options.limit.unwrap_or(u64::MAX);
         let shared = Arc::new(Shared {
             limits,

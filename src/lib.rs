@@ -93,7 +93,7 @@ pub use check::is_solution;
 pub use count::{Classes, Count, CountOptions, Counter, Tally};
 pub use error::{Error, check_n};
 pub use kernel::MAX_N;
-pub use parallel::{Observer, Progress};
+pub use parallel::{Job, Observer, Outcome, Progress};
 
 /// Returns Q(n), the number of solutions of the `n`×`n` board (OEIS A000170), counted on every
 /// logical CPU with the default algorithm.

@@ -14,9 +14,9 @@ use std::time::Instant;
 use anyhow::{Context, anyhow};
 use nqueens::journal::{self, Entry, Header, Journal};
 use nqueens::merge::{SHARD_FORMAT, SHARD_FORMAT_VERSION, ShardResult};
-use nqueens::parallel::{self, Job};
+use nqueens::Job;
 use nqueens::shard::{assign, shard_plan_with};
-use nqueens::{Algorithm, Count, Plan, Tally, make_plan_with};
+use nqueens::{Algorithm, Count, CountOptions, Counter, Plan, Tally, make_plan_with};
 
 use nqueens::output::Sequence;
 
@@ -124,11 +124,16 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
     let stop_flag: &AtomicBool = stop.as_ref().map_or(&never, |s| &s.flag);
 
     let stats = args.breakdown.is_some();
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .thread_name(|i| format!("nqueens-{i}"))
-        .build()
-        .map_err(|e| anyhow!("cannot start {threads} worker threads: {e}"))?;
+    // The counter owns the run's thread pool; its options are those the plan was made with.
+    let options = CountOptions {
+        threads,
+        algorithm,
+        split_depth: args.split_depth,
+        progress: args.progress.progress(),
+        stats,
+        d4_search: args.d4_search,
+    };
+    let counter = Counter::new(&options).map_err(super::from_library)?;
     let fresh: Mutex<Vec<Entry>> = Mutex::new(Vec::new());
     let write_error: Mutex<Option<io::Error>> = Mutex::new(None);
     let on_solved = |id: usize, tally: &Tally| {
@@ -144,7 +149,7 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
         }
     };
     let job = Job { only: Some(&to_run), on_solved: Some(&on_solved), stop: Some(stop_flag) };
-    let work = || parallel::run_with(plan.as_ref(), &pool, args.progress.progress(), stats, job);
+    let work = || counter.run(plan.as_ref(), job);
     let outcome = match &journal {
         Some((j, _)) => {
             let (outcome, synced) = j.run_syncing(work);
