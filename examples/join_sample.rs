@@ -5,8 +5,8 @@
 
 use std::time::Instant;
 
-use nqueens::Plan;
 use nqueens::JoinPlan;
+use nqueens::Plan;
 
 fn main() {
     let args: Vec<usize> = std::env::args().skip(1).map(|a| a.parse().expect("integers")).collect();

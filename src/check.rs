@@ -20,8 +20,8 @@ use std::fmt;
 use std::io::{self, BufRead};
 
 use crate::enumerate::BoardFormat;
-use crate::symmetry::is_canonical;
 use crate::oeis;
+use crate::symmetry::is_canonical;
 
 /// The most problems a [`Report`] keeps word for word; the rest are only counted.
 pub const MAX_PROBLEMS_KEPT: usize = 1000;

@@ -293,7 +293,6 @@ fn process_cpu_seconds() -> Option<f64> {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -124,10 +124,7 @@ impl FromStr for BoardFormat {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        BoardFormat::ALL.into_iter().find(|f| f.name() == s).ok_or_else(|| {
-            let names: Vec<&str> = BoardFormat::ALL.iter().map(|f| f.name()).collect();
-            format!("unknown format '{s}': use one of {}", names.join(", "))
-        })
+        crate::error::parse_name(s, &BoardFormat::ALL, BoardFormat::name, "format")
     }
 }
 

@@ -48,7 +48,9 @@ pub enum Error {
         depth: u32,
     },
     /// A copy of the batched d4 search was asked for that this processor does not run.
-    #[error("the {search} copy of the d4 search needs {feature}, which this processor lacks: use auto, avx2 or recursive")]
+    #[error(
+        "the {search} copy of the d4 search needs {feature}, which this processor lacks: use auto, avx2 or recursive"
+    )]
     UnsupportedSearch {
         /// The copy asked for (its [`crate::D4Search::name`]).
         search: &'static str,
@@ -73,3 +75,17 @@ pub fn check_n(n: u32) -> Result<(), Error> {
     if n > MAX_N { Err(Error::BoardTooLarge { n }) } else { Ok(()) }
 }
 
+/// Returns the value of `all` whose `name` is `s`, or the one-line refusal "unknown {what}
+/// '{s}': use one of …" listing every name: how each named choice (algorithm, d4 search, board
+/// format) is parsed.
+pub(crate) fn parse_name<T: Copy>(
+    s: &str,
+    all: &[T],
+    name: fn(T) -> &'static str,
+    what: &str,
+) -> Result<T, String> {
+    all.iter().copied().find(|&v| name(v) == s).ok_or_else(|| {
+        let names: Vec<&str> = all.iter().map(|&v| name(v)).collect();
+        format!("unknown {what} '{s}': use one of {}", names.join(", "))
+    })
+}

@@ -92,14 +92,9 @@ impl ShardResult {
     /// Returns the counts as a [`Tally`] (nodes 0 when not counted).
     pub fn tally(&self) -> Tally {
         let c = &self.classes;
-        Tally {
-            solutions: self.solutions,
-            classes: *c,
-            nodes: self.nodes.unwrap_or(0),
-        }
+        Tally { solutions: self.solutions, classes: *c, nodes: self.nodes.unwrap_or(0) }
     }
 }
-
 
 /// The sum of a complete, consistent set of shards.
 #[derive(Clone, Debug, PartialEq)]

@@ -211,5 +211,4 @@ mod tests {
         assert_eq!(prefixes, sorted);
         assert!(subs.iter().all(|s| s.prefix.len() == 3));
     }
-
 }

@@ -97,10 +97,7 @@ impl FromStr for Algorithm {
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let every = [Algorithm::Auto, Algorithm::D4, Algorithm::Mirror, Algorithm::Join];
-        every.into_iter().find(|a| a.name() == s).ok_or_else(|| {
-            let names: Vec<&str> = every.iter().map(|a| a.name()).collect();
-            format!("unknown algorithm '{s}': use one of {}", names.join(", "))
-        })
+        crate::error::parse_name(s, &every, Algorithm::name, "algorithm")
     }
 }
 
@@ -205,4 +202,3 @@ pub fn make_plan_with(
         Algorithm::Auto => unreachable!("resolve() returns a concrete algorithm"),
     })
 }
-

@@ -4,9 +4,9 @@ use std::io::{self, BufWriter};
 use std::process::ExitCode;
 
 use anyhow::Context;
+use nqueens::algo::join;
 use nqueens::output::Record;
 use nqueens::output::Sequence;
-use nqueens::algo::join;
 use nqueens::{Algorithm, CountOptions, Counter, oeis};
 
 use super::{EXIT_FAILED, UsageError};

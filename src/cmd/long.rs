@@ -12,9 +12,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use anyhow::{Context, anyhow};
+use nqueens::Job;
 use nqueens::journal::{self, Entry, Header, Journal};
 use nqueens::merge::{SHARD_FORMAT, SHARD_FORMAT_VERSION, ShardResult};
-use nqueens::Job;
 use nqueens::shard::{assign, shard_plan_with};
 use nqueens::{Algorithm, Count, CountOptions, Counter, Plan, Tally, make_plan_with};
 

@@ -23,10 +23,10 @@
 //! AVX2 or AVX-512F; otherwise the batched search of [`crate::algo::d4::batched`] makes the same
 //! placements 2.2 (AVX2) to 3.4 (AVX-512) times faster.
 
+use crate::Classes;
 #[cfg(test)]
 use crate::kernel::count_completions;
 use crate::kernel::{full_mask, looks_ahead};
-use crate::Classes;
 use crate::symmetry::Symmetry;
 
 /// Something that happens on arrival at one row of a start constellation (see the module docs).
