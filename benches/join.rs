@@ -4,7 +4,7 @@
 //! `cargo bench --bench join` (about a minute). Figures and machine: results/2026-11-29-join.md.
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use nqueens::join::matcher::{Level, Matcher, Query, naive_count};
+use nqueens::algo::join::matcher::{Level, Matcher, Query, naive_count};
 use nqueens::{Algorithm, CountOptions, Counter, oeis};
 
 fn counts(c: &mut Criterion) {

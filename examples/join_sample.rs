@@ -1,12 +1,12 @@
 //! Times a sample of the join's units (every STEP-th) for one board, with the matcher's sieve
-//! from a given stored-set size: a quick way to tune [`nqueens::join::matcher::SIEVE_FROM`]
+//! from a given stored-set size: a quick way to tune [`nqueens::algo::join::matcher::SIEVE_FROM`]
 //! without a full count. `cargo run --release --example join_sample -- N STEP SIEVE_FROM`
 //! (SIEVE_FROM = 0 always sieves, a huge value never does).
 
 use std::time::Instant;
 
+use nqueens::JoinPlan;
 use nqueens::Plan;
-use nqueens::join::JoinPlan;
 
 fn main() {
     let args: Vec<usize> = std::env::args().skip(1).map(|a| a.parse().expect("integers")).collect();

@@ -20,8 +20,8 @@ use std::fmt;
 use std::io::{self, BufRead};
 
 use crate::enumerate::BoardFormat;
-use crate::symmetry::is_canonical;
 use crate::oeis;
+use crate::symmetry::is_canonical;
 
 /// The most problems a [`Report`] keeps word for word; the rest are only counted.
 pub const MAX_PROBLEMS_KEPT: usize = 1000;
@@ -284,6 +284,41 @@ impl Report {
         };
         format!("{head}; {tail}")
     }
+}
+
+/// Returns true if and only if `board` is a solution of the n-queens problem on the n×n board,
+/// n = `board.len()`: `board[r]` is the 0-based column of the queen in row `r`, every column is
+/// below n, and no two queens share a column, diagonal or anti-diagonal. The empty board (n = 0)
+/// is the one solution of n = 0 (OEIS A000170); boards of more than 64 rows are not solutions
+/// this crate can hold and return false. No allocation.
+///
+/// # Examples
+/// ```
+/// assert!(nqueens::is_solution(&[1, 3, 0, 2]));
+/// assert!(!nqueens::is_solution(&[0, 2, 1, 3])); // (1, 2) and (2, 1) share an anti-diagonal
+/// assert!(!nqueens::is_solution(&[0, 4])); // column 4 is off a 2×2 board
+/// ```
+pub fn is_solution(board: &[u8]) -> bool {
+    let n = board.len();
+    n <= 64
+        && board.iter().all(|&c| usize::from(c) < n)
+        && attack_free(board.iter().map(|&c| usize::from(c)), n)
+}
+
+/// Returns true if and only if no two of the queens `cols` (the column of each row, each below
+/// `size` ≤ 64) share a column, diagonal or anti-diagonal: one pass with `u64`/`u128` masks.
+fn attack_free(cols: impl Iterator<Item = usize>, size: usize) -> bool {
+    let (mut taken, mut diag, mut anti) = (0u64, 0u128, 0u128);
+    for (r, c) in cols.enumerate() {
+        let (cb, db, ab) = (1u64 << c, 1u128 << (r + size - c), 1u128 << (r + c));
+        if taken & cb != 0 || diag & db != 0 || anti & ab != 0 {
+            return false;
+        }
+        taken |= cb;
+        diag |= db;
+        anti |= ab;
+    }
+    true
 }
 
 /// Returns the format of a list from its first non-blank character, or `None`.
@@ -602,16 +637,7 @@ impl Checker {
             });
         }
         // One pass with the kernel's masks; only a failing board looks for the attacking pair.
-        let (mut cols, mut diag, mut anti) = (0u64, 0u128, 0u128);
-        let mut clash = false;
-        for (r, &c) in q.iter().enumerate() {
-            let (cb, db, ab) = (1u64 << c, 1u128 << (r + size - c), 1u128 << (r + c));
-            clash |= cols & cb != 0 || diag & db != 0 || anti & ab != 0;
-            cols |= cb;
-            diag |= db;
-            anti |= ab;
-        }
-        if clash {
+        if !attack_free(q.iter().copied(), size) {
             for b in 1..size {
                 for a in 0..b {
                     let line = if q[a] == q[b] {
@@ -651,6 +677,34 @@ impl Checker {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn is_solution_accepts_exactly_the_solutions() {
+        // Every board of n rows with a column per row (n^n of them): the solutions are exactly
+        // the Q(n) boards of the independent backtracker (OEIS A000170).
+        for n in 0..=6usize {
+            let mut want = std::collections::HashSet::new();
+            crate::reference::backtrack_each(n as u32, |q| {
+                want.insert(q.iter().map(|&c| c as u8).collect::<Vec<u8>>());
+            });
+            let mut found = std::collections::HashSet::new();
+            let mut board = vec![0u8; n];
+            for code in 0..n.pow(n as u32) {
+                let mut x = code;
+                for c in board.iter_mut() {
+                    *c = (x % n) as u8;
+                    x /= n;
+                }
+                if is_solution(&board) {
+                    found.insert(board.clone());
+                }
+            }
+            assert_eq!(found, want, "n = {n}");
+            assert_eq!(found.len() as u128, oeis::A000170.get(n as u32).unwrap(), "n = {n}");
+        }
+        assert!(!is_solution(&[0, 4]));
+        assert!(!is_solution(&[0; 65]));
+    }
     use crate::enumerate::{SolveOptions, write_solutions};
 
     fn run(text: &str, options: &CheckOptions) -> Report {

@@ -4,8 +4,8 @@
 use std::ops::{Add, AddAssign};
 use std::time::Instant;
 
-use crate::algo::{Algorithm, D4Search, join, make_plan_with};
-use crate::parallel::{self, Progress};
+use crate::algo::{Algorithm, D4Search, Plan, join, make_plan_with};
+use crate::parallel::{self, Job, Outcome, Progress};
 use crate::{Error, split};
 
 /// The exact counts of one subproblem or of a sum of them.
@@ -61,7 +61,8 @@ impl AddAssign for Tally {
 pub struct CountOptions {
     /// Worker threads (at least 1). Default: every logical CPU (`num_cpus::get()`).
     pub threads: usize,
-    /// The search algorithm. Default: [`Algorithm::D4`].
+    /// The search algorithm. Default: [`Algorithm::Auto`] (join from n = 8 while its table fits,
+    /// else d4).
     pub algorithm: Algorithm,
     /// Rows fixed per subproblem; `None` lets [`split::auto_split_depth`] choose.
     pub split_depth: Option<u32>,
@@ -87,8 +88,10 @@ impl Default for CountOptions {
     }
 }
 
-/// The result of counting one board.
-#[derive(Clone, Debug, PartialEq)]
+/// The result of counting one board. Serializes with serde (field names as below; `u128`
+/// counts as numbers).
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[non_exhaustive]
 pub struct Count {
     /// The board side.
     pub n: u32,
@@ -114,6 +117,37 @@ pub struct Count {
     /// Seconds of CPU time (user + system, all threads) the process spent during the count, if
     /// statistics were asked for. Parallel efficiency is `cpu_seconds / (seconds × threads)`.
     pub cpu_seconds: Option<f64>,
+}
+
+impl Count {
+    /// Returns the count of the board of `plan` from `total`, the sum of the tallies of every
+    /// one of its subproblems, counted with `algorithm` (concrete) in `seconds` on `threads`
+    /// threads, with `nodes` where they were counted; the fundamental solutions are those of
+    /// `fundamental` of [`Plan`]. For runs assembled from parts, such as a resumed checkpoint;
+    /// [`Counter::count`] builds its result with it too.
+    pub fn of_plan(
+        plan: &dyn Plan,
+        total: &Tally,
+        algorithm: Algorithm,
+        seconds: f64,
+        threads: usize,
+        nodes: Option<u128>,
+    ) -> Count {
+        let classes = plan.fundamental(total, algorithm);
+        Count {
+            n: plan.n(),
+            solutions: total.solutions,
+            unique: classes.map(|c| c.total()),
+            classes,
+            algorithm,
+            seconds,
+            threads,
+            subproblems: plan.len(),
+            split_depth: plan.split_depth(),
+            nodes,
+            cpu_seconds: None,
+        }
+    }
 }
 
 /// The fundamental solutions of a board by the number of boards in their D4 orbit (the 8
@@ -191,17 +225,24 @@ impl Counter {
         }
         options.split_depth.map(split::check_depth).transpose()?;
         options.d4_search.copy()?;
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(options.threads)
-            .thread_name(|i| format!("nqueens-{i}"))
-            .build()
-            .map_err(|e| Error::ThreadPool { threads: options.threads, reason: e.to_string() })?;
+        let pool = parallel::pool(options.threads, "nqueens")?;
         Ok(Counter { options: options.clone(), pool })
     }
 
     /// Returns the options this counter was made with.
     pub fn options(&self) -> &CountOptions {
         &self.options
+    }
+
+    /// Solves the subproblems of `plan` that `job` selects on this counter's pool, telling its
+    /// progress observer and counting nodes as its options say, and returns their exact sum:
+    /// the runner ([`crate::parallel`]) behind [`Counter::count`], open to runs that choose
+    /// their subproblems, hear of each solved one or stop early (a checkpoint journal, a shard).
+    ///
+    /// # Panics
+    /// If an index of `job.only` is not below `plan.len()`.
+    pub fn run(&self, plan: &dyn Plan, job: Job<'_>) -> Outcome {
+        parallel::run_with(plan, &self.pool, self.options.progress.clone(), self.options.stats, job)
     }
 
     /// Counts the solutions of the `n`×`n` board.
@@ -215,25 +256,19 @@ impl Counter {
         let algorithm = self.options.algorithm.resolve(n);
         let (depth, threads) = (self.options.split_depth, self.options.threads);
         let plan = make_plan_with(algorithm, n, depth, threads, self.options.d4_search)?;
-        let outcome = parallel::run(plan.as_ref(), &self.pool, self.options.progress.clone(), self.options.stats);
+        let outcome = self.run(plan.as_ref(), Job::default());
         let stats = self.options.stats;
-        let classes = plan.fundamental(&outcome.tally, algorithm);
-        Ok(Count {
-            n,
-            solutions: outcome.tally.solutions,
-            unique: classes.map(|c| c.total()),
-            classes,
-            algorithm: plan.algorithm(),
-            seconds: start.elapsed().as_secs_f64(),
-            threads: self.options.threads,
-            subproblems: plan.len(),
-            split_depth: plan.split_depth(),
-            nodes: stats.then_some(outcome.tally.nodes + plan.prefix_nodes()),
-            cpu_seconds: stats.then(|| match (cpu_start, process_cpu_seconds()) {
-                (Some(a), Some(b)) => b - a,
-                _ => outcome.busy_seconds,
-            }),
-        })
+        let nodes = stats.then_some(outcome.tally.nodes + plan.prefix_nodes());
+        let seconds = start.elapsed().as_secs_f64();
+        let mut count =
+            Count::of_plan(plan.as_ref(), &outcome.tally, algorithm, seconds, self.options.threads, nodes);
+        // A join plan of a board below join::MIN_N is a mirror plan: the result names it.
+        count.algorithm = plan.algorithm();
+        count.cpu_seconds = stats.then(|| match (cpu_start, process_cpu_seconds()) {
+            (Some(a), Some(b)) => b - a,
+            _ => outcome.busy_seconds,
+        });
+        Ok(count)
     }
 }
 
@@ -258,3 +293,21 @@ fn process_cpu_seconds() -> Option<f64> {
     }
 }
 
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_count_serializes_with_its_field_names() {
+        let options = CountOptions { threads: 2, algorithm: Algorithm::D4, ..CountOptions::default() };
+        let count = Counter::new(&options).unwrap().count(8).unwrap();
+        let json = serde_json::to_value(&count).unwrap();
+        assert_eq!(json["n"], 8);
+        assert_eq!(json["solutions"], 92);
+        assert_eq!(json["unique"], 12);
+        assert_eq!(json["classes"]["8"], 11);
+        assert_eq!(json["classes"]["4"], 1);
+        assert_eq!(json["algorithm"], "d4");
+        assert_eq!(json["threads"], 2);
+    }
+}

@@ -124,10 +124,7 @@ impl FromStr for BoardFormat {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        BoardFormat::ALL.into_iter().find(|f| f.name() == s).ok_or_else(|| {
-            let names: Vec<&str> = BoardFormat::ALL.iter().map(|f| f.name()).collect();
-            format!("unknown format '{s}': use one of {}", names.join(", "))
-        })
+        crate::error::parse_name(s, &BoardFormat::ALL, BoardFormat::name, "format")
     }
 }
 
@@ -504,11 +501,7 @@ impl Stream {
             Some(d) => split::check_depth(d)?,
             None => stream_split_depth(n, options.threads, encoder.bytes_per_solution()),
         };
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(options.threads)
-            .thread_name(|i| format!("nqueens-solve-{i}"))
-            .build()
-            .map_err(|e| Error::ThreadPool { threads: options.threads, reason: e.to_string() })?;
+        let pool = crate::parallel::pool(options.threads, "nqueens-solve")?;
         let limit = options.limit.unwrap_or(u64::MAX);
         let shared = Arc::new(Shared {
             limits,

@@ -3,8 +3,10 @@
 use crate::kernel::MAX_N;
 use crate::split;
 
-/// The errors the library returns.
+/// The errors the library returns. Messages name the bad value and what is accepted, never a
+/// command-line flag (the `nqueens` binary words its own).
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Error {
     /// The board side is larger than the `u64` masks allow.
     #[error("board size {n} is too large: the u64 masks allow n <= {max}", max = MAX_N)]
@@ -24,8 +26,8 @@ pub enum Error {
     /// The join algorithm's quarter table would not fit in memory (or n is beyond the join's
     /// largest board).
     #[error(
-        "board size {n} is too large for --algorithm join: its quarter table needs about {needed_mib} MiB \
-         and {available_mib} MiB are available (the join supports n <= {max}); use --algorithm d4"
+        "board size {n} is too large for the join algorithm: its quarter table needs about {needed_mib} MiB \
+         and {available_mib} MiB are available (the join supports n <= {max}); use the d4 algorithm"
     )]
     JoinTooLarge {
         /// The rejected board side.
@@ -46,9 +48,11 @@ pub enum Error {
         depth: u32,
     },
     /// A copy of the batched d4 search was asked for that this processor does not run.
-    #[error("--d4-search {search} needs {feature}, which this processor lacks: use auto, avx2 or recursive")]
+    #[error(
+        "the {search} copy of the d4 search needs {feature}, which this processor lacks: use auto, avx2 or recursive"
+    )]
     UnsupportedSearch {
-        /// The copy asked for (its `--d4-search` name).
+        /// The copy asked for (its [`crate::D4Search::name`]).
         search: &'static str,
         /// The instruction set it needs.
         feature: &'static str,
@@ -71,3 +75,17 @@ pub fn check_n(n: u32) -> Result<(), Error> {
     if n > MAX_N { Err(Error::BoardTooLarge { n }) } else { Ok(()) }
 }
 
+/// Returns the value of `all` whose `name` is `s`, or the one-line refusal "unknown {what}
+/// '{s}': use one of …" listing every name: how each named choice (algorithm, d4 search, board
+/// format) is parsed.
+pub(crate) fn parse_name<T: Copy>(
+    s: &str,
+    all: &[T],
+    name: fn(T) -> &'static str,
+    what: &str,
+) -> Result<T, String> {
+    all.iter().copied().find(|&v| name(v) == s).ok_or_else(|| {
+        let names: Vec<&str> = all.iter().map(|&v| name(v)).collect();
+        format!("unknown {what} '{s}': use one of {}", names.join(", "))
+    })
+}

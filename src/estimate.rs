@@ -17,7 +17,8 @@
 use std::time::{Duration, Instant};
 
 use crate::shard::estimate as probe;
-use crate::{Algorithm, Plan, join};
+use crate::algo::join;
+use crate::{Algorithm, Plan};
 
 /// The fewest subproblems a sample counts, whatever the budget.
 pub const MIN_SAMPLE: usize = 8;

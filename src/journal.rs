@@ -36,8 +36,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use crate::{Classes, Tally};
 use crate::shard::ShardId;
+use crate::{Classes, Tally};
 
 /// The journal format version this program reads and writes.
 pub const FORMAT_VERSION: u32 = 1;
@@ -524,7 +524,11 @@ mod tests {
         assert_eq!(Header::parse(unseal(line.trim_end()).unwrap()), Ok(h));
         let e = Entry {
             id: 17,
-            tally: Tally { solutions: u128::MAX, classes: Classes { orbit1: 1, orbit2: 2, orbit4: 3, orbit8: 4 }, nodes: 99 },
+            tally: Tally {
+                solutions: u128::MAX,
+                classes: Classes { orbit1: 1, orbit2: 2, orbit4: 3, orbit8: 4 },
+                nodes: 99,
+            },
             nodes_counted: true,
         };
         let line = seal(&e.body());

@@ -14,7 +14,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::shard::{assign, shard_plan};
-use crate::{Algorithm, Classes, Tally};
+use crate::{Algorithm, Classes, Count, Tally};
 
 /// The `format` field of every shard result.
 pub const SHARD_FORMAT: &str = "nqueens-shard";
@@ -132,14 +132,9 @@ impl ShardResult {
     /// Returns the counts as a [`Tally`] (nodes 0 when not counted).
     pub fn tally(&self) -> Tally {
         let c = &self.classes;
-        Tally {
-            solutions: self.solutions,
-            classes: *c,
-            nodes: self.nodes.unwrap_or(0),
-        }
+        Tally { solutions: self.solutions, classes: *c, nodes: self.nodes.unwrap_or(0) }
     }
 }
-
 
 /// The sum of a complete, consistent set of shards.
 #[derive(Clone, Debug, PartialEq)]
@@ -162,6 +157,28 @@ pub struct Merged {
     pub seconds: f64,
     /// The shards' worker threads, summed.
     pub threads: usize,
+}
+
+impl Merged {
+    /// Returns the count the merged shards add up to, as a whole run would report it (no CPU
+    /// time: the shards ran elsewhere); the fundamental solutions as [`Tally::fundamental`]
+    /// gives them.
+    pub fn count(&self) -> Count {
+        let classes = self.tally.fundamental(self.algorithm, self.n);
+        Count {
+            n: self.n,
+            solutions: self.tally.solutions,
+            unique: classes.map(|c| c.total()),
+            classes,
+            algorithm: self.algorithm,
+            seconds: self.seconds,
+            threads: self.threads,
+            subproblems: self.subproblems,
+            split_depth: self.split_depth,
+            nodes: self.nodes_counted.then_some(self.tally.nodes),
+            cpu_seconds: None,
+        }
+    }
 }
 
 /// Why a set of shard results cannot be merged: every problem found, one per entry.

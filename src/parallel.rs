@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use crate::{Plan, Tally};
+use crate::{Error, Plan, Tally};
 
 /// Told by the runner how a count advances: its start, each solved subproblem, its end. The
 /// `nqueens` binary draws its progress bar from these calls; a library user may log them.
@@ -94,6 +94,24 @@ pub struct Job<'a> {
     /// Checked before each subproblem starts (never inside the kernel): once it is true, no new
     /// subproblem starts and those already running finish (a signal handler sets it).
     pub stop: Option<&'a AtomicBool>,
+}
+
+/// Returns a pool of `threads` worker threads named `{name}-0`, `{name}-1`, …: the one place the
+/// library starts threads ([`crate::Counter`] for counts, [`crate::enumerate::Stream`] for
+/// listings).
+///
+/// # Errors
+/// [`Error::ZeroThreads`] if `threads` is 0; [`Error::ThreadPool`] if the operating system
+/// refuses to start them.
+pub fn pool(threads: usize, name: &'static str) -> Result<rayon::ThreadPool, Error> {
+    if threads == 0 {
+        return Err(Error::ZeroThreads);
+    }
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .thread_name(move |i| format!("{name}-{i}"))
+        .build()
+        .map_err(|e| Error::ThreadPool { threads, reason: e.to_string() })
 }
 
 /// Solves every subproblem of `plan` on `pool` and returns the exact sum, telling `progress` of

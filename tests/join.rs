@@ -41,7 +41,7 @@ fn join_equals_backtracking_and_a002562_from_1_to_14() {
         }
         assert_eq!(got.unique, Some(known("b002562.txt", n)), "unique n = {n}");
         assert_eq!(got.classes, Some(known_classes(n)), "classes n = {n}");
-        let want_algorithm = if n < nqueens::join::MIN_N { Algorithm::Mirror } else { Algorithm::Join };
+        let want_algorithm = if n < nqueens::algo::join::MIN_N { Algorithm::Mirror } else { Algorithm::Join };
         assert_eq!(got.algorithm, want_algorithm, "n = {n}");
     }
 }
@@ -73,7 +73,7 @@ fn join_totals_do_not_depend_on_the_thread_count() {
 fn join_refuses_boards_whose_table_would_not_fit() {
     let err = counter(1, Algorithm::Join).count(40).unwrap_err();
     assert!(matches!(err, nqueens::Error::JoinTooLarge { n: 40, .. }), "{err:?}");
-    assert!(err.to_string().contains("board size 40 is too large for --algorithm join"), "{err}");
+    assert!(err.to_string().contains("board size 40 is too large for the join algorithm"), "{err}");
 }
 
 #[test]

@@ -28,7 +28,7 @@ impl MirrorPlan {
     /// Returns the plan for an `n`×`n` board with `depth` rows fixed.
     ///
     /// # Errors
-    /// [`Error::BoardTooLarge`] if `n` > [`MAX_N`]; [`Error::BadSplitDepth`] if `depth` is 0 or
+    /// [`Error::BoardTooLarge`] if `n` > [`crate::MAX_N`]; [`Error::BadSplitDepth`] if `depth` is 0 or
     /// more than [`split::MAX_SPLIT_DEPTH`].
     pub fn new(n: u32, depth: u32) -> Result<MirrorPlan, Error> {
         check_n(n)?;
@@ -43,7 +43,7 @@ impl MirrorPlan {
     /// Returns the plan with the split depth [`split::auto_split_depth`] picks for `threads`.
     ///
     /// # Errors
-    /// [`Error::BoardTooLarge`] if `n` > [`MAX_N`].
+    /// [`Error::BoardTooLarge`] if `n` > [`crate::MAX_N`].
     pub fn auto(n: u32, threads: usize) -> Result<MirrorPlan, Error> {
         check_n(n)?;
         let depth = split::auto_split_depth(n, threads, |d| mirror_subproblems(n, d).len());
@@ -211,5 +211,4 @@ mod tests {
         assert_eq!(prefixes, sorted);
         assert!(subs.iter().all(|s| s.prefix.len() == 3));
     }
-
 }

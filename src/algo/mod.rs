@@ -26,13 +26,14 @@ use crate::{Classes, Error, Tally};
 pub use d4::{D4Plan, D4Search};
 pub use mirror::MirrorPlan;
 
-/// The search algorithm behind a count.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+/// The search algorithm behind a count. Serialized as its [`Algorithm::name`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Algorithm {
-    /// Mirror halving: the row-0 queen in the left half, counted twice (see [`split`]). Visits
+    /// Mirror halving: the row-0 queen in the left half, counted twice (see [`mirror`]). Visits
     /// half of the search tree. Gives solutions (A000170) only.
     Mirror,
-    /// Full D4 symmetry by start constellations (see [`constellation`]): one border
+    /// Full D4 symmetry by start constellations (see [`d4::constellation`]): one border
     /// configuration per symmetry class, weighted by its orbit. Gives solutions (A000170),
     /// fundamental solutions (A002562) and their orbit sizes.
     D4,
@@ -96,15 +97,12 @@ impl FromStr for Algorithm {
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let every = [Algorithm::Auto, Algorithm::D4, Algorithm::Mirror, Algorithm::Join];
-        every.into_iter().find(|a| a.name() == s).ok_or_else(|| {
-            let names: Vec<&str> = every.iter().map(|a| a.name()).collect();
-            format!("unknown algorithm '{s}': use one of {}", names.join(", "))
-        })
+        crate::error::parse_name(s, &every, Algorithm::name, "algorithm")
     }
 }
 
 /// A list of independent subproblems that together count one board: what the parallel runner
-/// ([`parallel::run`]) consumes, whatever the algorithm.
+/// ([`crate::parallel::run`]) consumes, whatever the algorithm.
 pub trait Plan: Sync {
     /// Returns the board side n.
     fn n(&self) -> u32;
@@ -163,7 +161,7 @@ impl dyn Plan + '_ {
 /// journal and a shard plan rely on.
 ///
 /// # Errors
-/// [`Error::BoardTooLarge`] if `n` > [`MAX_N`]; [`Error::BadSplitDepth`] if the depth is 0 or
+/// [`Error::BoardTooLarge`] if `n` > [`crate::MAX_N`]; [`Error::BadSplitDepth`] if the depth is 0 or
 /// more than [`split::MAX_SPLIT_DEPTH`].
 pub fn make_plan(
     algorithm: Algorithm,
@@ -204,4 +202,3 @@ pub fn make_plan_with(
         Algorithm::Auto => unreachable!("resolve() returns a concrete algorithm"),
     })
 }
-

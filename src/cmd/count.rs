@@ -4,9 +4,10 @@ use std::io::{self, BufWriter};
 use std::process::ExitCode;
 
 use anyhow::Context;
+use nqueens::algo::join;
 use nqueens::output::Record;
 use nqueens::output::Sequence;
-use nqueens::{Algorithm, CountOptions, Counter, join, oeis};
+use nqueens::{Algorithm, CountOptions, Counter, oeis};
 
 use super::{EXIT_FAILED, UsageError};
 use crate::cli::CountArgs;
@@ -43,11 +44,11 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
             .into());
         }
     }
-    let counter = Counter::new(&options).map_err(|e| UsageError(e.to_string()))?;
+    let counter = Counter::new(&options).map_err(super::from_library)?;
     // Refuse a join board whose quarter table would not fit before counting anything.
     if options.algorithm == Algorithm::Join {
         for n in args.sizes.iter().flat_map(|s| s.iter()).filter(|&n| n >= join::MIN_N) {
-            join::check_memory(n).map_err(|e| UsageError(e.to_string()))?;
+            join::check_memory(n).map_err(super::from_library)?;
         }
     }
     let stdout = BufWriter::new(io::stdout().lock());
@@ -57,7 +58,7 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
         let count = counter.count(n).map_err(|e| match e {
             // Only a thread pool that cannot start is a failed run; the rest is bad usage.
             nqueens::Error::ThreadPool { .. } => anyhow::Error::new(e).context(format!("counting n = {n}")),
-            _ => UsageError(e.to_string()).into(),
+            _ => super::from_library(e),
         })?;
         let record = Record::new(&count);
         sink.record(&record).context("writing the result")?;

@@ -12,11 +12,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use anyhow::{Context, anyhow};
+use nqueens::Job;
 use nqueens::journal::{self, Entry, Header, Journal};
 use nqueens::merge::{Covers, SHARD_FORMAT, SHARD_FORMAT_VERSION, ShardResult};
-use nqueens::parallel::{self, Job};
 use nqueens::shard::{assign, shard_plan_with};
-use nqueens::{Algorithm, Count, Plan, Tally, make_plan_with};
+use nqueens::{Algorithm, Count, CountOptions, Counter, Plan, Tally, make_plan_with};
 
 use nqueens::output::Sequence;
 
@@ -75,7 +75,7 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
             make_plan_with(algorithm, n, depth, threads, args.d4_search)
         }
     }
-    .map_err(|e| UsageError(e.to_string()))?;
+    .map_err(super::from_library)?;
     let ids: Vec<usize> = match args.shard {
         Some(shard) => assign(plan.as_ref(), shard.count).swap_remove(shard.index),
         None => (0..plan.len()).collect(),
@@ -124,11 +124,16 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
     let stop_flag: &AtomicBool = stop.as_ref().map_or(&never, |s| &s.flag);
 
     let stats = args.breakdown.is_some();
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .thread_name(|i| format!("nqueens-{i}"))
-        .build()
-        .map_err(|e| UsageError(format!("cannot start {threads} worker threads: {e}")))?;
+    // The counter owns the run's thread pool; its options are those the plan was made with.
+    let options = CountOptions {
+        threads,
+        algorithm,
+        split_depth: args.split_depth,
+        progress: args.progress.progress(),
+        stats,
+        d4_search: args.d4_search,
+    };
+    let counter = Counter::new(&options).map_err(super::from_library)?;
     let fresh: Mutex<Vec<Entry>> = Mutex::new(Vec::new());
     let write_error: Mutex<Option<io::Error>> = Mutex::new(None);
     let on_solved = |id: usize, tally: &Tally| {
@@ -144,7 +149,7 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
         }
     };
     let job = Job { only: Some(&to_run), on_solved: Some(&on_solved), stop: Some(stop_flag) };
-    let work = || parallel::run_with(plan.as_ref(), &pool, args.progress.progress(), stats, job);
+    let work = || counter.run(plan.as_ref(), job);
     let outcome = match &journal {
         Some((j, _)) => {
             let (outcome, synced) = j.run_syncing(work);
@@ -222,20 +227,8 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         None => {
-            let classes = plan.fundamental(&total, algorithm);
-            let count = Count {
-                n,
-                solutions: total.solutions,
-                unique: classes.map(|c| c.total()),
-                classes,
-                algorithm,
-                seconds,
-                threads,
-                subproblems: plan.len(),
-                split_depth: plan.split_depth(),
-                nodes: nodes_counted.then_some(total.nodes),
-                cpu_seconds: None,
-            };
+            let nodes = nodes_counted.then_some(total.nodes);
+            let count = Count::of_plan(plan.as_ref(), &total, algorithm, seconds, threads, nodes);
             super::merge::report(&count, args.format, args.verify, args.sequence)
         }
     }

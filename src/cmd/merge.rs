@@ -44,20 +44,7 @@ pub fn run(args: MergeArgs) -> anyhow::Result<ExitCode> {
         results.push((name, result));
     }
     let merged = merge(&results)?;
-    let count = Count {
-        n: merged.n,
-        solutions: merged.tally.solutions,
-        unique: merged.tally.fundamental(merged.algorithm, merged.n).map(|c| c.total()),
-        classes: merged.tally.fundamental(merged.algorithm, merged.n),
-        algorithm: merged.algorithm,
-        seconds: merged.seconds,
-        threads: merged.threads,
-        subproblems: merged.subproblems,
-        split_depth: merged.split_depth,
-        nodes: merged.nodes_counted.then_some(merged.tally.nodes),
-        cpu_seconds: None,
-    };
-    report(&count, args.format, args.verify, args.sequence)
+    report(&merged.count(), args.format, args.verify, args.sequence)
 }
 
 /// Writes `count` in `format` on stdout, checks it against OEIS A000170 when `verify` is set

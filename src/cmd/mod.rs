@@ -21,6 +21,26 @@ pub const EXIT_USAGE: u8 = 2;
 #[error("{0}")]
 pub struct UsageError(pub String);
 
+/// Returns the library error `e` as the command line reports it: a thread pool that cannot
+/// start is a failed run (exit 1); every other library error is bad usage (exit 2), worded with
+/// the flag that asked for it where the library's message names none.
+pub fn from_library(e: nqueens::Error) -> anyhow::Error {
+    use nqueens::Error;
+    match e {
+        Error::ThreadPool { .. } => anyhow::Error::new(e),
+        Error::JoinTooLarge { n, needed_mib, available_mib, max } => UsageError(format!(
+            "board size {n} is too large for --algorithm join: its quarter table needs about {needed_mib} MiB \
+             and {available_mib} MiB are available (the join supports n <= {max}); use --algorithm d4"
+        ))
+        .into(),
+        Error::UnsupportedSearch { search, feature } => UsageError(format!(
+            "--d4-search {search} needs {feature}, which this processor lacks: use auto, avx2 or recursive"
+        ))
+        .into(),
+        e => UsageError(e.to_string()).into(),
+    }
+}
+
 /// Returns the refusal of `--sequence unique` (fundamental solutions) for `algorithm`, which
 /// does not count them.
 pub fn unique_needs_classes(algorithm: nqueens::Algorithm) -> UsageError {

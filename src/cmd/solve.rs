@@ -6,13 +6,13 @@ use std::process::ExitCode;
 use anyhow::Context;
 use nqueens::enumerate::{SolveOptions, Stream};
 
-use super::UsageError;
 use crate::cli::SolveArgs;
 
 /// Writes the solutions `args` ask for to stdout.
 ///
 /// # Errors
-/// A [`UsageError`] if the worker threads cannot start; a failed write (a broken pipe is
+/// Bad options as a [`super::UsageError`], worker threads that cannot start as a failed run; a
+/// failed write (a broken pipe is
 /// treated as the normal end by `main`).
 pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     let options = SolveOptions {
@@ -22,7 +22,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
         unique: args.unique,
         split_depth: None,
     };
-    let stream = Stream::new(args.n, &options).map_err(|e| UsageError(e.to_string()))?;
+    let stream = Stream::new(args.n, &options).map_err(super::from_library)?;
     // The stream hands over chunks of 64 KiB; the buffer gathers the small header and footer.
     let mut out = BufWriter::with_capacity(256 * 1024, io::stdout().lock());
     stream.write_to(&mut out).context("writing the solutions")?;

@@ -35,8 +35,8 @@
 //! depth 1 is the constellations alone. At n = 17 there are 4,319 canonical constellations (49
 //! with a symmetry of their own), enough for 2 threads at depth 1.
 
-use crate::kernel::{self, full_mask};
 use super::search::{self, RowEvent, apply_events};
+use crate::kernel::{self, full_mask};
 use crate::split::Prefix;
 use crate::symmetry::Symmetry;
 

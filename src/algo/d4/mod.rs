@@ -18,10 +18,10 @@ pub mod batched;
 pub mod constellation;
 pub mod search;
 
+use crate::kernel::full_mask;
 use constellation::{
     Constellation, D4Subproblem, canonical_constellations, d4_subproblems, d4_subproblems_counting,
 };
-use crate::kernel::full_mask;
 use search::{Classified, classify_with_events, count_with_events};
 use std::str::FromStr;
 
@@ -83,10 +83,7 @@ impl FromStr for D4Search {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        D4Search::ALL.into_iter().find(|d| d.name() == s).ok_or_else(|| {
-            let names: Vec<&str> = D4Search::ALL.iter().map(|d| d.name()).collect();
-            format!("unknown d4 search '{s}': use one of {}", names.join(", "))
-        })
+        crate::error::parse_name(s, &D4Search::ALL, D4Search::name, "d4 search")
     }
 }
 
@@ -273,11 +270,7 @@ impl D4Plan {
             sub.rd,
             &mut out,
         );
-        Tally {
-            solutions: weight * out.solutions as u128,
-            classes: out.classes,
-            nodes: out.nodes as u128,
-        }
+        Tally { solutions: weight * out.solutions as u128, classes: out.classes, nodes: out.nodes as u128 }
     }
 }
 

@@ -103,12 +103,7 @@ impl Lanes for V256 {
         }
     }
     #[inline(always)]
-    unsafe fn drain<const NODES: bool>(
-        levels: &mut [Level],
-        rows: usize,
-        count: &mut u64,
-        nodes: &mut u64,
-    ) {
+    unsafe fn drain<const NODES: bool>(levels: &mut [Level], rows: usize, count: &mut u64, nodes: &mut u64) {
         unsafe { drain_avx2::<NODES>(levels, rows, count, nodes) }
     }
 }

@@ -72,20 +72,12 @@ impl Lanes for V512 {
         // SAFETY: `reserve(8)` leaves room for eight values after `len`; the store writes
         // exactly that, and `set_len` exposes only the `keep.count_ones()` ≤ 8 written first.
         unsafe {
-            _mm512_storeu_si512(
-                v.as_mut_ptr().add(len).cast(),
-                _mm512_maskz_compress_epi64(keep as u8, x.0),
-            );
+            _mm512_storeu_si512(v.as_mut_ptr().add(len).cast(), _mm512_maskz_compress_epi64(keep as u8, x.0));
             v.set_len(len + keep.count_ones() as usize);
         }
     }
     #[inline(always)]
-    unsafe fn drain<const NODES: bool>(
-        levels: &mut [Level],
-        rows: usize,
-        count: &mut u64,
-        nodes: &mut u64,
-    ) {
+    unsafe fn drain<const NODES: bool>(levels: &mut [Level], rows: usize, count: &mut u64, nodes: &mut u64) {
         unsafe { drain_avx512::<NODES>(levels, rows, count, nodes) }
     }
 }

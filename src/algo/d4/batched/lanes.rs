@@ -40,12 +40,7 @@ pub(crate) trait Lanes: Copy {
     /// Appends the lanes `keep` of `x` to `v`, in lane order.
     unsafe fn append(v: &mut Vec<u64>, keep: u32, x: Self);
     /// Calls this type's entry point (the recursion to the next level).
-    unsafe fn drain<const NODES: bool>(
-        levels: &mut [Level],
-        rows: usize,
-        count: &mut u64,
-        nodes: &mut u64,
-    );
+    unsafe fn drain<const NODES: bool>(levels: &mut [Level], rows: usize, count: &mut u64, nodes: &mut u64);
 }
 
 /// Returns the shift after a placement with `rows` free rows left, per lane.

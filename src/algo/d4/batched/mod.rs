@@ -32,9 +32,9 @@
 use std::cell::RefCell;
 
 use crate::algo::d4::constellation::Constellation;
+use crate::algo::d4::search::LOOKAHEAD;
 use crate::cpu::Features;
 use crate::kernel::{full_mask, looks_ahead};
-use crate::algo::d4::search::LOOKAHEAD;
 
 /// The largest board side of the batched search (see the module docs); larger boards use the
 /// recursive search of [`crate::algo::d4::search`].
