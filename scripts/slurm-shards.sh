@@ -197,6 +197,7 @@ submit() {
         old="$(grep -E '^NQ_(N|K|ALGORITHM)=' "$dir/run.env" | tr '\n' ' ')"
         [[ "$old" == "NQ_N=$n NQ_K=$k NQ_ALGORITHM=$resolved " ]] ||
             die "$dir holds another run ($old): use another --dir, or \`resume $dir\`"
+        refuse_if_active "$dir"
     fi
     {
         echo "NQ_N=$n"
@@ -213,6 +214,21 @@ submit() {
     submit_jobs "0-$((k - 1))${throttle:+%$throttle}" "${extra[@]}"
 }
 
+# Exits 2 if a job of the run in $1 (its DIR/jobs) is still queued or running: a second task on
+# the same shard would find its journal locked and fail.
+refuse_if_active() {
+    local dir="$1" job active=()
+    [[ -f "$dir/jobs" ]] || return 0
+    command -v squeue >/dev/null || die "squeue not found: run this on a Slurm login node"
+    # One job at a time: squeue refuses a whole list if one id in it is no longer known.
+    for job in $(cat "$dir/jobs"); do
+        while read -r id; do
+            [[ -n "$id" ]] && active+=("$id")
+        done < <(squeue -h -j "$job" -t PENDING,RUNNING,REQUEUED,SUSPENDED,CONFIGURING,COMPLETING -o %i 2>/dev/null || true)
+    done
+    [[ ${#active[@]} -eq 0 ]] || die "jobs of the run in $dir are still queued or running (${active[*]}): wait, or scancel them first"
+}
+
 # Prints the shard indices of the run in $NQ_DIR that have no result yet, comma-separated.
 unfinished() {
     local i list=()
@@ -227,15 +243,9 @@ resume() {
     shift
     [[ "${1:-}" == "--" ]] && shift
     [[ -f "$dir/run.env" ]] || die "$dir/run.env not found: not a folder of \`slurm-shards.sh submit\`"
-    command -v squeue >/dev/null || die "squeue not found: run resume on a Slurm login node"
+    refuse_if_active "$dir"
     # shellcheck disable=SC1091
     source "$dir/run.env"
-    local jobs active
-    jobs="$(awk '{print $1","$2}' "$dir/jobs" 2>/dev/null | paste -sd, -)"
-    if [[ -n "$jobs" ]]; then
-        active="$(squeue -h -j "$jobs" -t PENDING,RUNNING,REQUEUED,SUSPENDED,CONFIGURING,COMPLETING -o %i 2>/dev/null || true)"
-        [[ -z "$active" ]] || die "jobs of this run are still queued or running ($(paste -sd' ' <<<"$active")): wait, or scancel them first"
-    fi
     local todo
     todo="$(unfinished)"
     if [[ -z "$todo" ]]; then

@@ -248,6 +248,29 @@ fn scancel_cancels_the_array_for_good_and_the_merge_refuses_loudly() {
     for i in 0..2 {
         wait_entries(&dir.join(format!("shard-{i}.journal")), 1, Duration::from_secs(60));
     }
+    // While tasks run, neither a second submit into DIR nor resume may start a task again.
+    let bin = assert_cmd::cargo::cargo_bin("nqueens");
+    for args in [
+        vec![
+            "submit",
+            "19",
+            "2",
+            "--algorithm",
+            "d4",
+            "--time",
+            "10",
+            "--dir",
+            s(&dir),
+            "--nqueens",
+            s(&bin),
+        ],
+        vec!["resume", s(&dir)],
+    ] {
+        let out = recipe(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains("are still queued or running"), "{err}");
+    }
     assert!(Command::new("scancel").arg(&array).status().unwrap().success());
     let tasks = wait_ended(&array, Duration::from_secs(60));
     assert!(tasks.iter().all(|(_, st, _)| st == "CANCELLED"), "{tasks:?}");
