@@ -105,3 +105,45 @@ fn cli_join_refuses_a_table_too_large_with_exit_2_before_counting() {
     assert!(err.contains("board size 30 is too large for --algorithm join"), "{err}");
     assert!(err.contains("use --algorithm d4"), "{err}");
 }
+
+/// The sum of `K` shards of the join at board `n` (each `count N --shard I/K`, JSON output),
+/// counted on `threads` threads.
+fn shard_sum(n: u32, shards: u32, threads: u32) -> u128 {
+    (0..shards)
+        .map(|i| {
+            let (n, shard, threads) = (n.to_string(), format!("{i}/{shards}"), threads.to_string());
+            let args = [
+                "count",
+                &n,
+                "--algorithm",
+                "join",
+                "--shard",
+                &shard,
+                "-j",
+                &threads,
+                "--progress",
+                "never",
+            ];
+            let out = nqueens(&args).assert().success().get_output().stdout.clone();
+            let out = String::from_utf8(out).unwrap();
+            let field = out.split(r#""solutions":"#).nth(1).unwrap_or_else(|| panic!("no count in {out}"));
+            field.split(|c: char| !c.is_ascii_digit()).next().unwrap().parse::<u128>().unwrap()
+        })
+        .sum()
+}
+
+#[test]
+fn join_shards_add_up_to_a000170_at_17() {
+    assert_eq!(shard_sum(17, 5, 2), known("b000170.txt", 17));
+}
+
+/// Slow (about 10 CPU-minutes on a 2026 desktop core; the sieve and the row-compacted quarter
+/// table are in play from n = 21): `cargo test --release --test join -- --ignored`.
+#[test]
+#[ignore = "slow: the whole of n = 21 (and n = 22 with NQUEENS_SLOW_22=1, about 4 CPU-hours)"]
+fn join_shards_add_up_to_a000170_at_21_and_beyond() {
+    assert_eq!(shard_sum(21, 16, 2), known("b000170.txt", 21));
+    if std::env::var_os("NQUEENS_SLOW_22").is_some() {
+        assert_eq!(shard_sum(22, 64, 2), known("b000170.txt", 22));
+    }
+}
