@@ -27,6 +27,7 @@
 
 pub mod algo;
 pub mod check;
+pub mod construct;
 mod count;
 pub mod cpu;
 pub mod enumerate;
