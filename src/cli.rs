@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
+use nqueens::construct::MAX_ANY_N;
 use nqueens::enumerate::BoardFormat;
 use nqueens::output::{Format, Sequence};
 use nqueens::shard::ShardId;
@@ -39,6 +40,7 @@ Examples:
   nqueens solve 8 --unique             the 12 fundamental solutions (OEIS A002562)
   nqueens solve 6 --format leetcode    the LeetCode \"N-Queens\" answer, one JSON array
   nqueens solve 28 --limit 3           the first 3 solutions of a board too large to list
+  nqueens solve 1000 --any --format cols   one solution of any size, at once
 
 Solutions are written in lexicographic order (row 0's column first, left to right), the same
 bytes for any thread count, while the search runs (memory stays flat). Q(n) grows about
@@ -194,9 +196,16 @@ pub struct MergeArgs {
 /// Options of `nqueens solve`.
 #[derive(Debug, Args)]
 pub struct SolveArgs {
-    /// Board size: an integer 0..=63 (n = 0 has one solution, the empty board).
-    #[arg(value_name = "N", allow_negative_numbers = true, value_parser = parse_size)]
-    pub n: u32,
+    /// Board size: an integer 0..=63 (n = 0 has one solution, the empty board); with --any up to
+    /// 4294967295.
+    #[arg(value_name = "N", allow_negative_numbers = true, value_parser = parse_solve_size)]
+    pub n: u64,
+
+    /// One solution at once, for any n (a construction, not a search: E. J. Hoffman, J. C.
+    /// Loessi, R. C. Moore, 1969); the first solutions in lexicographic order can take hours to
+    /// find from about n = 40. n = 2 and 3 have none.
+    #[arg(long, conflicts_with_all = ["limit", "unique"])]
+    pub any: bool,
 
     /// Output format: board (n lines of Q and . per solution, a blank line between), leetcode
     /// (one JSON array, the LeetCode "N-Queens" answer), cols (one line per solution: the
@@ -239,6 +248,11 @@ pub struct CheckArgs {
     /// lexicographically smallest, OEIS A002562 of them.
     #[arg(long)]
     pub unique: bool,
+
+    /// Check validity and duplicates only: exit 0 when every board is a distinct solution,
+    /// however few (the summary still says how complete the list is).
+    #[arg(long)]
+    pub partial: bool,
 }
 
 /// Options of `nqueens count`.
@@ -366,6 +380,21 @@ pub fn parse_size(s: &str) -> Result<u32, String> {
         return Err("board size is empty: use an integer 0..=63".to_string());
     }
     parse_n(s).map_err(|e| e.replace(SIZES_ACCEPTED, "use an integer 0..=63"))
+}
+
+/// Parses the board size of `solve`: what [`parse_size`] accepts, and larger integers up to
+/// [`nqueens::construct::MAX_ANY_N`] for `--any` (the command refuses them without it).
+pub fn parse_solve_size(s: &str) -> Result<u64, String> {
+    parse_size(s).map(u64::from).or_else(|e| {
+        let t = s.trim();
+        match t.parse::<u64>() {
+            Ok(n) if n <= MAX_ANY_N => Ok(n),
+            _ if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) => {
+                Err(format!("board size {t} is too large: use n <= {MAX_N}, or n <= {MAX_ANY_N} with --any"))
+            }
+            _ => Err(e),
+        }
+    })
 }
 
 /// Parses a solution limit, an integer 0 or more.

@@ -17,7 +17,12 @@
 //! and at n = 10^6 + k for k = 0..6 (every residue mod 6).
 //!
 //! Each column follows from (n, row) in constant time, so the board is never stored:
-//! [`any_column`] serves any row of any n that fits a `u64`.
+//! [`any_column`] serves any row of any n that fits a `u64`, and [`write_any`] writes the board
+//! in the formats of `nqueens solve` one row at a time.
+
+use std::io::{self, Write};
+
+use crate::enumerate::BoardFormat;
 
 /// Returns the 0-based column of the queen in `row` (0-based, `row < n`) of the constructed
 /// solution of the n×n board, or `None` when there is none: n = 2 and n = 3 have no solution, and
@@ -61,6 +66,68 @@ pub fn any_column(n: u64, row: u64) -> Option<u64> {
         }
     };
     Some(one_based - 1)
+}
+
+/// The largest board side [`write_any`] takes: 2^32 − 1 (the `cols` line of that board is
+/// about 45 GB; the board format would be 1.8 × 10^19 bytes).
+pub const MAX_ANY_N: u64 = u32::MAX as u64;
+
+/// Writes the constructed solution of the n×n board to `out` in `format`, exactly as a listing
+/// of that one solution would look: `board` n lines of `Q` and `.`; `leetcode` one JSON array
+/// holding it (`[]` when there is none); `cols` one line of 1-based columns. n = 2 and n = 3
+/// write no board (`[]` in leetcode). Memory: one row (n bytes) at a time, whatever n.
+///
+/// Returns the boards written: 1, or 0 for n = 2 and n = 3.
+///
+/// # Errors
+/// An error of `out`, and `InvalidInput` for n above [`MAX_ANY_N`] or the `raw` format (which
+/// holds columns in single bytes).
+pub fn write_any(n: u64, format: BoardFormat, out: &mut dyn Write) -> io::Result<u64> {
+    if n > MAX_ANY_N || (format == BoardFormat::Raw && n > 256) {
+        return Err(io::Error::new(io::ErrorKind::InvalidInput, format!("board size {n} is too large")));
+    }
+    let exists = n != 2 && n != 3;
+    if format == BoardFormat::Leetcode {
+        out.write_all(b"[")?;
+    }
+    if exists {
+        let mut row =
+            vec![
+                b'.';
+                if matches!(format, BoardFormat::Board | BoardFormat::Leetcode) { n as usize } else { 0 }
+            ];
+        if format == BoardFormat::Leetcode {
+            out.write_all(b"[")?;
+        }
+        for r in 0..n {
+            let c = any_column(n, r).expect("a board exists for n other than 2 and 3");
+            match format {
+                BoardFormat::Board | BoardFormat::Leetcode => {
+                    row[c as usize] = b'Q';
+                    if format == BoardFormat::Leetcode {
+                        out.write_all(if r == 0 { b"\"" } else { b",\"" })?;
+                        out.write_all(&row)?;
+                        out.write_all(b"\"")?;
+                    } else {
+                        out.write_all(&row)?;
+                        out.write_all(b"\n")?;
+                    }
+                    row[c as usize] = b'.';
+                }
+                BoardFormat::Cols => write!(out, "{}{}", c + 1, if r + 1 == n { "" } else { " " })?,
+                BoardFormat::Raw => out.write_all(&[c as u8])?,
+            }
+        }
+        match format {
+            BoardFormat::Leetcode => out.write_all(b"]")?,
+            BoardFormat::Cols => out.write_all(b"\n")?,
+            BoardFormat::Board | BoardFormat::Raw => {}
+        }
+    }
+    if format == BoardFormat::Leetcode {
+        out.write_all(b"]\n")?;
+    }
+    Ok(u64::from(exists))
 }
 
 /// Returns the columns (0-based, row 0 first) of the constructed solution of the n×n board, or
@@ -121,6 +188,29 @@ mod tests {
         assert_eq!(any_column(u64::MAX, u64::MAX - 3), Some(u64::MAX - 1));
         assert_eq!(any_solution(1), Some(vec![0]));
         assert_eq!(any_solution(0), Some(vec![]));
+    }
+
+    /// Returns what [`write_any`] writes, as text.
+    fn written(n: u64, format: BoardFormat) -> String {
+        let mut out = Vec::new();
+        write_any(n, format, &mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn written_in_the_formats_of_a_listing() {
+        assert_eq!(written(4, BoardFormat::Cols), "2 4 1 3\n");
+        assert_eq!(written(4, BoardFormat::Board), ".Q..\n...Q\nQ...\n..Q.\n");
+        assert_eq!(written(4, BoardFormat::Leetcode), "[[\".Q..\",\"...Q\",\"Q...\",\"..Q.\"]]\n");
+        assert_eq!(written(3, BoardFormat::Leetcode), "[]\n");
+        assert_eq!(written(3, BoardFormat::Cols), "");
+        assert_eq!(written(1, BoardFormat::Leetcode), "[[\"Q\"]]\n");
+        // The same bytes as the listing of a board with exactly this solution would hold.
+        let mut raw = Vec::new();
+        write_any(9, BoardFormat::Raw, &mut raw).unwrap();
+        assert_eq!(raw, [3, 5, 7, 1, 4, 6, 8, 0, 2]);
+        let err = write_any(MAX_ANY_N + 1, BoardFormat::Cols, &mut Vec::new()).unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::InvalidInput);
     }
 
     #[test]

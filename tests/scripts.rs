@@ -151,7 +151,8 @@ fn plot_rejects_bad_input() {
     let out = Command::new(env!("CARGO_BIN_EXE_nqueens-plot")).arg(&odd).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown layout"));
-    let missing = Command::new(env!("CARGO_BIN_EXE_nqueens-plot")).arg(dir.path().join("none.csv")).output().unwrap();
+    let missing =
+        Command::new(env!("CARGO_BIN_EXE_nqueens-plot")).arg(dir.path().join("none.csv")).output().unwrap();
     assert_eq!(missing.status.code(), Some(1));
 }
 

@@ -185,11 +185,7 @@ fn subtitle(t: &Table, threads: &str, command: &str) -> Res<String> {
     let row = &t.rows[0];
     let cores =
         if t.has("cores") { format!(", {} logical CPUs", t.text(row, "cores")?) } else { String::new() };
-    Ok(format!(
-        "{} ({}{cores}), {threads}: {command}",
-        t.text(row, "host")?,
-        t.text(row, "cpu_model")?
-    ))
+    Ok(format!("{} ({}{cores}), {threads}: {command}", t.text(row, "host")?, t.text(row, "cpu_model")?))
 }
 
 fn plot_threads(t: &Table, stem: &Path) -> Res<Vec<PathBuf>> {
@@ -211,7 +207,8 @@ fn plot_threads(t: &Table, stem: &Path) -> Res<Vec<PathBuf>> {
         let least = runs.iter().map(|r| r.0).fold(f64::INFINITY, f64::min);
         let base = median(runs.iter().filter(|r| r.0 == least).map(|r| r.1 * r.0).collect());
         let label = format!("{algorithm}, n = {n}");
-        speedup.push(Series::new(label.clone(), spread_per_x(runs.iter().map(|r| (r.0, base / r.1)).collect())));
+        speedup
+            .push(Series::new(label.clone(), spread_per_x(runs.iter().map(|r| (r.0, base / r.1)).collect())));
         rate.push(Series::new(label, spread_per_x(runs.iter().map(|r| (r.0, r.2 / r.1 / 1e6)).collect())));
         max_threads = max_threads.max(runs.iter().map(|r| r.0).fold(1.0, f64::max));
     }
@@ -220,7 +217,11 @@ fn plot_threads(t: &Table, stem: &Path) -> Res<Vec<PathBuf>> {
     let ideal_to = cores.min(max_threads).max(1.0) as u32;
     let ideal = (1..=ideal_to).map(|x| x as f64).map(|x| Point { x, y: x, lo: x, hi: x }).collect();
     let mut with_ideal = speedup.clone();
-    with_ideal.push(Series { label: format!("ideal (linear, to {ideal_to} CPUs)"), points: ideal, reference: true });
+    with_ideal.push(Series {
+        label: format!("ideal (linear, to {ideal_to} CPUs)"),
+        points: ideal,
+        reference: true,
+    });
     let algorithms: Vec<&str> = runs.keys().map(|k| k.0.as_str()).collect();
     let sub = subtitle(
         t,
@@ -385,7 +386,9 @@ where
                     chart
                         .draw_series(DashedLineSeries::new(line, 8, 5, grey.stroke_width(2)))?
                         .label(s.label.as_str())
-                        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], grey.stroke_width(2)));
+                        .legend(move |(x, y)| {
+                            PathElement::new(vec![(x, y), (x + 20, y)], grey.stroke_width(2))
+                        });
                     continue;
                 }
                 let (i, color) = (marked, PALETTE[marked % PALETTE.len()]);
@@ -403,7 +406,9 @@ where
                         .filter(|p| p.hi > p.lo)
                         .map(|p| ErrorBar::new_vertical(p.x, p.lo, p.y, p.hi, color.stroke_width(1), 8)),
                 )?;
-                chart.draw_series(pts.iter().map(|p| EmptyElement::at((p.x, p.y)) + marker(i, (0, 0), color)))?;
+                chart.draw_series(
+                    pts.iter().map(|p| EmptyElement::at((p.x, p.y)) + marker(i, (0, 0), color)),
+                )?;
             }
             chart
                 .configure_series_labels()
@@ -456,6 +461,9 @@ mod tests {
     #[test]
     fn spread_takes_median_least_and_greatest_of_each_x() {
         let p = spread_per_x(vec![(2.0, 5.0), (1.0, 1.0), (2.0, 3.0), (2.0, 4.0)]);
-        assert_eq!(p, [Point { x: 1.0, y: 1.0, lo: 1.0, hi: 1.0 }, Point { x: 2.0, y: 4.0, lo: 3.0, hi: 5.0 }]);
+        assert_eq!(
+            p,
+            [Point { x: 1.0, y: 1.0, lo: 1.0, hi: 1.0 }, Point { x: 2.0, y: 4.0, lo: 3.0, hi: 5.0 }]
+        );
     }
 }
