@@ -91,6 +91,64 @@ pub enum Command {
     /// Slurm and GNU parallel command lines for K shards.
     #[command(after_help = PLAN_EXAMPLES)]
     Plan(PlanArgs),
+    /// Print a shell completion script to stdout (bash, elvish, fish, powershell or zsh).
+    #[command(after_help = COMPLETIONS_EXAMPLES)]
+    Completions(CompletionsArgs),
+    /// Print the manual page (roff) to stdout: `nqueens man | man -l -`.
+    Man,
+}
+
+const COMPLETIONS_EXAMPLES: &str = "\
+Examples:
+  nqueens completions bash > ~/.local/share/bash-completion/completions/nqueens
+  nqueens completions zsh > ~/.zfunc/_nqueens      (with fpath+=~/.zfunc before compinit)
+  nqueens completions fish > ~/.config/fish/completions/nqueens.fish";
+
+/// Options of `nqueens completions`.
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell: bash, elvish, fish, powershell or zsh.
+    #[arg(value_name = "SHELL")]
+    pub shell: clap_complete::Shell,
+}
+
+/// Returns the long version (`nqueens --version`): the version, the commit it was built from
+/// (`unknown` outside a git checkout), the target, and which compiled copies of the searches
+/// this processor runs (what `--algorithm auto` and `--d4-search auto` will use here).
+pub fn long_version() -> String {
+    use nqueens::cpu::Features;
+    let uses = [
+        (Features::Bmi1, "bmi1+popcnt: the recursive searches"),
+        (Features::Avx2, "avx2: the batched d4 search, 4 boards a step"),
+        (Features::Avx512, "avx512f: the batched d4 search, 8 boards a step; the join's half-board pairing"),
+        (Features::Avx2Bmi2, "avx2+bmi2: the join matcher (256-bit)"),
+        (Features::Avx512Vpopcnt, "avx512bw/vl/vpopcntdq+bmi2: the join matcher (512-bit)"),
+    ];
+    let used: Vec<String> =
+        uses.iter().filter(|(f, _)| f.available()).map(|(_, what)| format!("\n  {what}")).collect();
+    format!(
+        "{} (commit {}, {} {})\nCPU features used on this processor:{}",
+        env!("CARGO_PKG_VERSION"),
+        env!("NQUEENS_COMMIT"),
+        std::env::consts::ARCH,
+        std::env::consts::OS,
+        if used.is_empty() { "\n  none (portable code only)".to_string() } else { used.concat() }
+    )
+}
+
+/// Returns the message for a first argument that is no subcommand but a board size or range
+/// (`nqueens 8`), with the `count` command it probably meant.
+pub fn subcommand_hint(err: &clap::Error) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue};
+    if err.kind() != clap::error::ErrorKind::InvalidSubcommand {
+        return None;
+    }
+    match err.get(ContextKind::InvalidSubcommand)? {
+        ContextValue::String(arg) if parse_sizes(arg).is_ok() => Some(format!(
+            "error: unrecognized subcommand '{arg}': to count the solutions of board size {arg}, use 'nqueens count {arg}'"
+        )),
+        _ => None,
+    }
 }
 
 const PLAN_EXAMPLES: &str = "\

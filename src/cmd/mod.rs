@@ -2,6 +2,7 @@
 
 pub mod check;
 pub mod count;
+pub mod docs;
 pub mod long;
 pub mod merge;
 pub mod plan;
@@ -40,5 +41,7 @@ pub fn run(opts: Opts) -> anyhow::Result<ExitCode> {
         Command::Plan(args) => plan::run(args),
         Command::Solve(args) => solve::run(args),
         Command::Check(args) => check::run(args),
+        Command::Completions(args) => docs::completions(args),
+        Command::Man => docs::man(),
     }
 }
