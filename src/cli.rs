@@ -245,8 +245,9 @@ pub struct MergeArgs {
     #[arg(long)]
     pub verify: bool,
 
-    /// The sequence a bfile writes: solutions (A000170) or unique (fundamental solutions,
-    /// A002562).
+    /// The sequence a bfile writes: solutions (A000170), unique (fundamental solutions,
+    /// A002562), rot180 (solutions fixed by the 180° rotation, A032522) or rot90 (fixed by the
+    /// 90° rotation, A033148).
     #[arg(long, value_name = "SEQ", default_value = "solutions", value_parser = parse_sequence)]
     pub sequence: Sequence,
 }

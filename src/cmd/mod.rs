@@ -10,6 +10,8 @@ pub mod solve;
 
 use std::process::ExitCode;
 
+use nqueens::output::Sequence;
+
 use crate::cli::{Command, Opts};
 
 /// Exit code of a run that finished but failed (a verification mismatch).
@@ -22,11 +24,16 @@ pub const EXIT_USAGE: u8 = 2;
 #[error("{0}")]
 pub struct UsageError(pub String);
 
-/// Returns the refusal of `--sequence unique` (fundamental solutions) for `algorithm`, which
-/// does not count them.
-pub fn unique_needs_classes(algorithm: nqueens::Algorithm) -> UsageError {
+/// Returns the refusal of a `--sequence` that follows from the symmetry classes (`unique`,
+/// `rot180`, `rot90`) for `algorithm`, which does not count them.
+pub fn sequence_needs_classes(sequence: Sequence, algorithm: nqueens::Algorithm) -> UsageError {
+    let what = match sequence {
+        Sequence::Unique => "fundamental solutions",
+        _ => "the symmetry classes",
+    };
     UsageError(format!(
-        "--sequence unique needs fundamental solutions, which --algorithm {algorithm} does not count: use auto, d4 or join"
+        "--sequence {} needs {what}, which --algorithm {algorithm} does not count: use auto, d4 or join",
+        sequence.name()
     ))
 }
 
