@@ -39,3 +39,14 @@ csv_get() {
 }
 
 is_positive_int() { [[ "$1" =~ ^[0-9]+$ ]] && [ "$1" -ge 1 ]; }
+
+# check_header FILE HEADER: writes HEADER to a new or empty FILE; refuses (exit 2) to append to a
+# FILE whose first line is another layout (an older study), so no CSV mixes two layouts.
+check_header() {
+  if [ ! -s "$1" ]; then
+    echo "$2" >"$1"
+  elif [ "$(head -n 1 "$1")" != "$2" ]; then
+    echo "$(basename "$0"): $1 has another header (an older layout): use a new OUT folder" >&2
+    exit 2
+  fi
+}

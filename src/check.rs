@@ -254,6 +254,12 @@ impl Report {
         self.problem_count == 0 && self.complete()
     }
 
+    /// Returns true if and only if every board read is a solution and none repeats (with
+    /// `unique`, also canonical), however few there are: what `check --partial` asks.
+    pub fn ok_partial(&self) -> bool {
+        self.problem_count == 0
+    }
+
     /// Returns the one-line summary: sizes, counts and completeness.
     pub fn summary(&self) -> String {
         let what = if self.unique { "fundamental solutions" } else { "solutions" };

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
+use nqueens::construct::MAX_ANY_N;
 use nqueens::enumerate::BoardFormat;
 use nqueens::output::{Format, Sequence};
 use nqueens::shard::ShardId;
@@ -39,6 +40,7 @@ Examples:
   nqueens solve 8 --unique             the 12 fundamental solutions (OEIS A002562)
   nqueens solve 6 --format leetcode    the LeetCode \"N-Queens\" answer, one JSON array
   nqueens solve 28 --limit 3           the first 3 solutions of a board too large to list
+  nqueens solve 1000 --any --format cols   one solution of any size, at once
 
 Solutions are written in lexicographic order (row 0's column first, left to right), the same
 bytes for any thread count, while the search runs (memory stays flat). Q(n) grows about
@@ -89,6 +91,64 @@ pub enum Command {
     /// Slurm and GNU parallel command lines for K shards.
     #[command(after_help = PLAN_EXAMPLES)]
     Plan(PlanArgs),
+    /// Print a shell completion script to stdout (bash, elvish, fish, powershell or zsh).
+    #[command(after_help = COMPLETIONS_EXAMPLES)]
+    Completions(CompletionsArgs),
+    /// Print the manual page (roff) to stdout: `nqueens man | man -l -`.
+    Man,
+}
+
+const COMPLETIONS_EXAMPLES: &str = "\
+Examples:
+  nqueens completions bash > ~/.local/share/bash-completion/completions/nqueens
+  nqueens completions zsh > ~/.zfunc/_nqueens      (with fpath+=~/.zfunc before compinit)
+  nqueens completions fish > ~/.config/fish/completions/nqueens.fish";
+
+/// Options of `nqueens completions`.
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell: bash, elvish, fish, powershell or zsh.
+    #[arg(value_name = "SHELL")]
+    pub shell: clap_complete::Shell,
+}
+
+/// Returns the long version (`nqueens --version`): the version, the commit it was built from
+/// (`unknown` outside a git checkout), the target, and which compiled copies of the searches
+/// this processor runs (what `--algorithm auto` and `--d4-search auto` will use here).
+pub fn long_version() -> String {
+    use nqueens::cpu::Features;
+    let uses = [
+        (Features::Bmi1, "bmi1+popcnt: the recursive searches"),
+        (Features::Avx2, "avx2: the batched d4 search, 4 boards a step"),
+        (Features::Avx512, "avx512f: the batched d4 search, 8 boards a step; the join's half-board pairing"),
+        (Features::Avx2Bmi2, "avx2+bmi2: the join matcher (256-bit)"),
+        (Features::Avx512Vpopcnt, "avx512bw/vl/vpopcntdq+bmi2: the join matcher (512-bit)"),
+    ];
+    let used: Vec<String> =
+        uses.iter().filter(|(f, _)| f.available()).map(|(_, what)| format!("\n  {what}")).collect();
+    format!(
+        "{} (commit {}, {} {})\nCPU features used on this processor:{}",
+        env!("CARGO_PKG_VERSION"),
+        env!("NQUEENS_COMMIT"),
+        std::env::consts::ARCH,
+        std::env::consts::OS,
+        if used.is_empty() { "\n  none (portable code only)".to_string() } else { used.concat() }
+    )
+}
+
+/// Returns the message for a first argument that is no subcommand but a board size or range
+/// (`nqueens 8`), with the `count` command it probably meant.
+pub fn subcommand_hint(err: &clap::Error) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue};
+    if err.kind() != clap::error::ErrorKind::InvalidSubcommand {
+        return None;
+    }
+    match err.get(ContextKind::InvalidSubcommand)? {
+        ContextValue::String(arg) if parse_sizes(arg).is_ok() => Some(format!(
+            "error: unrecognized subcommand '{arg}': to count the solutions of board size {arg}, use 'nqueens count {arg}'"
+        )),
+        _ => None,
+    }
 }
 
 const PLAN_EXAMPLES: &str = "\
@@ -185,8 +245,9 @@ pub struct MergeArgs {
     #[arg(long)]
     pub verify: bool,
 
-    /// The sequence a bfile writes: solutions (A000170) or unique (fundamental solutions,
-    /// A002562).
+    /// The sequence a bfile writes: solutions (A000170), unique (fundamental solutions,
+    /// A002562), rot180 (solutions fixed by the 180° rotation, A032522) or rot90 (fixed by the
+    /// 90° rotation, A033148).
     #[arg(long, value_name = "SEQ", default_value = "solutions", value_parser = parse_sequence)]
     pub sequence: Sequence,
 }
@@ -194,9 +255,16 @@ pub struct MergeArgs {
 /// Options of `nqueens solve`.
 #[derive(Debug, Args)]
 pub struct SolveArgs {
-    /// Board size: an integer 0..=63 (n = 0 has one solution, the empty board).
-    #[arg(value_name = "N", allow_negative_numbers = true, value_parser = parse_size)]
-    pub n: u32,
+    /// Board size: an integer 0..=63 (n = 0 has one solution, the empty board); with --any up to
+    /// 4294967295.
+    #[arg(value_name = "N", allow_negative_numbers = true, value_parser = parse_solve_size)]
+    pub n: u64,
+
+    /// One solution at once, for any n (a construction, not a search: E. J. Hoffman, J. C.
+    /// Loessi, R. C. Moore, 1969); the first solutions in lexicographic order can take hours to
+    /// find from about n = 40. n = 2 and 3 have none.
+    #[arg(long, conflicts_with_all = ["limit", "unique"])]
+    pub any: bool,
 
     /// Output format: board (n lines of Q and . per solution, a blank line between), leetcode
     /// (one JSON array, the LeetCode "N-Queens" answer), cols (one line per solution: the
@@ -239,6 +307,11 @@ pub struct CheckArgs {
     /// lexicographically smallest, OEIS A002562 of them.
     #[arg(long)]
     pub unique: bool,
+
+    /// Check validity and duplicates only: exit 0 when every board is a distinct solution,
+    /// however few (the summary still says how complete the list is).
+    #[arg(long)]
+    pub partial: bool,
 }
 
 /// Options of `nqueens count`.
@@ -366,6 +439,21 @@ pub fn parse_size(s: &str) -> Result<u32, String> {
         return Err("board size is empty: use an integer 0..=63".to_string());
     }
     parse_n(s).map_err(|e| e.replace(SIZES_ACCEPTED, "use an integer 0..=63"))
+}
+
+/// Parses the board size of `solve`: what [`parse_size`] accepts, and larger integers up to
+/// [`nqueens::construct::MAX_ANY_N`] for `--any` (the command refuses them without it).
+pub fn parse_solve_size(s: &str) -> Result<u64, String> {
+    parse_size(s).map(u64::from).or_else(|e| {
+        let t = s.trim();
+        match t.parse::<u64>() {
+            Ok(n) if n <= MAX_ANY_N => Ok(n),
+            _ if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) => {
+                Err(format!("board size {t} is too large: use n <= {MAX_N}, or n <= {MAX_ANY_N} with --any"))
+            }
+            _ => Err(e),
+        }
+    })
 }
 
 /// Parses a solution limit, an integer 0 or more.

@@ -63,6 +63,7 @@
 #[doc(hidden)]
 pub mod algo;
 pub mod check;
+pub mod construct;
 mod count;
 #[doc(hidden)]
 pub mod cpu;

@@ -9,11 +9,16 @@ mod signals;
 use std::io;
 use std::process::ExitCode;
 
-use clap::Parser;
 use clap::error::ErrorKind;
+use clap::{CommandFactory, FromArgMatches};
 
 fn main() -> ExitCode {
-    let opts = match cli::Opts::try_parse() {
+    // The long version (commit, CPU features) is known only at run time.
+    let parsed = cli::Opts::command()
+        .long_version(cli::long_version())
+        .try_get_matches()
+        .and_then(|m| cli::Opts::from_arg_matches(&m));
+    let opts = match parsed {
         Ok(opts) => opts,
         Err(err) => {
             return match err.kind() {
@@ -29,7 +34,10 @@ fn main() -> ExitCode {
                     ExitCode::from(cmd::EXIT_USAGE)
                 }
                 _ => {
-                    eprintln!("nqueens: {}", cli::one_line(&err));
+                    match cli::subcommand_hint(&err) {
+                        Some(message) => eprintln!("nqueens: {message}"),
+                        None => eprintln!("nqueens: {}", cli::one_line(&err)),
+                    }
                     ExitCode::from(cmd::EXIT_USAGE)
                 }
             };

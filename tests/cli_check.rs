@@ -124,3 +124,18 @@ fn unreadable_input_and_bad_options() {
         "nqueens: error: standard input: line 2: not UTF-8 text\n"
     );
 }
+
+#[test]
+fn partial_checks_validity_and_duplicates_only() {
+    // One correct board: a valid partial list (exit 0), an incomplete full one (exit 1).
+    let summary = "8×8 boards (cols format): 1 read, 1 valid, 1 distinct, 0 problems; \
+                   incomplete: 1 of the 92 solutions of n = 8 (OEIS A000170)\n";
+    nqueens(&["check", "--partial"]).write_stdin("1 5 8 6 3 7 2 4\n").assert().success().stdout(summary);
+    nqueens(&["check"]).write_stdin("1 5 8 6 3 7 2 4\n").assert().code(1).stdout(summary);
+    // An attack or a repeat still fails it.
+    nqueens(&["check", "--partial"]).write_stdin("1 5 8 6 3 7 2 4\n1 5 8 6 3 7 2 4\n").assert().code(1);
+    nqueens(&["check", "--partial"]).write_stdin("1 2 3 4 5 6 7 8\n").assert().code(1);
+    // With --unique a board that is not its class's smallest fails too.
+    nqueens(&["check", "--partial", "--unique"]).write_stdin("8 4 1 3 6 2 7 5\n").assert().code(1);
+    nqueens(&["check", "--partial", "--unique"]).write_stdin("1 5 8 6 3 7 2 4\n").assert().success();
+}

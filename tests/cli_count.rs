@@ -87,6 +87,42 @@ fn bfile_of_a002562() {
 }
 
 #[test]
+fn bfiles_of_the_rotation_symmetric_solutions() {
+    // A033148 (fixed by the 90° rotation) from OEIS, n = 1..=17 (n = 0: no line, as for A002562).
+    let want: String =
+        common::bfile("b033148.txt").into_iter().filter(|&(n, _)| n <= 17).map(|(n, a)| format!("{n} {a}\n")).collect();
+    nqueens(&["count", "0..17", "--format", "bfile", "--sequence", "rot90"]).assert().success().stdout(want);
+    // A032522 (fixed by the 180° rotation): 4·c4 + 2·c2 + c1 of the class table, and Burnside's
+    // A002562 = (A000170 + A032522 + 2·A033148) / 8 (n > 1) holds with the counted values.
+    let out = nqueens(&["count", "1..17", "--format", "bfile", "--sequence", "rot180", "-j", "2"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let rot180: Vec<u128> =
+        String::from_utf8(out).unwrap().lines().map(|l| l.split(' ').nth(1).unwrap().parse().unwrap()).collect();
+    let classes = common::bfile_columns("symmetry-classes.txt");
+    let (q, u, r90) = (common::bfile("b000170.txt"), common::bfile("b002562.txt"), common::bfile("b033148.txt"));
+    for n in 1..=17usize {
+        let c = &classes[n - 1];
+        let c1 = u128::from(n == 1);
+        assert_eq!(rot180[n - 1], 4 * c[2] + 2 * c[3] + c1, "n = {n}");
+        let qn = q.iter().find(|x| x.0 as usize == n).unwrap().1;
+        // n = 1: the one board is also fixed by the reflections, which Burnside's form leaves out.
+        if n > 1 {
+            assert_eq!(8 * u[n - 1].1, qn + rot180[n - 1] + 2 * r90[n - 1].1, "Burnside at n = {n}");
+        }
+    }
+    assert_eq!(&rot180[..13], [1, 0, 0, 2, 2, 4, 8, 4, 16, 12, 48, 80, 136]);
+    // Mirror halving does not classify: refused, as for unique.
+    common::usage_error(
+        &["count", "8", "--algorithm", "mirror", "--format", "bfile", "--sequence", "rot90"],
+        "--sequence rot90 needs the symmetry classes, which --algorithm mirror does not count: use auto, d4 or join",
+    );
+}
+
+#[test]
 fn verify_checks_both_sequences() {
     let out =
         nqueens(&["count", "1..12", "--verify", "--format", "csv"]).assert().success().get_output().clone();
@@ -216,7 +252,7 @@ fn bad_options() {
     );
     usage_error(
         &["count", "8", "--sequence", "a2562"],
-        "unknown sequence 'a2562': use solutions (A000170) or unique (A002562)",
+        "unknown sequence 'a2562': use solutions (A000170), unique (A002562), rot180 (A032522) or rot90 (A033148)",
     );
     usage_error(
         &["count", "8", "--format", "bfile", "--sequence", "unique", "--algorithm", "mirror"],

@@ -152,3 +152,39 @@ fn merge_of_mirror_shards_refuses_the_unique_sequence() {
     );
     nqueens(&["merge", f.to_str().unwrap(), "--format", "bfile"]).assert().success().stdout("10 724\n");
 }
+
+#[test]
+fn conventions_of_fd_and_ripgrep() {
+    // A board size where a subcommand belongs: the count command it probably meant.
+    usage_error(
+        &["8"],
+        "unrecognized subcommand '8': to count the solutions of board size 8, use 'nqueens count 8'",
+    );
+    usage_error(&["1..5"], "use 'nqueens count 1..5'");
+    usage_error(&["completions", "tcsh"], "invalid value 'tcsh' for '<SHELL>'");
+    // Completions name every subcommand and option.
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        nqueens(&["completions", shell]).assert().success().stdout(
+            predicate::str::contains("count")
+                .and(predicate::str::contains("checkpoint"))
+                .and(predicate::str::contains("completions")),
+        );
+    }
+    // The committed manual page is the one the binary writes (regenerate: nqueens man > doc/nqueens.1).
+    let committed = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/doc/nqueens.1")).unwrap();
+    let out = nqueens(&["man"]).assert().success().get_output().stdout.clone();
+    assert_eq!(
+        String::from_utf8(out).unwrap(),
+        committed,
+        "doc/nqueens.1 is stale: nqueens man > doc/nqueens.1"
+    );
+    // -V is the short version; --version adds the commit and the CPU features used here.
+    nqueens(&["-V"]).assert().success().stdout("nqueens 0.1.0\n");
+    nqueens(&["--version"]).assert().success().stdout(
+        predicate::str::starts_with("nqueens 0.1.0 (commit ")
+            .and(predicate::str::contains("CPU features used on this processor:\n  ")),
+    );
+    // Help is wrapped to the terminal (100 columns when it is no terminal).
+    let help = nqueens(&["--help"]).assert().success().get_output().stdout.clone();
+    assert!(String::from_utf8(help).unwrap().lines().all(|l| l.chars().count() <= 100), "help lines wrap");
+}

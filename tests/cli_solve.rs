@@ -162,7 +162,19 @@ fn usage_error(args: &[&str], message: &str) {
 
 #[test]
 fn bad_input() {
-    usage_error(&["solve", "64"], "board size 64 is too large: the u64 masks allow n <= 63");
+    usage_error(
+        &["solve", "64"],
+        "board size 64 is too large: the u64 masks allow n <= 63 (--any writes one solution of any size)",
+    );
+    usage_error(
+        &["solve", "4294967296", "--any"],
+        "board size 4294967296 is too large: use n <= 63, or n <= 4294967295 with --any",
+    );
+    usage_error(
+        &["solve", "70", "--any", "--limit", "2"],
+        "the argument '--any' cannot be used with '--limit <K>'",
+    );
+    usage_error(&["solve", "8", "--any", "--unique"], "the argument '--any' cannot be used with '--unique'");
     usage_error(&["solve", "-3"], "board size -3 is negative: use an integer 0..=63");
     usage_error(&["solve", "abc"], "board size 'abc' is not an integer: use an integer 0..=63");
     usage_error(&["solve", "4..8"], "'4..8' is a range: use a single board size 0..=63");
@@ -186,5 +198,59 @@ fn help_warns_about_large_boards() {
         predicate::str::contains("astronomically long: use --limit")
             .and(predicate::str::contains("nqueens solve 8 --unique"))
             .and(predicate::str::contains("Stop after K solutions (the search stops too)")),
+    );
+}
+
+#[test]
+fn any_writes_one_valid_solution_of_any_size_at_once() {
+    // Far beyond the 63 columns of the search, in every format; checked independently.
+    for n in [4usize, 5, 8, 9, 14, 15, 40, 46, 50, 63, 64, 1000, 2000] {
+        let text = stdout(&["solve", &n.to_string(), "--any", "--format", "cols"]);
+        assert_eq!(valid_boards(&text, n).len(), 1, "n = {n}");
+    }
+    let board = stdout(&["solve", "200", "--any"]);
+    assert_eq!(board.lines().count(), 200);
+    assert!(board.lines().all(|l| l.len() == 200 && l.matches('Q').count() == 1));
+    assert_eq!(
+        stdout(&["solve", "4", "--any", "--format", "leetcode"]),
+        "[[\".Q..\",\"...Q\",\"Q...\",\"..Q.\"]]\n"
+    );
+    // n = 2 and 3 have none: the same output as their full listings.
+    for n in ["2", "3"] {
+        for format in ["board", "leetcode", "cols"] {
+            assert_eq!(
+                stdout(&["solve", n, "--any", "--format", format]),
+                stdout(&["solve", n, "--format", format]),
+                "n = {n}, {format}"
+            );
+        }
+    }
+    // What --any writes, check accepts: every format at n = 63, the largest check reads.
+    for format in ["board", "leetcode", "cols"] {
+        let text = stdout(&["solve", "63", "--any", "--format", format]);
+        nqueens(&["check", "--format", format, "--partial"]).write_stdin(text).assert().success();
+    }
+}
+
+#[test]
+fn a_search_that_cannot_answer_in_time_warns_and_points_to_any() {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+    // n = 46: the first board in lexicographic order takes hours. The warning comes first; the
+    // search is then stopped.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_nqueens"))
+        .args(["solve", "46", "--limit", "1", "-j", "1"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stderr.take().unwrap()).read_line(&mut line).unwrap();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_eq!(
+        line,
+        "nqueens: warning: the first solutions of n = 46 in lexicographic order can take hours to find; \
+         --any writes one solution at once\n"
     );
 }

@@ -38,6 +38,8 @@ fn scaling_threads_writes_long_format_csv_and_plots() {
     let csv = dir.path().join("scaling-threads.csv");
     let rows = csv_rows(&csv);
     assert_eq!(rows.len(), 3 * 2, "threads 1..=3, 2 repeats");
+    let cpus = std::thread::available_parallelism().unwrap().get().to_string();
+    assert!(rows.iter().all(|r| r[11] == cpus), "the cores column is the machine's logical CPUs");
     for row in &rows {
         // date,host,cpu_model,n,threads,algorithm,repeat,seconds,nodes,solutions,efficiency
         assert_eq!(row[3], "9");
@@ -56,44 +58,63 @@ fn scaling_threads_writes_long_format_csv_and_plots() {
         assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n", "{name} is not a PNG");
     }
     let svg = std::fs::read_to_string(dir.path().join("scaling-threads-speedup.svg")).unwrap();
-    assert!(svg.contains("<svg") && svg.contains("ideal (linear)"));
+    // The ideal line stops at the machine's CPUs, and the subtitle names them and the threads.
+    let cpus = std::thread::available_parallelism().unwrap().get().min(3);
+    assert!(svg.contains(&format!("ideal (linear, to {cpus} CPUs)")), "{svg}");
+    assert!(svg.contains("logical CPUs), 1-3 threads: nqueens count N -j T"), "{svg}");
 }
 
 #[test]
 fn scaling_n_writes_growth_factors_and_plots() {
     let dir = tempfile::tempdir().unwrap();
-    let out = run("scaling-n.sh", &["4", "9"], dir.path());
+    let out = run("scaling-n.sh", &["4", "9", "2"], dir.path());
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let csv = dir.path().join("scaling-n.csv");
     let rows = csv_rows(&csv);
+    // Two repeats of each n (column `repeat`), the growth against the same repeat of n - 1.
     let solutions: Vec<&str> = rows.iter().map(|r| r[8].as_str()).collect();
-    assert_eq!(solutions, ["2", "10", "4", "40", "92", "352"]);
-    assert_eq!(rows[0][10], "", "no growth for the first n");
-    let g: f64 = rows[5][10].parse().unwrap();
+    assert_eq!(solutions, ["2", "2", "10", "10", "4", "4", "40", "40", "92", "92", "352", "352"]);
+    let repeats: Vec<&str> = rows.iter().map(|r| r[11].as_str()).collect();
+    assert_eq!(repeats, ["1", "2"].repeat(6));
+    assert_eq!((rows[0][10].as_str(), rows[1][10].as_str()), ("", ""), "no growth for the first n");
+    let g: f64 = rows[11][10].parse().unwrap();
     assert!(g > 1.0, "nodes grow with n: {g}");
 
     let plot = Command::new(env!("CARGO_BIN_EXE_nqueens-plot")).arg(&csv).output().unwrap();
     assert!(plot.status.success(), "{}", String::from_utf8_lossy(&plot.stderr));
     let bytes = std::fs::read(dir.path().join("scaling-n-time.png")).unwrap();
     assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+    let svg = std::fs::read_to_string(dir.path().join("scaling-n-time.svg")).unwrap();
+    assert!(svg.contains("10⁻"), "log ticks written as powers of ten");
 }
 
 #[test]
-fn compare_reference_skips_without_anchors() {
+fn studies_refuse_to_append_to_a_csv_of_another_layout() {
+    let dir = tempfile::tempdir().unwrap();
+    let old = "date,host,cpu_model,n,threads,algorithm,seconds,nodes,solutions,seconds_growth,nodes_growth\n";
+    std::fs::write(dir.path().join("scaling-n.csv"), old).unwrap();
+    let out = run("scaling-n.sh", &["4", "5"], dir.path());
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("has another header (an older layout): use a new OUT folder"), "{err}");
+    assert_eq!(std::fs::read_to_string(dir.path().join("scaling-n.csv")).unwrap(), old, "file untouched");
+}
+
+#[test]
+fn compare_reference_builds_the_c_counter_and_prints_ratios() {
     let dir = tempfile::tempdir().unwrap();
     let out = Command::new("bash")
         .arg(script("compare-reference.sh"))
         .args(["10", "1"])
-        .env("ANCHORS", dir.path())
         .env("NQUEENS", env!("CARGO_BIN_EXE_nqueens"))
         .current_dir(dir.path())
         .output()
         .unwrap();
-    assert!(out.status.success());
-    // Beside a checkout with ../shared/anchors the reference is found and runs; elsewhere the
-    // script says it skipped.
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // One block for 1 thread and one for all CPUs, each ending in a ratio.
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("skipped") || text.contains("ratio command/reference"), "{text}");
+    assert_eq!(text.matches("ratio nqueens/C (median of pairs): ").count(), 2, "{text}");
+    assert!(text.contains("== threads=1:"), "{text}");
 }
 
 #[test]
@@ -104,7 +125,9 @@ fn scripts_reject_bad_arguments_with_code_2() {
         ("scaling-threads.sh", vec!["8", "0"], "REPEATS '0' is not a positive integer"),
         ("scaling-n.sh", vec!["9", "4"], "range 9..4 is reversed"),
         ("scaling-n.sh", vec!["a", "4"], "must be integers"),
-        ("compare-reference.sh", vec!["x"], "N 'x' is not an integer"),
+        ("scaling-n.sh", vec!["4", "5", "0"], "REPEATS '0' is not a positive integer"),
+        ("compare-reference.sh", vec!["x"], "N 'x' is not a board size in 1..31"),
+        ("compare-reference.sh", vec!["32"], "N '32' is not a board size in 1..31"),
     ] {
         let out = run(name, &args, dir.path());
         assert_eq!(out.status.code(), Some(2), "{name} {args:?}");

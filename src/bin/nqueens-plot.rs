@@ -5,10 +5,16 @@
 //! that a library build with `default-features = false` compiles no plotters).
 //!
 //! - `scaling-threads.csv` (from scripts/scaling-threads.sh): `<stem>-speedup.{svg,png}` (speedup
-//!   over one thread, median of the repeats, with the ideal linear line) and
+//!   over one thread, with the ideal linear line up to the machine's logical CPUs) and
 //!   `<stem>-nodes-per-second.{svg,png}` (search nodes per wall-clock second per thread count).
-//! - `scaling-n.csv` (from scripts/scaling-n.sh): `<stem>-time.{svg,png}` (seconds and nodes per
-//!   n, log scale).
+//! - `scaling-n.csv` (from scripts/scaling-n.sh): `<stem>-time.{svg,png}` and `<stem>-nodes.{svg,png}`
+//!   (seconds and nodes per n, log scale, ticks written 10⁻³).
+//!
+//! Each point is the median of the repeats, with a bar from the fastest to the slowest repeat; a
+//! subtitle names the host, processor, logical CPUs (the `cores` column, where the CSV has one),
+//! threads and command. Series use the Okabe–Ito palette (distinguishable with the common colour
+//! vision deficiencies; M. Okabe and K. Ito, "Color Universal Design", 2008) and one marker shape
+//! each, so they stay apart in grey print too.
 //!
 //! The files are written beside the CSV. Exit codes: 0 success, 1 a file that cannot be read or
 //! drawn, 2 bad usage (no file, an unknown CSV layout).
@@ -114,10 +120,11 @@ fn plot_file(path: &Path) -> Result<Vec<PathBuf>, PlotError> {
         return Err(PlotError::Usage("the CSV has no rows".into()));
     }
     let stem = path.with_extension("");
-    if table.has("repeat") && table.has("threads") {
-        Ok(plot_threads(&table, &stem)?)
-    } else if table.has("seconds_growth") {
+    // scaling-n.csv has a repeat column too: test its growth column first.
+    if table.has("seconds_growth") {
         Ok(plot_n(&table, &stem)?)
+    } else if table.has("repeat") && table.has("threads") {
+        Ok(plot_threads(&table, &stem)?)
     } else {
         Err(PlotError::Usage(
             "unknown layout: expected the header of scripts/scaling-threads.sh or scripts/scaling-n.sh"
@@ -132,73 +139,111 @@ fn median(mut v: Vec<f64>) -> f64 {
     if v.len() % 2 == 1 { v[m] } else { (v[m - 1] + v[m]) / 2.0 }
 }
 
-/// Returns the points sorted by x, with the y values of a repeated x replaced by their median
-/// (a CSV that several runs appended to draws one line, not a zig-zag).
-fn median_per_x(points: Vec<(f64, f64)>) -> Vec<(f64, f64)> {
+/// One plotted point: x, the median y of the repeats, and the least and greatest y.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Point {
+    x: f64,
+    y: f64,
+    lo: f64,
+    hi: f64,
+}
+
+/// Returns one [`Point`] per distinct x (sorted), from every (x, y) of the repeats.
+fn spread_per_x(points: Vec<(f64, f64)>) -> Vec<Point> {
     let mut by_x: BTreeMap<i64, Vec<f64>> = BTreeMap::new();
     for (x, y) in points {
         by_x.entry(x.round() as i64).or_default().push(y);
     }
-    by_x.into_iter().map(|(x, ys)| (x as f64, median(ys))).collect()
+    by_x.into_iter()
+        .map(|(x, ys)| Point {
+            x: x as f64,
+            lo: ys.iter().copied().fold(f64::INFINITY, f64::min),
+            hi: ys.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+            y: median(ys),
+        })
+        .collect()
 }
 
-/// A named line: (x, y) points.
-type Series = (String, Vec<(f64, f64)>);
+/// A named line of points with their spread.
+#[derive(Clone)]
+struct Series {
+    label: String,
+    points: Vec<Point>,
+    /// A reference line (the ideal speedup): drawn dashed in grey, without markers.
+    reference: bool,
+}
 
-/// Runs of one (algorithm, n): threads -> (seconds, nodes) of each repeat.
-type RunsByThreads = BTreeMap<u32, Vec<(f64, f64)>>;
+impl Series {
+    fn new(label: String, points: Vec<Point>) -> Series {
+        Series { label, points, reference: false }
+    }
+}
 
-/// Per algorithm: (n, seconds) and (n, nodes) points.
-type PerN = (Vec<(f64, f64)>, Vec<(f64, f64)>);
+/// Returns the subtitle of a study: host, processor, logical CPUs (when the CSV says), threads and
+/// the command that made each point.
+fn subtitle(t: &Table, threads: &str, command: &str) -> Res<String> {
+    let row = &t.rows[0];
+    let cores =
+        if t.has("cores") { format!(", {} logical CPUs", t.text(row, "cores")?) } else { String::new() };
+    Ok(format!("{} ({}{cores}), {threads}: {command}", t.text(row, "host")?, t.text(row, "cpu_model")?))
+}
 
 fn plot_threads(t: &Table, stem: &Path) -> Res<Vec<PathBuf>> {
-    // (algorithm, n) -> threads -> seconds of each repeat (and nodes).
-    let mut runs: BTreeMap<(String, String), RunsByThreads> = BTreeMap::new();
+    // (algorithm, n) -> (threads, seconds, nodes) of every run.
+    let mut runs: BTreeMap<(String, String), Vec<(f64, f64, f64)>> = BTreeMap::new();
     for row in &t.rows {
         let key = (t.text(row, "algorithm")?.to_string(), t.text(row, "n")?.to_string());
-        let threads = t.num(row, "threads")? as u32;
-        runs.entry(key)
-            .or_default()
-            .entry(threads)
-            .or_default()
-            .push((t.num(row, "seconds")?, t.num(row, "nodes")?));
+        runs.entry(key).or_default().push((
+            t.num(row, "threads")?,
+            t.num(row, "seconds")?.max(1e-9),
+            t.num(row, "nodes")?,
+        ));
     }
     let mut speedup: Vec<Series> = Vec::new();
     let mut rate: Vec<Series> = Vec::new();
     let mut max_threads = 1.0f64;
-    for ((algorithm, n), by_threads) in &runs {
-        let medians: Vec<(f64, f64, f64)> = by_threads
-            .iter()
-            .map(|(&th, v)| {
-                (th as f64, median(v.iter().map(|x| x.0).collect()), median(v.iter().map(|x| x.1).collect()))
-            })
-            .collect();
-        let base = medians.iter().find(|m| m.0 == 1.0).map(|m| m.1).unwrap_or(medians[0].1 * medians[0].0);
+    for ((algorithm, n), runs) in &runs {
+        // Speedup of each run over the median one-thread time (the first thread count if 1 is absent).
+        let least = runs.iter().map(|r| r.0).fold(f64::INFINITY, f64::min);
+        let base = median(runs.iter().filter(|r| r.0 == least).map(|r| r.1 * r.0).collect());
         let label = format!("{algorithm}, n = {n}");
-        speedup.push((label.clone(), medians.iter().map(|m| (m.0, base / m.1)).collect()));
-        rate.push((label, medians.iter().map(|m| (m.0, m.2 / m.1 / 1e6)).collect()));
-        max_threads = max_threads.max(medians.iter().map(|m| m.0).fold(1.0, f64::max));
+        speedup
+            .push(Series::new(label.clone(), spread_per_x(runs.iter().map(|r| (r.0, base / r.1)).collect())));
+        rate.push(Series::new(label, spread_per_x(runs.iter().map(|r| (r.0, r.2 / r.1 / 1e6)).collect())));
+        max_threads = max_threads.max(runs.iter().map(|r| r.0).fold(1.0, f64::max));
     }
-    let ideal: Series =
-        ("ideal (linear)".into(), (1..=max_threads as u32).map(|x| (x as f64, x as f64)).collect());
+    // The ideal line stops at the logical CPUs: more threads than CPUs cannot run faster.
+    let cores = if t.has("cores") { t.num(&t.rows[0], "cores")? } else { max_threads };
+    let ideal_to = cores.min(max_threads).max(1.0) as u32;
+    let ideal = (1..=ideal_to).map(|x| x as f64).map(|x| Point { x, y: x, lo: x, hi: x }).collect();
     let mut with_ideal = speedup.clone();
-    with_ideal.push(ideal);
+    with_ideal.push(Series {
+        label: format!("ideal (linear, to {ideal_to} CPUs)"),
+        points: ideal,
+        reference: true,
+    });
+    let algorithms: Vec<&str> = runs.keys().map(|k| k.0.as_str()).collect();
+    let sub = subtitle(
+        t,
+        &format!("1-{max_threads} threads"),
+        &format!("nqueens count N -j T --algorithm {}", algorithms.join("|")),
+    )?;
     let mut out = Vec::new();
     out.extend(render(
         stem,
         "speedup",
-        "Speedup over one thread (median)",
-        "threads",
-        "speedup",
+        "Speedup over one thread (median, bars: fastest-slowest)",
+        &sub,
+        ("threads", "speedup"),
         &with_ideal,
         false,
     )?);
     out.extend(render(
         stem,
         "nodes-per-second",
-        "Search nodes per second",
-        "threads",
-        "Mnodes/s",
+        "Search nodes per second (median, bars: fastest-slowest)",
+        &sub,
+        ("threads", "Mnodes/s"),
         &rate,
         false,
     )?);
@@ -206,7 +251,7 @@ fn plot_threads(t: &Table, stem: &Path) -> Res<Vec<PathBuf>> {
 }
 
 fn plot_n(t: &Table, stem: &Path) -> Res<Vec<PathBuf>> {
-    let mut by_algo: BTreeMap<String, PerN> = BTreeMap::new();
+    let mut by_algo: BTreeMap<String, (Vec<(f64, f64)>, Vec<(f64, f64)>)> = BTreeMap::new();
     for row in &t.rows {
         let e = by_algo.entry(t.text(row, "algorithm")?.to_string()).or_default();
         let n = t.num(row, "n")?;
@@ -214,13 +259,35 @@ fn plot_n(t: &Table, stem: &Path) -> Res<Vec<PathBuf>> {
         e.1.push((n, t.num(row, "nodes")?.max(1.0)));
     }
     let (mut secs, mut nodes): (Vec<Series>, Vec<Series>) = (Vec::new(), Vec::new());
+    let algorithms: Vec<String> = by_algo.keys().cloned().collect();
     for (algorithm, (s, n)) in by_algo {
-        secs.push((algorithm.clone(), median_per_x(s)));
-        nodes.push((algorithm, median_per_x(n)));
+        secs.push(Series::new(algorithm.clone(), spread_per_x(s)));
+        nodes.push(Series::new(algorithm, spread_per_x(n)));
     }
-    let mut out =
-        render(stem, "time", "Wall seconds per board size", "n", "seconds (log scale)", &secs, true)?;
-    out.extend(render(stem, "nodes", "Search nodes per board size", "n", "nodes (log scale)", &nodes, true)?);
+    let threads = t.text(&t.rows[0], "threads")?;
+    let sub = subtitle(
+        t,
+        &format!("{threads} thread{}", if threads == "1" { "" } else { "s" }),
+        &format!("nqueens count N -j {threads} --algorithm {}", algorithms.join("|")),
+    )?;
+    let mut out = render(
+        stem,
+        "time",
+        "Wall seconds per board size (median, bars: fastest-slowest)",
+        &sub,
+        ("n", "seconds (log scale)"),
+        &secs,
+        true,
+    )?;
+    out.extend(render(
+        stem,
+        "nodes",
+        "Search nodes per board size",
+        &sub,
+        ("n", "nodes (log scale)"),
+        &nodes,
+        true,
+    )?);
     Ok(out)
 }
 
@@ -229,23 +296,59 @@ fn render(
     stem: &Path,
     name: &str,
     title: &str,
-    x: &str,
-    y: &str,
+    subtitle: &str,
+    axes: (&str, &str),
     series: &[Series],
     log_y: bool,
 ) -> Res<Vec<PathBuf>> {
     let base = format!("{}-{name}", stem.display());
     let (svg, png) = (PathBuf::from(format!("{base}.svg")), PathBuf::from(format!("{base}.png")));
-    draw(SVGBackend::new(&svg, (800, 500)).into_drawing_area(), title, x, y, series, log_y)?;
-    draw(BitMapBackend::new(&png, (800, 500)).into_drawing_area(), title, x, y, series, log_y)?;
+    let size = (900, 560);
+    draw(SVGBackend::new(&svg, size).into_drawing_area(), title, subtitle, axes, series, log_y)?;
+    draw(BitMapBackend::new(&png, size).into_drawing_area(), title, subtitle, axes, series, log_y)?;
     Ok(vec![svg, png])
+}
+
+/// The Okabe–Ito palette, without its yellow (too light on white): blue, vermillion, bluish
+/// green, reddish purple, orange, sky blue, black.
+const PALETTE: [RGBColor; 7] = [
+    RGBColor(0, 114, 178),
+    RGBColor(213, 94, 0),
+    RGBColor(0, 158, 115),
+    RGBColor(204, 121, 167),
+    RGBColor(230, 159, 0),
+    RGBColor(86, 180, 233),
+    RGBColor(0, 0, 0),
+];
+
+/// Returns `v` as a power of ten with superscript digits (`10⁻³`, `3×10⁴`), as journals print
+/// log axes; plain digits between 0.01 and 10,000 would be ambiguous on a log scale.
+fn power_of_ten(v: f64) -> String {
+    if !(v > 0.0) {
+        return format!("{v}");
+    }
+    let mut exp = v.log10().floor() as i32;
+    let mut mantissa = (v / 10f64.powi(exp)).round() as i64;
+    if mantissa == 10 {
+        mantissa = 1;
+        exp += 1;
+    }
+    let sup: String = exp
+        .to_string()
+        .chars()
+        .map(|c| match c {
+            '-' => '⁻',
+            d => ['⁰', '¹', '²', '³', '⁴', '⁵', '⁶', '⁷', '⁸', '⁹'][d.to_digit(10).unwrap_or(0) as usize],
+        })
+        .collect();
+    if mantissa == 1 { format!("10{sup}") } else { format!("{mantissa}×10{sup}") }
 }
 
 fn draw<DB: DrawingBackend>(
     root: DrawingArea<DB, Shift>,
     title: &str,
-    x_label: &str,
-    y_label: &str,
+    subtitle: &str,
+    (x_label, y_label): (&str, &str),
     series: &[Series],
     log_y: bool,
 ) -> Res<()>
@@ -253,13 +356,15 @@ where
     DB::ErrorType: 'static,
 {
     root.fill(&WHITE)?;
-    let points = series.iter().flat_map(|s| s.1.iter());
-    let (x0, x1) = points.clone().fold((f64::MAX, f64::MIN), |a, p| (a.0.min(p.0), a.1.max(p.0)));
-    let (y0, y1) = points.fold((f64::MAX, f64::MIN), |a, p| (a.0.min(p.1), a.1.max(p.1)));
-    let (x0, x1) = if x1 > x0 { (x0, x1) } else { (x0 - 1.0, x1 + 1.0) };
-    let mut builder = ChartBuilder::on(&root);
-    builder.caption(title, ("sans-serif", 22)).margin(12).x_label_area_size(40).y_label_area_size(70);
-    let colors = [BLUE, RED, GREEN, MAGENTA, CYAN, BLACK];
+    let (top, body) = root.split_vertically(58);
+    top.draw(&Text::new(title, (14, 8), ("sans-serif", 22).into_font()))?;
+    top.draw(&Text::new(subtitle, (14, 36), ("sans-serif", 14).into_font().color(&RGBColor(80, 80, 80))))?;
+    let points = series.iter().flat_map(|s| s.points.iter());
+    let (x0, x1) = points.clone().fold((f64::MAX, f64::MIN), |a, p| (a.0.min(p.x), a.1.max(p.x)));
+    let (y0, y1) = points.fold((f64::MAX, f64::MIN), |a, p| (a.0.min(p.lo), a.1.max(p.hi)));
+    let (x0, x1) = if x1 > x0 { (x0 - 0.3, x1 + 0.3) } else { (x0 - 1.0, x1 + 1.0) };
+    let mut builder = ChartBuilder::on(&body);
+    builder.margin(12).x_label_area_size(40).y_label_area_size(80);
     macro_rules! finish {
         ($chart:expr) => {{
             let mut chart = $chart;
@@ -269,23 +374,47 @@ where
                 .y_desc(y_label)
                 .x_label_formatter(&|v| format!("{v:.0}"))
                 .x_labels(((x1 - x0) as usize + 1).min(24))
-                .y_label_formatter(&|v| if log_y { format!("{v:.0e}") } else { format!("{v:.1}") })
+                .y_label_formatter(&|v| if log_y { power_of_ten(*v) } else { format!("{v:.1}") })
                 .label_style(("sans-serif", 14))
                 .draw()?;
-            for (i, (label, pts)) in series.iter().enumerate() {
-                let pts: Vec<(f64, f64)> = pts.iter().copied().filter(|p| !log_y || p.1 > 0.0).collect();
-                let color = colors[i % colors.len()];
+            let mut marked = 0;
+            for s in series {
+                let pts: Vec<Point> = s.points.iter().copied().filter(|p| !log_y || p.lo > 0.0).collect();
+                let line = pts.iter().map(|p| (p.x, p.y));
+                if s.reference {
+                    let grey = RGBColor(110, 110, 110);
+                    chart
+                        .draw_series(DashedLineSeries::new(line, 8, 5, grey.stroke_width(2)))?
+                        .label(s.label.as_str())
+                        .legend(move |(x, y)| {
+                            PathElement::new(vec![(x, y), (x + 20, y)], grey.stroke_width(2))
+                        });
+                    continue;
+                }
+                let (i, color) = (marked, PALETTE[marked % PALETTE.len()]);
+                marked += 1;
                 chart
-                    .draw_series(LineSeries::new(pts.iter().copied(), color.stroke_width(2)))?
-                    .label(label.as_str())
-                    .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2)));
-                chart.draw_series(pts.iter().map(|&p| Circle::new(p, 3, color.filled())))?;
+                    .draw_series(LineSeries::new(line, color.stroke_width(2)))?
+                    .label(s.label.as_str())
+                    .legend(move |(x, y)| {
+                        EmptyElement::at((x + 10, y))
+                            + PathElement::new(vec![(-10, 0), (10, 0)], color.stroke_width(2))
+                            + marker(i, (0, 0), color)
+                    });
+                chart.draw_series(
+                    pts.iter()
+                        .filter(|p| p.hi > p.lo)
+                        .map(|p| ErrorBar::new_vertical(p.x, p.lo, p.y, p.hi, color.stroke_width(1), 8)),
+                )?;
+                chart.draw_series(
+                    pts.iter().map(|p| EmptyElement::at((p.x, p.y)) + marker(i, (0, 0), color)),
+                )?;
             }
             chart
                 .configure_series_labels()
                 .position(SeriesLabelPosition::UpperLeft)
                 .label_font(("sans-serif", 14))
-                .background_style(WHITE.mix(0.8))
+                .background_style(WHITE.mix(0.85))
                 .border_style(BLACK)
                 .draw()?;
         }};
@@ -297,4 +426,44 @@ where
     }
     root.present()?;
     Ok(())
+}
+
+/// The marker of series `i`, at pixel offset `at`: circle, triangle, square, diamond, cross,
+/// then again filled/open in turn.
+fn marker<DB: DrawingBackend>(
+    i: usize,
+    at: (i32, i32),
+    color: RGBColor,
+) -> DynElement<'static, DB, (i32, i32)> {
+    let style = if i / 5 % 2 == 0 { color.filled() } else { color.stroke_width(2) };
+    let (x, y) = at;
+    match i % 5 {
+        0 => Circle::new((x, y), 5, style).into_dyn(),
+        1 => Polygon::new(vec![(x, y - 6), (x - 6, y + 5), (x + 6, y + 5)], style).into_dyn(),
+        2 => Rectangle::new([(x - 5, y - 5), (x + 5, y + 5)], style).into_dyn(),
+        3 => Polygon::new(vec![(x, y - 7), (x - 6, y), (x, y + 7), (x + 6, y)], style).into_dyn(),
+        _ => Cross::new((x, y), 5, color.stroke_width(2)).into_dyn(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn powers_of_ten_are_written_with_superscripts() {
+        assert_eq!(power_of_ten(0.001), "10⁻³");
+        assert_eq!(power_of_ten(1.0), "10⁰");
+        assert_eq!(power_of_ten(30000.0), "3×10⁴");
+        assert_eq!(power_of_ten(9.99), "10¹");
+    }
+
+    #[test]
+    fn spread_takes_median_least_and_greatest_of_each_x() {
+        let p = spread_per_x(vec![(2.0, 5.0), (1.0, 1.0), (2.0, 3.0), (2.0, 4.0)]);
+        assert_eq!(
+            p,
+            [Point { x: 1.0, y: 1.0, lo: 1.0, hi: 1.0 }, Point { x: 2.0, y: 4.0, lo: 3.0, hi: 5.0 }]
+        );
+    }
 }

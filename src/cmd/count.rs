@@ -6,7 +6,6 @@ use std::process::ExitCode;
 use anyhow::Context;
 use nqueens::algo::join;
 use nqueens::output::Record;
-use nqueens::output::Sequence;
 use nqueens::{Algorithm, CountOptions, Counter, oeis};
 
 use super::{EXIT_FAILED, UsageError};
@@ -30,8 +29,8 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
         stats: args.stats,
         d4_search: args.d4_search,
     };
-    if args.sequence == Sequence::Unique && args.algorithm == Algorithm::Mirror {
-        return Err(super::unique_needs_classes(Algorithm::Mirror).into());
+    if args.sequence.needs_classes() && args.algorithm == Algorithm::Mirror {
+        return Err(super::sequence_needs_classes(args.sequence, Algorithm::Mirror).into());
     }
     if args.format == nqueens::output::Format::Bfile {
         // A b-file lists each n once, in increasing order (OEIS b-file format).

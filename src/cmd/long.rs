@@ -18,7 +18,6 @@ use nqueens::merge::{Covers, SHARD_FORMAT, SHARD_FORMAT_VERSION, ShardResult};
 use nqueens::shard::{assign, shard_plan_with};
 use nqueens::{Algorithm, Count, CountOptions, Counter, Plan, Tally, make_plan_with};
 
-use nqueens::output::Sequence;
 
 use super::UsageError;
 use crate::cli::CountArgs;
@@ -52,8 +51,8 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
     }
     // The journal and the shard results record the concrete algorithm (`auto` resolves per n).
     let algorithm = args.algorithm.resolve(n);
-    if args.sequence == Sequence::Unique && algorithm == Algorithm::Mirror {
-        return Err(super::unique_needs_classes(Algorithm::Mirror).into());
+    if args.sequence.needs_classes() && algorithm == Algorithm::Mirror {
+        return Err(super::sequence_needs_classes(args.sequence, Algorithm::Mirror).into());
     }
     let threads = args.threads.unwrap_or_else(num_cpus::get);
     let start = Instant::now();

@@ -53,8 +53,8 @@ pub fn run(args: MergeArgs) -> anyhow::Result<ExitCode> {
 /// # Errors
 /// A failed write.
 pub fn report(count: &Count, format: Format, verify: bool, sequence: Sequence) -> anyhow::Result<ExitCode> {
-    if sequence == Sequence::Unique && count.unique.is_none() && count.n >= 1 {
-        return Err(super::unique_needs_classes(count.algorithm).into());
+    if sequence.needs_classes() && count.classes.is_none() && count.n >= 1 {
+        return Err(super::sequence_needs_classes(sequence, count.algorithm).into());
     }
     let stdout = BufWriter::new(io::stdout().lock());
     let mut sink = format.sink_for(Box::new(stdout), verify, sequence);

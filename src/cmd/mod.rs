@@ -2,12 +2,15 @@
 
 pub mod check;
 pub mod count;
+pub mod docs;
 pub mod long;
 pub mod merge;
 pub mod plan;
 pub mod solve;
 
 use std::process::ExitCode;
+
+use nqueens::output::Sequence;
 
 use crate::cli::{Command, Opts};
 
@@ -41,11 +44,16 @@ pub fn from_library(e: nqueens::Error) -> anyhow::Error {
     }
 }
 
-/// Returns the refusal of `--sequence unique` (fundamental solutions) for `algorithm`, which
-/// does not count them.
-pub fn unique_needs_classes(algorithm: nqueens::Algorithm) -> UsageError {
+/// Returns the refusal of a `--sequence` that follows from the symmetry classes (`unique`,
+/// `rot180`, `rot90`) for `algorithm`, which does not count them.
+pub fn sequence_needs_classes(sequence: Sequence, algorithm: nqueens::Algorithm) -> UsageError {
+    let what = match sequence {
+        Sequence::Unique => "fundamental solutions",
+        _ => "the symmetry classes",
+    };
     UsageError(format!(
-        "--sequence unique needs fundamental solutions, which --algorithm {algorithm} does not count: use auto, d4 or join"
+        "--sequence {} needs {what}, which --algorithm {algorithm} does not count: use auto, d4 or join",
+        sequence.name()
     ))
 }
 
@@ -60,5 +68,7 @@ pub fn run(opts: Opts) -> anyhow::Result<ExitCode> {
         Command::Plan(args) => plan::run(args),
         Command::Solve(args) => solve::run(args),
         Command::Check(args) => check::run(args),
+        Command::Completions(args) => docs::completions(args),
+        Command::Man => docs::man(),
     }
 }

@@ -1,20 +1,47 @@
-//! `nqueens solve`: lists the solutions of one board size, in order, as the search runs.
+//! `nqueens solve`: lists the solutions of one board size, in order, as the search runs; or, with
+//! `--any`, writes one constructed solution of any size at once.
 
-use std::io::{self, BufWriter, Write};
+use std::io::{self, BufWriter, IsTerminal, Write};
 use std::process::ExitCode;
 
 use anyhow::Context;
-use nqueens::enumerate::{SolveOptions, Stream};
+use nqueens::enumerate::{BoardFormat, SolveOptions, Stream};
+use nqueens::{MAX_N, construct, oeis};
 
+use super::UsageError;
 use crate::cli::SolveArgs;
+
+/// From this board size on, the first solutions in lexicographic order can take hours: the
+/// search must exhaust ever larger subtrees of dead ends before the first board (a plain C
+/// backtracker finds none of n = 40's first in 60 s).
+const SLOW_FIRST_FROM: u64 = 40;
+
+/// A listing estimated above this many bytes warns when stdout is a terminal (100 MB of boards
+/// is no longer readable there). Into a pipe or a file it does not: `solve 20 | head` is a fine
+/// way to read the first boards, and the reader decides when to stop.
+const TERMINAL_BYTES: f64 = 1e8;
 
 /// Writes the solutions `args` ask for to stdout.
 ///
 /// # Errors
-/// Bad options as a [`super::UsageError`], worker threads that cannot start as a failed run; a
-/// failed write (a broken pipe is
-/// treated as the normal end by `main`).
+/// Bad options as a [`UsageError`] (n above 63 without `--any`), worker threads that cannot
+/// start as a failed run; a failed write (a broken pipe is treated as the normal end by `main`).
 pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
+    if args.any {
+        let mut out = BufWriter::with_capacity(256 * 1024, io::stdout().lock());
+        construct::write_any(args.n, args.format, &mut out).context("writing the solution")?;
+        out.flush().context("writing the solution")?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let n = u32::try_from(args.n).ok().filter(|&n| n <= MAX_N).ok_or_else(|| {
+        UsageError(format!(
+            "board size {} is too large: the u64 masks allow n <= {MAX_N} (--any writes one solution of any size)",
+            args.n
+        ))
+    })?;
+    if let Some(warning) = warning(n, args.format, args.limit, args.unique, io::stdout().is_terminal()) {
+        eprintln!("nqueens: warning: {warning}");
+    }
     let options = SolveOptions {
         threads: args.threads.unwrap_or_else(num_cpus::get),
         format: args.format,
@@ -22,10 +49,65 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
         unique: args.unique,
         split_depth: None,
     };
-    let stream = Stream::new(args.n, &options).map_err(super::from_library)?;
+    let stream = Stream::new(n, &options).map_err(super::from_library)?;
     // The stream hands over chunks of 64 KiB; the buffer gathers the small header and footer.
     let mut out = BufWriter::with_capacity(256 * 1024, io::stdout().lock());
     stream.write_to(&mut out).context("writing the solutions")?;
     out.flush().context("writing the solutions")?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Returns a warning for a request that cannot finish in reasonable time, pointing to what
+/// will: a board of n ≥ 40 (the first solutions can take hours), or a listing estimated above
+/// 100 MB to a terminal. The estimate is Q(n) (OEIS A000170; past its last
+/// known term, Q(27) × 10 per further n, an underestimate: Q grows more than 10× per n there)
+/// times the bytes of one board in `format`, capped by `limit`.
+fn warning(n: u32, format: BoardFormat, limit: Option<u64>, unique: bool, terminal: bool) -> Option<String> {
+    if u64::from(n) >= SLOW_FIRST_FROM && limit != Some(0) {
+        return Some(format!(
+            "the first solutions of n = {n} in lexicographic order can take hours to find; \
+             --any writes one solution at once"
+        ));
+    }
+    let last = oeis::A000170.max_n();
+    let solutions = match oeis::A000170.get(n) {
+        Some(q) => q as f64,
+        None => oeis::A000170.get(last)? as f64 * 10f64.powi((n - last) as i32),
+    } / if unique { 8.0 } else { 1.0 };
+    let n = n as f64;
+    let per_board = match format {
+        BoardFormat::Board => n * (n + 1.0) + 1.0,
+        BoardFormat::Leetcode => n * (n + 3.0) + 3.0,
+        BoardFormat::Cols | BoardFormat::Raw => 3.0 * n.max(1.0),
+    };
+    let boards = limit.map_or(solutions, |k| solutions.min(k as f64));
+    let bytes = boards * per_board;
+    if terminal && bytes > TERMINAL_BYTES {
+        Some(format!(
+            "this lists about {boards:.1e} boards, {bytes:.1e} bytes, to the terminal; use --limit K \
+             for the first K, or --any for one solution at once"
+        ))
+    } else {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn warns_where_a_listing_cannot_finish() {
+        // Q(30) boards to a terminal (Q(27) × 1,000, an underestimate).
+        let w = warning(30, BoardFormat::Cols, None, false, true).unwrap();
+        assert!(w.starts_with("this lists about 2.3e20 boards"), "{w}");
+        // Q(16) to a terminal floods it; into a pipe or a file the reader decides.
+        assert!(warning(16, BoardFormat::Cols, None, false, true).unwrap().contains("to the terminal"));
+        assert_eq!(warning(16, BoardFormat::Cols, None, false, false), None);
+        assert_eq!(warning(30, BoardFormat::Cols, None, false, false), None);
+        // A limit keeps it small; n >= 40 warns about the search itself.
+        assert_eq!(warning(30, BoardFormat::Board, Some(3), false, true), None);
+        assert!(warning(40, BoardFormat::Cols, Some(1), false, false).unwrap().contains("--any"));
+        assert_eq!(warning(8, BoardFormat::Board, None, false, true), None);
+    }
 }

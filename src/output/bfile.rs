@@ -16,16 +16,12 @@ impl<'a> Bfile<'a> {
 }
 
 impl Sink for Bfile<'_> {
-    /// Writes `n a(n)`; for [`Sequence::Unique`] a record without fundamental solutions (n = 0,
-    /// outside A002562's offset) writes nothing (the caller rejects algorithms that do not
-    /// classify).
+    /// Writes `n a(n)`; a record without the term (n = 0, outside the offset of A002562,
+    /// A032522 and A033148) writes nothing (the caller rejects algorithms that do not classify).
     fn record(&mut self, r: &Record) -> io::Result<()> {
-        match self.sequence {
-            Sequence::Solutions => writeln!(self.out, "{} {}", r.n, r.solutions)?,
-            Sequence::Unique => match r.unique {
-                Some(u) => writeln!(self.out, "{} {u}", r.n)?,
-                None => return Ok(()),
-            },
+        match self.sequence.term(r) {
+            Some(a) => writeln!(self.out, "{} {a}", r.n)?,
+            None => return Ok(()),
         }
         self.out.flush()
     }
@@ -40,5 +36,8 @@ mod tests {
         assert_eq!(render(Format::Bfile, false), "4 2\n5 11\n29 1180591620717411303424\n8 92\n");
         // A002562: only the record that carries fundamental solutions.
         assert_eq!(render_sequence(Format::Bfile, false, Sequence::Unique), "8 12\n");
+        // n = 8: 11 classes of 8 boards and 1 of 4: 4 boards fixed by the 180° rotation, none by 90°.
+        assert_eq!(render_sequence(Format::Bfile, false, Sequence::Rot180), "8 4\n");
+        assert_eq!(render_sequence(Format::Bfile, false, Sequence::Rot90), "8 0\n");
     }
 }

@@ -183,13 +183,45 @@ pub enum Sequence {
     #[default]
     Solutions,
     /// The fundamental solutions: OEIS A002562 (`--sequence unique`). Defined from n = 1 and
-    /// only counted by the `d4` algorithm; n = 0 writes no line.
+    /// only counted by the algorithms that classify solutions (`d4`, `join`); n = 0 writes no
+    /// line.
     Unique,
+    /// The solutions fixed by the 180° rotation ("point symmetric"): OEIS A032522
+    /// (`--sequence rot180`), 4·c4 + 2·c2 + c1 from the symmetry classes. From n = 1, like
+    /// `unique`.
+    Rot180,
+    /// The solutions fixed by the 90° rotation ("rotationally symmetric"): OEIS A033148
+    /// (`--sequence rot90`), 2·c2 + c1 from the symmetry classes; zero unless n ≡ 0 or 1
+    /// (mod 4). From n = 1, like `unique`.
+    Rot90,
 }
 
 impl Sequence {
     /// Every sequence, as the CLI spells them.
-    pub const NAMES: [&'static str; 2] = ["solutions", "unique"];
+    pub const NAMES: [&'static str; 4] = ["solutions", "unique", "rot180", "rot90"];
+
+    /// Returns the name the CLI spells.
+    pub fn name(self) -> &'static str {
+        Sequence::NAMES[self as usize]
+    }
+
+    /// Returns true if and only if the sequence follows from the symmetry classes, which the
+    /// `mirror` algorithm does not count.
+    pub fn needs_classes(self) -> bool {
+        self != Sequence::Solutions
+    }
+
+    /// Returns a(n) of this sequence for a record, or `None` when the record lacks what it needs
+    /// (the classes; n = 0, outside the offset of the sequences other than A000170).
+    pub fn term(self, r: &Record) -> Option<u128> {
+        let c = r.classes.filter(|_| r.n >= 1);
+        match self {
+            Sequence::Solutions => Some(r.solutions),
+            Sequence::Unique => r.unique.filter(|_| r.n >= 1),
+            Sequence::Rot180 => c.map(|c| 4 * c.orbit4 + 2 * c.orbit2 + c.orbit1),
+            Sequence::Rot90 => c.map(|c| 2 * c.orbit2 + c.orbit1),
+        }
+    }
 }
 
 impl FromStr for Sequence {
@@ -199,7 +231,11 @@ impl FromStr for Sequence {
         match s {
             "solutions" => Ok(Sequence::Solutions),
             "unique" => Ok(Sequence::Unique),
-            _ => Err(format!("unknown sequence '{s}': use solutions (A000170) or unique (A002562)")),
+            "rot180" => Ok(Sequence::Rot180),
+            "rot90" => Ok(Sequence::Rot90),
+            _ => Err(format!(
+                "unknown sequence '{s}': use solutions (A000170), unique (A002562), rot180 (A032522) or rot90 (A033148)"
+            )),
         }
     }
 }
@@ -257,7 +293,7 @@ mod tests {
         assert_eq!("solutions".parse::<Sequence>(), Ok(Sequence::Solutions));
         assert_eq!(
             "a002562".parse::<Sequence>().unwrap_err(),
-            "unknown sequence 'a002562': use solutions (A000170) or unique (A002562)"
+            "unknown sequence 'a002562': use solutions (A000170), unique (A002562), rot180 (A032522) or rot90 (A033148)"
         );
     }
 

@@ -1,0 +1,35 @@
+//! `nqueens completions SHELL` and `nqueens man`: the shell completions (clap_complete) and the
+//! manual page (clap_mangen), both generated from the one clap definition in [`crate::cli`], so
+//! they cannot fall behind the options.
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clap::CommandFactory;
+
+use crate::cli::{CompletionsArgs, Opts};
+
+/// Writes the completion script for `args.shell` to stdout.
+///
+/// # Errors
+/// A failed write.
+pub fn completions(args: CompletionsArgs) -> anyhow::Result<ExitCode> {
+    let mut out = io::stdout().lock();
+    clap_complete::generate(args.shell, &mut Opts::command(), "nqueens", &mut out);
+    out.flush().context("writing the completions")?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Writes the manual page (roff, section 1) to stdout.
+///
+/// # Errors
+/// A failed write.
+pub fn man() -> anyhow::Result<ExitCode> {
+    let mut page = Vec::new();
+    clap_mangen::Man::new(Opts::command()).render(&mut page).context("rendering the manual page")?;
+    let mut out = io::stdout().lock();
+    out.write_all(&page).context("writing the manual page")?;
+    out.flush().context("writing the manual page")?;
+    Ok(ExitCode::SUCCESS)
+}
