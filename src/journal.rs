@@ -277,8 +277,9 @@ pub struct Contents {
 /// run (within the plan and, for a shard, in the shard).
 ///
 /// # Errors
-/// [`JournalError::Corrupt`] for a damaged line, an id that is not allowed or given twice, or a
-/// missing header.
+/// [`JournalError::Corrupt`] for a damaged line, an id that is not allowed or given twice, symmetry
+/// classes recorded by an algorithm that does not classify, lines whose counts add up beyond 128
+/// bits, or a missing header.
 pub fn parse(path: &Path, bytes: &[u8], allowed: impl Fn(usize) -> bool) -> Result<Contents, JournalError> {
     let corrupt =
         |line: usize, reason: String| JournalError::Corrupt { path: path.to_path_buf(), line, reason };
@@ -298,6 +299,9 @@ pub fn parse(path: &Path, bytes: &[u8], allowed: impl Fn(usize) -> bool) -> Resu
     let header = unseal(first).and_then(Header::parse).map_err(|r| corrupt(1, format!("bad header: {r}")))?;
     let mut seen = HashSet::new();
     let mut entries = Vec::new();
+    // The lines' sum so far, so that a forged line cannot wrap a resumed count.
+    let mut total = Tally::default();
+    let classifies = header.algorithm.parse::<crate::Algorithm>().map(|a| a.classifies());
     for (i, line) in lines.enumerate() {
         let no = i + 2;
         let entry = unseal(line).and_then(Entry::parse).map_err(|r| corrupt(no, r))?;
@@ -316,6 +320,18 @@ pub fn parse(path: &Path, bytes: &[u8], allowed: impl Fn(usize) -> bool) -> Resu
         if !seen.insert(entry.id) {
             return Err(corrupt(no, format!("subproblem id {} is recorded twice", entry.id)));
         }
+        if classifies == Ok(false) && entry.tally.classes != Classes::default() {
+            return Err(corrupt(
+                no,
+                format!(
+                    "it records symmetry classes, which the {} algorithm does not count",
+                    header.algorithm
+                ),
+            ));
+        }
+        total = total.checked_add(&entry.tally).ok_or_else(|| {
+            corrupt(no, "adding its counts to the lines before it overflows 128 bits".to_string())
+        })?;
         entries.push(entry);
     }
     Ok(Contents { header, entries, valid_len: complete_len as u64, torn })

@@ -102,7 +102,7 @@ fn a_split_depth_that_makes_too_many_subproblems_is_refused() {
 
 #[test]
 fn check_stops_reading_an_endless_line() {
-    usage_error(&["check", "/dev/zero"], "line 1 is longer than 268435456 bytes: not a list of boards");
+    usage_error(&["check", "/dev/zero"], "line 1: cannot tell the format from '\\u{0}\\u{0}");
 }
 
 #[test]
@@ -151,4 +151,177 @@ fn merge_of_mirror_shards_refuses_the_unique_sequence() {
         "--sequence unique needs fundamental solutions, which --algorithm mirror does not count: use auto, d4 or join",
     );
     nqueens(&["merge", f.to_str().unwrap(), "--format", "bfile"]).assert().success().stdout("10 724\n");
+}
+
+/// Counts `n` in `k` shards with `extra` arguments and returns the result files.
+fn shard_files(dir: &std::path::Path, n: u32, k: usize, extra: &[&str]) -> Vec<std::path::PathBuf> {
+    (0..k)
+        .map(|i| {
+            let f = dir.join(format!("s{i}.json"));
+            let mut args = vec!["count".to_string(), n.to_string(), "--shard".into(), format!("{i}/{k}")];
+            args.extend(["--output".to_string(), f.to_str().unwrap().to_string()]);
+            args.extend(extra.iter().map(|a| a.to_string()));
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            nqueens(&args).assert().success();
+            f
+        })
+        .collect()
+}
+
+/// Rewrites the shard result at `path` with `edit` and a recomputed checksum, as a forger would.
+fn forge(path: &std::path::Path, edit: impl FnOnce(&mut nqueens::merge::ShardResult)) {
+    let mut r: nqueens::merge::ShardResult =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    edit(&mut r);
+    r.checksum = r.compute_checksum();
+    std::fs::write(path, serde_json::to_string(&r).unwrap()).unwrap();
+}
+
+/// Runs `merge files`, expecting exit 1 and one line on stderr containing `message`, and no
+/// file changed.
+fn merge_refused(files: &[std::path::PathBuf], message: &str) {
+    let before: Vec<Vec<u8>> = files.iter().map(|f| std::fs::read(f).unwrap()).collect();
+    let mut args = vec!["merge"];
+    args.extend(files.iter().map(|f| f.to_str().unwrap()));
+    let out = nqueens(&args).assert().code(1).stdout("").get_output().clone();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains(message), "{err:?} lacks {message:?}");
+    let after: Vec<Vec<u8>> = files.iter().map(|f| std::fs::read(f).unwrap()).collect();
+    assert!(before == after, "a shard result was changed");
+}
+
+#[test]
+fn forged_shard_sums_and_fields_are_refused() {
+    // Issue 15: a shard with a recomputed checksum and solutions = 2^128 - 1000 merged to
+    // 11,844,946 (exit 0).
+    let dir = tempfile::tempdir().unwrap();
+    let files = shard_files(dir.path(), 15, 3, &[]);
+    let pristine: Vec<Vec<u8>> = files.iter().map(|f| std::fs::read(f).unwrap()).collect();
+    let restore = || {
+        for (f, b) in files.iter().zip(&pristine) {
+            std::fs::write(f, b).unwrap();
+        }
+    };
+    forge(&files[1], |r| r.solutions = u128::MAX - 999);
+    merge_refused(&files, "s1.json: adding its solutions to the shards before it overflows 128 bits");
+    restore();
+    // Issue 15: threads = 2^64 - 1 in two shards wrapped to 1; seconds 1e308 or -5 passed.
+    forge(&files[0], |r| r.threads = usize::MAX);
+    forge(&files[2], |r| r.threads = usize::MAX);
+    merge_refused(&files, &format!("s2.json: threads = {} is out of range 1..=4096", usize::MAX));
+    restore();
+    forge(&files[0], |r| r.seconds = -5.0);
+    merge_refused(&files, "s0.json: seconds = -5 is not a finite number >= 0");
+    restore();
+    forge(&files[0], |r| r.seconds = 1e308);
+    forge(&files[1], |r| r.seconds = 1e308);
+    merge_refused(&files, "the shards' seconds add up to inf, not a finite number");
+    restore();
+    // The honest merge: threads the most any shard used (each ran with -j 2... or the CPUs),
+    // seconds rounded to microseconds.
+    let mut args = vec!["merge", "--format", "json"];
+    args.extend(files.iter().map(|f| f.to_str().unwrap()));
+    let out = nqueens(&args).assert().success().get_output().stdout.clone();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(v["solutions"], 2279184);
+    let max_threads = pristine
+        .iter()
+        .map(|b| serde_json::from_slice::<serde_json::Value>(b).unwrap()["threads"].as_u64().unwrap())
+        .max()
+        .unwrap();
+    assert_eq!(v["threads"].as_u64(), Some(max_threads));
+    let seconds = v["seconds"].to_string();
+    assert!(seconds.split('.').nth(1).is_none_or(|d| d.len() <= 6), "seconds {seconds}");
+
+    // Issue 15: a d4 shard with orbit8 + 1 or 2^128 - 1 merged (unique wrapped to 1,481,059).
+    let dir = tempfile::tempdir().unwrap();
+    let files = shard_files(dir.path(), 15, 3, &["--algorithm", "d4"]);
+    forge(&files[0], |r| r.classes.orbit8 += 1);
+    merge_refused(&files, "the shards' sum is inconsistent: 8·orbit8 + 4·orbit4 + 2·orbit2 + orbit1 = 8·");
+    forge(&files[0], |r| r.classes.orbit8 = u128::MAX);
+    merge_refused(&files, "overflows 128 bits");
+
+    // Issue 15: a join shard's solutions + 1 silently turned unique and classes into null.
+    let dir = tempfile::tempdir().unwrap();
+    let files = shard_files(dir.path(), 13, 2, &["--algorithm", "join"]);
+    forge(&files[1], |r| r.solutions += 1);
+    merge_refused(&files, "73713 solutions of n = 13 are not a whole number of symmetry classes by Burnside's lemma");
+}
+
+/// Rewrites line `line` (1-based) of the journal at `path` with `edit`, resealing its checksum.
+fn forge_journal_line(path: &std::path::Path, line: usize, edit: impl FnOnce(&str) -> String) {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let body = lines[line - 1].rsplit_once(" crc32=").unwrap().0.to_string();
+    let body = edit(&body);
+    lines[line - 1] = format!("{body} crc32={:08x}", crc32fast::hash(body.as_bytes()));
+    std::fs::write(path, lines.join("\n") + "\n").unwrap();
+}
+
+/// Runs `args`, expecting exit 2 with one line containing `message`, and `journal` unchanged.
+fn resume_refused(args: &[&str], journal: &std::path::Path, message: &str) {
+    let before = std::fs::read(journal).unwrap();
+    common::usage_error(args, message);
+    assert_eq!(std::fs::read(journal).unwrap(), before, "the journal was changed");
+}
+
+#[test]
+fn forged_journal_lines_cannot_wrap_a_resumed_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("q.journal");
+    let j = journal.to_str().unwrap();
+    nqueens(&["count", "12", "--algorithm", "mirror", "--checkpoint", j]).assert().success();
+    // Issue 15: a forged line (checksum recomputed) wrapped a resumed count to Q - 1000.
+    forge_journal_line(&journal, 5, |b| {
+        let (head, rest) = b.split_once(" solutions=").unwrap();
+        let tail = rest.split_once(' ').unwrap().1;
+        format!("{head} solutions={} {tail}", u128::MAX - 999)
+    });
+    resume_refused(
+        &["count", "12", "--algorithm", "mirror", "--checkpoint", j],
+        &journal,
+        "line 5 is corrupt: adding its counts to the lines before it overflows 128 bits; the file was left untouched",
+    );
+    // Symmetry classes in a mirror journal.
+    nqueens(&["count", "12", "--algorithm", "mirror", "--checkpoint", j]).assert().failure();
+    std::fs::remove_file(&journal).unwrap();
+    nqueens(&["count", "12", "--algorithm", "mirror", "--checkpoint", j]).assert().success();
+    forge_journal_line(&journal, 3, |b| b.replace("classes=0,0,0,0", "classes=1,0,0,0"));
+    resume_refused(
+        &["count", "12", "--algorithm", "mirror", "--checkpoint", j],
+        &journal,
+        "line 3 is corrupt: it records symmetry classes, which the mirror algorithm does not count",
+    );
+    // A d4 journal whose classes were raised on one line: the whole count does not add up.
+    std::fs::remove_file(&journal).unwrap();
+    nqueens(&["count", "12", "--algorithm", "d4", "--checkpoint", j]).assert().success();
+    let text = std::fs::read_to_string(&journal).unwrap();
+    let line = text.lines().position(|l| !l.contains("classes=0,0,0,0") && l.starts_with("id=")).unwrap() + 1;
+    forge_journal_line(&journal, line, |b| {
+        let (head, rest) = b.split_once(" classes=").unwrap();
+        let (classes, tail) = rest.split_once(' ').unwrap();
+        let mut c: Vec<u128> = classes.split(',').map(|x| x.parse().unwrap()).collect();
+        c[0] += 1;
+        format!("{head} classes={},{},{},{} {tail}", c[0], c[1], c[2], c[3])
+    });
+    resume_refused(
+        &["count", "12", "--algorithm", "d4", "--checkpoint", j],
+        &journal,
+        "the count is inconsistent: 8·orbit8 + 4·orbit4 + 2·orbit2 + orbit1 = ",
+    );
+}
+
+#[test]
+fn a_journal_of_another_algorithm_is_named_as_such() {
+    // Issue 15: a d4 run pointed at a join journal said "split depth 0 is out of range".
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("q.journal");
+    let j = journal.to_str().unwrap();
+    nqueens(&["count", "13", "--algorithm", "join", "--checkpoint", j]).assert().success();
+    resume_refused(
+        &["count", "13", "--algorithm", "d4", "--checkpoint", j],
+        &journal,
+        "belongs to another run (algorithm join in the journal, d4 in this command",
+    );
 }

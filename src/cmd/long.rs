@@ -71,7 +71,9 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
         None => {
             // Resuming on another machine must not change the plan: an existing journal's split
             // depth wins over the thread-dependent default.
-            let depth = args.split_depth.or_else(|| args.checkpoint.as_deref().and_then(journal_depth));
+            let depth = args
+                .split_depth
+                .or_else(|| args.checkpoint.as_deref().and_then(|p| journal_depth(p, n, algorithm)));
             make_plan_with(algorithm, n, depth, threads, args.d4_search)
         }
     }
@@ -175,14 +177,20 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
     // Complete: the journal's entries plus this session's.
     let mut total = outcome.tally;
     let mut nodes_counted = stats;
+    let journal_path = || journal.as_ref().map(|(j, _)| j.path().display().to_string()).unwrap_or_default();
     for e in solved.values() {
-        total += e.tally;
+        total = total.checked_add(&e.tally).ok_or_else(|| {
+            UsageError(format!(
+                "checkpoint {}: its counts and this session's add up beyond 128 bits: the journal was forged or damaged; the file was left untouched",
+                journal_path()
+            ))
+        })?;
         nodes_counted &= e.nodes_counted;
     }
     if !nodes_counted {
         total.nodes = 0;
     }
-    let seconds = start.elapsed().as_secs_f64();
+    let seconds = nqueens::merge::round_micros(start.elapsed().as_secs_f64());
     if let Some(path) = &args.breakdown {
         for e in fresh.into_inner().unwrap_or_else(|e| e.into_inner()) {
             solved.insert(e.id, e);
@@ -222,7 +230,15 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         None => {
-            let classes = plan.fundamental(&total, algorithm);
+            // The invariants of a whole count: a resumed journal's lines must add up.
+            let classes = nqueens::merge::check_total(algorithm, n, &total, plan.fundamental(&total, algorithm))
+                .map_err(|e| match &journal {
+                    Some((j, _)) => UsageError(format!(
+                        "checkpoint {}: the count is inconsistent: {e}; the journal was forged or damaged and was left untouched",
+                        j.path().display()
+                    )),
+                    None => UsageError(format!("the count is inconsistent: {e}")),
+                })?;
             let count = Count {
                 n,
                 solutions: total.solutions,
@@ -296,11 +312,16 @@ fn check_paths(args: &CountArgs) -> Result<(), UsageError> {
     Ok(())
 }
 
-/// Returns the split depth recorded in the journal at `path`, if it exists and has a valid
-/// header (any other problem is reported when the journal is opened).
-fn journal_depth(path: &Path) -> Option<u32> {
+/// Returns the split depth recorded in the journal at `path`, if it exists, has a valid header
+/// and is of the same run otherwise (the `n`×`n` board, `algorithm`, the whole board). A journal
+/// of another run is reported when it is opened, naming the real difference (another
+/// algorithm's depth could not even build this command's plan: the join's depth 0 is no d4
+/// depth).
+fn journal_depth(path: &Path, n: u32, algorithm: Algorithm) -> Option<u32> {
     let bytes = fs::read(path).ok()?;
-    journal::parse(path, &bytes, |_| true).ok().map(|c| c.header.split_depth)
+    let header = journal::parse(path, &bytes, |_| true).ok()?.header;
+    (header.n == n && header.algorithm == algorithm.name() && header.shard.is_none())
+        .then_some(header.split_depth)
 }
 
 /// Writes the breakdown CSV: one row per subproblem of `ids`, in id order.

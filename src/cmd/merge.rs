@@ -47,8 +47,8 @@ pub fn run(args: MergeArgs) -> anyhow::Result<ExitCode> {
     let count = Count {
         n: merged.n,
         solutions: merged.tally.solutions,
-        unique: merged.tally.fundamental(merged.algorithm, merged.n).map(|c| c.total()),
-        classes: merged.tally.fundamental(merged.algorithm, merged.n),
+        unique: merged.classes.map(|c| c.total()),
+        classes: merged.classes,
         algorithm: merged.algorithm,
         seconds: merged.seconds,
         threads: merged.threads,
