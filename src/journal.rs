@@ -301,6 +301,7 @@ pub fn parse(path: &Path, bytes: &[u8], allowed: impl Fn(usize) -> bool) -> Resu
     let mut entries = Vec::new();
     // The lines' sum so far, so that a forged line cannot wrap a resumed count.
     let mut total = Tally::default();
+    let mut largest = (0u128, 0usize);
     let classifies = header.algorithm.parse::<crate::Algorithm>().map(|a| a.classifies());
     for (i, line) in lines.enumerate() {
         let no = i + 2;
@@ -329,8 +330,20 @@ pub fn parse(path: &Path, bytes: &[u8], allowed: impl Fn(usize) -> bool) -> Resu
                 ),
             ));
         }
+        if entry.tally.solutions >= largest.0 {
+            largest = (entry.tally.solutions, no);
+        }
         total = total.checked_add(&entry.tally).ok_or_else(|| {
-            corrupt(no, "adding its counts to the lines before it overflows 128 bits".to_string())
+            // Blame the line with the most solutions (the forged one, when one is).
+            let (most, at) = largest;
+            if total.solutions.checked_add(entry.tally.solutions).is_none() {
+                corrupt(
+                    at,
+                    format!("its {most} solutions and the other lines' up to line {no} add up beyond 128 bits"),
+                )
+            } else {
+                corrupt(no, "adding its counts to the lines before it overflows 128 bits".to_string())
+            }
         })?;
         entries.push(entry);
     }

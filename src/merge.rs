@@ -366,7 +366,7 @@ pub fn merge(results: &[(String, ShardResult)]) -> Result<Merged, MergeError> {
         seconds: 0.0,
         threads: 0,
     };
-    for (name, r) in results {
+    for (i, (name, r)) in results.iter().enumerate() {
         let want = &expected[r.shard];
         let covers = match &r.ids {
             Some(ids) if ids != want => Covers::of(ids),
@@ -407,8 +407,11 @@ pub fn merge(results: &[(String, ShardResult)]) -> Result<Merged, MergeError> {
                 } else {
                     "nodes"
                 };
+                // Blame the file with the most solutions so far (the forged one, when one is).
+                let most = results[..=i].iter().max_by_key(|(_, r)| r.solutions).map_or(name, |(n, _)| n);
+                let blame = if field == "solutions" { most } else { name };
                 problems.push(format!(
-                    "{name}: adding its {field} to the shards before it overflows 128 bits: the file was forged or damaged"
+                    "{blame}: adding its {field} to the other shards' overflows 128 bits: the file was forged or damaged"
                 ));
                 break;
             }
@@ -506,7 +509,7 @@ mod tests {
         forge(&mut s, 1, |r| r.solutions = u128::MAX - 10);
         assert_eq!(
             merge(&s).unwrap_err().problems,
-            ["s1.json: adding its solutions to the shards before it overflows 128 bits: the file was forged or damaged"]
+            ["s1.json: adding its solutions to the other shards' overflows 128 bits: the file was forged or damaged"]
         );
         // Issue 15: a d4 shard with orbit8 + 1 or 2^128 - 1 merged (unique wrapped to 1,481,059).
         let good = shards_of(Algorithm::D4, 10, 3);

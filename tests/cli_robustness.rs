@@ -204,7 +204,7 @@ fn forged_shard_sums_and_fields_are_refused() {
         }
     };
     forge(&files[1], |r| r.solutions = u128::MAX - 999);
-    merge_refused(&files, "s1.json: adding its solutions to the shards before it overflows 128 bits");
+    merge_refused(&files, "s1.json: adding its solutions to the other shards' overflows 128 bits");
     restore();
     // Issue 15: threads = 2^64 - 1 in two shards wrapped to 1; seconds 1e308 or -5 passed.
     forge(&files[0], |r| r.threads = usize::MAX);
@@ -281,7 +281,7 @@ fn forged_journal_lines_cannot_wrap_a_resumed_count() {
     resume_refused(
         &["count", "12", "--algorithm", "mirror", "--checkpoint", j],
         &journal,
-        "line 5 is corrupt: adding its counts to the lines before it overflows 128 bits; the file was left untouched",
+        &format!("line 5 is corrupt: its {} solutions and the other lines' up to line ", u128::MAX - 999),
     );
     // Symmetry classes in a mirror journal.
     nqueens(&["count", "12", "--algorithm", "mirror", "--checkpoint", j]).assert().failure();
