@@ -325,3 +325,155 @@ fn a_journal_of_another_algorithm_is_named_as_such() {
         "belongs to another run (algorithm join in the journal, d4 in this command",
     );
 }
+
+/// Returns the names in `dir` that look like temporary files.
+fn temp_files(dir: &std::path::Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect()
+}
+
+#[test]
+fn six_concurrent_writers_to_one_output_leave_one_whole_result() {
+    // Issue 15: six concurrent `count 15 --shard i/3 --output same.json` shared same.json.tmp;
+    // in 2 of ~410 rounds the file ended as invalid JSON while all exited 0.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("same.json");
+    let o = out.to_str().unwrap();
+    for round in 0..20 {
+        let children: Vec<std::process::Child> = (0..6)
+            .map(|i| {
+                std::process::Command::new(env!("CARGO_BIN_EXE_nqueens"))
+                    .args(["count", "11", "--shard", &format!("{}/3", i % 3), "-j", "1", "--output", o])
+                    .spawn()
+                    .unwrap()
+            })
+            .collect();
+        for mut c in children {
+            assert!(c.wait().unwrap().success(), "round {round}");
+        }
+        let text = std::fs::read_to_string(&out).unwrap();
+        let r: nqueens::merge::ShardResult = serde_json::from_str(&text).unwrap_or_else(|e| panic!("round {round}: {e}: {text}"));
+        assert_eq!(r.checksum, r.compute_checksum(), "round {round}");
+        assert_eq!(temp_files(dir.path()), Vec::<String>::new(), "round {round}");
+    }
+}
+
+#[test]
+fn output_and_checkpoint_through_a_link_to_one_file_are_refused() {
+    // Issue 15: `--checkpoint a.j --output link.j` with link.j -> a.j (not yet existing) let the
+    // shard JSON overwrite the journal.
+    let dir = tempfile::tempdir().unwrap();
+    let a = dir.path().join("a.j");
+    let link = dir.path().join("link.j");
+    std::os::unix::fs::symlink("a.j", &link).unwrap();
+    usage_error(
+        &["count", "10", "--shard", "0/2", "--checkpoint", a.to_str().unwrap(), "--output", link.to_str().unwrap()],
+        "--checkpoint and --output name the same file",
+    );
+    assert!(!a.exists(), "nothing was written");
+    // The same with the journal there already: refused, the journal untouched.
+    nqueens(&["count", "10", "--shard", "0/2", "--checkpoint", a.to_str().unwrap()]).assert().success();
+    let before = std::fs::read(&a).unwrap();
+    usage_error(
+        &["count", "10", "--shard", "0/2", "--output", link.to_str().unwrap(), "--checkpoint", a.to_str().unwrap()],
+        "--checkpoint and --output name the same file",
+    );
+    // A hard link too.
+    let hard = dir.path().join("hard.j");
+    std::fs::hard_link(&a, &hard).unwrap();
+    usage_error(
+        &["count", "10", "--shard", "0/2", "--checkpoint", a.to_str().unwrap(), "--output", hard.to_str().unwrap()],
+        "--checkpoint and --output name the same file",
+    );
+    assert_eq!(std::fs::read(&a).unwrap(), before);
+}
+
+/// A small tmpfs mounted on a temporary folder for the length of a test (unmounted on drop), to
+/// fill a disk for real; `None` where this process may not mount (not root).
+struct SmallDisk {
+    dir: tempfile::TempDir,
+}
+
+impl SmallDisk {
+    fn mount(kib: u64) -> Option<SmallDisk> {
+        let dir = tempfile::tempdir().unwrap();
+        let ok = std::process::Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={kib}k"), "tmpfs", dir.path().to_str().unwrap()])
+            .stderr(std::process::Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        ok.then_some(SmallDisk { dir })
+    }
+
+    fn resize(&self, kib: u64) {
+        let ok = std::process::Command::new("mount")
+            .args(["-o", &format!("remount,size={kib}k"), self.dir.path().to_str().unwrap()])
+            .status()
+            .unwrap();
+        assert!(ok.success());
+    }
+}
+
+impl Drop for SmallDisk {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("umount").arg(self.dir.path()).status();
+    }
+}
+
+#[test]
+fn a_full_disk_leaves_no_temporary_file_and_no_torn_line() {
+    let Some(disk) = SmallDisk::mount(64) else {
+        eprintln!("skipped: cannot mount a tmpfs here (needs root)");
+        return;
+    };
+    let d = disk.dir.path();
+    // A shard result that does not fit: exit 1, one line, the old result and no temporary file.
+    let out = d.join("out.json");
+    std::fs::write(&out, "old\n").unwrap();
+    let filler = d.join("filler");
+    let mut fill = std::fs::File::create(&filler).unwrap();
+    let _ = std::io::Write::write_all(&mut fill, &vec![0u8; 80 << 10]);
+    drop(fill);
+    let run = nqueens(&["count", "10", "--shard", "0/2", "--output", out.to_str().unwrap()]).assert().code(1).get_output().clone();
+    let err = String::from_utf8(run.stderr).unwrap();
+    assert!(err.contains("writing shard result") && err.contains("No space left on device"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "old\n");
+    assert_eq!(temp_files(d), Vec::<String>::new());
+    std::fs::remove_file(&filler).unwrap();
+
+    // A journal that fills the disk: exit 1, the journal ends with a whole line; with room
+    // again, the run resumes without a torn-line warning and gives the exact count.
+    let journal = d.join("q.journal");
+    let j = journal.to_str().unwrap();
+    let run = nqueens(&["count", "12", "--algorithm", "d4", "--split-depth", "3", "--checkpoint", j]).assert().code(1).get_output().clone();
+    let err = String::from_utf8(run.stderr).unwrap();
+    assert!(err.contains("No space left on device"), "{err}");
+    let text = std::fs::read(&journal).unwrap();
+    assert!(text.len() > 1000 && text.ends_with(b"\n"), "{} bytes", text.len());
+    disk.resize(2048);
+    nqueens(&["count", "12", "--algorithm", "d4", "--split-depth", "3", "--checkpoint", j, "--format", "bfile"])
+        .assert()
+        .success()
+        .stdout("12 14200\n")
+        .stderr("");
+
+    // Issue 15: a torn line left on a full disk was blamed on "a crash".
+    std::fs::remove_file(&journal).unwrap();
+    disk.resize(64);
+    let run = nqueens(&["count", "12", "--algorithm", "d4", "--split-depth", "3", "--checkpoint", j]).assert().code(1);
+    drop(run);
+    let mut f = std::fs::OpenOptions::new().append(true).open(&journal).unwrap();
+    let _ = std::io::Write::write_all(&mut f, b"id=7 solut");
+    drop(f);
+    let mut fill = std::fs::File::create(&filler).unwrap();
+    let _ = std::io::Write::write_all(&mut fill, &vec![0u8; 64 << 10]);
+    drop(fill);
+    let run = nqueens(&["count", "12", "--algorithm", "d4", "--split-depth", "3", "--checkpoint", j]).assert().code(1).get_output().clone();
+    let err = String::from_utf8(run.stderr).unwrap();
+    assert!(err.contains("dropped a torn last line (") && err.contains(" bytes, a write cut short by a full disk: "), "{err}");
+    assert!(std::fs::read(&journal).unwrap().ends_with(b"\n"));
+}

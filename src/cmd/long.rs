@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 use std::fs;
-use std::io::{self, BufWriter, Write};
+use std::io::{self, Write};
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Mutex;
@@ -103,11 +103,18 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
                 Journal::open(path, &header, |id| member.get(id).copied().unwrap_or(false))
                     .map_err(|e| UsageError(e.to_string()))?;
             if let Some(torn) = &resumed.torn {
-                eprintln!(
-                    "nqueens: warning: checkpoint {}: dropped a torn last line ({} bytes, a write cut short by a crash); its subproblem will be counted again",
+                // A full disk cuts a line short too: say which it looks like.
+                let cause = match journal::free_bytes(path) {
+                    Some(free) if free < journal::FULL_BELOW => {
+                        format!("a write cut short by a full disk: {free} bytes are free there")
+                    }
+                    _ => "a write cut short by a crash, a kill or a power loss".to_string(),
+                };
+                crate::cmd::warn(format_args!(
+                    "nqueens: warning: checkpoint {}: dropped a torn last line ({} bytes, {cause}); its subproblem will be counted again",
                     path.display(),
                     torn.len()
-                );
+                ));
             }
             Some((journal, resumed.entries))
         }
@@ -300,7 +307,7 @@ fn check_paths(args: &CountArgs) -> Result<(), UsageError> {
     for (i, (a, pa)) in named.iter().enumerate() {
         for (b, pb) in &named[i + 1..] {
             if let (Some(x), Some(y)) = (pa, pb)
-                && (x == y || fs::canonicalize(x).ok().is_some_and(|cx| fs::canonicalize(y).ok() == Some(cx)))
+                && same_file(x, y)
             {
                 return Err(UsageError(format!(
                     "{a} and {b} name the same file {}: give each its own path",
@@ -310,6 +317,36 @@ fn check_paths(args: &CountArgs) -> Result<(), UsageError> {
         }
     }
     Ok(())
+}
+
+/// Returns true if and only if `x` and `y` name one file: the same path, the same folder and
+/// name once symbolic links are followed (also a link whose target does not exist yet, which
+/// writing would create), or one file under two hard links.
+fn same_file(x: &Path, y: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    if x == y || resolve(x) == resolve(y) {
+        return true;
+    }
+    matches!((fs::metadata(x), fs::metadata(y)), (Ok(a), Ok(b)) if (a.dev(), a.ino()) == (b.dev(), b.ino()))
+}
+
+/// Returns `path` with its symbolic links followed (up to 40, as the kernel does) and its folder
+/// made canonical; the last target need not exist. Falls back to the path as followed where
+/// the folder cannot be resolved.
+fn resolve(path: &Path) -> std::path::PathBuf {
+    let mut p = path.to_path_buf();
+    for _ in 0..40 {
+        match fs::read_link(&p) {
+            // A relative target is relative to the link's folder.
+            Ok(target) => p = p.parent().unwrap_or(Path::new("")).join(target),
+            Err(_) => break,
+        }
+    }
+    let dir = p.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    match (fs::canonicalize(dir), p.file_name()) {
+        (Ok(dir), Some(name)) => dir.join(name),
+        _ => p,
+    }
 }
 
 /// Returns the split depth recorded in the journal at `path`, if it exists, has a valid header
@@ -373,15 +410,20 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
         f.write_all(bytes)?;
         return f.flush();
     }
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = std::path::PathBuf::from(tmp);
-    {
-        let mut f = BufWriter::new(fs::File::create(&tmp)?);
-        f.write_all(bytes)?;
-        f.into_inner().map_err(|e| e.into_error())?.sync_all()?;
-    }
-    fs::rename(&tmp, path)
+    // A temporary file of this process alone (a unique name beside the target: six processes
+    // writing one --output never share one), renamed over the target, so the target is always
+    // one whole result; dropped (removed) on every error path, a full disk included.
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let name = path.file_name().map_or_else(|| "output".into(), |n| n.to_string_lossy().into_owned());
+    let mut tmp = tempfile::Builder::new()
+        .prefix(&format!(".{name}."))
+        .suffix(".tmp")
+        .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666))
+        .tempfile_in(dir)?;
+    tmp.write_all(bytes)?;
+    tmp.as_file().sync_all()?;
+    tmp.persist(path).map_err(|e| e.error)?;
+    Ok(())
 }
 
 /// Returns this process's command line, quoted for a POSIX shell.

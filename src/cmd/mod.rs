@@ -21,6 +21,13 @@ pub const EXIT_USAGE: u8 = 2;
 #[error("{0}")]
 pub struct UsageError(pub String);
 
+/// Writes one line to standard error, ignoring a failed write: a closed or full stderr must not
+/// panic, as `eprintln!` does (`nqueens count 99 2>/dev/full`).
+pub fn warn(line: std::fmt::Arguments<'_>) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr().lock(), "{line}");
+}
+
 /// Returns the refusal of `--sequence unique` (fundamental solutions) for `algorithm`, which
 /// does not count them.
 pub fn unique_needs_classes(algorithm: nqueens::Algorithm) -> UsageError {
