@@ -477,3 +477,80 @@ fn a_full_disk_leaves_no_temporary_file_and_no_torn_line() {
     assert!(err.contains("dropped a torn last line (") && err.contains(" bytes, a write cut short by a full disk: "), "{err}");
     assert!(std::fs::read(&journal).unwrap().ends_with(b"\n"));
 }
+
+/// Runs `script` under bash with `$0` the nqueens binary; returns (exit code, stdout, stderr).
+fn bash(script: &str) -> (i32, String, String) {
+    let out = std::process::Command::new("bash")
+        .args(["-c", script, env!("CARGO_BIN_EXE_nqueens")])
+        .output()
+        .unwrap();
+    let text = |b: Vec<u8>| String::from_utf8(b).unwrap();
+    (out.status.code().unwrap_or(-1), text(out.stdout), text(out.stderr))
+}
+
+#[test]
+fn a_closed_or_full_stream_is_an_error_not_a_panic() {
+    // Issue 15: `count 99 2>/dev/full` panicked (exit 101): the usage error still exits 2.
+    let (code, out, _) = bash(r#""$0" count 99 2>/dev/full"#);
+    assert_eq!((code, out.as_str()), (2, ""));
+    let (code, _, _) = bash(r#""$0" count 8 --checkpoint /dev/zero 2>/dev/full"#);
+    assert_eq!(code, 2);
+    // Issue 15: `--help >/dev/full` and `count 8 >&-` exited 0 with the output lost.
+    let (code, _, err) = bash(r#""$0" --help >/dev/full"#);
+    assert_eq!((code, err.as_str()), (1, "nqueens: error: writing the help: No space left on device (os error 28)\n"));
+    let (code, _, err) = bash(r#""$0" --version >/dev/full"#);
+    assert_eq!((code, err.as_str()), (1, "nqueens: error: writing the version: No space left on device (os error 28)\n"));
+    let (code, _, err) = bash(r#""$0" count 8 >&-"#);
+    assert_eq!((code, err.as_str()), (1, "nqueens: error: writing the result: standard output is closed\n"));
+    let (code, _, err) = bash(r#""$0" --help >&-"#);
+    assert_eq!((code, err.as_str()), (1, "nqueens: error: writing the help: standard output is closed\n"));
+    let (code, _, err) = bash(r#""$0" count 8 >/dev/full"#);
+    assert_eq!((code, err.as_str()), (1, "nqueens: error: writing the result: No space left on device (os error 28)\n"));
+    // A command that writes only files does not need stdout.
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("s.json");
+    let (code, _, err) = bash(&format!(r#""$0" count 10 --shard 0/2 --output {} >&-"#, f.display()));
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert!(std::fs::read_to_string(&f).unwrap().contains("nqueens-shard"));
+    // A broken pipe still ends quietly with 0 (ripgrep).
+    let (code, out, err) = bash(r#"set -o pipefail; "$0" --help | head -c 1; "$0" count 1..30 | head -c 1"#);
+    assert_eq!((code, out.len(), err.as_str()), (0, 2, ""));
+}
+
+#[test]
+fn a_huge_shard_file_is_refused_without_reading_it_all() {
+    // Issue 15: a 59 MB shard listing 7.5 M ids took 587 MB to reject.
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("huge.json");
+    {
+        use std::io::Write;
+        let mut w = std::io::BufWriter::new(std::fs::File::create(&f).unwrap());
+        write!(w, r#"{{"format":"nqueens-shard","format_version":1,"n":21,"algorithm":"d4","split_depth":3,"subproblems":7500000,"shard":0,"shards":1,"ids":["#).unwrap();
+        for i in 0..7_500_000u32 {
+            write!(w, "{}{i}", if i == 0 { "" } else { "," }).unwrap();
+        }
+        write!(w, r#"],"solutions":0,"classes":{{"8":0,"4":0,"2":0,"1":0}},"nodes":null,"seconds":1.0,"threads":1,"version":"0.1.0","checksum":"crc32:00000000"}}"#).unwrap();
+    }
+    let size = std::fs::metadata(&f).unwrap().len();
+    assert!(size > 55_000_000, "{size}");
+    let before = std::fs::read(&f).unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_nqueens"))
+        .args(["merge", f.to_str().unwrap()])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut err = String::new();
+    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut err).unwrap();
+    let mut status = 0;
+    // SAFETY: wait4 on our own child with valid pointers to plain data; `child` is not waited
+    // for again.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    assert_eq!(unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage) }, child.id() as i32);
+    assert_eq!(libc::WEXITSTATUS(status), 2, "{err}");
+    assert!(err.contains("huge.json is not a shard result of `nqueens count --shard`"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let peak = usage.ru_maxrss as u64 * 1024;
+    assert!(peak < 64 << 20, "peak RSS {} MiB", peak >> 20);
+    assert!(std::fs::read(&f).unwrap() == before);
+}

@@ -110,7 +110,7 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
                     }
                     _ => "a write cut short by a crash, a kill or a power loss".to_string(),
                 };
-                crate::cmd::warn(format_args!(
+                super::warn(format_args!(
                     "nqueens: warning: checkpoint {}: dropped a torn last line ({} bytes, {cause}); its subproblem will be counted again",
                     path.display(),
                     torn.len()
@@ -171,13 +171,13 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
     if outcome.stopped {
         let signal = stop.as_ref().and_then(Stop::signal).unwrap_or(signal_hook::consts::SIGTERM);
         let path = journal.as_ref().map(|(j, _)| j.path().display().to_string()).unwrap_or_default();
-        eprintln!(
+        super::warn(format_args!(
             "nqueens: stopped by {}: {} of {} subproblems are recorded in {path}; run the same command again to resume: {}",
             signals::name(signal),
             recorded + outcome.solved,
             ids.len(),
             shell_command()
-        );
+        ));
         return Ok(ExitCode::from(signals::exit_code(signal)));
     }
 
