@@ -650,10 +650,7 @@ impl<R: BufRead> Json<'_, R> {
     /// Parses one row after its '"', counting its squares and queens as they stream (only the
     /// first 70 characters are kept, for the message of a bad character).
     fn row(&mut self) -> Result<Result<RawRow, String>, CheckError> {
-        let mut row = RawRow::default();
-        let mut len = 0;
-        let mut head = String::new();
-        let mut bad: Option<char> = None;
+        let mut scan = RowScan::default();
         loop {
             let c = match self.bump()? {
                 None => return Err(self.error("the input ends inside a string")),
@@ -665,32 +662,9 @@ impl<R: BufRead> Json<'_, R> {
                 Some(b) if b < 0x80 => b as char,
                 Some(b) => self.utf8(b)?,
             };
-            match c {
-                'Q' => {
-                    if row.queens == 0 {
-                        row.col = len;
-                    }
-                    row.queens += 1;
-                }
-                '.' => {}
-                _ => {
-                    bad.get_or_insert(c);
-                }
-            }
-            if len < 70 {
-                head.push(c);
-            }
-            len += 1;
+            scan.push(c);
         }
-        row.len = Some(len);
-        Ok(match bad {
-            None => Ok(row),
-            Some(ch) => Err(format!(
-                "'{}' in row '{}' (a board row is Q and . only)",
-                escape_controls(&ch.to_string()),
-                escape_controls(&head)
-            )),
-        })
+        Ok(scan.finish())
     }
 
     /// Decodes an escape after its '\'.
@@ -780,30 +754,52 @@ fn read_cols(text: &str) -> RawBoard {
 
 /// Reads one row of the board and leetcode formats: its `Q`s and its length.
 fn read_board_row(text: &str) -> Result<RawRow, String> {
-    let mut row = RawRow::default();
-    let mut len = 0;
-    for (c, ch) in text.chars().enumerate() {
-        len += 1;
-        match ch {
+    let mut scan = RowScan::default();
+    text.chars().for_each(|c| scan.push(c));
+    scan.finish()
+}
+
+/// A row of the board and leetcode formats read one character at a time: its queens, its
+/// length, its first character other than `Q` and `.`, and its first 70 characters for the
+/// message (a row of any length costs no more).
+#[derive(Default)]
+struct RowScan {
+    row: RawRow,
+    len: usize,
+    head: String,
+    bad: Option<char>,
+}
+
+impl RowScan {
+    fn push(&mut self, c: char) {
+        match c {
             'Q' => {
-                if row.queens == 0 {
-                    row.col = c;
+                if self.row.queens == 0 {
+                    self.row.col = self.len;
                 }
-                row.queens += 1;
+                self.row.queens += 1;
             }
             '.' => {}
             _ => {
-                let row: String = text.chars().take(70).collect();
-                return Err(format!(
-                    "'{}' in row '{}' (a board row is Q and . only)",
-                    escape_controls(&ch.to_string()),
-                    escape_controls(&row)
-                ));
+                self.bad.get_or_insert(c);
             }
         }
+        if self.len < 70 {
+            self.head.push(c);
+        }
+        self.len += 1;
     }
-    row.len = Some(len);
-    Ok(row)
+
+    fn finish(self) -> Result<RawRow, String> {
+        match self.bad {
+            None => Ok(RawRow { len: Some(self.len), ..self.row }),
+            Some(ch) => Err(format!(
+                "'{}' in row '{}' (a board row is Q and . only)",
+                escape_controls(&ch.to_string()),
+                escape_controls(&self.head)
+            )),
+        }
+    }
 }
 
 /// Where a board was first seen: its 1-based number and first line (0 when unknown), as `u64`

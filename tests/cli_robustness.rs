@@ -284,7 +284,6 @@ fn forged_journal_lines_cannot_wrap_a_resumed_count() {
         &format!("line 5 is corrupt: its {} solutions and the other lines' up to line ", u128::MAX - 999),
     );
     // Symmetry classes in a mirror journal.
-    nqueens(&["count", "12", "--algorithm", "mirror", "--checkpoint", j]).assert().failure();
     std::fs::remove_file(&journal).unwrap();
     nqueens(&["count", "12", "--algorithm", "mirror", "--checkpoint", j]).assert().success();
     forge_journal_line(&journal, 3, |b| b.replace("classes=0,0,0,0", "classes=1,0,0,0"));
@@ -518,6 +517,8 @@ fn a_closed_or_full_stream_is_an_error_not_a_panic() {
 }
 
 #[test]
+// The child is reaped by wait4 (for its rusage), which clippy does not see.
+#[allow(clippy::zombie_processes)]
 fn a_huge_shard_file_is_refused_without_reading_it_all() {
     // Issue 15: a 59 MB shard listing 7.5 M ids took 587 MB to reject.
     let dir = tempfile::tempdir().unwrap();
