@@ -3,16 +3,18 @@
 //! A list is read in one of the three formats `nqueens solve` writes ([`BoardFormat::Board`],
 //! [`BoardFormat::Leetcode`], [`BoardFormat::Cols`]), detected from its first non-blank
 //! character (`[` leetcode, a digit cols, `Q` or `.` board) unless given. Each board is checked:
-//! one queen per row, a square board, the same size as the first board, no two queens on a
+//! one queen per row, a square board, the same size as the first valid board, no two queens on a
 //! column, diagonal or anti-diagonal (the attacking pair is named, rows and columns 1-based);
 //! then duplicates are found, and the list is *complete* when its valid distinct boards number
 //! Q(n) (OEIS A000170; A002562 with `unique`, where every board must also be the canonical one of
 //! its symmetry class, see [`crate::symmetry`]). Completeness is known for n ≤ 27 (the OEIS
 //! tables); a list of a larger board cannot be complete in practice and is reported as unknown.
 //!
-//! The board and cols formats are read line by line, so memory grows with the number of
-//! distinct boards (about 40–70 bytes each for n ≤ 21, for the duplicate check), not with the
-//! input's bytes; a leetcode array is read whole.
+//! Every format is read as it streams in (lines of at most [`MAX_LINE`] bytes, boards of at most
+//! [`crate::MAX_N`] rows kept, a leetcode array parsed byte by byte), so memory grows with the
+//! number of distinct valid boards (about 40–70 bytes each for n ≤ 21, for the duplicate check),
+//! never with the input's bytes. What the report echoes of the input has its control characters
+//! escaped ([`escape_controls`]).
 
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
@@ -31,8 +33,8 @@ pub const MAX_PROBLEMS_KEPT: usize = 1000;
 pub struct CheckOptions {
     /// The input format; `None` detects it from the first non-blank character.
     pub format: Option<BoardFormat>,
-    /// The board side the list must have; `None` takes the first board's size (needed to judge
-    /// an empty list complete, as for n = 2 and 3).
+    /// The board side the list must have; `None` takes the first valid board's size (needed to
+    /// judge an empty list complete, as for n = 2 and 3).
     pub size: Option<u32>,
     /// Whether the list should hold one canonical board per symmetry class (OEIS A002562)
     /// instead of every solution (A000170).
@@ -223,7 +225,7 @@ impl fmt::Display for Problem {
 pub struct Report {
     /// The format read.
     pub format: BoardFormat,
-    /// The board side of the list (the given size, else the first board's), if any board was read.
+    /// The board side of the list (the given size, else the first valid board's), if known.
     pub n: Option<usize>,
     /// Boards read, valid or not.
     pub boards: usize,
@@ -265,6 +267,7 @@ impl Report {
         let what = if self.unique { "fundamental solutions" } else { "solutions" };
         let size = match self.n {
             Some(n) => format!("{n}×{n} boards"),
+            None if self.boards > 0 => "no valid board".to_string(),
             None => "no boards".to_string(),
         };
         let head = format!(
@@ -277,6 +280,9 @@ impl Report {
             if self.problem_count == 1 { "" } else { "s" }
         );
         let tail = match (self.n, self.expected) {
+            (None, _) if self.boards > 0 => {
+                "completeness unknown: no valid board gives the list's size (give --size N)".to_string()
+            }
             (None, _) => "completeness unknown: give --size N for an empty list".to_string(),
             (Some(n), None) => {
                 format!("completeness unknown: the number of {what} of n = {n} is not tabulated")
@@ -351,11 +357,18 @@ type RawBoard = Result<Vec<RawRow>, Fault>;
 
 /// Reads and checks a list of boards.
 ///
+/// Memory stays flat whatever the input: lines are read up to [`MAX_LINE`] bytes, a board keeps
+/// at most [`crate::MAX_N`] rows (a longer block is one malformed board, read to its end without
+/// being kept), a leetcode list is parsed as it streams in (a row of any length is counted, not
+/// kept); only the duplicate check grows, with the number of distinct valid boards. A UTF-8 byte
+/// order mark at the start is skipped.
+///
 /// # Errors
 /// [`CheckError`] when the input cannot be read at all: an I/O error, text that is not UTF-8, a
-/// format that cannot be detected, a leetcode list that is not valid JSON of the right shape,
-/// or [`BoardFormat::Raw`] given as the format. Malformed lines of a readable list are problems
-/// in the [`Report`], with their line numbers, not errors.
+/// format that cannot be detected, a line longer than [`MAX_LINE`] in the board or cols format,
+/// a leetcode list that is not valid JSON of the right shape, or [`BoardFormat::Raw`] given as
+/// the format. Malformed lines of a readable list are problems in the [`Report`], with their
+/// line numbers, not errors.
 ///
 /// # Examples
 /// ```
@@ -371,31 +384,58 @@ type RawBoard = Result<Vec<RawRow>, Fault>;
 /// ```
 pub fn check(mut input: impl BufRead, options: &CheckOptions) -> Result<Report, CheckError> {
     let mut checker = Checker::new(options);
-    let mut lines = Lines { input: &mut input, number: 0, buf: String::new() };
-    // The first non-blank line decides the format.
+    if options.format == Some(BoardFormat::Raw) {
+        return Err(CheckError::RawFormat);
+    }
+    // The first non-blank byte decides the format; the blank lines before it are counted, not
+    // kept (a UTF-8 byte order mark first is skipped).
+    let mut skipped_lines = 0;
+    let mut at_start = true;
     let first = loop {
-        match lines.next()? {
-            None => break None,
-            Some(l) if l.trim().is_empty() => continue,
-            Some(l) => break Some(l.to_string()),
+        let Some(b) = next_byte(&mut input)? else { break None };
+        if at_start && b == 0xEF {
+            let (b2, b3) = (next_byte(&mut input)?, next_byte(&mut input)?);
+            if (b2, b3) == (Some(0xBB), Some(0xBF)) {
+                at_start = false;
+                continue;
+            }
+            break Some([Some(b), b2, b3]);
+        }
+        at_start = false;
+        match b {
+            b'\n' => skipped_lines += 1,
+            b' ' | b'\t' | b'\r' | b'\x0b' | b'\x0c' => {}
+            _ => break Some([Some(b), None, None]),
         }
     };
     let Some(first) = first else {
         checker.format = options.format.unwrap_or(BoardFormat::Cols);
         return Ok(checker.finish());
     };
+    // The bytes read ahead, then the rest of the input.
+    let head: Vec<u8> = first.iter().flatten().copied().collect();
+    let mut input = io::Read::chain(io::Cursor::new(head), input);
+    let line_no = skipped_lines + 1;
     let format = match options.format {
-        Some(BoardFormat::Raw) => return Err(CheckError::RawFormat),
         Some(f) => f,
-        None => detect(&first).ok_or_else(|| CheckError::UnknownFormat {
-            line: lines.number,
-            start: first.trim().chars().take(20).collect(),
-        })?,
+        None => match detect(&String::from_utf8_lossy(&[first[0].unwrap_or_default()])) {
+            Some(f) => f,
+            None => {
+                // Up to 80 bytes of the line, to show what it starts with.
+                let mut start = Vec::new();
+                io::Read::take(&mut input, 80).read_until(b'\n', &mut start)?;
+                let start = String::from_utf8_lossy(&start);
+                return Err(CheckError::UnknownFormat {
+                    line: line_no,
+                    start: escape_controls(&start.trim().chars().take(20).collect::<String>()),
+                });
+            }
+        },
     };
     checker.format = format;
     match format {
         BoardFormat::Cols => {
-            checker.add(Some(lines.number), read_cols(&first));
+            let mut lines = Lines { input: &mut input, number: skipped_lines, buf: Vec::new() };
             while let Some(text) = lines.next()? {
                 if !text.trim().is_empty() {
                     let raw = read_cols(text);
@@ -404,13 +444,15 @@ pub fn check(mut input: impl BufRead, options: &CheckOptions) -> Result<Report, 
             }
         }
         BoardFormat::Board => {
-            // Blocks of non-blank lines are boards.
+            // Blocks of non-blank lines are boards; a block keeps at most MAX_N rows.
+            let mut lines = Lines { input: &mut input, number: skipped_lines, buf: Vec::new() };
             let mut block: Vec<RawRow> = Vec::new();
             let mut fault: Option<Fault> = None;
             let mut start = 0;
-            let mut line = Some(first);
             loop {
-                let blank = line.as_deref().is_none_or(|l| l.trim().is_empty());
+                let number = lines.number + 1;
+                let line = lines.next()?;
+                let blank = line.is_none_or(|l| l.trim().is_empty());
                 if blank && (!block.is_empty() || fault.is_some()) {
                     let raw = match fault.take() {
                         Some(f) => Err(f),
@@ -420,67 +462,314 @@ pub fn check(mut input: impl BufRead, options: &CheckOptions) -> Result<Report, 
                     checker.add(Some(start), raw);
                 }
                 let Some(text) = line else { break };
-                if !blank {
-                    if block.is_empty() && fault.is_none() {
-                        start = lines.number;
-                    }
-                    match read_board_row(text.trim()) {
-                        Ok(row) => block.push(row),
-                        Err(reason) if fault.is_none() => {
-                            start = lines.number;
-                            fault = Some(Fault::Malformed { reason });
-                        }
-                        Err(_) => {}
+                if blank {
+                    continue;
+                }
+                if block.is_empty() && fault.is_none() {
+                    start = number;
+                }
+                if fault.is_some() {
+                    continue;
+                }
+                if block.len() == crate::MAX_N as usize {
+                    fault = Some(Fault::Malformed { reason: too_many_rows() });
+                    block.clear();
+                    continue;
+                }
+                match read_board_row(text.trim()) {
+                    Ok(row) => block.push(row),
+                    Err(reason) => {
+                        start = number;
+                        fault = Some(Fault::Malformed { reason });
+                        block.clear();
                     }
                 }
-                line = lines.next()?.map(str::to_string);
             }
         }
         BoardFormat::Leetcode => {
-            let mut text = first;
-            while let Some(l) = lines.next()? {
-                text.push('\n');
-                text.push_str(l);
-            }
-            let list: Vec<Vec<String>> = serde_json::from_str(&text).map_err(|e| CheckError::Json {
-                line: e.line(),
-                column: e.column(),
-                reason: e.to_string().split(" at line ").next().unwrap_or_default().to_string(),
-            })?;
-            for board in list {
-                let rows: Result<Vec<RawRow>, String> = board.iter().map(|r| read_board_row(r)).collect();
-                checker.add(None, rows.map_err(|reason| Fault::Malformed { reason }));
-            }
+            let mut json = Json { input: &mut input, line: line_no, column: 0 };
+            json.list(&mut checker)?;
         }
         BoardFormat::Raw => unreachable!("rejected above"),
     }
     Ok(checker.finish())
 }
 
-/// The longest line `check` reads: 256 MiB. Reading stops there rather than filling memory
-/// (`nqueens check /dev/zero`).
-pub const MAX_LINE: usize = 256 << 20;
+/// The reason a block of more than [`crate::MAX_N`] rows is malformed.
+fn too_many_rows() -> String {
+    format!(
+        "more than {max} rows without a blank line: a board has at most {max} rows (is a blank line missing between boards?)",
+        max = crate::MAX_N
+    )
+}
+
+/// Returns the next byte of `input`, or `None` at its end.
+fn next_byte(input: &mut impl BufRead) -> Result<Option<u8>, CheckError> {
+    loop {
+        match input.fill_buf() {
+            Ok([]) => return Ok(None),
+            Ok(buf) => {
+                let b = buf[0];
+                input.consume(1);
+                return Ok(Some(b));
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(CheckError::Io(e)),
+        }
+    }
+}
+
+/// Returns `text` with its control characters (and the Unicode controls of text direction)
+/// escaped as `\u{1b}`, so that a report never sends a terminal escape sequence of the input
+/// to the terminal.
+pub fn escape_controls(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        let bidi = matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
+        if c.is_control() || bidi {
+            out.extend(c.escape_unicode());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The longest line `check` reads in the board and cols formats: 1,024 bytes. The longest line
+/// any board of n ≤ 63 needs is a cols line of 63 two-digit columns, 189 bytes, and a board row
+/// has 63; the rest is room for spaces. A longer line is not a list of boards, and reading stops
+/// there rather than filling memory (`nqueens check /dev/zero`, a line of 60 MB). A leetcode list
+/// is parsed as it streams, without a line limit.
+pub const MAX_LINE: usize = 1024;
 
 /// Line-by-line reading with the 1-based number of the last line read.
 struct Lines<'a, R: BufRead> {
     input: &'a mut R,
     number: usize,
-    buf: String,
+    buf: Vec<u8>,
 }
 
 impl<R: BufRead> Lines<'_, R> {
     fn next(&mut self) -> Result<Option<&str>, CheckError> {
         self.buf.clear();
         self.number += 1;
-        match io::Read::take(&mut *self.input, MAX_LINE as u64 + 1).read_line(&mut self.buf) {
-            Ok(0) => Ok(None),
-            Ok(_) if self.buf.len() > MAX_LINE => Err(CheckError::LineTooLong { line: self.number }),
-            Ok(_) => Ok(Some(self.buf.trim_end_matches(['\n', '\r']))),
-            Err(e) if e.kind() == io::ErrorKind::InvalidData => {
-                Err(CheckError::NotText { line: self.number })
-            }
-            Err(e) => Err(CheckError::Io(e)),
+        match io::Read::take(&mut *self.input, MAX_LINE as u64 + 2).read_until(b'\n', &mut self.buf) {
+            Ok(0) => return Ok(None),
+            Ok(_) => {}
+            Err(e) => return Err(CheckError::Io(e)),
         }
+        if self.buf.last() == Some(&b'\n') {
+            self.buf.pop();
+        }
+        if self.buf.last() == Some(&b'\r') {
+            self.buf.pop();
+        }
+        if self.buf.len() > MAX_LINE {
+            return Err(CheckError::LineTooLong { line: self.number });
+        }
+        std::str::from_utf8(&self.buf).map(Some).map_err(|_| CheckError::NotText { line: self.number })
+    }
+}
+
+/// A leetcode list (a JSON array of arrays of strings) parsed as it streams in, with the 1-based
+/// line and column of the last byte read for errors.
+struct Json<'a, R: BufRead> {
+    input: &'a mut R,
+    line: usize,
+    column: usize,
+}
+
+impl<R: BufRead> Json<'_, R> {
+    fn error(&self, reason: impl Into<String>) -> CheckError {
+        CheckError::Json { line: self.line, column: self.column.max(1), reason: reason.into() }
+    }
+
+    /// Returns the next byte, or `None` at the end of the input.
+    fn bump(&mut self) -> Result<Option<u8>, CheckError> {
+        let b = next_byte(self.input)?;
+        match b {
+            Some(b'\n') => {
+                self.line += 1;
+                self.column = 0;
+            }
+            Some(_) => self.column += 1,
+            None => {}
+        }
+        Ok(b)
+    }
+
+    /// Returns the next byte that is not JSON whitespace.
+    fn token(&mut self) -> Result<Option<u8>, CheckError> {
+        loop {
+            match self.bump()? {
+                Some(b' ' | b'\t' | b'\r' | b'\n') => {}
+                b => return Ok(b),
+            }
+        }
+    }
+
+    /// Names what was found where something else was expected.
+    fn found(&self, b: Option<u8>) -> String {
+        match b {
+            None => "the end of the input".into(),
+            Some(b) if b.is_ascii_graphic() => format!("'{}'", b as char),
+            Some(b) => format!("byte 0x{b:02x}"),
+        }
+    }
+
+    /// Parses the whole list, handing each board to `checker`.
+    fn list(&mut self, checker: &mut Checker) -> Result<(), CheckError> {
+        match self.token()? {
+            Some(b'[') => {}
+            b => return Err(self.error(format!("expected '[', found {}", self.found(b)))),
+        }
+        let mut b = self.token()?;
+        if b != Some(b']') {
+            loop {
+                if b != Some(b'[') {
+                    return Err(self.error(format!(
+                        "expected a board (an array of strings), found {}",
+                        self.found(b)
+                    )));
+                }
+                let board = self.board()?;
+                checker.add(None, board);
+                match self.token()? {
+                    Some(b',') => b = self.token()?,
+                    Some(b']') => break,
+                    b => {
+                        return Err(self.error(format!("expected ',' or ']', found {}", self.found(b))));
+                    }
+                }
+            }
+        }
+        match self.token()? {
+            None => Ok(()),
+            b => Err(self.error(format!("trailing {} after the list", self.found(b)))),
+        }
+    }
+
+    /// Parses one board after its '[': at most MAX_N rows are kept.
+    fn board(&mut self) -> Result<RawBoard, CheckError> {
+        let mut rows = Vec::new();
+        let mut fault = None;
+        let mut b = self.token()?;
+        if b == Some(b']') {
+            return Ok(Ok(rows));
+        }
+        loop {
+            if b != Some(b'"') {
+                return Err(self.error(format!(
+                    "expected a string (a board row), found {}",
+                    self.found(b)
+                )));
+            }
+            let row = self.row()?;
+            if fault.is_none() {
+                if rows.len() == crate::MAX_N as usize {
+                    fault = Some(Fault::Malformed { reason: too_many_rows() });
+                    rows = Vec::new();
+                } else {
+                    match row {
+                        Ok(row) => rows.push(row),
+                        Err(reason) => fault = Some(Fault::Malformed { reason }),
+                    }
+                }
+            }
+            match self.token()? {
+                Some(b',') => b = self.token()?,
+                Some(b']') => break,
+                b => return Err(self.error(format!("expected ',' or ']', found {}", self.found(b)))),
+            }
+        }
+        Ok(match fault {
+            Some(f) => Err(f),
+            None => Ok(rows),
+        })
+    }
+
+    /// Parses one row after its '"', counting its squares and queens as they stream (only the
+    /// first 70 characters are kept, for the message of a bad character).
+    fn row(&mut self) -> Result<Result<RawRow, String>, CheckError> {
+        let mut scan = RowScan::default();
+        loop {
+            let c = match self.bump()? {
+                None => return Err(self.error("the input ends inside a string")),
+                Some(b'"') => break,
+                Some(b'\\') => self.escape()?,
+                Some(b) if b < 0x20 => {
+                    return Err(self.error(format!("control character 0x{b:02x} in a string")));
+                }
+                Some(b) if b < 0x80 => b as char,
+                Some(b) => self.utf8(b)?,
+            };
+            scan.push(c);
+        }
+        Ok(scan.finish())
+    }
+
+    /// Decodes an escape after its '\'.
+    fn escape(&mut self) -> Result<char, CheckError> {
+        Ok(match self.bump()? {
+            Some(b'"') => '"',
+            Some(b'\\') => '\\',
+            Some(b'/') => '/',
+            Some(b'b') => '\u{8}',
+            Some(b'f') => '\u{c}',
+            Some(b'n') => '\n',
+            Some(b'r') => '\r',
+            Some(b't') => '\t',
+            Some(b'u') => {
+                let high = self.hex4()?;
+                if (0xD800..0xDC00).contains(&high) {
+                    if self.bump()? != Some(b'\\') || self.bump()? != Some(b'u') {
+                        return Err(self.error("a lone surrogate in a \\u escape"));
+                    }
+                    let low = self.hex4()?;
+                    if !(0xDC00..0xE000).contains(&low) {
+                        return Err(self.error("a lone surrogate in a \\u escape"));
+                    }
+                    char::from_u32(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))
+                        .ok_or_else(|| self.error("an invalid \\u escape"))?
+                } else {
+                    char::from_u32(high).ok_or_else(|| self.error("a lone surrogate in a \\u escape"))?
+                }
+            }
+            b => return Err(self.error(format!("invalid escape '\\' then {}", self.found(b)))),
+        })
+    }
+
+    /// Reads the four hex digits of a `\u` escape.
+    fn hex4(&mut self) -> Result<u32, CheckError> {
+        let mut v = 0;
+        for _ in 0..4 {
+            let b = self.bump()?;
+            let d = b.and_then(|b| (b as char).to_digit(16));
+            v = v * 16 + d.ok_or_else(|| self.error(format!("expected a hex digit, found {}", self.found(b))))?;
+        }
+        Ok(v)
+    }
+
+    /// Decodes the UTF-8 character that starts with byte `lead` (≥ 0x80).
+    fn utf8(&mut self, lead: u8) -> Result<char, CheckError> {
+        let not_text = |json: &Self| CheckError::NotText { line: json.line };
+        let extra = match lead {
+            0xC2..=0xDF => 1,
+            0xE0..=0xEF => 2,
+            0xF0..=0xF4 => 3,
+            _ => return Err(not_text(self)),
+        };
+        let mut bytes = [lead, 0, 0, 0];
+        for slot in bytes.iter_mut().skip(1).take(extra) {
+            match self.bump()? {
+                Some(b) if b & 0xC0 == 0x80 => *slot = b,
+                _ => return Err(not_text(self)),
+            }
+        }
+        std::str::from_utf8(&bytes[..=extra])
+            .ok()
+            .and_then(|s| s.chars().next())
+            .ok_or_else(|| not_text(self))
     }
 }
 
@@ -492,7 +781,8 @@ fn read_cols(text: &str) -> RawBoard {
     for (r, token) in tokens.iter().enumerate() {
         let col: u64 = token.parse().map_err(|_| Fault::Malformed {
             reason: format!(
-                "'{token}' is not a column number (cols format: 1-based columns separated by spaces)"
+                "'{}' is not a column number (cols format: 1-based columns separated by spaces)",
+                escape_controls(token)
             ),
         })?;
         if col == 0 || col > n as u64 {
@@ -505,26 +795,52 @@ fn read_cols(text: &str) -> RawBoard {
 
 /// Reads one row of the board and leetcode formats: its `Q`s and its length.
 fn read_board_row(text: &str) -> Result<RawRow, String> {
-    let mut row = RawRow::default();
-    let mut len = 0;
-    for (c, ch) in text.chars().enumerate() {
-        len += 1;
-        match ch {
+    let mut scan = RowScan::default();
+    text.chars().for_each(|c| scan.push(c));
+    scan.finish()
+}
+
+/// A row of the board and leetcode formats read one character at a time: its queens, its
+/// length, its first character other than `Q` and `.`, and its first 70 characters for the
+/// message (a row of any length costs no more).
+#[derive(Default)]
+struct RowScan {
+    row: RawRow,
+    len: usize,
+    head: String,
+    bad: Option<char>,
+}
+
+impl RowScan {
+    fn push(&mut self, c: char) {
+        match c {
             'Q' => {
-                if row.queens == 0 {
-                    row.col = c;
+                if self.row.queens == 0 {
+                    self.row.col = self.len;
                 }
-                row.queens += 1;
+                self.row.queens += 1;
             }
             '.' => {}
             _ => {
-                let row: String = text.chars().take(70).collect();
-                return Err(format!("'{ch}' in row '{row}' (a board row is Q and . only)"));
+                self.bad.get_or_insert(c);
             }
         }
+        if self.len < 70 {
+            self.head.push(c);
+        }
+        self.len += 1;
     }
-    row.len = Some(len);
-    Ok(row)
+
+    fn finish(self) -> Result<RawRow, String> {
+        match self.bad {
+            None => Ok(RawRow { len: Some(self.len), ..self.row }),
+            Some(ch) => Err(format!(
+                "'{}' in row '{}' (a board row is Q and . only)",
+                escape_controls(&ch.to_string()),
+                escape_controls(&self.head)
+            )),
+        }
+    }
 }
 
 /// Where a board was first seen: its 1-based number and first line (0 when unknown), as `u64`
@@ -630,8 +946,11 @@ impl Checker {
             }
             q.push(col);
         }
-        let expected = *self.n.get_or_insert(size);
-        if size != expected {
+        // The list's size is that of its first valid board (or the given one): a bad first
+        // board must not condemn the good ones after it.
+        if let Some(expected) = self.n
+            && size != expected
+        {
             return Err(Fault::MixedSize { size, expected });
         }
         if size > crate::MAX_N as usize {
@@ -657,6 +976,7 @@ impl Checker {
                 }
             }
         }
+        self.n.get_or_insert(size);
         Ok(q.into_iter().map(|c| c as u8).collect())
     }
 
@@ -811,7 +1131,7 @@ mod tests {
         let err = check(&b"[[\".Q..\"],"[..], &CheckOptions::default()).unwrap_err();
         assert_eq!(
             err.to_string(),
-            "line 1, column 10: not a leetcode list (a JSON array of arrays of strings): EOF while parsing a value"
+            "line 1, column 10: not a leetcode list (a JSON array of arrays of strings): expected a board (an array of strings), found the end of the input"
         );
         let err = check(&b"[\n[1, 2]]"[..], &CheckOptions::default()).unwrap_err();
         assert!(err.to_string().starts_with("line 2, column 2: not a leetcode list"), "{err}");
@@ -824,6 +1144,91 @@ mod tests {
         assert_eq!(err.to_string(), "line 2: not UTF-8 text");
         let forced = CheckOptions { format: Some(BoardFormat::Board), ..Default::default() };
         assert!(run("2 4 1 3\n", &forced).problems[0].to_string().contains("'2' in row '2 4 1 3'"));
+    }
+
+    #[test]
+    fn the_list_is_sized_by_its_first_valid_board() {
+        // A 70-column first line (issue 15) does not make 92 good boards of 8 "mixed size".
+        let mut out = Vec::new();
+        let options = SolveOptions { threads: 1, format: BoardFormat::Cols, ..Default::default() };
+        write_solutions(8, &options, &mut out).unwrap();
+        let first: Vec<String> = (1..=70).map(|c| c.to_string()).collect();
+        let text = format!("{}\n{}", first.join(" "), String::from_utf8(out).unwrap());
+        let report = run(&text, &CheckOptions::default());
+        assert_eq!(
+            report.summary(),
+            "8×8 boards (cols format): 93 read, 92 valid, 92 distinct, 1 problem; complete: all 92 solutions of n = 8 (OEIS A000170)"
+        );
+        assert_eq!(
+            faults(&report),
+            ["line 1: board 1: malformed: a board of side 70 is larger than the 63 this program handles"]
+        );
+        // A board with an attack first does not size the list either.
+        let report = run("1 2 3\n2 4 1 3\n3 1 4 2\n", &CheckOptions::default());
+        assert_eq!(report.n, Some(4));
+        assert_eq!(report.valid, 2);
+    }
+
+    #[test]
+    fn an_input_of_only_malformed_boards_says_so() {
+        let report = run("1 x\n1 y\n", &CheckOptions::default());
+        assert_eq!(
+            report.summary(),
+            "no valid board (cols format): 2 read, 0 valid, 0 distinct, 2 problems; completeness unknown: no valid board gives the list's size (give --size N)"
+        );
+    }
+
+    #[test]
+    fn control_characters_are_escaped_and_a_bom_is_skipped() {
+        let report = run("2 4 \u{1b}]0;owned\u{7} 3\n", &CheckOptions::default());
+        let text = faults(&report).join("\n");
+        assert!(!text.chars().any(|c| c.is_control()), "{text:?}");
+        assert!(text.contains("'\\u{1b}]0;owned\\u{7}' is not a column number"), "{text}");
+        let report = run(".Q\u{1b}[2J\n", &CheckOptions::default());
+        assert!(faults(&report)[0].contains("'\\u{1b}' in row '.Q\\u{1b}[2J'"), "{:?}", faults(&report));
+        let report = run("[[\"Q\\u001b\"]]", &CheckOptions::default());
+        assert!(faults(&report)[0].contains("'\\u{1b}' in row 'Q\\u{1b}'"), "{:?}", faults(&report));
+        let err = check("\u{1b}]0;x\u{7}\n".as_bytes(), &CheckOptions::default()).unwrap_err().to_string();
+        assert!(err.contains("from '\\u{1b}]0;x\\u{7}'"), "{err}");
+        assert_eq!(escape_controls("a\u{202e}b\tc"), "a\\u{202e}b\\u{9}c");
+        for text in ["\u{feff}2 4 1 3\n3 1 4 2\n", "\u{feff}\n.Q..\n...Q\nQ...\n..Q.\n\n..Q.\nQ...\n...Q\n.Q..\n"] {
+            let report = run(text, &CheckOptions::default());
+            assert!(report.ok(), "{}", report.summary());
+        }
+        let report = run("\u{feff}[[\".Q..\",\"...Q\",\"Q...\",\"..Q.\"],[\"..Q.\",\"Q...\",\"...Q\",\".Q..\"]]", &CheckOptions::default());
+        assert!(report.ok(), "{}", report.summary());
+    }
+
+    #[test]
+    fn memory_is_bounded_by_the_board_not_the_input() {
+        // A block of more rows than any board has is one malformed board.
+        let text = "QQ\n".repeat(1000);
+        let report = run(&text, &CheckOptions::default());
+        assert_eq!(
+            faults(&report),
+            ["line 1: board 1: malformed: more than 63 rows without a blank line: a board has at most 63 rows (is a blank line missing between boards?)"]
+        );
+        // A line longer than any board needs is refused, in the board and cols formats.
+        let long = format!("{}\n", "1 ".repeat(MAX_LINE));
+        let err = check(long.as_bytes(), &CheckOptions::default()).unwrap_err();
+        assert_eq!(err.to_string(), "line 1 is longer than 1024 bytes: not a list of boards");
+        let ok = format!("{:<1024}\n", "2 4 1 3");
+        assert!(run(&ok, &CheckOptions::default()).valid == 1);
+        // A leetcode row of any length streams: counted, not kept.
+        let text = format!("[[\"{}\"],[\"Q\"]]", ".".repeat(100_000));
+        let report = run(&text, &CheckOptions::default());
+        assert_eq!(faults(&report)[0], "board 1: row 1 has 100000 squares but the board has 1 rows");
+        let text = format!("[[{}]]", vec!["\"Q\""; 64].join(","));
+        assert!(faults(&run(&text, &CheckOptions::default()))[0].contains("more than 63 rows"));
+        // Errors in the leetcode stream name line and column.
+        let err = check(&b"[[\"Q\"]] x"[..], &CheckOptions::default()).unwrap_err().to_string();
+        assert!(err.starts_with("line 1, column 9: ") && err.ends_with("trailing 'x' after the list"), "{err}");
+        let err = check(&b"[[\"Q\" \"Q\"]]"[..], &CheckOptions::default()).unwrap_err().to_string();
+        assert!(err.ends_with("expected ',' or ']', found '\"'"), "{err}");
+        let err = check(&b"[[\"Q\xff\"]]"[..], &CheckOptions::default()).unwrap_err().to_string();
+        assert_eq!(err, "line 1: not UTF-8 text");
+        let report = run("[[\"\\u0051\"], [\"\u{e9}\"]]", &CheckOptions::default());
+        assert_eq!(faults(&report), ["board 2: malformed: '\u{e9}' in row '\u{e9}' (a board row is Q and . only)"]);
     }
 
     #[test]

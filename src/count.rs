@@ -39,6 +39,18 @@ impl Tally {
     }
 }
 
+impl Tally {
+    /// Returns the sum of `self` and `rhs`, or `None` if any count overflows 128 bits (a forged
+    /// or damaged shard result or journal line; no real count comes near).
+    pub fn checked_add(&self, rhs: &Tally) -> Option<Tally> {
+        Some(Tally {
+            solutions: self.solutions.checked_add(rhs.solutions)?,
+            classes: self.classes.checked_add(&rhs.classes)?,
+            nodes: self.nodes.checked_add(rhs.nodes)?,
+        })
+    }
+}
+
 impl Add for Tally {
     type Output = Tally;
 
@@ -180,6 +192,26 @@ impl Classes {
     /// orbit1 (OEIS A000170).
     pub fn solutions(&self) -> u128 {
         8 * self.orbit8 + 4 * self.orbit4 + 2 * self.orbit2 + self.orbit1
+    }
+
+    /// Returns 8·orbit8 + 4·orbit4 + 2·orbit2 + orbit1 as [`Classes::solutions`] does, or `None`
+    /// if it overflows 128 bits.
+    pub fn checked_solutions(&self) -> Option<u128> {
+        self.orbit8
+            .checked_mul(8)?
+            .checked_add(self.orbit4.checked_mul(4)?)?
+            .checked_add(self.orbit2.checked_mul(2)?)?
+            .checked_add(self.orbit1)
+    }
+
+    /// Returns the sum of `self` and `rhs` orbit by orbit, or `None` if one overflows 128 bits.
+    pub fn checked_add(&self, rhs: &Classes) -> Option<Classes> {
+        Some(Classes {
+            orbit8: self.orbit8.checked_add(rhs.orbit8)?,
+            orbit4: self.orbit4.checked_add(rhs.orbit4)?,
+            orbit2: self.orbit2.checked_add(rhs.orbit2)?,
+            orbit1: self.orbit1.checked_add(rhs.orbit1)?,
+        })
     }
 
     /// Adds `count` symmetry classes whose orbit has `boards` boards.

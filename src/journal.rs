@@ -277,8 +277,9 @@ pub struct Contents {
 /// run (within the plan and, for a shard, in the shard).
 ///
 /// # Errors
-/// [`JournalError::Corrupt`] for a damaged line, an id that is not allowed or given twice, or a
-/// missing header.
+/// [`JournalError::Corrupt`] for a damaged line, an id that is not allowed or given twice, symmetry
+/// classes recorded by an algorithm that does not classify, lines whose counts add up beyond 128
+/// bits, or a missing header.
 pub fn parse(path: &Path, bytes: &[u8], allowed: impl Fn(usize) -> bool) -> Result<Contents, JournalError> {
     let corrupt =
         |line: usize, reason: String| JournalError::Corrupt { path: path.to_path_buf(), line, reason };
@@ -298,6 +299,10 @@ pub fn parse(path: &Path, bytes: &[u8], allowed: impl Fn(usize) -> bool) -> Resu
     let header = unseal(first).and_then(Header::parse).map_err(|r| corrupt(1, format!("bad header: {r}")))?;
     let mut seen = HashSet::new();
     let mut entries = Vec::new();
+    // The lines' sum so far, so that a forged line cannot wrap a resumed count.
+    let mut total = Tally::default();
+    let mut largest = (0u128, 0usize);
+    let classifies = header.algorithm.parse::<crate::Algorithm>().map(|a| a.classifies());
     for (i, line) in lines.enumerate() {
         let no = i + 2;
         let entry = unseal(line).and_then(Entry::parse).map_err(|r| corrupt(no, r))?;
@@ -316,9 +321,57 @@ pub fn parse(path: &Path, bytes: &[u8], allowed: impl Fn(usize) -> bool) -> Resu
         if !seen.insert(entry.id) {
             return Err(corrupt(no, format!("subproblem id {} is recorded twice", entry.id)));
         }
+        if classifies == Ok(false) && entry.tally.classes != Classes::default() {
+            return Err(corrupt(
+                no,
+                format!(
+                    "it records symmetry classes, which the {} algorithm does not count",
+                    header.algorithm
+                ),
+            ));
+        }
+        if entry.tally.solutions >= largest.0 {
+            largest = (entry.tally.solutions, no);
+        }
+        total = total.checked_add(&entry.tally).ok_or_else(|| {
+            // Blame the line with the most solutions (the forged one, when one is).
+            let (most, at) = largest;
+            if total.solutions.checked_add(entry.tally.solutions).is_none() {
+                corrupt(
+                    at,
+                    format!("its {most} solutions and the other lines' up to line {no} add up beyond 128 bits"),
+                )
+            } else {
+                corrupt(no, "adding its counts to the lines before it overflows 128 bits".to_string())
+            }
+        })?;
         entries.push(entry);
     }
     Ok(Contents { header, entries, valid_len: complete_len as u64, torn })
+}
+
+/// Below this many free bytes, a torn last line is taken for a write cut short by a full disk
+/// rather than by a crash (a journal line is under 200 bytes).
+pub const FULL_BELOW: u64 = 64 << 10;
+
+/// Returns the bytes an unprivileged process may still write on the file system holding `path`
+/// (`statvfs`), if the system tells.
+pub fn free_bytes(path: &Path) -> Option<u64> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let c = std::ffi::CString::new(path.as_os_str().as_bytes()).ok()?;
+        // SAFETY: statvfs reads a NUL-terminated path and writes the plain-data struct it is given.
+        let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
+        if unsafe { libc::statvfs(c.as_ptr(), &mut st) } != 0 {
+            return None;
+        }
+        Some(st.f_bavail as u64 * st.f_frsize as u64)
+    }
+    #[cfg(not(unix))]
+    {
+        None
+    }
 }
 
 /// An open journal that solved subproblems are appended to, from any thread.
@@ -327,7 +380,8 @@ pub struct Journal {
     file: File,
     /// The handle that holds the lock, for as long as the journal is open.
     _lock: File,
-    write_lock: Mutex<()>,
+    /// Held while a line is written: the length of the journal's complete lines.
+    write_lock: Mutex<u64>,
     pending: AtomicBool,
 }
 
@@ -341,13 +395,14 @@ pub struct Resumed {
 }
 
 impl Journal {
-    /// The journal at `path`, appending through `file`, held by the advisory `lock`.
-    fn new(path: &Path, file: File, lock: File) -> Journal {
+    /// The journal at `path` of `len` bytes of complete lines, appending through `file`, held
+    /// by the advisory `lock`.
+    fn new(path: &Path, file: File, lock: File, len: u64) -> Journal {
         Journal {
             path: path.to_path_buf(),
             file,
             _lock: lock,
-            write_lock: Mutex::new(()),
+            write_lock: Mutex::new(len),
             pending: AtomicBool::new(false),
         }
     }
@@ -386,10 +441,15 @@ impl Journal {
             let torn = (!existing.is_empty()).then(|| String::from_utf8_lossy(&existing).into_owned());
             let mut file =
                 OpenOptions::new().create(true).write(true).truncate(true).open(path).map_err(io_err)?;
-            file.write_all(seal(&header.body()).as_bytes()).map_err(io_err)?;
-            file.sync_all().map_err(io_err)?;
+            let line = seal(&header.body());
+            if let Err(e) = file.write_all(line.as_bytes()).and_then(|()| file.sync_all()) {
+                // A full disk: leave an empty file (a fresh start next time), not a torn header.
+                let _ = file.set_len(0);
+                return Err(io_err(e));
+            }
             sync_parent(path);
-            return Ok((Journal::new(path, file, lock), Resumed { entries: Vec::new(), torn }));
+            let len = line.len() as u64;
+            return Ok((Journal::new(path, file, lock, len), Resumed { entries: Vec::new(), torn }));
         }
         // The header first: the entries' ids only mean something in the same plan.
         let first_line = existing.split(|&b| b == b'\n').next().unwrap_or_default();
@@ -407,7 +467,8 @@ impl Journal {
             file.sync_all().map_err(io_err)?;
         }
         let file = OpenOptions::new().append(true).open(path).map_err(io_err)?;
-        Ok((Journal::new(path, file, lock), Resumed { entries: contents.entries, torn: contents.torn }))
+        let len = contents.valid_len;
+        Ok((Journal::new(path, file, lock, len), Resumed { entries: contents.entries, torn: contents.torn }))
     }
 
     /// Returns the journal's path.
@@ -415,14 +476,20 @@ impl Journal {
         &self.path
     }
 
-    /// Appends the line of one solved subproblem with a single write (not yet fsync'd).
+    /// Appends the line of one solved subproblem with a single write (not yet fsync'd). A write
+    /// that fails partway (a full disk) is cut off again, so the journal still ends with a
+    /// complete line and a torn one on resuming means a crash.
     ///
     /// # Errors
     /// The write's error (a full disk, say).
     pub fn append(&self, entry: &Entry) -> io::Result<()> {
         let line = seal(&entry.body());
-        let _guard = self.write_lock.lock().unwrap_or_else(|e| e.into_inner());
-        (&self.file).write_all(line.as_bytes())?;
+        let mut len = self.write_lock.lock().unwrap_or_else(|e| e.into_inner());
+        if let Err(e) = (&self.file).write_all(line.as_bytes()) {
+            let _ = self.file.set_len(*len);
+            return Err(e);
+        }
+        *len += line.len() as u64;
         self.pending.store(true, Ordering::Release);
         Ok(())
     }

@@ -13,6 +13,7 @@ use clap::error::ErrorKind;
 use clap::{CommandFactory, FromArgMatches};
 
 fn main() -> ExitCode {
+    let stdout_closed = stdout_was_closed();
     // The long version (commit, CPU features) is known only at run time.
     let parsed = cli::Opts::command()
         .long_version(cli::long_version())
@@ -24,9 +25,16 @@ fn main() -> ExitCode {
             return match err.kind() {
                 ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
                     // Help on stdout, coloured only on a terminal; a closed pipe
-                    // (`nqueens --help | head -1`) is no error.
-                    let _ = err.print();
-                    ExitCode::SUCCESS
+                    // (`nqueens --help | head -1`) is no error, a full or closed stdout is.
+                    match err.print() {
+                        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
+                            let e = if stdout_closed { "standard output is closed".to_string() } else { e.to_string() };
+                            let what = if err.kind() == ErrorKind::DisplayVersion { "version" } else { "help" };
+                            cmd::warn(format_args!("nqueens: error: writing the {what}: {e}"));
+                            ExitCode::from(cmd::EXIT_FAILED)
+                        }
+                        _ => ExitCode::SUCCESS,
+                    }
                 }
                 ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
                     // `nqueens` alone: the help, as it is, on stderr; still a usage error.
@@ -35,8 +43,8 @@ fn main() -> ExitCode {
                 }
                 _ => {
                     match cli::subcommand_hint(&err) {
-                        Some(message) => eprintln!("nqueens: {message}"),
-                        None => eprintln!("nqueens: {}", cli::one_line(&err)),
+                        Some(message) => cmd::warn(format_args!("nqueens: {message}")),
+                        None => cmd::warn(format_args!("nqueens: {}", cli::one_line(&err))),
                     }
                     ExitCode::from(cmd::EXIT_USAGE)
                 }
@@ -47,7 +55,11 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
-            eprintln!("nqueens: error: {err:#}");
+            if stdout_closed && is_stdout_full(&err) {
+                cmd::warn(format_args!("nqueens: error: {err}: standard output is closed"));
+            } else {
+                cmd::warn(format_args!("nqueens: error: {err:#}"));
+            }
             if err.downcast_ref::<cmd::UsageError>().is_some() {
                 ExitCode::from(cmd::EXIT_USAGE)
             } else {
@@ -62,4 +74,50 @@ fn main() -> ExitCode {
 fn is_broken_pipe(err: &anyhow::Error) -> bool {
     err.chain()
         .any(|e| e.downcast_ref::<io::Error>().is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe))
+}
+
+/// Returns true if and only if the error comes from a write that found no space: what writing to
+/// a closed standard output gives once [`stdout_was_closed`] has put `/dev/full` there.
+fn is_stdout_full(err: &anyhow::Error) -> bool {
+    err.chain().any(|e| e.downcast_ref::<io::Error>().is_some_and(|io| io.raw_os_error() == Some(libc::ENOSPC)))
+}
+
+/// Whether file descriptor 1 was closed when the process started, recorded before the Rust
+/// runtime puts `/dev/null` on every closed standard descriptor (which would make `nqueens count 8
+/// >&-` lose its result and exit 0).
+#[cfg(target_os = "linux")]
+static STDOUT_CLOSED_AT_START: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Runs from `.init_array`, before the Rust runtime's start-up: records whether stdout is closed.
+#[cfg(target_os = "linux")]
+extern "C" fn record_closed_stdout() {
+    // SAFETY: F_GETFD only reads the flags of descriptor 1, or fails with EBADF if it is closed.
+    if unsafe { libc::fcntl(1, libc::F_GETFD) } == -1 {
+        STDOUT_CLOSED_AT_START.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+#[cfg(target_os = "linux")]
+#[used]
+#[unsafe(link_section = ".init_array")]
+static RECORD_CLOSED_STDOUT: extern "C" fn() = record_closed_stdout;
+
+/// Returns true if and only if standard output was closed when the process started (`>&-`);
+/// then puts `/dev/full` on it, so that writing a result fails (exit 1, one line) instead of
+/// vanishing into the runtime's `/dev/null`, while commands that write only files still work.
+fn stdout_was_closed() -> bool {
+    #[cfg(target_os = "linux")]
+    if STDOUT_CLOSED_AT_START.load(std::sync::atomic::Ordering::Relaxed) {
+        // SAFETY: opening a device and duplicating the new descriptor onto 1, which the runtime
+        // holds open on /dev/null; no Rust handle owns descriptor 1's file.
+        unsafe {
+            let full = libc::open(c"/dev/full".as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
+            if full >= 0 {
+                libc::dup2(full, 1);
+                libc::close(full);
+            }
+        }
+        return true;
+    }
+    false
 }

@@ -153,18 +153,24 @@ pub struct Merged {
     pub tally: Tally,
     /// Whether every shard counted nodes.
     pub nodes_counted: bool,
-    /// The shards' wall-clock seconds, summed.
+    /// The fundamental solutions of the whole count by orbit size (OEIS A002562), checked
+    /// against the solutions ([`check_total`]); `None` for an algorithm that does not classify
+    /// (mirror), for n = 0, or for a join whose Burnside count does not fit in memory here.
+    pub classes: Option<Classes>,
+    /// The shards' wall-clock seconds, summed (the machine time the count took, however the
+    /// shards ran), rounded to microseconds ([`round_micros`]).
     pub seconds: f64,
-    /// The shards' worker threads, summed.
+    /// The most worker threads any shard used. Not the sum: shards that ran one after another
+    /// on one machine would count its threads twice, and a sum of K shards' threads is no
+    /// thread count any process had; the largest tells the widest machine the count ran on.
     pub threads: usize,
 }
 
 impl Merged {
     /// Returns the count the merged shards add up to, as a whole run would report it (no CPU
-    /// time: the shards ran elsewhere); the fundamental solutions as [`Tally::fundamental`]
-    /// gives them.
+    /// time: the shards ran elsewhere), with the fundamental solutions [`merge`] checked.
     pub fn count(&self) -> Count {
-        let classes = self.tally.fundamental(self.algorithm, self.n);
+        let classes = self.classes;
         Count {
             n: self.n,
             solutions: self.tally.solutions,
@@ -181,6 +187,85 @@ impl Merged {
     }
 }
 
+/// The most worker threads a shard result may say it used (as the command line allows).
+pub const MAX_THREADS: usize = 4096;
+
+/// Returns `seconds` rounded to microseconds, so that a sum of shards' seconds is written as
+/// `0.149238`, not `0.14923841100000002` (the clocks measure no finer anyway).
+pub fn round_micros(seconds: f64) -> f64 {
+    (seconds * 1e6).round() / 1e6
+}
+
+/// Checks the invariants a whole count (every subproblem of a plan, summed) satisfies and
+/// returns its fundamental solutions by orbit size, if the algorithm gives them.
+///
+/// The solutions are at most n! (each is a permutation of the columns). For an algorithm that
+/// classifies (d4), 8·orbit8 + 4·orbit4 + 2·orbit2 + orbit1 must equal the
+/// solutions (the orbits partition the solutions; subproblems alone need not satisfy it). For the
+/// join, the fundamental solutions come from Burnside's lemma ([`crate::algo::join::burnside_classes`]),
+/// which must give a whole number; `classes` is what the caller already computed for it
+/// (`Plan::fundamental`), or `None` to compute it here. For mirror, classes must be zero.
+///
+/// # Errors
+/// A message naming the broken invariant and the numbers.
+pub fn check_total(
+    algorithm: Algorithm,
+    n: u32,
+    tally: &Tally,
+    classes: Option<Classes>,
+) -> Result<Option<Classes>, String> {
+    let algorithm = algorithm.resolve(n);
+    // Every solution is a permutation of the columns: Q(n) <= n! (which fits 128 bits to n = 34).
+    let factorial = (1..=n as u128).try_fold(1u128, |f, k| f.checked_mul(k));
+    if let Some(f) = factorial
+        && tally.solutions > f
+    {
+        return Err(format!(
+            "{} solutions of n = {n} are more than the {f} permutations of its columns",
+            tally.solutions
+        ));
+    }
+    if n == 0 {
+        return Ok(None);
+    }
+    if algorithm.classifies() {
+        let c = tally.classes;
+        return match c.checked_solutions() {
+            Some(s) if s == tally.solutions => Ok(Some(c)),
+            s => Err(format!(
+                "8·orbit8 + 4·orbit4 + 2·orbit2 + orbit1 = 8·{} + 4·{} + 2·{} + {} = {} but the solutions are {}: the symmetry classes do not add up",
+                c.orbit8,
+                c.orbit4,
+                c.orbit2,
+                c.orbit1,
+                s.map_or_else(|| "more than 2^128".to_string(), |s| s.to_string()),
+                tally.solutions
+            )),
+        };
+    }
+    if tally.classes != Classes::default() {
+        return Err(format!("the {algorithm} algorithm does not classify solutions, yet symmetry classes are recorded"));
+    }
+    if algorithm != Algorithm::Join {
+        return Ok(None);
+    }
+    let classes = match classes {
+        Some(c) => Some(c),
+        // A table that does not fit here leaves the classes unknown, not wrong.
+        None => match crate::algo::join::burnside_classes(n, tally.solutions) {
+            Ok(c) => c,
+            Err(_) => return Ok(None),
+        },
+    };
+    match classes {
+        Some(c) if c.checked_solutions() == Some(tally.solutions) => Ok(Some(c)),
+        _ => Err(format!(
+            "{} solutions of n = {n} are not a whole number of symmetry classes by Burnside's lemma: the count is wrong",
+            tally.solutions
+        )),
+    }
+}
+
 /// Why a set of shard results cannot be merged: every problem found, one per entry.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 #[error("cannot merge: {}", .problems.join("; "))]
@@ -194,7 +279,9 @@ pub struct MergeError {
 /// # Errors
 /// [`MergeError`] listing every bad checksum or format, every file that disagrees with the first
 /// on n, algorithm, split depth, subproblems, K or version, every missing and every duplicated
-/// shard, and every shard whose ids are not the ones the shard plan gives it.
+/// shard, every shard whose ids are not the ones the shard plan gives it, every field out of
+/// range (threads, seconds, classes of an algorithm that does not classify), a sum that
+/// overflows 128 bits (naming the file and field), and a sum that breaks [`check_total`].
 pub fn merge(results: &[(String, ShardResult)]) -> Result<Merged, MergeError> {
     let fail = |problems: Vec<String>| Err(MergeError { problems });
     let Some((first_name, first)) = results.first() else {
@@ -291,10 +378,11 @@ pub fn merge(results: &[(String, ShardResult)]) -> Result<Merged, MergeError> {
         shards: k,
         tally: Tally::default(),
         nodes_counted: true,
+        classes: None,
         seconds: 0.0,
         threads: 0,
     };
-    for (name, r) in results {
+    for (i, (name, r)) in results.iter().enumerate() {
         let want = &expected[r.shard];
         let covers = match &r.ids {
             Some(ids) if ids != want => Covers::of(ids),
@@ -313,10 +401,43 @@ pub fn merge(results: &[(String, ShardResult)]) -> Result<Merged, MergeError> {
                 r.shard, covers.ids_crc32, right.ids_crc32
             ));
         }
-        merged.tally += r.tally();
+        // The fields outside the checksum, in range; counts added without wrapping.
+        if !(1..=MAX_THREADS).contains(&r.threads) {
+            problems.push(format!("{name}: threads = {} is out of range 1..={MAX_THREADS}", r.threads));
+        }
+        if !r.seconds.is_finite() || r.seconds < 0.0 {
+            problems.push(format!("{name}: seconds = {} is not a finite number >= 0", r.seconds));
+        }
+        if !algorithm.classifies() && r.classes != Classes::default() {
+            problems.push(format!(
+                "{name}: the {algorithm} algorithm does not classify solutions, yet the result records symmetry classes"
+            ));
+        }
+        match merged.tally.checked_add(&r.tally()) {
+            Some(t) => merged.tally = t,
+            None => {
+                let field = if merged.tally.solutions.checked_add(r.solutions).is_none() {
+                    "solutions"
+                } else if merged.tally.classes.checked_add(&r.classes).is_none() {
+                    "classes"
+                } else {
+                    "nodes"
+                };
+                // Blame the file with the most solutions so far (the forged one, when one is).
+                let most = results[..=i].iter().max_by_key(|(_, r)| r.solutions).map_or(name, |(n, _)| n);
+                let blame = if field == "solutions" { most } else { name };
+                problems.push(format!(
+                    "{blame}: adding its {field} to the other shards' overflows 128 bits: the file was forged or damaged"
+                ));
+                break;
+            }
+        }
         merged.nodes_counted &= r.nodes.is_some();
         merged.seconds += r.seconds;
-        merged.threads += r.threads;
+        merged.threads = merged.threads.max(r.threads);
+    }
+    if problems.is_empty() && !merged.seconds.is_finite() {
+        problems.push(format!("the shards' seconds add up to {}, not a finite number", merged.seconds));
     }
     if !problems.is_empty() {
         return fail(problems);
@@ -324,6 +445,10 @@ pub fn merge(results: &[(String, ShardResult)]) -> Result<Merged, MergeError> {
     if !merged.nodes_counted {
         merged.tally.nodes = 0;
     }
+    merged.seconds = round_micros(merged.seconds);
+    merged.classes = check_total(algorithm, merged.n, &merged.tally, None).map_err(|e| MergeError {
+        problems: vec![format!("the shards' sum is inconsistent: {e}; one of them was forged or damaged")],
+    })?;
     Ok(merged)
 }
 
@@ -333,7 +458,12 @@ mod tests {
 
     /// Counts every shard of n = 10 in K shards directly, as `count --shard` would.
     fn shards(n: u32, k: usize) -> Vec<(String, ShardResult)> {
-        let plan = shard_plan(Algorithm::Mirror, n, None, k).unwrap();
+        shards_of(Algorithm::Mirror, n, k)
+    }
+
+    /// Counts every shard of `algorithm` on the `n`×`n` board in K shards directly.
+    fn shards_of(algorithm: Algorithm, n: u32, k: usize) -> Vec<(String, ShardResult)> {
+        let plan = shard_plan(algorithm, n, None, k).unwrap();
         assign(plan.as_ref(), k)
             .into_iter()
             .enumerate()
@@ -343,7 +473,7 @@ mod tests {
                     format: SHARD_FORMAT.into(),
                     format_version: SHARD_FORMAT_VERSION,
                     n,
-                    algorithm: "mirror".into(),
+                    algorithm: algorithm.name().into(),
                     split_depth: plan.split_depth(),
                     subproblems: plan.len(),
                     shard: i,
@@ -369,8 +499,97 @@ mod tests {
         for k in [1, 2, 3, 7] {
             let m = merge(&shards(10, k)).unwrap();
             assert_eq!(m.tally.solutions, 724, "k = {k}");
-            assert_eq!((m.shards, m.threads), (k, 2 * k));
+            assert_eq!((m.shards, m.threads), (k, 2), "threads: the most any shard used");
+            assert_eq!(m.seconds, round_micros(0.5 * k as f64));
         }
+    }
+
+    /// Sets a field of `s[i]` with `edit` and recomputes its checksum, as a forger would.
+    fn forge(s: &mut [(String, ShardResult)], i: usize, edit: impl FnOnce(&mut ShardResult)) {
+        edit(&mut s[i].1);
+        s[i].1.checksum = s[i].1.compute_checksum();
+    }
+
+    #[test]
+    fn sums_never_wrap_and_the_invariants_hold() {
+        // Issue 15: solutions = 2^128 - 1000 with a recomputed checksum merged to 11,844,946.
+        let mut s = shards(10, 3);
+        forge(&mut s, 1, |r| r.solutions = u128::MAX - 999);
+        let err = merge(&s).unwrap_err().to_string();
+        assert!(err.starts_with("cannot merge: the shards' sum is inconsistent: 3402823669209384634633746074317682"), "{err}");
+        assert!(
+            err.ends_with(" solutions of n = 10 are more than the 3628800 permutations of its columns; one of them was forged or damaged"),
+            "{err}"
+        );
+        let mut s = shards(10, 3);
+        forge(&mut s, 1, |r| r.solutions = u128::MAX - 10);
+        assert_eq!(
+            merge(&s).unwrap_err().problems,
+            ["s1.json: adding its solutions to the other shards' overflows 128 bits: the file was forged or damaged"]
+        );
+        // Issue 15: a d4 shard with orbit8 + 1 or 2^128 - 1 merged (unique wrapped to 1,481,059).
+        let good = shards_of(Algorithm::D4, 10, 3);
+        let m = merge(&good).unwrap();
+        assert_eq!((m.tally.solutions, m.classes.map(|c| c.total())), (724, Some(92)));
+        let mut s = good.clone();
+        forge(&mut s, 0, |r| r.classes.orbit8 += 1);
+        let err = merge(&s).unwrap_err().to_string();
+        assert!(
+            err.contains("8·orbit8 + 4·orbit4 + 2·orbit2 + orbit1 = 8·90 + 4·3 + 2·0 + 0 = 732 but the solutions are 724"),
+            "{err}"
+        );
+        let mut s = good.clone();
+        forge(&mut s, 2, |r| r.classes.orbit8 = u128::MAX);
+        let err = merge(&s).unwrap_err().to_string();
+        assert!(err.contains("overflows 128 bits") || err.contains("= more than 2^128"), "{err}");
+        let mut s = good.clone();
+        forge(&mut s, 0, |r| r.classes.orbit8 = u128::MAX / 8);
+        let err = merge(&s).unwrap_err().to_string();
+        assert!(err.contains("= more than 2^128 but the solutions are 724"), "{err}");
+        // Issue 15: a join shard's solutions + 1 turned unique and classes into null.
+        let good = shards_of(Algorithm::Join, 12, 2);
+        let m = merge(&good).unwrap();
+        assert_eq!((m.tally.solutions, m.classes.map(|c| c.total())), (14200, Some(1787)));
+        let mut s = good.clone();
+        forge(&mut s, 1, |r| r.solutions += 1);
+        let err = merge(&s).unwrap_err().to_string();
+        assert!(
+            err.contains("14201 solutions of n = 12 are not a whole number of symmetry classes by Burnside's lemma"),
+            "{err}"
+        );
+        // Classes in an algorithm that does not classify.
+        let mut s = shards(10, 2);
+        forge(&mut s, 0, |r| r.classes.orbit1 = 1);
+        assert!(merge(&s).unwrap_err().to_string().contains(
+            "s0.json: the mirror algorithm does not classify solutions, yet the result records symmetry classes"
+        ));
+        // Issue 15: threads = 2^64 - 1 in two shards wrapped to 1; seconds of 1e308 or -5 passed.
+        let mut s = shards(10, 2);
+        s[0].1.threads = usize::MAX;
+        s[1].1.threads = usize::MAX;
+        assert_eq!(
+            merge(&s).unwrap_err().problems,
+            [
+                format!("s0.json: threads = {} is out of range 1..=4096", usize::MAX),
+                format!("s1.json: threads = {} is out of range 1..=4096", usize::MAX)
+            ]
+        );
+        let mut s = shards(10, 2);
+        s[0].1.seconds = -5.0;
+        s[1].1.seconds = f64::NAN;
+        assert_eq!(
+            merge(&s).unwrap_err().problems,
+            ["s0.json: seconds = -5 is not a finite number >= 0", "s1.json: seconds = NaN is not a finite number >= 0"]
+        );
+        let mut s = shards(10, 2);
+        s[0].1.seconds = 1e308;
+        s[1].1.seconds = 1e308;
+        assert_eq!(merge(&s).unwrap_err().problems, ["the shards' seconds add up to inf, not a finite number"]);
+        // Seconds are summed and rounded to microseconds.
+        let mut s = shards(10, 2);
+        s[0].1.seconds = 0.1;
+        s[1].1.seconds = 0.2;
+        assert_eq!(merge(&s).unwrap().seconds.to_string(), "0.3");
     }
 
     #[test]

@@ -112,7 +112,7 @@ fn unreadable_input_and_bad_options() {
         &["check"],
         "[[\".Q..\", 7]]",
         "standard input: line 1, column 11: not a leetcode list (a JSON array of arrays of strings): \
-         invalid type: integer `7`, expected a string",
+         expected a string (a board row), found '7'",
     );
     unreadable(&["check", "--format", "raw"], "", "unknown format 'raw': use one of board, leetcode, cols");
     unreadable(&["check", "--size", "64"], "", "board size 64 is too large: the u64 masks allow n <= 63");
@@ -138,4 +138,156 @@ fn partial_checks_validity_and_duplicates_only() {
     // With --unique a board that is not its class's smallest fails too.
     nqueens(&["check", "--partial", "--unique"]).write_stdin("8 4 1 3 6 2 7 5\n").assert().code(1);
     nqueens(&["check", "--partial", "--unique"]).write_stdin("1 5 8 6 3 7 2 4\n").assert().success();
+}
+
+/// What a run of `nqueens` fed on stdin left: exit code, stdout, stderr and peak resident memory
+/// in bytes (`ru_maxrss` of `wait4`, the child alone).
+struct Fed {
+    code: i32,
+    stdout: String,
+    stderr: String,
+    peak_rss: u64,
+}
+
+/// Runs `nqueens args` with `feed` writing its standard input through a pipe (generated on the
+/// fly, never held whole), and measures the child's peak RSS.
+// The child is reaped by wait4 (for its rusage), which clippy does not see.
+#[allow(clippy::zombie_processes)]
+fn fed(args: &[&str], feed: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()> + Send + 'static) -> Fed {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_nqueens"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    // The checker may stop reading early (a line too long): the feeder's broken pipe is fine.
+    let feeder = std::thread::spawn(move || {
+        let _ = feed(&mut stdin);
+    });
+    let mut out = child.stdout.take().unwrap();
+    let mut err = child.stderr.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        out.read_to_string(&mut s).unwrap();
+        s
+    });
+    let mut stderr = String::new();
+    err.read_to_string(&mut stderr).unwrap();
+    let stdout = reader.join().unwrap();
+    feeder.join().unwrap();
+    let mut status = 0;
+    // SAFETY: wait4 on our own child with valid pointers to plain data; `child` is not waited
+    // for again (dropping it does not wait).
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let pid = unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage) };
+    assert_eq!(pid, child.id() as libc::pid_t, "wait4: {}", std::io::Error::last_os_error());
+    assert!(libc::WIFEXITED(status), "the checker was killed: status {status}");
+    Fed { code: libc::WEXITSTATUS(status), stdout, stderr, peak_rss: usage.ru_maxrss as u64 * 1024 }
+}
+
+/// Writes `chunk` repeatedly until `total` bytes went out.
+fn repeat(w: &mut dyn std::io::Write, chunk: &[u8], total: usize) -> std::io::Result<()> {
+    let big: Vec<u8> = chunk.iter().copied().cycle().take(chunk.len() * ((1 << 16) / chunk.len())).collect();
+    let mut left = total;
+    while left > 0 {
+        let n = left.min(big.len());
+        w.write_all(&big[..n])?;
+        left -= n;
+    }
+    Ok(())
+}
+
+const MIB: u64 = 1 << 20;
+
+#[test]
+fn check_memory_stays_flat_on_hundreds_of_megabytes() {
+    // Issue 15: `yes QQ | head -c 200000000 | nqueens check -` took 2 GB (one block without a
+    // blank line). 300 MB here: one malformed board, and memory independent of the input.
+    let run = fed(&["check", "-"], |w| repeat(w, b"QQ\n", 300_000_000));
+    eprintln!("check of 300 MB of 'QQ' lines: peak RSS {} KiB", run.peak_rss / 1024);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert_eq!(
+        run.stdout,
+        "line 1: board 1: malformed: more than 63 rows without a blank line: a board has at most 63 rows (is a blank line missing between boards?)\n\
+         no valid board (board format): 1 read, 0 valid, 0 distinct, 1 problem; completeness unknown: no valid board gives the list's size (give --size N)\n"
+    );
+    assert!(run.peak_rss < 64 * MIB, "peak RSS {} MiB", run.peak_rss / MIB);
+
+    // One 60 MB cols line (1.47 GB before): refused at its first kilobyte, exit 2.
+    let run = fed(&["check"], |w| repeat(w, b"1 ", 60_000_000));
+    eprintln!("check of a 60 MB cols line: peak RSS {} KiB", run.peak_rss / 1024);
+    assert_eq!(run.code, 2);
+    assert_eq!(run.stdout, "");
+    assert_eq!(run.stderr, "nqueens: error: standard input: line 1 is longer than 1024 bytes: not a list of boards\n");
+    assert!(run.peak_rss < 64 * MIB, "peak RSS {} MiB", run.peak_rss / MIB);
+
+    // A 50 MB leetcode array (1.22 GB before) streams: 1.7 million copies of one board.
+    let board = br#"[".Q..","...Q","Q...","..Q."],"#;
+    let copies = 50_000_000 / board.len();
+    let run = fed(&["check"], move |w| {
+        w.write_all(b"[")?;
+        repeat(w, board, board.len() * copies)?;
+        w.write_all(br#"["..Q.","Q...","...Q",".Q.."]]"#)
+    });
+    eprintln!("check of a 50 MB leetcode array: peak RSS {} KiB", run.peak_rss / 1024);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(run.stdout.ends_with(&format!(
+        "4×4 boards (leetcode format): {} read, {} valid, 2 distinct, {} problems; complete: all 2 solutions of n = 4 (OEIS A000170)\n",
+        copies + 1,
+        copies + 1,
+        copies - 1
+    )), "{}", &run.stdout[run.stdout.len().saturating_sub(300)..]);
+    assert!(run.peak_rss < 64 * MIB, "peak RSS {} MiB", run.peak_rss / MIB);
+}
+
+#[test]
+fn a_bad_first_line_does_not_size_the_list() {
+    // Issue 15: a 70-column first line made 92 good 8×8 boards "0 valid, 93 problems".
+    let cols: Vec<String> = (1..=70).map(|c| c.to_string()).collect();
+    let mut list = format!("{}\n", cols.join(" ")).into_bytes();
+    list.extend(solve(&["solve", "8", "--format", "cols"]));
+    nqueens(&["check"]).write_stdin(list).assert().code(1).stdout(
+        "line 1: board 1: malformed: a board of side 70 is larger than the 63 this program handles\n\
+         8×8 boards (cols format): 93 read, 92 valid, 92 distinct, 1 problem; \
+         complete: all 92 solutions of n = 8 (OEIS A000170)\n",
+    );
+}
+
+#[test]
+fn control_bytes_are_escaped_a_bom_is_accepted_and_an_all_malformed_list_says_so() {
+    // Issue 15: `ESC]0;…BEL` (a terminal title change) was echoed raw into the report.
+    let out = nqueens(&["check"]).write_stdin("2 4 \x1b]0;pwned\x07 3\n").assert().code(1).get_output().clone();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(!stdout.bytes().any(|b| b == 0x1b || b == 0x07), "{stdout:?}");
+    assert!(stdout.starts_with("line 1: board 1: malformed: '\\u{1b}]0;pwned\\u{7}' is not a column number"), "{stdout}");
+    common::assert_usage_error(
+        nqueens(&["check"]).write_stdin("\x1b]0;pwned\x07\n"),
+        "cannot tell the format from '\\u{1b}]0;pwned\\u{7}'",
+    );
+    // Issue 15: a UTF-8 byte order mark gave "cannot tell the format".
+    for format in ["board", "leetcode", "cols"] {
+        let mut list = b"\xef\xbb\xbf".to_vec();
+        list.extend(solve(&["solve", "8", "--format", format]));
+        nqueens(&["check"]).write_stdin(list).assert().success();
+    }
+    // Issue 15: an all-malformed input said "no boards … 92 read".
+    let list: String = (0..92).map(|i| format!("{i} x\n")).collect();
+    let out = nqueens(&["check"]).write_stdin(list).assert().code(1).get_output().clone();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(stdout.ends_with(
+        "no valid board (cols format): 92 read, 0 valid, 0 distinct, 92 problems; \
+         completeness unknown: no valid board gives the list's size (give --size N)\n"
+    ), "{stdout}");
+    // Checking a file leaves it as it was.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("list.txt");
+    std::fs::write(&path, b"\xef\xbb\xbf2 4 1 3\n\x1b[2J\n").unwrap();
+    let before = std::fs::read(&path).unwrap();
+    let out = nqueens(&["check", path.to_str().unwrap()]).assert().code(1).get_output().clone();
+    assert!(String::from_utf8(out.stdout).unwrap().starts_with("line 2: board 2: malformed: '\\u{1b}[2J'"));
+    assert_eq!(std::fs::read(&path).unwrap(), before);
 }

@@ -102,7 +102,7 @@ fn a_split_depth_that_makes_too_many_subproblems_is_refused() {
 
 #[test]
 fn check_stops_reading_an_endless_line() {
-    usage_error(&["check", "/dev/zero"], "line 1 is longer than 268435456 bytes: not a list of boards");
+    usage_error(&["check", "/dev/zero"], "line 1: cannot tell the format from '\\u{0}\\u{0}");
 }
 
 #[test]
@@ -187,4 +187,407 @@ fn conventions_of_fd_and_ripgrep() {
     // Help is wrapped to the terminal (100 columns when it is no terminal).
     let help = nqueens(&["--help"]).assert().success().get_output().stdout.clone();
     assert!(String::from_utf8(help).unwrap().lines().all(|l| l.chars().count() <= 100), "help lines wrap");
+}
+
+/// Counts `n` in `k` shards with `extra` arguments and returns the result files.
+fn shard_files(dir: &std::path::Path, n: u32, k: usize, extra: &[&str]) -> Vec<std::path::PathBuf> {
+    (0..k)
+        .map(|i| {
+            let f = dir.join(format!("s{i}.json"));
+            let mut args = vec!["count".to_string(), n.to_string(), "--shard".into(), format!("{i}/{k}")];
+            args.extend(["--output".to_string(), f.to_str().unwrap().to_string()]);
+            args.extend(extra.iter().map(|a| a.to_string()));
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            nqueens(&args).assert().success();
+            f
+        })
+        .collect()
+}
+
+/// Rewrites the shard result at `path` with `edit` and a recomputed checksum, as a forger would.
+fn forge(path: &std::path::Path, edit: impl FnOnce(&mut nqueens::merge::ShardResult)) {
+    let mut r: nqueens::merge::ShardResult =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    edit(&mut r);
+    r.checksum = r.compute_checksum();
+    std::fs::write(path, serde_json::to_string(&r).unwrap()).unwrap();
+}
+
+/// Runs `merge files`, expecting exit 1 and one line on stderr containing `message`, and no
+/// file changed.
+fn merge_refused(files: &[std::path::PathBuf], message: &str) {
+    let before: Vec<Vec<u8>> = files.iter().map(|f| std::fs::read(f).unwrap()).collect();
+    let mut args = vec!["merge"];
+    args.extend(files.iter().map(|f| f.to_str().unwrap()));
+    let out = nqueens(&args).assert().code(1).stdout("").get_output().clone();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains(message), "{err:?} lacks {message:?}");
+    let after: Vec<Vec<u8>> = files.iter().map(|f| std::fs::read(f).unwrap()).collect();
+    assert!(before == after, "a shard result was changed");
+}
+
+#[test]
+fn forged_shard_sums_and_fields_are_refused() {
+    // Issue 15: a shard with a recomputed checksum and solutions = 2^128 - 1000 merged to
+    // 11,844,946 (exit 0).
+    let dir = tempfile::tempdir().unwrap();
+    let files = shard_files(dir.path(), 15, 3, &[]);
+    let pristine: Vec<Vec<u8>> = files.iter().map(|f| std::fs::read(f).unwrap()).collect();
+    let restore = || {
+        for (f, b) in files.iter().zip(&pristine) {
+            std::fs::write(f, b).unwrap();
+        }
+    };
+    forge(&files[1], |r| r.solutions = u128::MAX - 999);
+    merge_refused(&files, "s1.json: adding its solutions to the other shards' overflows 128 bits");
+    restore();
+    // Issue 15: threads = 2^64 - 1 in two shards wrapped to 1; seconds 1e308 or -5 passed.
+    forge(&files[0], |r| r.threads = usize::MAX);
+    forge(&files[2], |r| r.threads = usize::MAX);
+    merge_refused(&files, &format!("s2.json: threads = {} is out of range 1..=4096", usize::MAX));
+    restore();
+    forge(&files[0], |r| r.seconds = -5.0);
+    merge_refused(&files, "s0.json: seconds = -5 is not a finite number >= 0");
+    restore();
+    forge(&files[0], |r| r.seconds = 1e308);
+    forge(&files[1], |r| r.seconds = 1e308);
+    merge_refused(&files, "the shards' seconds add up to inf, not a finite number");
+    restore();
+    // The honest merge: threads the most any shard used (each ran with -j 2... or the CPUs),
+    // seconds rounded to microseconds.
+    let mut args = vec!["merge", "--format", "json"];
+    args.extend(files.iter().map(|f| f.to_str().unwrap()));
+    let out = nqueens(&args).assert().success().get_output().stdout.clone();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(v["solutions"], 2279184);
+    let max_threads = pristine
+        .iter()
+        .map(|b| serde_json::from_slice::<serde_json::Value>(b).unwrap()["threads"].as_u64().unwrap())
+        .max()
+        .unwrap();
+    assert_eq!(v["threads"].as_u64(), Some(max_threads));
+    let seconds = v["seconds"].to_string();
+    assert!(seconds.split('.').nth(1).is_none_or(|d| d.len() <= 6), "seconds {seconds}");
+
+    // Issue 15: a d4 shard with orbit8 + 1 or 2^128 - 1 merged (unique wrapped to 1,481,059).
+    let dir = tempfile::tempdir().unwrap();
+    let files = shard_files(dir.path(), 15, 3, &["--algorithm", "d4"]);
+    forge(&files[0], |r| r.classes.orbit8 += 1);
+    merge_refused(&files, "the shards' sum is inconsistent: 8·orbit8 + 4·orbit4 + 2·orbit2 + orbit1 = 8·");
+    forge(&files[0], |r| r.classes.orbit8 = u128::MAX);
+    merge_refused(&files, "overflows 128 bits");
+
+    // Issue 15: a join shard's solutions + 1 silently turned unique and classes into null.
+    let dir = tempfile::tempdir().unwrap();
+    let files = shard_files(dir.path(), 13, 2, &["--algorithm", "join"]);
+    forge(&files[1], |r| r.solutions += 1);
+    merge_refused(&files, "73713 solutions of n = 13 are not a whole number of symmetry classes by Burnside's lemma");
+}
+
+/// Rewrites line `line` (1-based) of the journal at `path` with `edit`, resealing its checksum.
+fn forge_journal_line(path: &std::path::Path, line: usize, edit: impl FnOnce(&str) -> String) {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let body = lines[line - 1].rsplit_once(" crc32=").unwrap().0.to_string();
+    let body = edit(&body);
+    lines[line - 1] = format!("{body} crc32={:08x}", crc32fast::hash(body.as_bytes()));
+    std::fs::write(path, lines.join("\n") + "\n").unwrap();
+}
+
+/// Runs `args`, expecting exit 2 with one line containing `message`, and `journal` unchanged.
+fn resume_refused(args: &[&str], journal: &std::path::Path, message: &str) {
+    let before = std::fs::read(journal).unwrap();
+    common::usage_error(args, message);
+    assert_eq!(std::fs::read(journal).unwrap(), before, "the journal was changed");
+}
+
+#[test]
+fn forged_journal_lines_cannot_wrap_a_resumed_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("q.journal");
+    let j = journal.to_str().unwrap();
+    nqueens(&["count", "12", "--algorithm", "mirror", "--checkpoint", j]).assert().success();
+    // Issue 15: a forged line (checksum recomputed) wrapped a resumed count to Q - 1000.
+    forge_journal_line(&journal, 5, |b| {
+        let (head, rest) = b.split_once(" solutions=").unwrap();
+        let tail = rest.split_once(' ').unwrap().1;
+        format!("{head} solutions={} {tail}", u128::MAX - 999)
+    });
+    resume_refused(
+        &["count", "12", "--algorithm", "mirror", "--checkpoint", j],
+        &journal,
+        &format!("line 5 is corrupt: its {} solutions and the other lines' up to line ", u128::MAX - 999),
+    );
+    // Symmetry classes in a mirror journal.
+    std::fs::remove_file(&journal).unwrap();
+    nqueens(&["count", "12", "--algorithm", "mirror", "--checkpoint", j]).assert().success();
+    forge_journal_line(&journal, 3, |b| b.replace("classes=0,0,0,0", "classes=1,0,0,0"));
+    resume_refused(
+        &["count", "12", "--algorithm", "mirror", "--checkpoint", j],
+        &journal,
+        "line 3 is corrupt: it records symmetry classes, which the mirror algorithm does not count",
+    );
+    // A d4 journal whose classes were raised on one line: the whole count does not add up.
+    std::fs::remove_file(&journal).unwrap();
+    nqueens(&["count", "12", "--algorithm", "d4", "--checkpoint", j]).assert().success();
+    let text = std::fs::read_to_string(&journal).unwrap();
+    let line = text.lines().position(|l| !l.contains("classes=0,0,0,0") && l.starts_with("id=")).unwrap() + 1;
+    forge_journal_line(&journal, line, |b| {
+        let (head, rest) = b.split_once(" classes=").unwrap();
+        let (classes, tail) = rest.split_once(' ').unwrap();
+        let mut c: Vec<u128> = classes.split(',').map(|x| x.parse().unwrap()).collect();
+        c[0] += 1;
+        format!("{head} classes={},{},{},{} {tail}", c[0], c[1], c[2], c[3])
+    });
+    resume_refused(
+        &["count", "12", "--algorithm", "d4", "--checkpoint", j],
+        &journal,
+        "the count is inconsistent: 8·orbit8 + 4·orbit4 + 2·orbit2 + orbit1 = ",
+    );
+}
+
+#[test]
+fn a_journal_of_another_algorithm_is_named_as_such() {
+    // Issue 15: a d4 run pointed at a join journal said "split depth 0 is out of range".
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("q.journal");
+    let j = journal.to_str().unwrap();
+    nqueens(&["count", "13", "--algorithm", "join", "--checkpoint", j]).assert().success();
+    resume_refused(
+        &["count", "13", "--algorithm", "d4", "--checkpoint", j],
+        &journal,
+        "belongs to another run (algorithm join in the journal, d4 in this command",
+    );
+}
+
+/// Returns the names in `dir` that look like temporary files.
+fn temp_files(dir: &std::path::Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect()
+}
+
+#[test]
+fn six_concurrent_writers_to_one_output_leave_one_whole_result() {
+    // Issue 15: six concurrent `count 15 --shard i/3 --output same.json` shared same.json.tmp;
+    // in 2 of ~410 rounds the file ended as invalid JSON while all exited 0.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("same.json");
+    let o = out.to_str().unwrap();
+    for round in 0..20 {
+        let children: Vec<std::process::Child> = (0..6)
+            .map(|i| {
+                std::process::Command::new(env!("CARGO_BIN_EXE_nqueens"))
+                    .args(["count", "11", "--shard", &format!("{}/3", i % 3), "-j", "1", "--output", o])
+                    .spawn()
+                    .unwrap()
+            })
+            .collect();
+        for mut c in children {
+            assert!(c.wait().unwrap().success(), "round {round}");
+        }
+        let text = std::fs::read_to_string(&out).unwrap();
+        let r: nqueens::merge::ShardResult = serde_json::from_str(&text).unwrap_or_else(|e| panic!("round {round}: {e}: {text}"));
+        assert_eq!(r.checksum, r.compute_checksum(), "round {round}");
+        assert_eq!(temp_files(dir.path()), Vec::<String>::new(), "round {round}");
+    }
+}
+
+#[test]
+fn output_and_checkpoint_through_a_link_to_one_file_are_refused() {
+    // Issue 15: `--checkpoint a.j --output link.j` with link.j -> a.j (not yet existing) let the
+    // shard JSON overwrite the journal.
+    let dir = tempfile::tempdir().unwrap();
+    let a = dir.path().join("a.j");
+    let link = dir.path().join("link.j");
+    std::os::unix::fs::symlink("a.j", &link).unwrap();
+    usage_error(
+        &["count", "10", "--shard", "0/2", "--checkpoint", a.to_str().unwrap(), "--output", link.to_str().unwrap()],
+        "--checkpoint and --output name the same file",
+    );
+    assert!(!a.exists(), "nothing was written");
+    // The same with the journal there already: refused, the journal untouched.
+    nqueens(&["count", "10", "--shard", "0/2", "--checkpoint", a.to_str().unwrap()]).assert().success();
+    let before = std::fs::read(&a).unwrap();
+    usage_error(
+        &["count", "10", "--shard", "0/2", "--output", link.to_str().unwrap(), "--checkpoint", a.to_str().unwrap()],
+        "--checkpoint and --output name the same file",
+    );
+    // A hard link too.
+    let hard = dir.path().join("hard.j");
+    std::fs::hard_link(&a, &hard).unwrap();
+    usage_error(
+        &["count", "10", "--shard", "0/2", "--checkpoint", a.to_str().unwrap(), "--output", hard.to_str().unwrap()],
+        "--checkpoint and --output name the same file",
+    );
+    assert_eq!(std::fs::read(&a).unwrap(), before);
+}
+
+/// A small tmpfs mounted on a temporary folder for the length of a test (unmounted on drop), to
+/// fill a disk for real; `None` where this process may not mount (not root).
+struct SmallDisk {
+    dir: tempfile::TempDir,
+}
+
+impl SmallDisk {
+    fn mount(kib: u64) -> Option<SmallDisk> {
+        let dir = tempfile::tempdir().unwrap();
+        let ok = std::process::Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={kib}k"), "tmpfs", dir.path().to_str().unwrap()])
+            .stderr(std::process::Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        ok.then_some(SmallDisk { dir })
+    }
+
+    fn resize(&self, kib: u64) {
+        let ok = std::process::Command::new("mount")
+            .args(["-o", &format!("remount,size={kib}k"), self.dir.path().to_str().unwrap()])
+            .status()
+            .unwrap();
+        assert!(ok.success());
+    }
+}
+
+impl Drop for SmallDisk {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("umount").arg(self.dir.path()).status();
+    }
+}
+
+#[test]
+fn a_full_disk_leaves_no_temporary_file_and_no_torn_line() {
+    let Some(disk) = SmallDisk::mount(64) else {
+        eprintln!("skipped: cannot mount a tmpfs here (needs root)");
+        return;
+    };
+    let d = disk.dir.path();
+    // A shard result that does not fit: exit 1, one line, the old result and no temporary file.
+    let out = d.join("out.json");
+    std::fs::write(&out, "old\n").unwrap();
+    let filler = d.join("filler");
+    let mut fill = std::fs::File::create(&filler).unwrap();
+    let _ = std::io::Write::write_all(&mut fill, &vec![0u8; 80 << 10]);
+    drop(fill);
+    let run = nqueens(&["count", "10", "--shard", "0/2", "--output", out.to_str().unwrap()]).assert().code(1).get_output().clone();
+    let err = String::from_utf8(run.stderr).unwrap();
+    assert!(err.contains("writing shard result") && err.contains("No space left on device"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "old\n");
+    assert_eq!(temp_files(d), Vec::<String>::new());
+    std::fs::remove_file(&filler).unwrap();
+
+    // A journal that fills the disk: exit 1, the journal ends with a whole line; with room
+    // again, the run resumes without a torn-line warning and gives the exact count.
+    let journal = d.join("q.journal");
+    let j = journal.to_str().unwrap();
+    let run = nqueens(&["count", "12", "--algorithm", "d4", "--split-depth", "3", "--checkpoint", j]).assert().code(1).get_output().clone();
+    let err = String::from_utf8(run.stderr).unwrap();
+    assert!(err.contains("No space left on device"), "{err}");
+    let text = std::fs::read(&journal).unwrap();
+    assert!(text.len() > 1000 && text.ends_with(b"\n"), "{} bytes", text.len());
+    disk.resize(2048);
+    nqueens(&["count", "12", "--algorithm", "d4", "--split-depth", "3", "--checkpoint", j, "--format", "bfile"])
+        .assert()
+        .success()
+        .stdout("12 14200\n")
+        .stderr("");
+
+    // Issue 15: a torn line left on a full disk was blamed on "a crash".
+    std::fs::remove_file(&journal).unwrap();
+    disk.resize(64);
+    let run = nqueens(&["count", "12", "--algorithm", "d4", "--split-depth", "3", "--checkpoint", j]).assert().code(1);
+    drop(run);
+    let mut f = std::fs::OpenOptions::new().append(true).open(&journal).unwrap();
+    let _ = std::io::Write::write_all(&mut f, b"id=7 solut");
+    drop(f);
+    let mut fill = std::fs::File::create(&filler).unwrap();
+    let _ = std::io::Write::write_all(&mut fill, &vec![0u8; 64 << 10]);
+    drop(fill);
+    let run = nqueens(&["count", "12", "--algorithm", "d4", "--split-depth", "3", "--checkpoint", j]).assert().code(1).get_output().clone();
+    let err = String::from_utf8(run.stderr).unwrap();
+    assert!(err.contains("dropped a torn last line (") && err.contains(" bytes, a write cut short by a full disk: "), "{err}");
+    assert!(std::fs::read(&journal).unwrap().ends_with(b"\n"));
+}
+
+/// Runs `script` under bash with `$0` the nqueens binary; returns (exit code, stdout, stderr).
+fn bash(script: &str) -> (i32, String, String) {
+    let out = std::process::Command::new("bash")
+        .args(["-c", script, env!("CARGO_BIN_EXE_nqueens")])
+        .output()
+        .unwrap();
+    let text = |b: Vec<u8>| String::from_utf8(b).unwrap();
+    (out.status.code().unwrap_or(-1), text(out.stdout), text(out.stderr))
+}
+
+#[test]
+fn a_closed_or_full_stream_is_an_error_not_a_panic() {
+    // Issue 15: `count 99 2>/dev/full` panicked (exit 101): the usage error still exits 2.
+    let (code, out, _) = bash(r#""$0" count 99 2>/dev/full"#);
+    assert_eq!((code, out.as_str()), (2, ""));
+    let (code, _, _) = bash(r#""$0" count 8 --checkpoint /dev/zero 2>/dev/full"#);
+    assert_eq!(code, 2);
+    // Issue 15: `--help >/dev/full` and `count 8 >&-` exited 0 with the output lost.
+    let (code, _, err) = bash(r#""$0" --help >/dev/full"#);
+    assert_eq!((code, err.as_str()), (1, "nqueens: error: writing the help: No space left on device (os error 28)\n"));
+    let (code, _, err) = bash(r#""$0" --version >/dev/full"#);
+    assert_eq!((code, err.as_str()), (1, "nqueens: error: writing the version: No space left on device (os error 28)\n"));
+    let (code, _, err) = bash(r#""$0" count 8 >&-"#);
+    assert_eq!((code, err.as_str()), (1, "nqueens: error: writing the result: standard output is closed\n"));
+    let (code, _, err) = bash(r#""$0" --help >&-"#);
+    assert_eq!((code, err.as_str()), (1, "nqueens: error: writing the help: standard output is closed\n"));
+    let (code, _, err) = bash(r#""$0" count 8 >/dev/full"#);
+    assert_eq!((code, err.as_str()), (1, "nqueens: error: writing the result: No space left on device (os error 28)\n"));
+    // A command that writes only files does not need stdout.
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("s.json");
+    let (code, _, err) = bash(&format!(r#""$0" count 10 --shard 0/2 --output {} >&-"#, f.display()));
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert!(std::fs::read_to_string(&f).unwrap().contains("nqueens-shard"));
+    // A broken pipe still ends quietly with 0 (ripgrep).
+    let (code, out, err) = bash(r#"set -o pipefail; "$0" --help | head -c 1; "$0" count 1..30 | head -c 1"#);
+    assert_eq!((code, out.len(), err.as_str()), (0, 2, ""));
+}
+
+#[test]
+// The child is reaped by wait4 (for its rusage), which clippy does not see.
+#[allow(clippy::zombie_processes)]
+fn a_huge_shard_file_is_refused_without_reading_it_all() {
+    // Issue 15: a 59 MB shard listing 7.5 M ids took 587 MB to reject.
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("huge.json");
+    {
+        use std::io::Write;
+        let mut w = std::io::BufWriter::new(std::fs::File::create(&f).unwrap());
+        write!(w, r#"{{"format":"nqueens-shard","format_version":1,"n":21,"algorithm":"d4","split_depth":3,"subproblems":7500000,"shard":0,"shards":1,"ids":["#).unwrap();
+        for i in 0..7_500_000u32 {
+            write!(w, "{}{i}", if i == 0 { "" } else { "," }).unwrap();
+        }
+        write!(w, r#"],"solutions":0,"classes":{{"8":0,"4":0,"2":0,"1":0}},"nodes":null,"seconds":1.0,"threads":1,"version":"0.1.0","checksum":"crc32:00000000"}}"#).unwrap();
+    }
+    let size = std::fs::metadata(&f).unwrap().len();
+    assert!(size > 55_000_000, "{size}");
+    let before = std::fs::read(&f).unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_nqueens"))
+        .args(["merge", f.to_str().unwrap()])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut err = String::new();
+    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut err).unwrap();
+    let mut status = 0;
+    // SAFETY: wait4 on our own child with valid pointers to plain data; `child` is not waited
+    // for again.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    assert_eq!(unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage) }, child.id() as i32);
+    assert_eq!(libc::WEXITSTATUS(status), 2, "{err}");
+    assert!(err.contains("huge.json is not a shard result of `nqueens count --shard`"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let peak = usage.ru_maxrss as u64 * 1024;
+    assert!(peak < 64 << 20, "peak RSS {} MiB", peak >> 20);
+    assert!(std::fs::read(&f).unwrap() == before);
 }

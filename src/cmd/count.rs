@@ -64,7 +64,7 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
         if args.verify && record.verified == Some(false) {
             mismatches += 1;
             for line in oeis::check(&count).1 {
-                eprintln!("nqueens: verification failed for n = {n}: {line}");
+                super::warn(format_args!("nqueens: verification failed for n = {n}: {line}"));
             }
         }
     }

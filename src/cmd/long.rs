@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 use std::fs;
-use std::io::{self, BufWriter, Write};
+use std::io::{self, Write};
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Mutex;
@@ -70,7 +70,9 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
         None => {
             // Resuming on another machine must not change the plan: an existing journal's split
             // depth wins over the thread-dependent default.
-            let depth = args.split_depth.or_else(|| args.checkpoint.as_deref().and_then(journal_depth));
+            let depth = args
+                .split_depth
+                .or_else(|| args.checkpoint.as_deref().and_then(|p| journal_depth(p, n, algorithm)));
             make_plan_with(algorithm, n, depth, threads, args.d4_search)
         }
     }
@@ -100,11 +102,18 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
                 Journal::open(path, &header, |id| member.get(id).copied().unwrap_or(false))
                     .map_err(|e| UsageError(e.to_string()))?;
             if let Some(torn) = &resumed.torn {
-                eprintln!(
-                    "nqueens: warning: checkpoint {}: dropped a torn last line ({} bytes, a write cut short by a crash); its subproblem will be counted again",
+                // A full disk cuts a line short too: say which it looks like.
+                let cause = match journal::free_bytes(path) {
+                    Some(free) if free < journal::FULL_BELOW => {
+                        format!("a write cut short by a full disk: {free} bytes are free there")
+                    }
+                    _ => "a write cut short by a crash, a kill or a power loss".to_string(),
+                };
+                super::warn(format_args!(
+                    "nqueens: warning: checkpoint {}: dropped a torn last line ({} bytes, {cause}); its subproblem will be counted again",
                     path.display(),
                     torn.len()
-                );
+                ));
             }
             Some((journal, resumed.entries))
         }
@@ -166,27 +175,33 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
     if outcome.stopped {
         let signal = stop.as_ref().and_then(Stop::signal).unwrap_or(signal_hook::consts::SIGTERM);
         let path = journal.as_ref().map(|(j, _)| j.path().display().to_string()).unwrap_or_default();
-        eprintln!(
+        super::warn(format_args!(
             "nqueens: stopped by {}: {} of {} subproblems are recorded in {path}; run the same command again to resume: {}",
             signals::name(signal),
             recorded + outcome.solved,
             ids.len(),
             shell_command()
-        );
+        ));
         return Ok(ExitCode::from(signals::exit_code(signal)));
     }
 
     // Complete: the journal's entries plus this session's.
     let mut total = outcome.tally;
     let mut nodes_counted = stats;
+    let journal_path = || journal.as_ref().map(|(j, _)| j.path().display().to_string()).unwrap_or_default();
     for e in solved.values() {
-        total += e.tally;
+        total = total.checked_add(&e.tally).ok_or_else(|| {
+            UsageError(format!(
+                "checkpoint {}: its counts and this session's add up beyond 128 bits: the journal was forged or damaged; the file was left untouched",
+                journal_path()
+            ))
+        })?;
         nodes_counted &= e.nodes_counted;
     }
     if !nodes_counted {
         total.nodes = 0;
     }
-    let seconds = start.elapsed().as_secs_f64();
+    let seconds = nqueens::merge::round_micros(start.elapsed().as_secs_f64());
     if let Some(path) = &args.breakdown {
         for e in fresh.into_inner().unwrap_or_else(|e| e.into_inner()) {
             solved.insert(e.id, e);
@@ -226,8 +241,19 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         None => {
+            // The invariants of a whole count: a resumed journal's lines must add up.
+            let classes = nqueens::merge::check_total(algorithm, n, &total, plan.fundamental(&total, algorithm))
+                .map_err(|e| match &journal {
+                    Some((j, _)) => UsageError(format!(
+                        "checkpoint {}: the count is inconsistent: {e}; the journal was forged or damaged and was left untouched",
+                        j.path().display()
+                    )),
+                    None => UsageError(format!("the count is inconsistent: {e}")),
+                })?;
             let nodes = nodes_counted.then_some(total.nodes);
-            let count = Count::of_plan(plan.as_ref(), &total, algorithm, seconds, threads, nodes);
+            let mut count = Count::of_plan(plan.as_ref(), &total, algorithm, seconds, threads, nodes);
+            count.unique = classes.map(|c| c.total());
+            count.classes = classes;
             super::merge::report(&count, args.format, args.verify, args.sequence)
         }
     }
@@ -276,7 +302,7 @@ fn check_paths(args: &CountArgs) -> Result<(), UsageError> {
     for (i, (a, pa)) in named.iter().enumerate() {
         for (b, pb) in &named[i + 1..] {
             if let (Some(x), Some(y)) = (pa, pb)
-                && (x == y || fs::canonicalize(x).ok().is_some_and(|cx| fs::canonicalize(y).ok() == Some(cx)))
+                && same_file(x, y)
             {
                 return Err(UsageError(format!(
                     "{a} and {b} name the same file {}: give each its own path",
@@ -288,11 +314,46 @@ fn check_paths(args: &CountArgs) -> Result<(), UsageError> {
     Ok(())
 }
 
-/// Returns the split depth recorded in the journal at `path`, if it exists and has a valid
-/// header (any other problem is reported when the journal is opened).
-fn journal_depth(path: &Path) -> Option<u32> {
+/// Returns true if and only if `x` and `y` name one file: the same path, the same folder and
+/// name once symbolic links are followed (also a link whose target does not exist yet, which
+/// writing would create), or one file under two hard links.
+fn same_file(x: &Path, y: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    if x == y || resolve(x) == resolve(y) {
+        return true;
+    }
+    matches!((fs::metadata(x), fs::metadata(y)), (Ok(a), Ok(b)) if (a.dev(), a.ino()) == (b.dev(), b.ino()))
+}
+
+/// Returns `path` with its symbolic links followed (up to 40, as the kernel does) and its folder
+/// made canonical; the last target need not exist. Falls back to the path as followed where
+/// the folder cannot be resolved.
+fn resolve(path: &Path) -> std::path::PathBuf {
+    let mut p = path.to_path_buf();
+    for _ in 0..40 {
+        match fs::read_link(&p) {
+            // A relative target is relative to the link's folder.
+            Ok(target) => p = p.parent().unwrap_or(Path::new("")).join(target),
+            Err(_) => break,
+        }
+    }
+    let dir = p.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    match (fs::canonicalize(dir), p.file_name()) {
+        (Ok(dir), Some(name)) => dir.join(name),
+        _ => p,
+    }
+}
+
+/// Returns the split depth recorded in the journal at `path`, if it exists, has a valid header
+/// and is of the same run otherwise (the `n`×`n` board, `algorithm`, the whole board). A journal
+/// of another run is reported when it is opened, naming the real difference (another
+/// algorithm's depth could not even build this command's plan: the join's depth 0 is no d4
+/// depth).
+fn journal_depth(path: &Path, n: u32, algorithm: Algorithm) -> Option<u32> {
     let bytes = fs::read(path).ok()?;
-    journal::parse(path, &bytes, |_| true).ok().map(|c| c.header.split_depth)
+    let header = journal::parse(path, &bytes, |_| true).ok()?.header;
+    (header.n == n && header.algorithm == algorithm.name() && header.shard.is_none())
+        .then_some(header.split_depth)
 }
 
 /// Writes the breakdown CSV: one row per subproblem of `ids`, in id order.
@@ -344,15 +405,20 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
         f.write_all(bytes)?;
         return f.flush();
     }
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = std::path::PathBuf::from(tmp);
-    {
-        let mut f = BufWriter::new(fs::File::create(&tmp)?);
-        f.write_all(bytes)?;
-        f.into_inner().map_err(|e| e.into_error())?.sync_all()?;
-    }
-    fs::rename(&tmp, path)
+    // A temporary file of this process alone (a unique name beside the target: six processes
+    // writing one --output never share one), renamed over the target, so the target is always
+    // one whole result; dropped (removed) on every error path, a full disk included.
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let name = path.file_name().map_or_else(|| "output".into(), |n| n.to_string_lossy().into_owned());
+    let mut tmp = tempfile::Builder::new()
+        .prefix(&format!(".{name}."))
+        .suffix(".tmp")
+        .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666))
+        .tempfile_in(dir)?;
+    tmp.write_all(bytes)?;
+    tmp.as_file().sync_all()?;
+    tmp.persist(path).map_err(|e| e.error)?;
+    Ok(())
 }
 
 /// Returns this process's command line, quoted for a POSIX shell.

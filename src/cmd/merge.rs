@@ -13,9 +13,11 @@ use nqueens::{Count, oeis};
 use super::{EXIT_FAILED, UsageError};
 use crate::cli::MergeArgs;
 
-/// The largest shard result file `merge` reads (a format 2 result is a few hundred bytes; one of
-/// format 1 lists its subproblem ids, and 64 MiB holds millions).
-const MAX_SHARD_FILE: u64 = 64 << 20;
+/// The largest shard result file `merge` reads: 8 MiB. A format 2 result is a few hundred
+/// bytes; one of format 1 lists its subproblem ids (55,000 at n = 21, K = 16: 330 KB), and 8 MiB
+/// holds a million. A larger file is refused after reading at most this much, whatever its
+/// size claims (a 59 MB file of 7.5 million ids took 587 MB to refuse when read whole).
+const MAX_SHARD_FILE: u64 = 8 << 20;
 
 /// Merges the shard results of `args.files` and writes the total.
 ///
@@ -36,8 +38,16 @@ pub fn run(args: MergeArgs) -> anyhow::Result<ExitCode> {
             ))
             .into());
         }
-        let text = std::fs::read_to_string(path)
+        let mut text = String::new();
+        std::fs::File::open(path)
+            .and_then(|f| io::Read::read_to_string(&mut io::Read::take(f, MAX_SHARD_FILE + 1), &mut text))
             .map_err(|e| UsageError(format!("cannot read shard result {name}: {e}")))?;
+        if text.len() as u64 > MAX_SHARD_FILE {
+            return Err(UsageError(format!(
+                "{name} is not a shard result of `nqueens count --shard`: it is larger than {MAX_SHARD_FILE} bytes"
+            ))
+            .into());
+        }
         let result: ShardResult = serde_json::from_str(&text).map_err(|e| {
             UsageError(format!("{name} is not a shard result of `nqueens count --shard`: {e}"))
         })?;
@@ -62,7 +72,7 @@ pub fn report(count: &Count, format: Format, verify: bool, sequence: Sequence) -
     sink.record(&record).context("writing the result")?;
     if verify && record.verified == Some(false) {
         for line in oeis::check(count).1 {
-            eprintln!("nqueens: verification failed for n = {}: {line}", count.n);
+            super::warn(format_args!("nqueens: verification failed for n = {}: {line}", count.n));
         }
         return Ok(ExitCode::from(EXIT_FAILED));
     }

@@ -44,6 +44,13 @@ pub fn from_library(e: nqueens::Error) -> anyhow::Error {
     }
 }
 
+/// Writes one line to standard error, ignoring a failed write: a closed or full stderr must not
+/// panic, as `eprintln!` does (`nqueens count 99 2>/dev/full`).
+pub fn warn(line: std::fmt::Arguments<'_>) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr().lock(), "{line}");
+}
+
 /// Returns the refusal of a `--sequence` that follows from the symmetry classes (`unique`,
 /// `rot180`, `rot90`) for `algorithm`, which does not count them.
 pub fn sequence_needs_classes(sequence: Sequence, algorithm: nqueens::Algorithm) -> UsageError {

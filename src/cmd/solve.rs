@@ -40,7 +40,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
         ))
     })?;
     if let Some(warning) = warning(n, args.format, args.limit, args.unique, io::stdout().is_terminal()) {
-        eprintln!("nqueens: warning: {warning}");
+        super::warn(format_args!("nqueens: warning: {warning}"));
     }
     let options = SolveOptions {
         threads: args.threads.unwrap_or_else(num_cpus::get),
