@@ -348,7 +348,7 @@ pub struct CountArgs {
     /// Search algorithm: auto (join from n = 8 while its table fits in memory, d4 below), d4
     /// (start constellations, one per symmetry class: solutions, fundamental solutions and
     /// orbit sizes), mirror (mirror halving: solutions only), join (quadrant join for
-    /// 4 <= n <= 25, with fundamental solutions by Burnside; smaller boards use mirror).
+    /// 4 <= n <= 27, with fundamental solutions by Burnside; smaller boards use mirror).
     #[arg(long, value_name = "NAME", default_value = "auto", value_parser = parse_algorithm)]
     pub algorithm: Algorithm,
 
