@@ -127,6 +127,19 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
     }
     let to_run: Vec<usize> = ids.iter().copied().filter(|i| !solved.contains_key(i)).collect();
     let recorded = ids.len() - to_run.len();
+    // Said when the run goes on from the journal; a journal that holds every subproblem is only
+    // checked and added up (an error then stays the one line it is).
+    if let Some(path) = &args.checkpoint
+        && recorded > 0
+        && !to_run.is_empty()
+    {
+        super::warn(format_args!(
+            "nqueens: resumed {} of {} subproblems from {}",
+            grouped(recorded),
+            grouped(ids.len()),
+            path.display()
+        ));
+    }
 
     let never = AtomicBool::new(false);
     let stop_flag: &AtomicBool = stop.as_ref().map_or(&never, |s| &s.flag);
@@ -342,6 +355,19 @@ fn resolve(path: &Path) -> std::path::PathBuf {
         (Ok(dir), Some(name)) => dir.join(name),
         _ => p,
     }
+}
+
+/// Returns `n` with a comma between groups of three digits: 4922 as "4,922".
+fn grouped(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, d) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(d);
+    }
+    out
 }
 
 /// Returns the split depth recorded in the journal at `path`, if it exists, has a valid header
