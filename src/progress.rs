@@ -251,7 +251,10 @@ mod tests {
             bar.abandon();
             let lines = screen.lines.lock().unwrap();
             let last = lines.last().expect("the bar was drawn");
-            assert!(last.starts_with(&format!("n={n} ")) && last.contains(&format!(" {pos}/{len} ")), "{last}");
+            assert!(
+                last.starts_with(&format!("n={n} ")) && last.contains(&format!(" {pos}/{len} ")),
+                "{last}"
+            );
             assert!(last.contains(" ETA "), "{last}");
             for line in lines.iter() {
                 assert!(line.chars().count() <= 60, "{} columns: {line}", line.chars().count());

@@ -153,7 +153,12 @@ fn signals_stop_gracefully_then_resume_gives_the_exact_count() {
                 o
             })
         };
-        let said = format!("nqueens: resumed {} of {} subproblems from {}\n", grouped(done), grouped(announced(&journal)), s(&journal));
+        let said = format!(
+            "nqueens: resumed {} of {} subproblems from {}\n",
+            grouped(done),
+            grouped(announced(&journal)),
+            s(&journal)
+        );
         assert_eq!(String::from_utf8_lossy(&resumed.stderr), said);
         assert_eq!(json_count(&args), q(15));
     }
