@@ -406,3 +406,24 @@ fn every_d4_search_gives_the_same_counts_and_nodes_or_is_refused() {
     let auto = record("auto");
     assert_eq!((&auto["nodes"], &auto["unique"]), (&want["nodes"], &want["unique"]));
 }
+
+#[test]
+fn a_shard_refuses_a_format_other_than_json() {
+    // Issue 14: `--shard` ignored `--format text` silently.
+    for format in ["text", "csv", "bfile"] {
+        usage_error(
+            &["count", "10", "--shard", "0/2", "--format", format],
+            &format!(
+                "--format {format} does not apply to --shard: a shard writes its JSON result for `nqueens merge`; give --format to `nqueens merge`"
+            ),
+        );
+    }
+    // The default and an explicit json write the shard's JSON result.
+    for extra in [&[][..], &["--format", "json"][..]] {
+        let mut args = vec!["count", "10", "--shard", "0/2"];
+        args.extend_from_slice(extra);
+        nqueens(&args).assert().success().stdout(predicate::str::starts_with("{\"format\":\"nqueens-shard\","));
+    }
+    // Without --shard the default is still the text table.
+    nqueens(&["count", "10"]).assert().success().stdout(predicate::str::starts_with("  n "));
+}

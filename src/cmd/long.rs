@@ -15,6 +15,7 @@ use anyhow::{Context, anyhow};
 use nqueens::Job;
 use nqueens::journal::{self, Entry, Header, Journal};
 use nqueens::merge::{Covers, SHARD_FORMAT, SHARD_FORMAT_VERSION, ShardResult};
+use nqueens::output::Format;
 use nqueens::shard::{assign, shard_plan_with};
 use nqueens::{Algorithm, Count, CountOptions, Counter, Plan, Tally, make_plan_with};
 
@@ -47,6 +48,15 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
         return Err(UsageError(
             "--verify checks a whole count, not one shard: use it with `nqueens merge`".into(),
         )
+        .into());
+    }
+    if let (Some(_), Some(format)) = (args.shard, args.format)
+        && format != Format::Json
+    {
+        return Err(UsageError(format!(
+            "--format {} does not apply to --shard: a shard writes its JSON result for `nqueens merge`; give --format to `nqueens merge`",
+            Format::NAMES[format as usize]
+        ))
         .into());
     }
     // The journal and the shard results record the concrete algorithm (`auto` resolves per n).
@@ -267,7 +277,7 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
             let mut count = Count::of_plan(plan.as_ref(), &total, algorithm, seconds, threads, nodes);
             count.unique = classes.map(|c| c.total());
             count.classes = classes;
-            super::merge::report(&count, args.format, args.verify, args.sequence)
+            super::merge::report(&count, args.format.unwrap_or_default(), args.verify, args.sequence)
         }
     }
 }
