@@ -229,7 +229,7 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
         for e in fresh.into_inner().unwrap_or_else(|e| e.into_inner()) {
             solved.insert(e.id, e);
         }
-        write_breakdown(path, plan.as_ref(), &ids, &solved)
+        write_breakdown(path, plan.as_ref(), algorithm, &ids, &solved)
             .with_context(|| format!("writing breakdown {}", path.display()))?;
     }
     match args.shard {
@@ -392,10 +392,12 @@ fn journal_depth(path: &Path, n: u32, algorithm: Algorithm) -> Option<u32> {
         .then_some(header.split_depth)
 }
 
-/// Writes the breakdown CSV: one row per subproblem of `ids`, in id order.
+/// Writes the breakdown CSV: one row per subproblem of `ids`, in id order. The orbit columns are
+/// empty where `algorithm` does not classify a subproblem's solutions (mirror, join).
 fn write_breakdown(
     path: &Path,
     plan: &dyn Plan,
+    algorithm: Algorithm,
     ids: &[usize],
     solved: &HashMap<usize, Entry>,
 ) -> anyhow::Result<()> {
@@ -409,15 +411,16 @@ fn write_breakdown(
                 p.cols().iter().map(u8::to_string).collect::<Vec<_>>().join(" ")
             });
             let c = e.tally.classes;
+            let orbit = |k: u128| if algorithm.classifies() { k.to_string() } else { String::new() };
             let nodes = if e.nodes_counted { e.tally.nodes.to_string() } else { String::new() };
             w.write_record([
                 id.to_string(),
                 prefix,
                 e.tally.solutions.to_string(),
-                c.orbit8.to_string(),
-                c.orbit4.to_string(),
-                c.orbit2.to_string(),
-                c.orbit1.to_string(),
+                orbit(c.orbit8),
+                orbit(c.orbit4),
+                orbit(c.orbit2),
+                orbit(c.orbit1),
                 nodes,
             ])?;
         }
