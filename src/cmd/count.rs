@@ -32,6 +32,11 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
     if args.sequence.needs_classes() && args.algorithm == Algorithm::Mirror {
         return Err(super::sequence_needs_classes(args.sequence, Algorithm::Mirror).into());
     }
+    super::check_offset(
+        args.format.unwrap_or_default(),
+        args.sequence,
+        args.sizes.iter().flat_map(|s| s.iter()),
+    )?;
     if args.format == Some(nqueens::output::Format::Bfile) {
         // A b-file lists each n once, in increasing order (OEIS b-file format).
         let all: Vec<u32> = args.sizes.iter().flat_map(|s| s.iter()).collect();

@@ -59,6 +59,7 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
         ))
         .into());
     }
+    super::check_offset(args.format.unwrap_or_default(), args.sequence, std::iter::once(n))?;
     // The journal and the shard results record the concrete algorithm (`auto` resolves per n).
     let algorithm = args.algorithm.resolve(n);
     if args.sequence.needs_classes() && algorithm == Algorithm::Mirror {
