@@ -142,6 +142,14 @@ pub enum Fault {
         /// The board side.
         n: usize,
     },
+    /// A line of the cols format with another number of columns than the list's boards have
+    /// (rows), told before its column numbers are judged against its own length.
+    ColumnCount {
+        /// The line's number of columns.
+        columns: usize,
+        /// The side of the list's boards.
+        expected: usize,
+    },
     /// A board of another size than the list's.
     MixedSize {
         /// Its side.
@@ -179,6 +187,9 @@ impl fmt::Display for Fault {
                 write!(f, "row {row} has {len} squares but the board has {rows} rows")
             }
             Fault::OffBoard { row, col, n } => write!(f, "row {row}: column {col} is outside 1..={n}"),
+            Fault::ColumnCount { columns, expected } => {
+                write!(f, "the line has {columns} columns where the list's boards have {expected}")
+            }
             Fault::MixedSize { size, expected } => {
                 write!(f, "the board is {size}×{size} but the list is of {expected}×{expected} boards")
             }
@@ -438,7 +449,7 @@ pub fn check(mut input: impl BufRead, options: &CheckOptions) -> Result<Report, 
             let mut lines = Lines { input: &mut input, number: skipped_lines, buf: Vec::new() };
             while let Some(text) = lines.next()? {
                 if !text.trim().is_empty() {
-                    let raw = read_cols(text);
+                    let raw = read_cols(text, checker.n);
                     checker.add(Some(lines.number), raw);
                 }
             }
@@ -773,18 +784,28 @@ impl<R: BufRead> Json<'_, R> {
     }
 }
 
-/// Reads one line of the cols format: 1-based columns separated by whitespace.
-fn read_cols(text: &str) -> RawBoard {
+/// Reads one line of the cols format: 1-based columns separated by whitespace; `expected` is
+/// the side of the list's boards once known (its first valid board, or --size).
+fn read_cols(text: &str, expected: Option<usize>) -> RawBoard {
     let tokens: Vec<&str> = text.split_whitespace().collect();
     let n = tokens.len();
-    let mut rows = Vec::with_capacity(n);
-    for (r, token) in tokens.iter().enumerate() {
+    let mut cols = Vec::with_capacity(n);
+    for token in &tokens {
         let col: u64 = token.parse().map_err(|_| Fault::Malformed {
             reason: format!(
                 "'{}' is not a column number (cols format: 1-based columns separated by spaces)",
                 escape_controls(token)
             ),
         })?;
+        cols.push(col);
+    }
+    // A short or long line among boards of a known side: its length is what is wrong, not a
+    // column beyond it.
+    if let Some(expected) = expected.filter(|&e| e != n) {
+        return Err(Fault::ColumnCount { columns: n, expected });
+    }
+    let mut rows = Vec::with_capacity(n);
+    for (r, col) in cols.into_iter().enumerate() {
         if col == 0 || col > n as u64 {
             return Err(Fault::OffBoard { row: r + 1, col, n });
         }

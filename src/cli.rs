@@ -325,9 +325,11 @@ pub struct CountArgs {
     #[arg(short = 'j', long, value_name = "T", value_parser = parse_threads)]
     pub threads: Option<usize>,
 
-    /// Output format: text (aligned table), json (JSON Lines), csv, bfile (OEIS `n a(n)` lines).
-    #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = parse_format)]
-    pub format: Format,
+    /// Output format: text (aligned table), json (JSON Lines), csv, bfile (OEIS `n a(n)` lines)
+    /// [default: text]. A shard writes its JSON result for `merge`, which takes --format.
+    // No default_value: a --format given with --shard is refused, the default is not.
+    #[arg(long, value_name = "FORMAT", value_parser = parse_format)]
+    pub format: Option<Format>,
 
     /// The sequence a bfile writes: solutions (A000170) or unique (fundamental solutions,
     /// A002562, from n = 1; not with --algorithm mirror). The other formats show both.

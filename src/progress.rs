@@ -72,6 +72,28 @@ impl Observer for Bars {
     }
 }
 
+/// The bar's line: the bar takes what the terminal's width leaves, so that the line fits a
+/// 60-column terminal (about 41 columns of text for n = 27 and 123,456 subproblems).
+const TEMPLATE: &str = "n={prefix} {wide_bar} {pos}/{len} {elapsed_precise} ETA {eta_precise}";
+
+fn style() -> ProgressStyle {
+    ProgressStyle::with_template(TEMPLATE).expect("the template is valid")
+}
+
+/// Whether a bar is drawn on a terminal now: what [`clear_in_signal_handler`] reads.
+static ON_TERMINAL: AtomicBool = AtomicBool::new(false);
+
+/// Erases the bar's line from the terminal, if a bar is drawn there: for a signal handler that
+/// ends the process at once (Ctrl-C without a checkpoint). Only an atomic load and `write(2)`,
+/// both async-signal-safe.
+pub fn clear_in_signal_handler() {
+    if ON_TERMINAL.load(Ordering::SeqCst) {
+        const CLEAR: &[u8] = b"\r\x1b[2K";
+        // SAFETY: writes a static buffer to fd 2; a failed write leaves the line as it is.
+        unsafe { libc::write(2, CLEAR.as_ptr().cast(), CLEAR.len()) };
+    }
+}
+
 /// The progress bar, hidden until it is worth showing.
 struct Bar {
     bar: ProgressBar,
@@ -82,11 +104,7 @@ struct Bar {
 impl Bar {
     fn new(len: u64, n: u32, mode: When) -> Bar {
         let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::hidden());
-        let style = ProgressStyle::with_template(
-            "n={prefix} {bar:30} {pos}/{len} subproblems, {elapsed_precise} elapsed, ETA {eta_precise}",
-        )
-        .expect("the template is valid");
-        bar.set_style(style);
+        bar.set_style(style());
         bar.set_prefix(n.to_string());
         let stderr_is_terminal = std::io::stderr().is_terminal();
         let shown = match mode {
@@ -114,6 +132,7 @@ impl Bar {
             return;
         }
         let target = if std::io::stderr().is_terminal() {
+            ON_TERMINAL.store(true, Ordering::SeqCst);
             ProgressDrawTarget::stderr()
         } else {
             ProgressDrawTarget::term_like_with_hz(Box::new(PlainLines), 1)
@@ -125,6 +144,7 @@ impl Bar {
         if !self.bar.is_hidden() {
             self.bar.finish_and_clear();
         }
+        ON_TERMINAL.store(false, Ordering::SeqCst);
     }
 }
 
@@ -172,5 +192,73 @@ mod tests {
         assert_eq!("always".parse(), Ok(When::Always));
         assert_eq!("never".parse(), Ok(When::Never));
         assert!("sometimes".parse::<When>().unwrap_err().contains("auto, always or never"));
+    }
+
+    /// A terminal of a given width that keeps what is drawn on it.
+    #[derive(Debug)]
+    struct Screen {
+        width: u16,
+        lines: std::sync::Mutex<Vec<String>>,
+    }
+
+    /// What the bar draws to: a handle on a [`Screen`] the test keeps too.
+    #[derive(Debug)]
+    struct Shared(Arc<Screen>);
+
+    impl TermLike for Shared {
+        fn width(&self) -> u16 {
+            self.0.width
+        }
+        fn move_cursor_up(&self, _: usize) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn move_cursor_down(&self, _: usize) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn move_cursor_right(&self, _: usize) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn move_cursor_left(&self, _: usize) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn write_line(&self, s: &str) -> std::io::Result<()> {
+            self.write_str(s)
+        }
+        fn write_str(&self, s: &str) -> std::io::Result<()> {
+            if !s.is_empty() {
+                self.0.lines.lock().unwrap().push(s.to_string());
+            }
+            Ok(())
+        }
+        fn clear_line(&self) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn flush(&self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// Issue 14: the bar wrapped onto two lines in a 60-column terminal.
+    #[test]
+    fn the_bar_fits_a_60_column_terminal() {
+        for (n, len, pos) in [(20, 4_922, 1_685), (27, 123_456, 98_765), (8, 7, 0)] {
+            let screen = Arc::new(Screen { width: 60, lines: Default::default() });
+            let target = ProgressDrawTarget::term_like(Box::new(Shared(Arc::clone(&screen))));
+            let bar = ProgressBar::with_draw_target(Some(len), target);
+            bar.set_style(style());
+            bar.set_prefix(n.to_string());
+            bar.set_position(pos);
+            bar.abandon();
+            let lines = screen.lines.lock().unwrap();
+            let last = lines.last().expect("the bar was drawn");
+            assert!(
+                last.starts_with(&format!("n={n} ")) && last.contains(&format!(" {pos}/{len} ")),
+                "{last}"
+            );
+            assert!(last.contains(" ETA "), "{last}");
+            for line in lines.iter() {
+                assert!(line.chars().count() <= 60, "{} columns: {line}", line.chars().count());
+            }
+        }
     }
 }

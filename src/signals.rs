@@ -1,7 +1,7 @@
 //! Signals: SIGINT (Ctrl-C), SIGTERM (kill, schedulers) and SIGUSR1 (Slurm's warning before a
 //! time limit, `--signal=USR1@120`).
 //!
-//! A run that saves nothing ends at once with 128 + the signal's number, the shell's convention:
+//! A run that saves nothing erases its progress bar and ends at once with 128 + the signal's number, the shell's convention:
 //! 130 for SIGINT, 143 for SIGTERM, and 143 for SIGUSR1 too (our choice: a scheduler's warning
 //! means "stop now", and one code for "stopped on request" keeps job scripts simple).
 //!
@@ -42,8 +42,14 @@ pub fn name(signal: i32) -> &'static str {
 pub fn exit_at_once() -> io::Result<()> {
     for signal in STOP_SIGNALS {
         let code = exit_code(signal) as i32;
-        // SAFETY: the action only calls `_exit`, which is async-signal-safe.
-        unsafe { signal_hook::low_level::register(signal, move || signal_hook::low_level::exit(code)) }?;
+        // SAFETY: the action erases the progress bar's line (an atomic load and `write(2)`) and
+        // calls `_exit`, all async-signal-safe.
+        unsafe {
+            signal_hook::low_level::register(signal, move || {
+                crate::progress::clear_in_signal_handler();
+                signal_hook::low_level::exit(code)
+            })
+        }?;
     }
     Ok(())
 }

@@ -4,6 +4,7 @@
 mod common;
 
 use common::nqueens;
+use predicates::prelude::*;
 
 fn solve(args: &[&str]) -> Vec<u8> {
     nqueens(args).assert().success().get_output().stdout.clone()
@@ -242,6 +243,30 @@ fn check_memory_stays_flat_on_hundreds_of_megabytes() {
         copies - 1
     )), "{}", &run.stdout[run.stdout.len().saturating_sub(300)..]);
     assert!(run.peak_rss < 64 * MIB, "peak RSS {} MiB", run.peak_rss / MIB);
+}
+
+#[test]
+fn a_short_or_long_line_says_its_number_of_columns() {
+    // Issue 14: `3 1 4` among 4×4 boards was "row 3: column 4 is outside 1..=3".
+    let list = "2 4 1 3\n3 1 4\n3 1 4 2\n2 4 1 3 5\n";
+    nqueens(&["check"]).write_stdin(list).assert().code(1).stdout(
+        "line 2: board 2: the line has 3 columns where the list's boards have 4\n\
+         line 4: board 4: the line has 5 columns where the list's boards have 4\n\
+         4×4 boards (cols format): 4 read, 2 valid, 2 distinct, 2 problems; \
+         complete: all 2 solutions of n = 4 (OEIS A000170)\n",
+    );
+    // With --size the list's side is known from the start; --partial reports the same.
+    nqueens(&["check", "--size", "4", "--partial"]).write_stdin("3 1 4\n2 4 1 3\n").assert().code(1).stdout(
+        predicate::str::starts_with(
+            "line 1: board 1: the line has 3 columns where the list's boards have 4\n",
+        ),
+    );
+    // A column beyond a line of the list's length is still named as such.
+    nqueens(&["check"])
+        .write_stdin("2 4 1 3\n5 1 2 3\n")
+        .assert()
+        .code(1)
+        .stdout(predicate::str::starts_with("line 2: board 2: row 1: column 5 is outside 1..=4\n"));
 }
 
 #[test]

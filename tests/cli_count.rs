@@ -371,7 +371,7 @@ fn progress_always_draws_on_stderr_and_never_on_stdout() {
     .get_output()
     .clone();
     let err = String::from_utf8(out.stderr).unwrap();
-    assert!(err.contains("subproblems") && err.contains("ETA"), "{err:?}");
+    assert!(err.contains("/9844 ") && err.contains(" ETA "), "{err:?}");
     // auto: stderr is not a terminal here, so nothing is drawn.
     nqueens(&["count", "12", "--progress", "auto"]).assert().success().stderr("");
 }
@@ -405,4 +405,53 @@ fn every_d4_search_gives_the_same_counts_and_nodes_or_is_refused() {
     }
     let auto = record("auto");
     assert_eq!((&auto["nodes"], &auto["unique"]), (&want["nodes"], &want["unique"]));
+}
+
+#[test]
+fn a_shard_refuses_a_format_other_than_json() {
+    // Issue 14: `--shard` ignored `--format text` silently.
+    for format in ["text", "csv", "bfile"] {
+        usage_error(
+            &["count", "10", "--shard", "0/2", "--format", format],
+            &format!(
+                "--format {format} does not apply to --shard: a shard writes its JSON result for `nqueens merge`; give --format to `nqueens merge`"
+            ),
+        );
+    }
+    // The default and an explicit json write the shard's JSON result.
+    for extra in [&[][..], &["--format", "json"][..]] {
+        let mut args = vec!["count", "10", "--shard", "0/2"];
+        args.extend_from_slice(extra);
+        nqueens(&args).assert().success().stdout(predicate::str::starts_with("{\"format\":\"nqueens-shard\","));
+    }
+    // Without --shard the default is still the text table.
+    nqueens(&["count", "10"]).assert().success().stdout(predicate::str::starts_with("  n "));
+}
+
+#[test]
+fn a_bfile_of_a_sequence_from_n_1_refuses_n_0_alone() {
+    // Issue 14: `count 0 --format bfile --sequence unique` printed nothing and exited 0.
+    for (sequence, oeis) in [("unique", "A002562"), ("rot180", "A032522"), ("rot90", "A033148")] {
+        let message = format!("--sequence {sequence} starts at n = 1 (OEIS {oeis}'s offset): n = 0 has no term");
+        usage_error(&["count", "0", "--format", "bfile", "--sequence", sequence], &message);
+        usage_error(&["count", "0..0", "--format", "bfile", "--sequence", sequence], &message);
+        let dir = tempfile::tempdir().unwrap();
+        let journal = dir.path().join("q0.journal");
+        let csv = dir.path().join("q0.csv");
+        for long in [["--checkpoint", journal.to_str().unwrap()], ["--breakdown", csv.to_str().unwrap()]] {
+            let mut args = vec!["count", "0", "--format", "bfile", "--sequence", sequence];
+            args.extend_from_slice(&long);
+            usage_error(&args, &message);
+        }
+        assert!(!journal.exists() && !csv.exists(), "nothing is written");
+        // merge of n = 0 shards likewise.
+        let shard = dir.path().join("s0.json");
+        nqueens(&["count", "0", "--shard", "0/1", "--output", shard.to_str().unwrap()]).assert().success();
+        usage_error(&["merge", shard.to_str().unwrap(), "--format", "bfile", "--sequence", sequence], &message);
+        // A range that holds other sizes skips n = 0 (see bfile_of_a002562).
+        nqueens(&["count", "0..1", "--format", "bfile", "--sequence", sequence]).assert().success().stdout("1 1\n");
+    }
+    // A000170 has a(0) = 1; the other formats show n = 0 as it is.
+    nqueens(&["count", "0", "--format", "bfile"]).assert().success().stdout("0 1\n");
+    nqueens(&["count", "0", "--format", "csv", "--sequence", "unique"]).assert().success();
 }

@@ -494,7 +494,7 @@ fn a_full_disk_leaves_no_temporary_file_and_no_torn_line() {
         .assert()
         .success()
         .stdout("12 14200\n")
-        .stderr("");
+        .stderr(predicate::str::is_match("^nqueens: resumed [0-9,]+ of [0-9,]+ subproblems from .*q.journal\n$").unwrap());
 
     // Issue 15: a torn line left on a full disk was blamed on "a crash".
     std::fs::remove_file(&journal).unwrap();
@@ -590,4 +590,26 @@ fn a_huge_shard_file_is_refused_without_reading_it_all() {
     let peak = usage.ru_maxrss as u64 * 1024;
     assert!(peak < 64 << 20, "peak RSS {} MiB", peak >> 20);
     assert!(std::fs::read(&f).unwrap() == before);
+}
+
+#[test]
+fn a_resumed_run_says_how_much_came_from_the_journal() {
+    // Issue 14: a resumed run did not say how much came from the journal.
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("q14.journal");
+    let j = journal.to_str().unwrap();
+    let args = ["count", "14", "--algorithm", "mirror", "--split-depth", "4", "--checkpoint", j, "--format", "bfile"];
+    nqueens(&args).assert().success().stdout("14 365596\n").stderr("");
+    // Keep the header and the first 1,685 subproblems, as a stopped run leaves them.
+    let text = std::fs::read_to_string(&journal).unwrap();
+    assert!(text.starts_with("nqueens-journal 1 n=14 algorithm=mirror split_depth=4 subproblems=4816 "), "{text:.120}");
+    let kept: String = text.split_inclusive('\n').take(1 + 1_685).collect();
+    std::fs::write(&journal, kept).unwrap();
+    nqueens(&args)
+        .assert()
+        .success()
+        .stdout("14 365596\n")
+        .stderr(format!("nqueens: resumed 1,685 of 4,816 subproblems from {j}\n"));
+    // Everything recorded: nothing is resumed, the journal is only added up.
+    nqueens(&args).assert().success().stdout("14 365596\n").stderr("");
 }

@@ -142,7 +142,24 @@ fn signals_stop_gracefully_then_resume_gives_the_exact_count() {
         let done = entries(&journal).len();
         assert!(done > 0 && done < announced(&journal), "SIG{sig}: {done} recorded");
         let resumed = nqueens(&args).assert().success().get_output().clone();
-        assert_eq!(resumed.stderr, b"", "a clean journal resumes without warnings");
+        // A clean journal resumes without warnings, saying only how much came from it.
+        let grouped = |n: usize| {
+            let d = n.to_string();
+            d.chars().enumerate().fold(String::new(), |mut o, (i, c)| {
+                if i > 0 && (d.len() - i) % 3 == 0 {
+                    o.push(',');
+                }
+                o.push(c);
+                o
+            })
+        };
+        let said = format!(
+            "nqueens: resumed {} of {} subproblems from {}\n",
+            grouped(done),
+            grouped(announced(&journal)),
+            s(&journal)
+        );
+        assert_eq!(String::from_utf8_lossy(&resumed.stderr), said);
         assert_eq!(json_count(&args), q(15));
     }
     std::fs::remove_dir_all(&dir).unwrap();
@@ -483,6 +500,19 @@ fn breakdown_lists_every_subproblem_with_its_prefix_and_counts() {
     let counted: Vec<(&str, &str, &str)> = rows[1..].iter().map(|r| (r[0], r[1], r[2])).collect();
     assert_eq!(counted, [("0", "0", "8"), ("1", "1", "16"), ("2", "2", "32"), ("3", "3", "36")]);
     assert!(rows[1..].iter().all(|r| r[7].parse::<u64>().unwrap() > 0), "nodes are counted");
+    // Issue 14: the mirror computes no symmetry classes: its orbit cells are empty, not 0.
+    assert!(rows[1..].iter().all(|r| r[3..7] == ["", "", "", ""]), "{text}");
+    // Nor does the join per subproblem (its classes come from Burnside for a whole count).
+    let join_csv = dir.join("q10-join.csv");
+    nqueens(&["count", "10", "--algorithm", "join", "--breakdown", s(&join_csv), "--format", "bfile"])
+        .assert()
+        .success()
+        .stdout("10 724\n");
+    let text = std::fs::read_to_string(&join_csv).unwrap();
+    let rows: Vec<Vec<&str>> = text.lines().skip(1).map(|l| l.split(',').collect()).collect();
+    assert!(!rows.is_empty() && rows.iter().all(|r| r.len() == 8 && r[3..7] == ["", "", "", ""]), "{text}");
+    let total: u64 = rows.iter().map(|r| r[2].parse::<u64>().unwrap()).sum();
+    assert_eq!(total, 724);
     // A shard's breakdown covers the shard's subproblems; the journal's too after a resume.
     let journal = dir.join("q11.journal");
     let shard_csv = dir.join("q11-s1.csv");
@@ -521,6 +551,13 @@ fn breakdown_lists_every_subproblem_with_its_prefix_and_counts() {
     assert_eq!(ids, want.iter().map(|&i| i as u64).collect::<Vec<_>>());
     let total: u64 = text.lines().skip(1).map(|l| l.split(',').nth(2).unwrap().parse::<u64>().unwrap()).sum();
     assert_eq!(total, shard["solutions"].as_u64().unwrap());
+    // d4 classifies each subproblem's solutions: its orbit cells are numbers.
+    let orbits: u64 = text
+        .lines()
+        .skip(1)
+        .flat_map(|l| l.split(',').skip(3).take(4).map(|c| c.parse::<u64>().unwrap()).collect::<Vec<_>>())
+        .sum();
+    assert!(orbits > 0, "{text}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

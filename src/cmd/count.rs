@@ -32,7 +32,12 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
     if args.sequence.needs_classes() && args.algorithm == Algorithm::Mirror {
         return Err(super::sequence_needs_classes(args.sequence, Algorithm::Mirror).into());
     }
-    if args.format == nqueens::output::Format::Bfile {
+    super::check_offset(
+        args.format.unwrap_or_default(),
+        args.sequence,
+        args.sizes.iter().flat_map(|s| s.iter()),
+    )?;
+    if args.format == Some(nqueens::output::Format::Bfile) {
         // A b-file lists each n once, in increasing order (OEIS b-file format).
         let all: Vec<u32> = args.sizes.iter().flat_map(|s| s.iter()).collect();
         if let Some(w) = all.windows(2).find(|w| w[1] <= w[0]) {
@@ -51,7 +56,7 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
         }
     }
     let stdout = BufWriter::new(io::stdout().lock());
-    let mut sink = args.format.sink_for(Box::new(stdout), args.verify, args.sequence);
+    let mut sink = args.format.unwrap_or_default().sink_for(Box::new(stdout), args.verify, args.sequence);
     let mut mismatches = 0;
     for n in args.sizes.iter().flat_map(|s| s.iter()) {
         let count = counter.count(n).map_err(|e| match e {

@@ -15,6 +15,7 @@ use anyhow::{Context, anyhow};
 use nqueens::Job;
 use nqueens::journal::{self, Entry, Header, Journal};
 use nqueens::merge::{Covers, SHARD_FORMAT, SHARD_FORMAT_VERSION, ShardResult};
+use nqueens::output::Format;
 use nqueens::shard::{assign, shard_plan_with};
 use nqueens::{Algorithm, Count, CountOptions, Counter, Plan, Tally, make_plan_with};
 
@@ -49,6 +50,16 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
         )
         .into());
     }
+    if let (Some(_), Some(format)) = (args.shard, args.format)
+        && format != Format::Json
+    {
+        return Err(UsageError(format!(
+            "--format {} does not apply to --shard: a shard writes its JSON result for `nqueens merge`; give --format to `nqueens merge`",
+            Format::NAMES[format as usize]
+        ))
+        .into());
+    }
+    super::check_offset(args.format.unwrap_or_default(), args.sequence, std::iter::once(n))?;
     // The journal and the shard results record the concrete algorithm (`auto` resolves per n).
     let algorithm = args.algorithm.resolve(n);
     if args.sequence.needs_classes() && algorithm == Algorithm::Mirror {
@@ -127,6 +138,19 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
     }
     let to_run: Vec<usize> = ids.iter().copied().filter(|i| !solved.contains_key(i)).collect();
     let recorded = ids.len() - to_run.len();
+    // Said when the run goes on from the journal; a journal that holds every subproblem is only
+    // checked and added up (an error then stays the one line it is).
+    if let Some(path) = &args.checkpoint
+        && recorded > 0
+        && !to_run.is_empty()
+    {
+        super::warn(format_args!(
+            "nqueens: resumed {} of {} subproblems from {}",
+            grouped(recorded),
+            grouped(ids.len()),
+            path.display()
+        ));
+    }
 
     let never = AtomicBool::new(false);
     let stop_flag: &AtomicBool = stop.as_ref().map_or(&never, |s| &s.flag);
@@ -206,7 +230,7 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
         for e in fresh.into_inner().unwrap_or_else(|e| e.into_inner()) {
             solved.insert(e.id, e);
         }
-        write_breakdown(path, plan.as_ref(), &ids, &solved)
+        write_breakdown(path, plan.as_ref(), algorithm, &ids, &solved)
             .with_context(|| format!("writing breakdown {}", path.display()))?;
     }
     match args.shard {
@@ -254,7 +278,7 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
             let mut count = Count::of_plan(plan.as_ref(), &total, algorithm, seconds, threads, nodes);
             count.unique = classes.map(|c| c.total());
             count.classes = classes;
-            super::merge::report(&count, args.format, args.verify, args.sequence)
+            super::merge::report(&count, args.format.unwrap_or_default(), args.verify, args.sequence)
         }
     }
 }
@@ -344,6 +368,19 @@ fn resolve(path: &Path) -> std::path::PathBuf {
     }
 }
 
+/// Returns `n` with a comma between groups of three digits: 4922 as "4,922".
+fn grouped(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, d) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(d);
+    }
+    out
+}
+
 /// Returns the split depth recorded in the journal at `path`, if it exists, has a valid header
 /// and is of the same run otherwise (the `n`×`n` board, `algorithm`, the whole board). A journal
 /// of another run is reported when it is opened, naming the real difference (another
@@ -356,10 +393,12 @@ fn journal_depth(path: &Path, n: u32, algorithm: Algorithm) -> Option<u32> {
         .then_some(header.split_depth)
 }
 
-/// Writes the breakdown CSV: one row per subproblem of `ids`, in id order.
+/// Writes the breakdown CSV: one row per subproblem of `ids`, in id order. The orbit columns are
+/// empty where `algorithm` does not classify a subproblem's solutions (mirror, join).
 fn write_breakdown(
     path: &Path,
     plan: &dyn Plan,
+    algorithm: Algorithm,
     ids: &[usize],
     solved: &HashMap<usize, Entry>,
 ) -> anyhow::Result<()> {
@@ -373,15 +412,16 @@ fn write_breakdown(
                 p.cols().iter().map(u8::to_string).collect::<Vec<_>>().join(" ")
             });
             let c = e.tally.classes;
+            let orbit = |k: u128| if algorithm.classifies() { k.to_string() } else { String::new() };
             let nodes = if e.nodes_counted { e.tally.nodes.to_string() } else { String::new() };
             w.write_record([
                 id.to_string(),
                 prefix,
                 e.tally.solutions.to_string(),
-                c.orbit8.to_string(),
-                c.orbit4.to_string(),
-                c.orbit2.to_string(),
-                c.orbit1.to_string(),
+                orbit(c.orbit8),
+                orbit(c.orbit4),
+                orbit(c.orbit2),
+                orbit(c.orbit1),
                 nodes,
             ])?;
         }

@@ -54,7 +54,9 @@ pub fn run(args: MergeArgs) -> anyhow::Result<ExitCode> {
         results.push((name, result));
     }
     let merged = merge(&results)?;
-    report(&merged.count(), args.format, args.verify, args.sequence)
+    let count = merged.count();
+    super::check_offset(args.format, args.sequence, std::iter::once(count.n))?;
+    report(&count, args.format, args.verify, args.sequence)
 }
 
 /// Writes `count` in `format` on stdout, checks it against OEIS A000170 when `verify` is set

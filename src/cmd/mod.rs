@@ -64,6 +64,31 @@ pub fn sequence_needs_classes(sequence: Sequence, algorithm: nqueens::Algorithm)
     ))
 }
 
+/// Refuses a b-file of a sequence with offset 1 (A002562, A032522, A033148) when every size
+/// asked for is n = 0, which has no term: the b-file would be empty. A range such as 0..12 just
+/// skips n = 0.
+///
+/// # Errors
+/// [`UsageError`] naming the sequence and its offset.
+pub fn check_offset(
+    format: nqueens::output::Format,
+    sequence: Sequence,
+    mut sizes: impl Iterator<Item = u32>,
+) -> Result<(), UsageError> {
+    if format != nqueens::output::Format::Bfile || sequence == Sequence::Solutions || sizes.any(|n| n >= 1) {
+        return Ok(());
+    }
+    let oeis = match sequence {
+        Sequence::Unique => "A002562",
+        Sequence::Rot180 => "A032522",
+        _ => "A033148",
+    };
+    Err(UsageError(format!(
+        "--sequence {} starts at n = 1 (OEIS {oeis}'s offset): n = 0 has no term",
+        sequence.name()
+    )))
+}
+
 /// Runs the chosen subcommand.
 ///
 /// # Errors
