@@ -28,8 +28,9 @@
 //! and from n = 24 one key per D4 orbit of the quarter square (see [`quarter::Symmetry`]),
 //! so n = 24–25 need about 0.75 GB instead of 5 GB and n = 26–27 about 7 GB
 //! ([`quarter::estimated_bytes`]); per-thread scratch is under 2 MB at n = 20 and about
-//! 60 MB at n = 22. [`JoinPlan::new`] refuses boards whose table would not fit in the memory
-//! available.
+//! 60 MB at n = 22 (taken as 275 MiB at n = 24–25, [`per_thread_bytes`]). [`JoinPlan::new`]
+//! refuses boards whose table would not fit in the memory available, and [`check_memory_for`]
+//! (which the command line runs first) counts every thread's buffers too.
 
 pub mod bits;
 pub mod half;
