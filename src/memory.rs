@@ -41,7 +41,7 @@ pub fn address_space_limit() -> Option<u64> {
     let mut limit = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
     // SAFETY: getrlimit only writes the struct it is given.
     let ok = unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut limit) } == 0;
-    (ok && limit.rlim_cur != libc::RLIM_INFINITY).then_some(limit.rlim_cur as u64)
+    (ok && limit.rlim_cur != libc::RLIM_INFINITY).then_some(limit.rlim_cur)
 }
 
 /// Returns `VmSize` of a `/proc/self/status` text in bytes (the address space mapped now; the

@@ -10,7 +10,6 @@ use anyhow::Context;
 use nqueens::estimate::{self, CpuEstimate};
 use nqueens::shard::shard_plan;
 
-use super::UsageError;
 use crate::cli::{PlanArgs, PlanFormat};
 
 /// Seconds of warning before a Slurm task's time limit in `scripts/slurm-shards.sh` (its
@@ -20,14 +19,14 @@ const SIGNAL_LEAD: f64 = 120.0;
 /// Prints the plan `args` describe.
 ///
 /// # Errors
-/// [`UsageError`] for a board or algorithm whose plan cannot be built (such as a join table
+/// [`super::UsageError`] for a board or algorithm whose plan cannot be built (such as a join table
 /// that does not fit in memory); a failed write.
 pub fn run(args: PlanArgs) -> anyhow::Result<ExitCode> {
     let n = args.n;
     let algorithm = args.algorithm.resolve(n);
     let k = args.shards;
     let built = Instant::now();
-    let plan = shard_plan(algorithm, n, None, k).map_err(|e| UsageError(e.to_string()))?;
+    let plan = shard_plan(algorithm, n, None, k).map_err(super::from_library)?;
     let setup_seconds = built.elapsed().as_secs_f64();
     let algorithm = plan.algorithm();
     let memory_mib = estimate::memory_bytes(algorithm, n, plan.len()).div_ceil(1 << 20);
