@@ -32,8 +32,16 @@ pub enum Error {
     JoinTooLarge {
         /// The rejected board side.
         n: u32,
-        /// The table's estimated size in MiB.
+        /// The estimated memory in MiB: the table and every thread's working buffers.
         needed_mib: u64,
+        /// The quarter table's estimated size in MiB.
+        table_mib: u64,
+        /// The worker threads the estimate counts buffers for.
+        threads: usize,
+        /// One thread's working buffers, estimated, in MiB.
+        per_thread_mib: u64,
+        /// The process's address-space limit (`RLIMIT_AS`) in MiB, if one is set.
+        address_space_limit_mib: Option<u64>,
         /// The memory available in MiB (0 if unknown).
         available_mib: u64,
         /// The largest board the join supports at all.

@@ -2,7 +2,9 @@
 //! the room left under its control group's limit (cgroup v2 `memory.max` − `memory.current`,
 //! v1 `memory.limit_in_bytes` − `memory.usage_in_bytes`, at every level from the process's own
 //! group up to the root), and the memory Slurm gave the job (`SLURM_MEM_PER_NODE`, or
-//! `SLURM_MEM_PER_CPU` × the job's CPUs on this node, in MiB).
+//! `SLURM_MEM_PER_CPU` × the job's CPUs on this node, in MiB), and the room left under the
+//! process's address-space limit (`RLIMIT_AS`, as `ulimit -v` or `prlimit --as` set it, less
+//! the address space already mapped, `VmSize` of `/proc/self/status`).
 //!
 //! On a shared cluster node the free memory of the whole node says little: Slurm kills a job
 //! that exceeds its own request (through the cgroup, or by polling with `--mem` enforcement),
@@ -28,7 +30,34 @@ pub fn available() -> Option<u64> {
         var("SLURM_MEM_PER_CPU").as_deref(),
         var("SLURM_CPUS_ON_NODE").as_deref(),
     );
-    [node, cgroup, slurm].into_iter().flatten().min()
+    let status = std::fs::read_to_string("/proc/self/status").ok();
+    let address_space = address_space_room(address_space_limit(), status.as_deref().and_then(parse_vm_size));
+    [node, cgroup, slurm, address_space].into_iter().flatten().min()
+}
+
+/// Returns the process's soft address-space limit (`RLIMIT_AS`) in bytes; `None` when it is
+/// unlimited or cannot be read.
+pub fn address_space_limit() -> Option<u64> {
+    let mut limit = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+    // SAFETY: getrlimit only writes the struct it is given.
+    let ok = unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut limit) } == 0;
+    (ok && limit.rlim_cur != libc::RLIM_INFINITY).then_some(limit.rlim_cur)
+}
+
+/// Returns `VmSize` of a `/proc/self/status` text in bytes (the address space mapped now; the
+/// file gives kB, that is KiB).
+pub fn parse_vm_size(text: &str) -> Option<u64> {
+    let line = text.lines().find(|l| l.starts_with("VmSize:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib.saturating_mul(1024))
+}
+
+/// Returns the address space still free under the limit `limit` (bytes, `None` for none) when
+/// `mapped` bytes are mapped (`None` when unknown: then a quarter of the limit is held back
+/// for the binary, thread stacks and allocator arenas).
+pub fn address_space_room(limit: Option<u64>, mapped: Option<u64>) -> Option<u64> {
+    let limit = limit?;
+    Some(limit.saturating_sub(mapped.unwrap_or(limit / 4)))
 }
 
 /// Returns `MemAvailable` of a `/proc/meminfo` text in bytes (the file gives kB, that is KiB).
@@ -195,6 +224,18 @@ mod tests {
         assert_eq!(slurm_limit(Some("0"), None, None), None);
         assert_eq!(slurm_limit(None, None, Some("4")), None);
         assert_eq!(slurm_limit(Some("lots"), None, None), None);
+    }
+
+    #[test]
+    fn address_space_room_is_the_limit_less_what_is_mapped() {
+        let status = "Name:\tnqueens\nVmPeak:\t  300000 kB\nVmSize:\t  204800 kB\nVmRSS:\t 5000 kB\n";
+        assert_eq!(parse_vm_size(status), Some(200 << 20));
+        assert_eq!(parse_vm_size("VmRSS: 5 kB\n"), None);
+        assert_eq!(parse_vm_size("VmSize: lots kB\n"), None);
+        assert_eq!(address_space_room(Some(2_000_000_000), Some(200 << 20)), Some(2_000_000_000 - (200 << 20)));
+        assert_eq!(address_space_room(Some(1 << 30), Some(2 << 30)), Some(0));
+        assert_eq!(address_space_room(Some(4 << 30), None), Some(3 << 30));
+        assert_eq!(address_space_room(None, Some(200 << 20)), None);
     }
 
     #[test]

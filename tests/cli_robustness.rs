@@ -613,3 +613,63 @@ fn a_resumed_run_says_how_much_came_from_the_journal() {
     // Everything recorded: nothing is resumed, the journal is only added up.
     nqueens(&args).assert().success().stdout("14 365596\n").stderr("");
 }
+
+/// Runs the binary under an address-space limit of `bytes` (`RLIMIT_AS`, as `prlimit --as`
+/// sets it), set in the child before it starts; returns (exit code, stdout, stderr, seconds).
+fn under_address_limit(bytes: u64, args: &[&str]) -> (Option<i32>, String, String, f64) {
+    use std::os::unix::process::CommandExt;
+    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("nqueens"));
+    cmd.args(args);
+    // SAFETY: setrlimit is async-signal-safe and touches nothing of the parent.
+    unsafe {
+        cmd.pre_exec(move || {
+            let limit = libc::rlimit { rlim_cur: bytes as libc::rlim_t, rlim_max: bytes as libc::rlim_t };
+            if libc::setrlimit(libc::RLIMIT_AS, &limit) == 0 { Ok(()) } else { Err(std::io::Error::last_os_error()) }
+        });
+    }
+    let start = std::time::Instant::now();
+    let out = cmd.output().unwrap();
+    let seconds = start.elapsed().as_secs_f64();
+    (out.status.code(), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into(), seconds)
+}
+
+/// Issue 15: under `prlimit --as=...` the join at n = 24 and 25 aborted on a failed allocation
+/// (SIGABRT, exit 134); it must refuse at once with one line and exit 2, before building anything.
+#[test]
+fn join_under_an_address_space_limit_refuses_with_exit_2_before_building() {
+    for n in ["24", "25"] {
+        for j in ["1", "2"] {
+            let (code, stdout, stderr, seconds) =
+                under_address_limit(1_000_000_000, &["count", n, "--algorithm", "join", "--shard", "0/4096", "-j", j]);
+            assert_eq!(code, Some(2), "n = {n} -j {j}: {stderr}");
+            assert_eq!(stdout, "");
+            assert_eq!(stderr.lines().count(), 1, "{stderr}");
+            assert!(stderr.contains(&format!("board size {n} is too large for --algorithm join here")), "{stderr}");
+            assert!(stderr.contains("under an address-space limit (ulimit -v) of 953 MiB"), "{stderr}");
+            assert!(stderr.contains(&format!("{j} thread(s) × 275 MiB")), "{stderr}");
+            assert!(stderr.contains("use --algorithm d4, fewer threads (-j)"), "{stderr}");
+            assert!(!stderr.contains("panicked") && !stderr.contains("memory allocation"), "{stderr}");
+            assert!(seconds < 5.0, "refused after {seconds} s");
+        }
+        // Without --shard too.
+        let (code, _, stderr, _) = under_address_limit(1_000_000_000, &["count", n, "--algorithm", "join", "-j", "1"]);
+        assert_eq!(code, Some(2), "{stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    }
+    // Too many threads for the machine's memory: the per-thread buffers are counted.
+    let (code, _, stderr, _) = under_address_limit(4_000_000_000, &["count", "24", "--algorithm", "join", "-j", "64"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("64 thread(s) × 275 MiB"), "{stderr}");
+}
+
+/// A board that fits under the same limit still counts (Q(12) = 14,200, A000170).
+#[test]
+fn join_that_fits_under_an_address_space_limit_still_counts() {
+    let (code, stdout, stderr, _) = under_address_limit(1_000_000_000, &["count", "12", "--algorithm", "join", "-j", "2"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stdout.contains("14200"), "{stdout}");
+    let (code, stdout, stderr, _) =
+        under_address_limit(1_000_000_000, &["count", "16", "--algorithm", "join", "--shard", "0/4", "-j", "2"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stdout.contains("\"solutions\""), "{stdout}");
+}

@@ -52,7 +52,7 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
     // Refuse a join board whose quarter table would not fit before counting anything.
     if options.algorithm == Algorithm::Join {
         for n in args.sizes.iter().flat_map(|s| s.iter()).filter(|&n| n >= join::MIN_N) {
-            join::check_memory(n).map_err(super::from_library)?;
+            join::check_memory_for(n, options.threads).map_err(super::from_library)?;
         }
     }
     let stdout = BufWriter::new(io::stdout().lock());

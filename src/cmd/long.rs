@@ -76,6 +76,10 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
         signals::exit_at_once().context("installing signal handlers")?;
         None
     };
+    // Refuse a join board whose table and per-thread buffers would not fit before building it.
+    if algorithm == Algorithm::Join && n >= nqueens::algo::join::MIN_N {
+        nqueens::algo::join::check_memory_for(n, threads).map_err(super::from_library)?;
+    }
     let plan: Box<dyn Plan> = match args.shard {
         Some(shard) => shard_plan_with(algorithm, n, args.split_depth, shard.count, args.d4_search),
         None => {

@@ -31,11 +31,24 @@ pub fn from_library(e: nqueens::Error) -> anyhow::Error {
     use nqueens::Error;
     match e {
         Error::ThreadPool { .. } => anyhow::Error::new(e),
-        Error::JoinTooLarge { n, needed_mib, available_mib, max } => UsageError(format!(
-            "board size {n} is too large for --algorithm join: its quarter table needs about {needed_mib} MiB \
-             and {available_mib} MiB are available (the join supports n <= {max}); use --algorithm d4"
-        ))
-        .into(),
+        Error::JoinTooLarge { n, needed_mib, table_mib, threads, per_thread_mib, address_space_limit_mib, available_mib, max } => {
+            let reason = if n > max {
+                format!("the join supports n <= {max}")
+            } else {
+                let limit = address_space_limit_mib
+                    .map_or(String::new(), |l| format!(", under an address-space limit (ulimit -v) of {l} MiB"));
+                format!(
+                    "it needs about {needed_mib} MiB (quarter table {table_mib} MiB + {threads} thread(s) × \
+                     {per_thread_mib} MiB of buffers) but {available_mib} MiB are available to this process{limit}, \
+                     of which the join uses at most 3/4 (it supports n <= {max})"
+                )
+            };
+            UsageError(format!(
+                "board size {n} is too large for --algorithm join here: {reason}; use --algorithm d4, \
+                 fewer threads (-j) or a machine or job with more memory"
+            ))
+            .into()
+        }
         Error::UnsupportedSearch { search, feature } => UsageError(format!(
             "--d4-search {search} needs {feature}, which this processor lacks: use auto, avx2 or recursive"
         ))

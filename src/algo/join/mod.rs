@@ -28,8 +28,9 @@
 //! and from n = 24 one key per D4 orbit of the quarter square (see [`quarter::Symmetry`]),
 //! so n = 24–25 need about 0.75 GB instead of 5 GB and n = 26–27 about 7 GB
 //! ([`quarter::estimated_bytes`]); per-thread scratch is under 2 MB at n = 20 and about
-//! 60 MB at n = 22. [`JoinPlan::new`] refuses boards whose table would not fit in the memory
-//! available.
+//! 60 MB at n = 22 (taken as 275 MiB at n = 24–25, [`per_thread_bytes`]). [`JoinPlan::new`]
+//! refuses boards whose table would not fit in the memory available, and [`check_memory_for`]
+//! (which the command line runs first) counts every thread's buffers too.
 
 pub mod bits;
 pub mod half;
@@ -136,7 +137,20 @@ impl JoinPlan {
         assert!(n >= MIN_N, "the join needs n >= {MIN_N}");
         check_memory(n)?;
         let g = Geometry::new(n);
-        let table = QuarterTable::build(g.h);
+        let table = QuarterTable::try_build_with(g.h, quarter::Symmetry::for_side(g.h)).map_err(|_| {
+            // The estimate let it through but the allocator refused: the same refusal.
+            let needed = quarter::estimated_bytes(g.h);
+            Error::JoinTooLarge {
+                n,
+                needed_mib: needed.div_ceil(1 << 20),
+                table_mib: needed.div_ceil(1 << 20),
+                threads: 1,
+                per_thread_mib: per_thread_bytes(g.h).div_ceil(1 << 20),
+                address_space_limit_mib: crate::memory::address_space_limit().map(|b| b >> 20),
+                available_mib: available_memory().map_or(0, |a| a >> 20),
+                max: MAX_N,
+            }
+        })?;
         let kinds: Vec<Kind> = if n.is_multiple_of(2) {
             vec![Kind::Even]
         } else {
@@ -435,21 +449,48 @@ pub fn available_memory() -> Option<u64> {
     crate::memory::available()
 }
 
-/// Returns `Ok(())` if the join's quarter table for the `n`×`n` board fits: n ≤ [`MAX_N`] and
-/// its estimated size is at most 3/4 of the available memory (when that is known).
+/// Returns `Ok(())` if the join's quarter table for the `n`×`n` board fits with one thread's
+/// working buffers ([`check_memory_for`] with one thread).
 ///
 /// # Errors
 /// [`Error::JoinTooLarge`] otherwise.
 pub fn check_memory(n: u32) -> Result<(), Error> {
-    let needed = quarter::estimated_bytes(n / 2);
+    check_memory_for(n, 1)
+}
+
+/// Returns the estimated bytes of one thread's working buffers (half-board lists, window
+/// masks, queries, matcher) for quarter side `h`: they grow about 4× per step of h; taken as
+/// 275 MiB at h = 12 (n = 24–25, the break-it run's figure), a quarter of that at h = 11
+/// (60 MB measured at n = 22) and 4× more per further step; under 2 MB up to h = 10, taken
+/// as 4 MiB.
+pub fn per_thread_bytes(h: u32) -> u64 {
+    if h <= 10 { 4 << 20 } else { (275u64 << 20).saturating_mul(1u64 << (2 * (h - 11)).min(62)) / 4 }
+}
+
+/// Returns `Ok(())` if the join fits for the `n`×`n` board on `threads` worker threads: n ≤
+/// [`MAX_N`] and the quarter table ([`quarter::estimated_bytes`]) plus `threads` ×
+/// [`per_thread_bytes`] is at most 3/4 of the memory available ([`available_memory`], which
+/// honours the address-space limit), when that is known. Checked before anything is built.
+///
+/// # Errors
+/// [`Error::JoinTooLarge`] otherwise.
+pub fn check_memory_for(n: u32, threads: usize) -> Result<(), Error> {
+    let table = quarter::estimated_bytes(n / 2);
+    let per_thread = per_thread_bytes(n / 2);
+    let needed = table.saturating_add(per_thread.saturating_mul(threads.max(1) as u64));
     let available = available_memory();
     let fits = n <= MAX_N && available.is_none_or(|a| needed <= a / 4 * 3);
     if fits {
         Ok(())
     } else {
+        let mib = |b: u64| b.div_ceil(1 << 20);
         Err(Error::JoinTooLarge {
             n,
-            needed_mib: needed.div_ceil(1 << 20),
+            needed_mib: mib(needed),
+            table_mib: mib(table),
+            threads: threads.max(1),
+            per_thread_mib: mib(per_thread),
+            address_space_limit_mib: crate::memory::address_space_limit().map(|b| b >> 20),
             available_mib: available.map_or(0, |a| a >> 20),
             max: MAX_N,
         })

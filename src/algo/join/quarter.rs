@@ -163,6 +163,19 @@ impl QuarterTable {
     /// # Panics
     /// If `h` > [`MAX_H`].
     pub fn build_with(h: u32, symmetry: Symmetry) -> QuarterTable {
+        QuarterTable::try_build_with(h, symmetry)
+            .unwrap_or_else(|e| panic!("the quarter table of side {h} does not fit in memory: {e}"))
+    }
+
+    /// Builds the table as [`QuarterTable::build_with`] does, reserving its two big arrays (the
+    /// 4^h + 1 offsets and the entries) fallibly.
+    ///
+    /// # Errors
+    /// The allocator's refusal when either array cannot be reserved (instead of an abort).
+    ///
+    /// # Panics
+    /// If `h` > [`MAX_H`].
+    pub fn try_build_with(h: u32, symmetry: Symmetry) -> Result<QuarterTable, std::collections::TryReserveError> {
         assert!(h <= MAX_H, "quarter side {h} is beyond {MAX_H}");
         let keys = 1usize << (2 * h);
         // One bit per key: whether it is stored (the least of its orbit).
@@ -177,7 +190,9 @@ impl QuarterTable {
             })
             .collect();
         let keep = |key: usize| stored[key / 64] >> (key % 64) & 1 == 1;
-        let mut counts = vec![0u32; keys + 1];
+        let mut counts = Vec::new();
+        counts.try_reserve_exact(keys + 1)?;
+        counts.resize(keys + 1, 0u32);
         walk(h, 0, 0, 0, 0, 0, &mut |key, _| {
             if keep(key) {
                 counts[key] += 1
@@ -193,7 +208,9 @@ impl QuarterTable {
         // The offsets serve as the fill cursors (no second 4^h array: 256 MiB at h = 13):
         // afterwards offsets[key] is where key + 1 starts, so they shift up by one.
         let mut offsets = counts;
-        let mut entries = vec![0u64; total as usize];
+        let mut entries = Vec::new();
+        entries.try_reserve_exact(total as usize)?;
+        entries.resize(total as usize, 0u64);
         walk(h, 0, 0, 0, 0, 0, &mut |key, entry| {
             if keep(key) {
                 entries[offsets[key] as usize] = entry;
@@ -202,7 +219,7 @@ impl QuarterTable {
         });
         offsets.copy_within(0..keys, 1);
         offsets[0] = 0;
-        QuarterTable { h, symmetry, offsets, entries }
+        Ok(QuarterTable { h, symmetry, offsets, entries })
     }
 
     /// Returns which mirror images share storage.
