@@ -638,10 +638,8 @@ impl<R: BufRead> Json<'_, R> {
         if b != Some(b']') {
             loop {
                 if b != Some(b'[') {
-                    return Err(self.error(format!(
-                        "expected a board (an array of strings), found {}",
-                        self.found(b)
-                    )));
+                    return Err(self
+                        .error(format!("expected a board (an array of strings), found {}", self.found(b))));
                 }
                 let board = self.board()?;
                 checker.add(None, board);
@@ -670,10 +668,7 @@ impl<R: BufRead> Json<'_, R> {
         }
         loop {
             if b != Some(b'"') {
-                return Err(self.error(format!(
-                    "expected a string (a board row), found {}",
-                    self.found(b)
-                )));
+                return Err(self.error(format!("expected a string (a board row), found {}", self.found(b))));
             }
             let row = self.row()?;
             if fault.is_none() {
@@ -756,7 +751,8 @@ impl<R: BufRead> Json<'_, R> {
         for _ in 0..4 {
             let b = self.bump()?;
             let d = b.and_then(|b| (b as char).to_digit(16));
-            v = v * 16 + d.ok_or_else(|| self.error(format!("expected a hex digit, found {}", self.found(b))))?;
+            v = v * 16
+                + d.ok_or_else(|| self.error(format!("expected a hex digit, found {}", self.found(b))))?;
         }
         Ok(v)
     }
@@ -1212,11 +1208,16 @@ mod tests {
         let err = check("\u{1b}]0;x\u{7}\n".as_bytes(), &CheckOptions::default()).unwrap_err().to_string();
         assert!(err.contains("from '\\u{1b}]0;x\\u{7}'"), "{err}");
         assert_eq!(escape_controls("a\u{202e}b\tc"), "a\\u{202e}b\\u{9}c");
-        for text in ["\u{feff}2 4 1 3\n3 1 4 2\n", "\u{feff}\n.Q..\n...Q\nQ...\n..Q.\n\n..Q.\nQ...\n...Q\n.Q..\n"] {
+        for text in
+            ["\u{feff}2 4 1 3\n3 1 4 2\n", "\u{feff}\n.Q..\n...Q\nQ...\n..Q.\n\n..Q.\nQ...\n...Q\n.Q..\n"]
+        {
             let report = run(text, &CheckOptions::default());
             assert!(report.ok(), "{}", report.summary());
         }
-        let report = run("\u{feff}[[\".Q..\",\"...Q\",\"Q...\",\"..Q.\"],[\"..Q.\",\"Q...\",\"...Q\",\".Q..\"]]", &CheckOptions::default());
+        let report = run(
+            "\u{feff}[[\".Q..\",\"...Q\",\"Q...\",\"..Q.\"],[\"..Q.\",\"Q...\",\"...Q\",\".Q..\"]]",
+            &CheckOptions::default(),
+        );
         assert!(report.ok(), "{}", report.summary());
     }
 
@@ -1227,7 +1228,9 @@ mod tests {
         let report = run(&text, &CheckOptions::default());
         assert_eq!(
             faults(&report),
-            ["line 1: board 1: malformed: more than 63 rows without a blank line: a board has at most 63 rows (is a blank line missing between boards?)"]
+            [
+                "line 1: board 1: malformed: more than 63 rows without a blank line: a board has at most 63 rows (is a blank line missing between boards?)"
+            ]
         );
         // A line longer than any board needs is refused, in the board and cols formats.
         let long = format!("{}\n", "1 ".repeat(MAX_LINE));
@@ -1243,13 +1246,19 @@ mod tests {
         assert!(faults(&run(&text, &CheckOptions::default()))[0].contains("more than 63 rows"));
         // Errors in the leetcode stream name line and column.
         let err = check(&b"[[\"Q\"]] x"[..], &CheckOptions::default()).unwrap_err().to_string();
-        assert!(err.starts_with("line 1, column 9: ") && err.ends_with("trailing 'x' after the list"), "{err}");
+        assert!(
+            err.starts_with("line 1, column 9: ") && err.ends_with("trailing 'x' after the list"),
+            "{err}"
+        );
         let err = check(&b"[[\"Q\" \"Q\"]]"[..], &CheckOptions::default()).unwrap_err().to_string();
         assert!(err.ends_with("expected ',' or ']', found '\"'"), "{err}");
         let err = check(&b"[[\"Q\xff\"]]"[..], &CheckOptions::default()).unwrap_err().to_string();
         assert_eq!(err, "line 1: not UTF-8 text");
         let report = run("[[\"\\u0051\"], [\"\u{e9}\"]]", &CheckOptions::default());
-        assert_eq!(faults(&report), ["board 2: malformed: '\u{e9}' in row '\u{e9}' (a board row is Q and . only)"]);
+        assert_eq!(
+            faults(&report),
+            ["board 2: malformed: '\u{e9}' in row '\u{e9}' (a board row is Q and . only)"]
+        );
     }
 
     #[test]

@@ -16,8 +16,8 @@
 
 use std::time::{Duration, Instant};
 
-use crate::shard::estimate as probe;
 use crate::algo::join;
+use crate::shard::estimate as probe;
 use crate::{Algorithm, Plan};
 
 /// The fewest subproblems a sample counts, whatever the budget.

@@ -339,7 +339,9 @@ pub fn parse(path: &Path, bytes: &[u8], allowed: impl Fn(usize) -> bool) -> Resu
             if total.solutions.checked_add(entry.tally.solutions).is_none() {
                 corrupt(
                     at,
-                    format!("its {most} solutions and the other lines' up to line {no} add up beyond 128 bits"),
+                    format!(
+                        "its {most} solutions and the other lines' up to line {no} add up beyond 128 bits"
+                    ),
                 )
             } else {
                 corrupt(no, "adding its counts to the lines before it overflows 128 bits".to_string())

@@ -28,8 +28,13 @@ fn main() -> ExitCode {
                     // (`nqueens --help | head -1`) is no error, a full or closed stdout is.
                     match err.print() {
                         Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
-                            let e = if stdout_closed { "standard output is closed".to_string() } else { e.to_string() };
-                            let what = if err.kind() == ErrorKind::DisplayVersion { "version" } else { "help" };
+                            let e = if stdout_closed {
+                                "standard output is closed".to_string()
+                            } else {
+                                e.to_string()
+                            };
+                            let what =
+                                if err.kind() == ErrorKind::DisplayVersion { "version" } else { "help" };
                             cmd::warn(format_args!("nqueens: error: writing the {what}: {e}"));
                             ExitCode::from(cmd::EXIT_FAILED)
                         }
@@ -79,7 +84,8 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
 /// Returns true if and only if the error comes from a write that found no space: what writing to
 /// a closed standard output gives once [`stdout_was_closed`] has put `/dev/full` there.
 fn is_stdout_full(err: &anyhow::Error) -> bool {
-    err.chain().any(|e| e.downcast_ref::<io::Error>().is_some_and(|io| io.raw_os_error() == Some(libc::ENOSPC)))
+    err.chain()
+        .any(|e| e.downcast_ref::<io::Error>().is_some_and(|io| io.raw_os_error() == Some(libc::ENOSPC)))
 }
 
 /// Whether file descriptor 1 was closed when the process started, recorded before the Rust

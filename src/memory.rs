@@ -232,7 +232,10 @@ mod tests {
         assert_eq!(parse_vm_size(status), Some(200 << 20));
         assert_eq!(parse_vm_size("VmRSS: 5 kB\n"), None);
         assert_eq!(parse_vm_size("VmSize: lots kB\n"), None);
-        assert_eq!(address_space_room(Some(2_000_000_000), Some(200 << 20)), Some(2_000_000_000 - (200 << 20)));
+        assert_eq!(
+            address_space_room(Some(2_000_000_000), Some(200 << 20)),
+            Some(2_000_000_000 - (200 << 20))
+        );
         assert_eq!(address_space_room(Some(1 << 30), Some(2 << 30)), Some(0));
         assert_eq!(address_space_room(Some(4 << 30), None), Some(3 << 30));
         assert_eq!(address_space_room(None, Some(200 << 20)), None);

@@ -244,7 +244,9 @@ pub fn check_total(
         };
     }
     if tally.classes != Classes::default() {
-        return Err(format!("the {algorithm} algorithm does not classify solutions, yet symmetry classes are recorded"));
+        return Err(format!(
+            "the {algorithm} algorithm does not classify solutions, yet symmetry classes are recorded"
+        ));
     }
     if algorithm != Algorithm::Join {
         return Ok(None);
@@ -516,7 +518,12 @@ mod tests {
         let mut s = shards(10, 3);
         forge(&mut s, 1, |r| r.solutions = u128::MAX - 999);
         let err = merge(&s).unwrap_err().to_string();
-        assert!(err.starts_with("cannot merge: the shards' sum is inconsistent: 3402823669209384634633746074317682"), "{err}");
+        assert!(
+            err.starts_with(
+                "cannot merge: the shards' sum is inconsistent: 3402823669209384634633746074317682"
+            ),
+            "{err}"
+        );
         assert!(
             err.ends_with(" solutions of n = 10 are more than the 3628800 permutations of its columns; one of them was forged or damaged"),
             "{err}"
@@ -525,7 +532,9 @@ mod tests {
         forge(&mut s, 1, |r| r.solutions = u128::MAX - 10);
         assert_eq!(
             merge(&s).unwrap_err().problems,
-            ["s1.json: adding its solutions to the other shards' overflows 128 bits: the file was forged or damaged"]
+            [
+                "s1.json: adding its solutions to the other shards' overflows 128 bits: the file was forged or damaged"
+            ]
         );
         // Issue 15: a d4 shard with orbit8 + 1 or 2^128 - 1 merged (unique wrapped to 1,481,059).
         let good = shards_of(Algorithm::D4, 10, 3);
@@ -554,7 +563,9 @@ mod tests {
         forge(&mut s, 1, |r| r.solutions += 1);
         let err = merge(&s).unwrap_err().to_string();
         assert!(
-            err.contains("14201 solutions of n = 12 are not a whole number of symmetry classes by Burnside's lemma"),
+            err.contains(
+                "14201 solutions of n = 12 are not a whole number of symmetry classes by Burnside's lemma"
+            ),
             "{err}"
         );
         // Classes in an algorithm that does not classify.
@@ -579,12 +590,18 @@ mod tests {
         s[1].1.seconds = f64::NAN;
         assert_eq!(
             merge(&s).unwrap_err().problems,
-            ["s0.json: seconds = -5 is not a finite number >= 0", "s1.json: seconds = NaN is not a finite number >= 0"]
+            [
+                "s0.json: seconds = -5 is not a finite number >= 0",
+                "s1.json: seconds = NaN is not a finite number >= 0"
+            ]
         );
         let mut s = shards(10, 2);
         s[0].1.seconds = 1e308;
         s[1].1.seconds = 1e308;
-        assert_eq!(merge(&s).unwrap_err().problems, ["the shards' seconds add up to inf, not a finite number"]);
+        assert_eq!(
+            merge(&s).unwrap_err().problems,
+            ["the shards' seconds add up to inf, not a finite number"]
+        );
         // Seconds are summed and rounded to microseconds.
         let mut s = shards(10, 2);
         s[0].1.seconds = 0.1;

@@ -154,7 +154,10 @@ struct Fed {
 /// fly, never held whole), and measures the child's peak RSS.
 // The child is reaped by wait4 (for its rusage), which clippy does not see.
 #[allow(clippy::zombie_processes)]
-fn fed(args: &[&str], feed: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()> + Send + 'static) -> Fed {
+fn fed(
+    args: &[&str],
+    feed: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()> + Send + 'static,
+) -> Fed {
     use std::io::Read;
     use std::process::{Command, Stdio};
     let mut child = Command::new(env!("CARGO_BIN_EXE_nqueens"))
@@ -223,7 +226,10 @@ fn check_memory_stays_flat_on_hundreds_of_megabytes() {
     eprintln!("check of a 60 MB cols line: peak RSS {} KiB", run.peak_rss / 1024);
     assert_eq!(run.code, 2);
     assert_eq!(run.stdout, "");
-    assert_eq!(run.stderr, "nqueens: error: standard input: line 1 is longer than 1024 bytes: not a list of boards\n");
+    assert_eq!(
+        run.stderr,
+        "nqueens: error: standard input: line 1 is longer than 1024 bytes: not a list of boards\n"
+    );
     assert!(run.peak_rss < 64 * MIB, "peak RSS {} MiB", run.peak_rss / MIB);
 
     // A 50 MB leetcode array (1.22 GB before) streams: 1.7 million copies of one board.
@@ -285,10 +291,14 @@ fn a_bad_first_line_does_not_size_the_list() {
 #[test]
 fn control_bytes_are_escaped_a_bom_is_accepted_and_an_all_malformed_list_says_so() {
     // Issue 15: `ESC]0;…BEL` (a terminal title change) was echoed raw into the report.
-    let out = nqueens(&["check"]).write_stdin("2 4 \x1b]0;pwned\x07 3\n").assert().code(1).get_output().clone();
+    let out =
+        nqueens(&["check"]).write_stdin("2 4 \x1b]0;pwned\x07 3\n").assert().code(1).get_output().clone();
     let stdout = String::from_utf8(out.stdout).unwrap();
     assert!(!stdout.bytes().any(|b| b == 0x1b || b == 0x07), "{stdout:?}");
-    assert!(stdout.starts_with("line 1: board 1: malformed: '\\u{1b}]0;pwned\\u{7}' is not a column number"), "{stdout}");
+    assert!(
+        stdout.starts_with("line 1: board 1: malformed: '\\u{1b}]0;pwned\\u{7}' is not a column number"),
+        "{stdout}"
+    );
     common::assert_usage_error(
         nqueens(&["check"]).write_stdin("\x1b]0;pwned\x07\n"),
         "cannot tell the format from '\\u{1b}]0;pwned\\u{7}'",
@@ -303,10 +313,13 @@ fn control_bytes_are_escaped_a_bom_is_accepted_and_an_all_malformed_list_says_so
     let list: String = (0..92).map(|i| format!("{i} x\n")).collect();
     let out = nqueens(&["check"]).write_stdin(list).assert().code(1).get_output().clone();
     let stdout = String::from_utf8(out.stdout).unwrap();
-    assert!(stdout.ends_with(
-        "no valid board (cols format): 92 read, 0 valid, 0 distinct, 92 problems; \
+    assert!(
+        stdout.ends_with(
+            "no valid board (cols format): 92 read, 0 valid, 0 distinct, 92 problems; \
          completeness unknown: no valid board gives the list's size (give --size N)\n"
-    ), "{stdout}");
+        ),
+        "{stdout}"
+    );
     // Checking a file leaves it as it was.
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("list.txt");

@@ -89,8 +89,11 @@ fn bfile_of_a002562() {
 #[test]
 fn bfiles_of_the_rotation_symmetric_solutions() {
     // A033148 (fixed by the 90° rotation) from OEIS, n = 1..=17 (n = 0: no line, as for A002562).
-    let want: String =
-        common::bfile("b033148.txt").into_iter().filter(|&(n, _)| n <= 17).map(|(n, a)| format!("{n} {a}\n")).collect();
+    let want: String = common::bfile("b033148.txt")
+        .into_iter()
+        .filter(|&(n, _)| n <= 17)
+        .map(|(n, a)| format!("{n} {a}\n"))
+        .collect();
     nqueens(&["count", "0..17", "--format", "bfile", "--sequence", "rot90"]).assert().success().stdout(want);
     // A032522 (fixed by the 180° rotation): 4·c4 + 2·c2 + c1 of the class table, and Burnside's
     // A002562 = (A000170 + A032522 + 2·A033148) / 8 (n > 1) holds with the counted values.
@@ -100,10 +103,14 @@ fn bfiles_of_the_rotation_symmetric_solutions() {
         .get_output()
         .stdout
         .clone();
-    let rot180: Vec<u128> =
-        String::from_utf8(out).unwrap().lines().map(|l| l.split(' ').nth(1).unwrap().parse().unwrap()).collect();
+    let rot180: Vec<u128> = String::from_utf8(out)
+        .unwrap()
+        .lines()
+        .map(|l| l.split(' ').nth(1).unwrap().parse().unwrap())
+        .collect();
     let classes = common::bfile_columns("symmetry-classes.txt");
-    let (q, u, r90) = (common::bfile("b000170.txt"), common::bfile("b002562.txt"), common::bfile("b033148.txt"));
+    let (q, u, r90) =
+        (common::bfile("b000170.txt"), common::bfile("b002562.txt"), common::bfile("b033148.txt"));
     for n in 1..=17usize {
         let c = &classes[n - 1];
         let c1 = u128::from(n == 1);
@@ -422,7 +429,10 @@ fn a_shard_refuses_a_format_other_than_json() {
     for extra in [&[][..], &["--format", "json"][..]] {
         let mut args = vec!["count", "10", "--shard", "0/2"];
         args.extend_from_slice(extra);
-        nqueens(&args).assert().success().stdout(predicate::str::starts_with("{\"format\":\"nqueens-shard\","));
+        nqueens(&args)
+            .assert()
+            .success()
+            .stdout(predicate::str::starts_with("{\"format\":\"nqueens-shard\","));
     }
     // Without --shard the default is still the text table.
     nqueens(&["count", "10"]).assert().success().stdout(predicate::str::starts_with("  n "));
@@ -432,7 +442,8 @@ fn a_shard_refuses_a_format_other_than_json() {
 fn a_bfile_of_a_sequence_from_n_1_refuses_n_0_alone() {
     // Issue 14: `count 0 --format bfile --sequence unique` printed nothing and exited 0.
     for (sequence, oeis) in [("unique", "A002562"), ("rot180", "A032522"), ("rot90", "A033148")] {
-        let message = format!("--sequence {sequence} starts at n = 1 (OEIS {oeis}'s offset): n = 0 has no term");
+        let message =
+            format!("--sequence {sequence} starts at n = 1 (OEIS {oeis}'s offset): n = 0 has no term");
         usage_error(&["count", "0", "--format", "bfile", "--sequence", sequence], &message);
         usage_error(&["count", "0..0", "--format", "bfile", "--sequence", sequence], &message);
         let dir = tempfile::tempdir().unwrap();
@@ -447,9 +458,15 @@ fn a_bfile_of_a_sequence_from_n_1_refuses_n_0_alone() {
         // merge of n = 0 shards likewise.
         let shard = dir.path().join("s0.json");
         nqueens(&["count", "0", "--shard", "0/1", "--output", shard.to_str().unwrap()]).assert().success();
-        usage_error(&["merge", shard.to_str().unwrap(), "--format", "bfile", "--sequence", sequence], &message);
+        usage_error(
+            &["merge", shard.to_str().unwrap(), "--format", "bfile", "--sequence", sequence],
+            &message,
+        );
         // A range that holds other sizes skips n = 0 (see bfile_of_a002562).
-        nqueens(&["count", "0..1", "--format", "bfile", "--sequence", sequence]).assert().success().stdout("1 1\n");
+        nqueens(&["count", "0..1", "--format", "bfile", "--sequence", sequence])
+            .assert()
+            .success()
+            .stdout("1 1\n");
     }
     // A000170 has a(0) = 1; the other formats show n = 0 as it is.
     nqueens(&["count", "0", "--format", "bfile"]).assert().success().stdout("0 1\n");

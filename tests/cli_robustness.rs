@@ -282,7 +282,10 @@ fn forged_shard_sums_and_fields_are_refused() {
     let dir = tempfile::tempdir().unwrap();
     let files = shard_files(dir.path(), 13, 2, &["--algorithm", "join"]);
     forge(&files[1], |r| r.solutions += 1);
-    merge_refused(&files, "73713 solutions of n = 13 are not a whole number of symmetry classes by Burnside's lemma");
+    merge_refused(
+        &files,
+        "73713 solutions of n = 13 are not a whole number of symmetry classes by Burnside's lemma",
+    );
 }
 
 /// Rewrites line `line` (1-based) of the journal at `path` with `edit`, resealing its checksum.
@@ -390,7 +393,8 @@ fn six_concurrent_writers_to_one_output_leave_one_whole_result() {
             assert!(c.wait().unwrap().success(), "round {round}");
         }
         let text = std::fs::read_to_string(&out).unwrap();
-        let r: nqueens::merge::ShardResult = serde_json::from_str(&text).unwrap_or_else(|e| panic!("round {round}: {e}: {text}"));
+        let r: nqueens::merge::ShardResult =
+            serde_json::from_str(&text).unwrap_or_else(|e| panic!("round {round}: {e}: {text}"));
         assert_eq!(r.checksum, r.compute_checksum(), "round {round}");
         assert_eq!(temp_files(dir.path()), Vec::<String>::new(), "round {round}");
     }
@@ -405,7 +409,16 @@ fn output_and_checkpoint_through_a_link_to_one_file_are_refused() {
     let link = dir.path().join("link.j");
     std::os::unix::fs::symlink("a.j", &link).unwrap();
     usage_error(
-        &["count", "10", "--shard", "0/2", "--checkpoint", a.to_str().unwrap(), "--output", link.to_str().unwrap()],
+        &[
+            "count",
+            "10",
+            "--shard",
+            "0/2",
+            "--checkpoint",
+            a.to_str().unwrap(),
+            "--output",
+            link.to_str().unwrap(),
+        ],
         "--checkpoint and --output name the same file",
     );
     assert!(!a.exists(), "nothing was written");
@@ -413,14 +426,32 @@ fn output_and_checkpoint_through_a_link_to_one_file_are_refused() {
     nqueens(&["count", "10", "--shard", "0/2", "--checkpoint", a.to_str().unwrap()]).assert().success();
     let before = std::fs::read(&a).unwrap();
     usage_error(
-        &["count", "10", "--shard", "0/2", "--output", link.to_str().unwrap(), "--checkpoint", a.to_str().unwrap()],
+        &[
+            "count",
+            "10",
+            "--shard",
+            "0/2",
+            "--output",
+            link.to_str().unwrap(),
+            "--checkpoint",
+            a.to_str().unwrap(),
+        ],
         "--checkpoint and --output name the same file",
     );
     // A hard link too.
     let hard = dir.path().join("hard.j");
     std::fs::hard_link(&a, &hard).unwrap();
     usage_error(
-        &["count", "10", "--shard", "0/2", "--checkpoint", a.to_str().unwrap(), "--output", hard.to_str().unwrap()],
+        &[
+            "count",
+            "10",
+            "--shard",
+            "0/2",
+            "--checkpoint",
+            a.to_str().unwrap(),
+            "--output",
+            hard.to_str().unwrap(),
+        ],
         "--checkpoint and --output name the same file",
     );
     assert_eq!(std::fs::read(&a).unwrap(), before);
@@ -472,7 +503,11 @@ fn a_full_disk_leaves_no_temporary_file_and_no_torn_line() {
     let mut fill = std::fs::File::create(&filler).unwrap();
     let _ = std::io::Write::write_all(&mut fill, &vec![0u8; 80 << 10]);
     drop(fill);
-    let run = nqueens(&["count", "10", "--shard", "0/2", "--output", out.to_str().unwrap()]).assert().code(1).get_output().clone();
+    let run = nqueens(&["count", "10", "--shard", "0/2", "--output", out.to_str().unwrap()])
+        .assert()
+        .code(1)
+        .get_output()
+        .clone();
     let err = String::from_utf8(run.stderr).unwrap();
     assert!(err.contains("writing shard result") && err.contains("No space left on device"), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
@@ -484,22 +519,42 @@ fn a_full_disk_leaves_no_temporary_file_and_no_torn_line() {
     // again, the run resumes without a torn-line warning and gives the exact count.
     let journal = d.join("q.journal");
     let j = journal.to_str().unwrap();
-    let run = nqueens(&["count", "12", "--algorithm", "d4", "--split-depth", "3", "--checkpoint", j]).assert().code(1).get_output().clone();
+    let run = nqueens(&["count", "12", "--algorithm", "d4", "--split-depth", "3", "--checkpoint", j])
+        .assert()
+        .code(1)
+        .get_output()
+        .clone();
     let err = String::from_utf8(run.stderr).unwrap();
     assert!(err.contains("No space left on device"), "{err}");
     let text = std::fs::read(&journal).unwrap();
     assert!(text.len() > 1000 && text.ends_with(b"\n"), "{} bytes", text.len());
     disk.resize(2048);
-    nqueens(&["count", "12", "--algorithm", "d4", "--split-depth", "3", "--checkpoint", j, "--format", "bfile"])
-        .assert()
-        .success()
-        .stdout("12 14200\n")
-        .stderr(predicate::str::is_match("^nqueens: resumed [0-9,]+ of [0-9,]+ subproblems from .*q.journal\n$").unwrap());
+    nqueens(&[
+        "count",
+        "12",
+        "--algorithm",
+        "d4",
+        "--split-depth",
+        "3",
+        "--checkpoint",
+        j,
+        "--format",
+        "bfile",
+    ])
+    .assert()
+    .success()
+    .stdout("12 14200\n")
+    .stderr(
+        predicate::str::is_match("^nqueens: resumed [0-9,]+ of [0-9,]+ subproblems from .*q.journal\n$")
+            .unwrap(),
+    );
 
     // Issue 15: a torn line left on a full disk was blamed on "a crash".
     std::fs::remove_file(&journal).unwrap();
     disk.resize(64);
-    let run = nqueens(&["count", "12", "--algorithm", "d4", "--split-depth", "3", "--checkpoint", j]).assert().code(1);
+    let run = nqueens(&["count", "12", "--algorithm", "d4", "--split-depth", "3", "--checkpoint", j])
+        .assert()
+        .code(1);
     drop(run);
     let mut f = std::fs::OpenOptions::new().append(true).open(&journal).unwrap();
     let _ = std::io::Write::write_all(&mut f, b"id=7 solut");
@@ -507,9 +562,17 @@ fn a_full_disk_leaves_no_temporary_file_and_no_torn_line() {
     let mut fill = std::fs::File::create(&filler).unwrap();
     let _ = std::io::Write::write_all(&mut fill, &vec![0u8; 64 << 10]);
     drop(fill);
-    let run = nqueens(&["count", "12", "--algorithm", "d4", "--split-depth", "3", "--checkpoint", j]).assert().code(1).get_output().clone();
+    let run = nqueens(&["count", "12", "--algorithm", "d4", "--split-depth", "3", "--checkpoint", j])
+        .assert()
+        .code(1)
+        .get_output()
+        .clone();
     let err = String::from_utf8(run.stderr).unwrap();
-    assert!(err.contains("dropped a torn last line (") && err.contains(" bytes, a write cut short by a full disk: "), "{err}");
+    assert!(
+        err.contains("dropped a torn last line (")
+            && err.contains(" bytes, a write cut short by a full disk: "),
+        "{err}"
+    );
     assert!(std::fs::read(&journal).unwrap().ends_with(b"\n"));
 }
 
@@ -532,15 +595,24 @@ fn a_closed_or_full_stream_is_an_error_not_a_panic() {
     assert_eq!(code, 2);
     // Issue 15: `--help >/dev/full` and `count 8 >&-` exited 0 with the output lost.
     let (code, _, err) = bash(r#""$0" --help >/dev/full"#);
-    assert_eq!((code, err.as_str()), (1, "nqueens: error: writing the help: No space left on device (os error 28)\n"));
+    assert_eq!(
+        (code, err.as_str()),
+        (1, "nqueens: error: writing the help: No space left on device (os error 28)\n")
+    );
     let (code, _, err) = bash(r#""$0" --version >/dev/full"#);
-    assert_eq!((code, err.as_str()), (1, "nqueens: error: writing the version: No space left on device (os error 28)\n"));
+    assert_eq!(
+        (code, err.as_str()),
+        (1, "nqueens: error: writing the version: No space left on device (os error 28)\n")
+    );
     let (code, _, err) = bash(r#""$0" count 8 >&-"#);
     assert_eq!((code, err.as_str()), (1, "nqueens: error: writing the result: standard output is closed\n"));
     let (code, _, err) = bash(r#""$0" --help >&-"#);
     assert_eq!((code, err.as_str()), (1, "nqueens: error: writing the help: standard output is closed\n"));
     let (code, _, err) = bash(r#""$0" count 8 >/dev/full"#);
-    assert_eq!((code, err.as_str()), (1, "nqueens: error: writing the result: No space left on device (os error 28)\n"));
+    assert_eq!(
+        (code, err.as_str()),
+        (1, "nqueens: error: writing the result: No space left on device (os error 28)\n")
+    );
     // A command that writes only files does not need stdout.
     let dir = tempfile::tempdir().unwrap();
     let f = dir.path().join("s.json");
@@ -583,7 +655,10 @@ fn a_huge_shard_file_is_refused_without_reading_it_all() {
     // SAFETY: wait4 on our own child with valid pointers to plain data; `child` is not waited
     // for again.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    assert_eq!(unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage) }, child.id() as i32);
+    assert_eq!(
+        unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage) },
+        child.id() as i32
+    );
     assert_eq!(libc::WEXITSTATUS(status), 2, "{err}");
     assert!(err.contains("huge.json is not a shard result of `nqueens count --shard`"), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
@@ -598,11 +673,25 @@ fn a_resumed_run_says_how_much_came_from_the_journal() {
     let dir = tempfile::tempdir().unwrap();
     let journal = dir.path().join("q14.journal");
     let j = journal.to_str().unwrap();
-    let args = ["count", "14", "--algorithm", "mirror", "--split-depth", "4", "--checkpoint", j, "--format", "bfile"];
+    let args = [
+        "count",
+        "14",
+        "--algorithm",
+        "mirror",
+        "--split-depth",
+        "4",
+        "--checkpoint",
+        j,
+        "--format",
+        "bfile",
+    ];
     nqueens(&args).assert().success().stdout("14 365596\n").stderr("");
     // Keep the header and the first 1,685 subproblems, as a stopped run leaves them.
     let text = std::fs::read_to_string(&journal).unwrap();
-    assert!(text.starts_with("nqueens-journal 1 n=14 algorithm=mirror split_depth=4 subproblems=4816 "), "{text:.120}");
+    assert!(
+        text.starts_with("nqueens-journal 1 n=14 algorithm=mirror split_depth=4 subproblems=4816 "),
+        "{text:.120}"
+    );
     let kept: String = text.split_inclusive('\n').take(1 + 1_685).collect();
     std::fs::write(&journal, kept).unwrap();
     nqueens(&args)
@@ -624,13 +713,22 @@ fn under_address_limit(bytes: u64, args: &[&str]) -> (Option<i32>, String, Strin
     unsafe {
         cmd.pre_exec(move || {
             let limit = libc::rlimit { rlim_cur: bytes as libc::rlim_t, rlim_max: bytes as libc::rlim_t };
-            if libc::setrlimit(libc::RLIMIT_AS, &limit) == 0 { Ok(()) } else { Err(std::io::Error::last_os_error()) }
+            if libc::setrlimit(libc::RLIMIT_AS, &limit) == 0 {
+                Ok(())
+            } else {
+                Err(std::io::Error::last_os_error())
+            }
         });
     }
     let start = std::time::Instant::now();
     let out = cmd.output().unwrap();
     let seconds = start.elapsed().as_secs_f64();
-    (out.status.code(), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into(), seconds)
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+        seconds,
+    )
 }
 
 /// Issue 15: under `prlimit --as=...` the join at n = 24 and 25 aborted on a failed allocation
@@ -639,12 +737,17 @@ fn under_address_limit(bytes: u64, args: &[&str]) -> (Option<i32>, String, Strin
 fn join_under_an_address_space_limit_refuses_with_exit_2_before_building() {
     for n in ["24", "25"] {
         for j in ["1", "2"] {
-            let (code, stdout, stderr, seconds) =
-                under_address_limit(1_000_000_000, &["count", n, "--algorithm", "join", "--shard", "0/4096", "-j", j]);
+            let (code, stdout, stderr, seconds) = under_address_limit(
+                1_000_000_000,
+                &["count", n, "--algorithm", "join", "--shard", "0/4096", "-j", j],
+            );
             assert_eq!(code, Some(2), "n = {n} -j {j}: {stderr}");
             assert_eq!(stdout, "");
             assert_eq!(stderr.lines().count(), 1, "{stderr}");
-            assert!(stderr.contains(&format!("board size {n} is too large for --algorithm join here")), "{stderr}");
+            assert!(
+                stderr.contains(&format!("board size {n} is too large for --algorithm join here")),
+                "{stderr}"
+            );
             assert!(stderr.contains("under an address-space limit (ulimit -v) of 953 MiB"), "{stderr}");
             assert!(stderr.contains(&format!("{j} thread(s) × 275 MiB")), "{stderr}");
             assert!(stderr.contains("use --algorithm d4, fewer threads (-j)"), "{stderr}");
@@ -652,12 +755,14 @@ fn join_under_an_address_space_limit_refuses_with_exit_2_before_building() {
             assert!(seconds < 5.0, "refused after {seconds} s");
         }
         // Without --shard too.
-        let (code, _, stderr, _) = under_address_limit(1_000_000_000, &["count", n, "--algorithm", "join", "-j", "1"]);
+        let (code, _, stderr, _) =
+            under_address_limit(1_000_000_000, &["count", n, "--algorithm", "join", "-j", "1"]);
         assert_eq!(code, Some(2), "{stderr}");
         assert_eq!(stderr.lines().count(), 1, "{stderr}");
     }
     // Too many threads for the machine's memory: the per-thread buffers are counted.
-    let (code, _, stderr, _) = under_address_limit(4_000_000_000, &["count", "24", "--algorithm", "join", "-j", "64"]);
+    let (code, _, stderr, _) =
+        under_address_limit(4_000_000_000, &["count", "24", "--algorithm", "join", "-j", "64"]);
     assert_eq!(code, Some(2), "{stderr}");
     assert!(stderr.contains("64 thread(s) × 275 MiB"), "{stderr}");
 }
@@ -665,11 +770,14 @@ fn join_under_an_address_space_limit_refuses_with_exit_2_before_building() {
 /// A board that fits under the same limit still counts (Q(12) = 14,200, A000170).
 #[test]
 fn join_that_fits_under_an_address_space_limit_still_counts() {
-    let (code, stdout, stderr, _) = under_address_limit(1_000_000_000, &["count", "12", "--algorithm", "join", "-j", "2"]);
+    let (code, stdout, stderr, _) =
+        under_address_limit(1_000_000_000, &["count", "12", "--algorithm", "join", "-j", "2"]);
     assert_eq!(code, Some(0), "{stderr}");
     assert!(stdout.contains("14200"), "{stdout}");
-    let (code, stdout, stderr, _) =
-        under_address_limit(1_000_000_000, &["count", "16", "--algorithm", "join", "--shard", "0/4", "-j", "2"]);
+    let (code, stdout, stderr, _) = under_address_limit(
+        1_000_000_000,
+        &["count", "16", "--algorithm", "join", "--shard", "0/4", "-j", "2"],
+    );
     assert_eq!(code, Some(0), "{stderr}");
     assert!(stdout.contains("\"solutions\""), "{stdout}");
 }

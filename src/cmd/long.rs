@@ -19,7 +19,6 @@ use nqueens::output::Format;
 use nqueens::shard::{assign, shard_plan_with};
 use nqueens::{Algorithm, Count, CountOptions, Counter, Plan, Tally, make_plan_with};
 
-
 use super::UsageError;
 use crate::cli::CountArgs;
 use crate::signals::{self, Stop};

@@ -31,12 +31,22 @@ pub fn from_library(e: nqueens::Error) -> anyhow::Error {
     use nqueens::Error;
     match e {
         Error::ThreadPool { .. } => anyhow::Error::new(e),
-        Error::JoinTooLarge { n, needed_mib, table_mib, threads, per_thread_mib, address_space_limit_mib, available_mib, max } => {
+        Error::JoinTooLarge {
+            n,
+            needed_mib,
+            table_mib,
+            threads,
+            per_thread_mib,
+            address_space_limit_mib,
+            available_mib,
+            max,
+        } => {
             let reason = if n > max {
                 format!("the join supports n <= {max}")
             } else {
-                let limit = address_space_limit_mib
-                    .map_or(String::new(), |l| format!(", under an address-space limit (ulimit -v) of {l} MiB"));
+                let limit = address_space_limit_mib.map_or(String::new(), |l| {
+                    format!(", under an address-space limit (ulimit -v) of {l} MiB")
+                });
                 format!(
                     "it needs about {needed_mib} MiB (quarter table {table_mib} MiB + {threads} thread(s) × \
                      {per_thread_mib} MiB of buffers) but {available_mib} MiB are available to this process{limit}, \

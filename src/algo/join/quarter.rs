@@ -175,7 +175,10 @@ impl QuarterTable {
     ///
     /// # Panics
     /// If `h` > [`MAX_H`].
-    pub fn try_build_with(h: u32, symmetry: Symmetry) -> Result<QuarterTable, std::collections::TryReserveError> {
+    pub fn try_build_with(
+        h: u32,
+        symmetry: Symmetry,
+    ) -> Result<QuarterTable, std::collections::TryReserveError> {
         assert!(h <= MAX_H, "quarter side {h} is beyond {MAX_H}");
         let keys = 1usize << (2 * h);
         // One bit per key: whether it is stored (the least of its orbit).
