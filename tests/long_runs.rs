@@ -146,7 +146,7 @@ fn signals_stop_gracefully_then_resume_gives_the_exact_count() {
         let grouped = |n: usize| {
             let d = n.to_string();
             d.chars().enumerate().fold(String::new(), |mut o, (i, c)| {
-                if i > 0 && (d.len() - i) % 3 == 0 {
+                if i > 0 && (d.len() - i).is_multiple_of(3) {
                     o.push(',');
                 }
                 o.push(c);

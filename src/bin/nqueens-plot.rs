@@ -188,9 +188,14 @@ fn subtitle(t: &Table, threads: &str, command: &str) -> Res<String> {
     Ok(format!("{} ({}{cores}), {threads}: {command}", t.text(row, "host")?, t.text(row, "cpu_model")?))
 }
 
+/// (algorithm, n) -> (threads, seconds, nodes) of every run.
+type RunsByKey = BTreeMap<(String, String), Vec<(f64, f64, f64)>>;
+
+/// Per algorithm: (n, seconds) and (n, nodes) of every run.
+type PerN = BTreeMap<String, (Vec<(f64, f64)>, Vec<(f64, f64)>)>;
+
 fn plot_threads(t: &Table, stem: &Path) -> Res<Vec<PathBuf>> {
-    // (algorithm, n) -> (threads, seconds, nodes) of every run.
-    let mut runs: BTreeMap<(String, String), Vec<(f64, f64, f64)>> = BTreeMap::new();
+    let mut runs = RunsByKey::new();
     for row in &t.rows {
         let key = (t.text(row, "algorithm")?.to_string(), t.text(row, "n")?.to_string());
         runs.entry(key).or_default().push((
@@ -251,7 +256,7 @@ fn plot_threads(t: &Table, stem: &Path) -> Res<Vec<PathBuf>> {
 }
 
 fn plot_n(t: &Table, stem: &Path) -> Res<Vec<PathBuf>> {
-    let mut by_algo: BTreeMap<String, (Vec<(f64, f64)>, Vec<(f64, f64)>)> = BTreeMap::new();
+    let mut by_algo = PerN::new();
     for row in &t.rows {
         let e = by_algo.entry(t.text(row, "algorithm")?.to_string()).or_default();
         let n = t.num(row, "n")?;
@@ -324,7 +329,7 @@ const PALETTE: [RGBColor; 7] = [
 /// Returns `v` as a power of ten with superscript digits (`10⁻³`, `3×10⁴`), as journals print
 /// log axes; plain digits between 0.01 and 10,000 would be ambiguous on a log scale.
 fn power_of_ten(v: f64) -> String {
-    if !(v > 0.0) {
+    if v.is_nan() || v <= 0.0 {
         return format!("{v}");
     }
     let mut exp = v.log10().floor() as i32;
@@ -435,7 +440,7 @@ fn marker<DB: DrawingBackend>(
     at: (i32, i32),
     color: RGBColor,
 ) -> DynElement<'static, DB, (i32, i32)> {
-    let style = if i / 5 % 2 == 0 { color.filled() } else { color.stroke_width(2) };
+    let style = if (i / 5).is_multiple_of(2) { color.filled() } else { color.stroke_width(2) };
     let (x, y) = at;
     match i % 5 {
         0 => Circle::new((x, y), 5, style).into_dyn(),
