@@ -215,11 +215,19 @@ impl Encoder {
 
     /// Returns about how many bytes one solution takes.
     fn bytes_per_solution(&self) -> usize {
-        match self.format {
-            BoardFormat::Board => self.n * (self.n + 1) + 1,
-            BoardFormat::Leetcode => self.n * (self.n + 3) + 3,
-            BoardFormat::Cols => 3 * self.n.max(1),
-            BoardFormat::Raw => self.n.max(1),
+        self.format.bytes_per_board(self.n)
+    }
+}
+
+impl BoardFormat {
+    /// Returns about how many bytes one board of side `n` takes in this format (exact for board
+    /// and leetcode, an upper bound of 3 bytes a row for cols).
+    pub fn bytes_per_board(self, n: usize) -> usize {
+        match self {
+            BoardFormat::Board => n * (n + 1) + 1,
+            BoardFormat::Leetcode => n * (n + 3) + 3,
+            BoardFormat::Cols => 3 * n.max(1),
+            BoardFormat::Raw => n.max(1),
         }
     }
 }

@@ -74,12 +74,7 @@ fn warning(n: u32, format: BoardFormat, limit: Option<u64>, unique: bool, termin
         Some(q) => q as f64,
         None => oeis::A000170.get(last)? as f64 * 10f64.powi((n - last) as i32),
     } / if unique { 8.0 } else { 1.0 };
-    let n = n as f64;
-    let per_board = match format {
-        BoardFormat::Board => n * (n + 1.0) + 1.0,
-        BoardFormat::Leetcode => n * (n + 3.0) + 3.0,
-        BoardFormat::Cols | BoardFormat::Raw => 3.0 * n.max(1.0),
-    };
+    let per_board = format.bytes_per_board(n as usize) as f64;
     let boards = limit.map_or(solutions, |k| solutions.min(k as f64));
     let bytes = boards * per_board;
     if terminal && bytes > TERMINAL_BYTES {
