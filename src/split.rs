@@ -216,10 +216,21 @@ pub fn target_subproblems(threads: usize) -> usize {
 }
 
 /// Returns the smallest split depth whose subproblem list, as made by `make(depth)`, holds at
-/// least `target` subproblems, or the deepest depth there is.
+/// least `target` subproblems, or the deepest depth there is; never a depth past the first whose
+/// list reaches [`MAX_SUBPROBLEMS`] (the depth before it is taken, so that a large target, such
+/// as K = 4,096 shards at n = 27, gets the finest plan there is rather than an error).
 pub fn split_depth_for(n: u32, target: usize, make: impl Fn(u32) -> usize) -> u32 {
-    let deepest = n.min(MAX_SPLIT_DEPTH);
-    (1..=deepest).find(|&d| make(d) >= target).unwrap_or(deepest.max(1))
+    let deepest = n.min(MAX_SPLIT_DEPTH).max(1);
+    for d in 1..=deepest {
+        let len = make(d);
+        if len >= MAX_SUBPROBLEMS && d > 1 {
+            return d - 1;
+        }
+        if len >= target {
+            return d;
+        }
+    }
+    deepest
 }
 
 #[cfg(test)]
@@ -238,5 +249,15 @@ mod tests {
         // A small board cannot reach the target: the deepest depth is taken.
         assert_eq!(auto_split_depth(4, 2, |d| mirror_subproblems(4, d).len()), 4);
         assert_eq!(auto_split_depth(0, 2, |d| mirror_subproblems(0, d).len()), 1);
+    }
+
+    #[test]
+    fn auto_depth_stops_before_the_subproblem_limit() {
+        // A target past the limit: the last depth under it, not one that a plan would refuse.
+        let len = |d: u32| 10usize.pow(d + 3);
+        assert_eq!(split_depth_for(27, usize::MAX, len), 3);
+        assert!(len(3) < MAX_SUBPROBLEMS && len(4) >= MAX_SUBPROBLEMS);
+        // Depth 1 is kept even when it is already past the limit (the plan then refuses).
+        assert_eq!(split_depth_for(27, usize::MAX, |_| MAX_SUBPROBLEMS), 1);
     }
 }

@@ -74,6 +74,16 @@ fn plan_prints_algorithm_subproblems_memory_estimate_and_command_lines() {
 }
 
 #[test]
+fn the_most_shards_get_the_finest_plan_under_the_subproblem_limit() {
+    // K = 4096 asks for 1 M subproblems; d4's depth 3 at n = 27 would make more than the 4 M a
+    // plan holds (it used to be refused with exit 2), so depth 2 is taken.
+    let v = json(&["27", "--shards", "4096", "--algorithm", "d4", "--sample-seconds", "0"]);
+    assert_eq!(v["split_depth"], 2, "{v}");
+    let subproblems = v["subproblems"].as_u64().unwrap();
+    assert!((4096..1 << 22).contains(&subproblems), "{v}");
+}
+
+#[test]
 fn plan_refuses_bad_input_with_code_2() {
     usage_error(&["plan"], "the following required arguments were not provided: <N>");
     usage_error(&["plan", "x"], "board size 'x' is not an integer");
