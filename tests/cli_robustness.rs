@@ -613,6 +613,11 @@ fn a_closed_or_full_stream_is_an_error_not_a_panic() {
         (code, err.as_str()),
         (1, "nqueens: error: writing the result: No space left on device (os error 28)\n")
     );
+    let (code, _, err) = bash(r#""$0" plan 12 --sample-seconds 0 >/dev/full"#);
+    assert_eq!(
+        (code, err.as_str()),
+        (1, "nqueens: error: writing the plan: No space left on device (os error 28)\n")
+    );
     // A command that writes only files does not need stdout.
     let dir = tempfile::tempdir().unwrap();
     let f = dir.path().join("s.json");

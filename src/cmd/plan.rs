@@ -75,28 +75,35 @@ pub fn run(args: PlanArgs) -> anyhow::Result<ExitCode> {
             writeln!(out, "{value}").context("writing the plan")?;
         }
         PlanFormat::Text => {
-            let how = if args.algorithm == nqueens::Algorithm::Auto {
-                " (chosen by auto on this machine)"
-            } else {
-                ""
+            let mut write_text = || -> io::Result<()> {
+                let how = if args.algorithm == nqueens::Algorithm::Auto {
+                    " (chosen by auto on this machine)"
+                } else {
+                    ""
+                };
+                writeln!(out, "board:        n = {n}, K = {k} shard(s) of {threads} thread(s)")?;
+                writeln!(out, "algorithm:    {resolved}{how}")?;
+                writeln!(
+                    out,
+                    "subproblems:  {} (about {} per shard), split depth {}",
+                    plan.len(),
+                    plan.len().div_ceil(k),
+                    plan.split_depth()
+                )?;
+                writeln!(
+                    out,
+                    "memory:       about {memory_mib} MiB per process (request --mem {mem_request})"
+                )?;
+                writeln!(out, "setup:        {setup_seconds:.2} s per process (building the plan)")?;
+                match &cpu {
+                    Some(c) => write_cpu(&mut out, c, k, threads)?,
+                    None => writeln!(out, "CPU time:     not estimated (--sample-seconds 0)")?,
+                }
+                writeln!(out, "slurm:        {sbatch}")?;
+                writeln!(out, "parallel:     {parallel}")?;
+                Ok(())
             };
-            writeln!(out, "board:        n = {n}, K = {k} shard(s) of {threads} thread(s)")?;
-            writeln!(out, "algorithm:    {resolved}{how}")?;
-            writeln!(
-                out,
-                "subproblems:  {} (about {} per shard), split depth {}",
-                plan.len(),
-                plan.len().div_ceil(k),
-                plan.split_depth()
-            )?;
-            writeln!(out, "memory:       about {memory_mib} MiB per process (request --mem {mem_request})")?;
-            writeln!(out, "setup:        {setup_seconds:.2} s per process (building the plan)")?;
-            match &cpu {
-                Some(c) => write_cpu(&mut out, c, k, threads)?,
-                None => writeln!(out, "CPU time:     not estimated (--sample-seconds 0)")?,
-            }
-            writeln!(out, "slurm:        {sbatch}")?;
-            writeln!(out, "parallel:     {parallel}")?;
+            write_text().context("writing the plan")?;
         }
     }
     out.flush().context("writing the plan")?;
