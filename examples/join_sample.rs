@@ -1,8 +1,9 @@
 //! Times a sample of the join's units (every STEP-th) for one board, with the matcher's sieve
-//! from a given stored-set size: a quick way to tune [`nqueens::algo::join::matcher::SIEVE_FROM`]
+//! considered from a given stored-set size: a quick way to see what the sieve gains on a board
 //! without a full count. `cargo run --release --example join_sample -- N STEP SIEVE_FROM`
-//! (SIEVE_FROM = 0 always sieves, a huge value never does).
-
+//! (SIEVE_FROM = 0 considers the sieve for every stored set, a huge value never does). Which cut
+//! bits, and how many, is then the matcher's cost model's choice (see
+//! [`nqueens::algo::join::matcher::SIEVE_FROM`] and `MAX_CUTS`); SIEVE_FROM only gates it.
 use std::time::Instant;
 
 use nqueens::JoinPlan;
