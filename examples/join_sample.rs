@@ -4,6 +4,7 @@
 //! (SIEVE_FROM = 0 considers the sieve for every stored set, a huge value never does). Which cut
 //! bits, and how many, is then the matcher's cost model's choice (see
 //! [`nqueens::algo::join::matcher::SIEVE_FROM`] and `MAX_CUTS`); SIEVE_FROM only gates it.
+
 use std::time::Instant;
 
 use nqueens::JoinPlan;
