@@ -101,6 +101,27 @@ mem_mib() {
 # Prints the value of "key" in the one-line JSON object $2 (numbers and plain strings only).
 json_field() { sed -n "s/.*\"$1\":\"\{0,1\}\([^,\"}]*\).*/\1/p" <<<"$2"; }
 
+# Copies the sbatch options saved in run.env variable $2 into array $1: a bash array, one option
+# each, so that an option with spaces (--array-opt='--comment=Q 22') survives a resume. A run.env
+# written before 2026-12-01 holds one string of options separated by spaces.
+saved_opts() {
+    local -n into="$1" saved="$2"
+    if [[ "$(declare -p "$2" 2>/dev/null)" == "declare -a"* ]]; then
+        into=("${saved[@]}")
+    elif [[ -n "${saved:-}" ]]; then
+        read -r -a into <<<"$saved"
+    fi
+}
+
+# Writes the bash assignment of array variable $1 holding options $2..., quoted for `source`.
+save_opts() {
+    local name="$1"
+    shift
+    printf '%s=(' "$name"
+    (($#)) && printf ' %q' "$@"
+    printf ' )\n'
+}
+
 # Submits the array of shard indices $1 (e.g. 0-15%4 or 2,5) and its merge job, from run.env.
 submit_jobs() {
     local indices="$1"
@@ -110,8 +131,8 @@ submit_jobs() {
     source "$NQ_DIR/run.env"
     local env="ALL,NQ_N=$NQ_N,NQ_K=$NQ_K,NQ_DIR=$NQ_DIR,NQ_THREADS=$NQ_THREADS,NQ_BIN=$NQ_BIN,NQ_ALGORITHM=$NQ_ALGORITHM"
     local array_opts=() merge_opts=()
-    [[ -n "${NQ_ARRAY_OPTS:-}" ]] && read -r -a array_opts <<<"$NQ_ARRAY_OPTS"
-    [[ -n "${NQ_MERGE_OPTS:-}" ]] && read -r -a merge_opts <<<"$NQ_MERGE_OPTS"
+    saved_opts array_opts NQ_ARRAY_OPTS
+    saved_opts merge_opts NQ_MERGE_OPTS
     local array
     array=$(sbatch --parsable --job-name "nqueens-$NQ_N" --array "$indices" --cpus-per-task "$NQ_THREADS" \
         --mem "${NQ_MEM}M" --time "$NQ_TIME" --signal "B:USR1@$NQ_SIGNAL_LEAD" --requeue --open-mode append \
@@ -208,7 +229,8 @@ submit() {
         echo "NQ_MEM=$mib"
         printf 'NQ_TIME=%q\nNQ_MERGE_TIME=%q\n' "$time" "$merge_time"
         echo "NQ_SIGNAL_LEAD=$lead"
-        printf 'NQ_ARRAY_OPTS=%q\nNQ_MERGE_OPTS=%q\n' "${array_opts[*]}" "${merge_opts[*]}"
+        save_opts NQ_ARRAY_OPTS "${array_opts[@]}"
+        save_opts NQ_MERGE_OPTS "${merge_opts[@]}"
     } >"$dir/run.env"
     NQ_DIR="$dir"
     submit_jobs "0-$((k - 1))${throttle:+%$throttle}" "${extra[@]}"

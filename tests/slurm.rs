@@ -299,7 +299,9 @@ fn a_task_killed_with_kill_9_is_refused_then_resume_completes_it() {
     }
     let _turn = CLUSTER.lock().unwrap_or_else(|e| e.into_inner());
     let dir = scratch("kill9");
-    let (array, merge) = submit(18, 2, &dir, &["--algorithm", "d4", "--time", "10"]);
+    // An sbatch option with a space, which a resume must pass on whole.
+    let comment = "--array-opt=--comment=nqueens kill 9";
+    let (array, merge) = submit(18, 2, &dir, &["--algorithm", "d4", "--time", "10", comment]);
     let journal = dir.join("shard-1.journal");
     wait_entries(&journal, 20, Duration::from_secs(120));
     // The nqueens process of shard 1 (what an out-of-memory kill looks like).
@@ -324,6 +326,9 @@ fn a_task_killed_with_kill_9_is_refused_then_resume_completes_it() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("shards 1 of K = 2"));
     let (array2, merge2) = last_jobs(&dir);
     assert_ne!(array2, array);
+    let show = Command::new("scontrol").args(["show", "job", &array2]).output().unwrap();
+    let show = String::from_utf8_lossy(&show.stdout);
+    assert!(show.contains("Comment=nqueens kill 9"), "the resumed array lost --array-opt: {show}");
     let tasks = wait_ended(&array2, Duration::from_secs(120));
     assert!(tasks.len() == 1 && tasks[0].1 == "COMPLETED", "{tasks:?}");
     let m = wait_ended(&merge2, Duration::from_secs(60));
