@@ -82,12 +82,8 @@ impl Geometry {
 pub struct HalfScratch {
     north: Vec<u64>,
     south: Vec<u64>,
-    /// Clash words and window parts of the filtered north and south lists (entries past the
-    /// current count are scratch).
-    north_t: Vec<u64>,
-    north_c: Vec<u64>,
-    south_t: Vec<u64>,
-    south_c: Vec<u64>,
+    /// The factored lists [`window_codes`] pairs up.
+    factors: Factors,
     /// Mirrored quarter lists (when the table is compacted).
     north_raw: Vec<u64>,
     south_raw: Vec<u64>,
@@ -116,14 +112,302 @@ static POPCOUNT: [u8; 1 << 12] = {
     t
 };
 
+/// One side's half-boards on a row set in factored form: for every column split (north
+/// columns C_N, south columns the rest), the north and the south quarter lists, each entry
+/// transformed into a *clash word* and a *window part*. A half-board is a pair (north i, south
+/// j) of one split whose clash words are disjoint; its window mask is the OR of the two
+/// parts. Storing the lists instead of their pairs costs (kn + ks) words per split instead of
+/// the kn·ks·p pairs (p about 0.3–0.4), and the matcher can count a pair's disjoint stored
+/// masks from per-factor bit vectors ([`super::matcher::Matcher::count_factored`]).
+#[derive(Default, Debug, Clone)]
+pub struct Factors {
+    /// End of each split's north and south entries (cumulative).
+    pub splits: Vec<(u32, u32)>,
+    /// Clash words of the north entries (entries past the last split's end are scratch).
+    pub north_t: Vec<u64>,
+    /// Window parts of the north entries, with [`FLAG_NORTH_U`] when flagged.
+    pub north_c: Vec<u64>,
+    /// Clash words of the south entries.
+    pub south_t: Vec<u64>,
+    /// Window parts of the south entries, with [`FLAG_SOUTH_V`] when flagged.
+    pub south_c: Vec<u64>,
+}
+
+impl Factors {
+    /// Empties the lists (keeping their buffers).
+    pub fn clear(&mut self) {
+        self.splits.clear();
+    }
+
+    /// Returns the number of north and south entries.
+    pub fn len(&self) -> (usize, usize) {
+        self.splits.last().map_or((0, 0), |&(a, b)| (a as usize, b as usize))
+    }
+
+    /// Returns true if and only if no split holds an entry.
+    pub fn is_empty(&self) -> bool {
+        self.splits.is_empty()
+    }
+
+    /// Returns the ranges of split `k`'s north and south entries.
+    #[inline]
+    pub fn split(&self, k: usize) -> (std::ops::Range<usize>, std::ops::Range<usize>) {
+        let (n0, s0) = if k == 0 { (0, 0) } else { self.splits[k - 1] };
+        let (n1, s1) = self.splits[k];
+        (n0 as usize..n1 as usize, s0 as usize..s1 as usize)
+    }
+
+    /// ORs `bits` into the window part of every north entry of the splits from `first` on (a
+    /// pre-placed queen's diagonals that every half of these splits carries).
+    pub fn or_north(&mut self, first: usize, bits: u64) {
+        let from = if first == 0 { 0 } else { self.splits[first - 1].0 as usize };
+        let to = self.len().0;
+        for c in &mut self.north_c[from..to] {
+            *c |= bits;
+        }
+    }
+}
+
+/// How one quarter's entries `u | v << 32` become clash words, window parts and the filter
+/// against forbidden diagonals (see [`factor`]): every step is a shift by a count the same
+/// for all entries, so eight entries go through one AVX-512 register.
+#[derive(Clone, Copy, Debug)]
+struct Part {
+    /// Clash word: u << tu | v << tv.
+    tu: u32,
+    tv: u32,
+    /// Window part: ((u << ul) >> ur) & m | (((v << vl) >> vr) & m) << l.
+    ul: u32,
+    ur: u32,
+    vl: u32,
+    vr: u32,
+    m: u64,
+    l: u32,
+    /// Flag: bit hm of u (north) or of v (south) moved to bit `fbit`, if `flag` is 1.
+    flag_from_v: bool,
+    hm: u32,
+    flag: u64,
+    fbit: u32,
+    /// Kept if and only if ((u << ku) & fu) | ((v << kv) & fv) is zero.
+    ku: u32,
+    kv: u32,
+    fu: u64,
+    fv: u64,
+}
+
+impl Part {
+    #[inline(always)]
+    fn apply(&self, x: u64) -> (u64, u64, bool) {
+        let (u, v) = (x & 0xffff_ffff, x >> 32);
+        let t = (u << self.tu) | (v << self.tv);
+        let src = if self.flag_from_v { v } else { u };
+        let code = (((u << self.ul) >> self.ur) & self.m)
+            | (((((v << self.vl) >> self.vr) & self.m) << self.l)
+            | (((src >> self.hm) & self.flag) << self.fbit));
+        let keep = ((u << self.ku) & self.fu) | ((v << self.kv) & self.fv) == 0;
+        (t, code, keep)
+    }
+}
+
+/// Transforms `list` by `part` into `t[..]` and `c[..]` (each at least `list.len()` + 8 long),
+/// keeping the entries that pass the filter; returns how many it kept.
+#[inline]
+fn transform(avx512: bool, part: &Part, list: &[u64], t: &mut [u64], c: &mut [u64]) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    if avx512 {
+        // SAFETY: `avx512` is set only for `Level::Avx512`, which `Level::detect` returns only
+        // where `cpu::Features::Avx512Vpopcnt` (AVX-512F included) is available.
+        return unsafe { transform_avx512(part, list, t, c) };
+    }
+    let _ = avx512;
+    transform_scalar(part, list, t, c, 0)
+}
+
+#[inline(always)]
+fn transform_scalar(part: &Part, list: &[u64], t: &mut [u64], c: &mut [u64], mut k: usize) -> usize {
+    for &x in list {
+        let (tx, cx, keep) = part.apply(x);
+        t[k] = tx;
+        c[k] = cx;
+        k += keep as usize;
+    }
+    k
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,popcnt")]
+fn transform_avx512(part: &Part, list: &[u64], t: &mut [u64], c: &mut [u64]) -> usize {
+    use std::arch::x86_64::*;
+    assert!(t.len() >= list.len() + 8 && c.len() >= list.len() + 8);
+    let count = |s: u32| _mm_cvtsi64_si128(s as i64);
+    let (tu, tv, ul, ur, vl, vr) =
+        (count(part.tu), count(part.tv), count(part.ul), count(part.ur), count(part.vl), count(part.vr));
+    let (l, hm, fbit, ku, kv) = (count(part.l), count(part.hm), count(part.fbit), count(part.ku), count(part.kv));
+    let low = _mm512_set1_epi64(0xffff_ffff);
+    let m = _mm512_set1_epi64(part.m as i64);
+    let flag = _mm512_set1_epi64(part.flag as i64);
+    let (fu, fv) = (_mm512_set1_epi64(part.fu as i64), _mm512_set1_epi64(part.fv as i64));
+    let mut k = 0usize;
+    let mut i = 0;
+    while i < list.len() {
+        // Lanes past the end of the list are not loaded and not kept.
+        let lanes: __mmask8 = if list.len() - i >= 8 { 0xff } else { (1u8 << (list.len() - i)) - 1 };
+        // SAFETY: the masked load reads only lanes i.. below list.len(); k <= i, so the 8-lane
+        // stores at k end at most at list.len() + 8 <= t.len(), c.len().
+        unsafe {
+            let x = _mm512_maskz_loadu_epi64(lanes, list.as_ptr().add(i).cast());
+            let u = _mm512_and_si512(x, low);
+            let v = _mm512_srli_epi64::<32>(x);
+            let tw = _mm512_or_si512(_mm512_sll_epi64(u, tu), _mm512_sll_epi64(v, tv));
+            let cu = _mm512_and_si512(_mm512_srl_epi64(_mm512_sll_epi64(u, ul), ur), m);
+            let cv = _mm512_and_si512(_mm512_srl_epi64(_mm512_sll_epi64(v, vl), vr), m);
+            let src = if part.flag_from_v { v } else { u };
+            let fl = _mm512_sll_epi64(_mm512_and_si512(_mm512_srl_epi64(src, hm), flag), fbit);
+            let code = _mm512_or_si512(_mm512_or_si512(cu, _mm512_sll_epi64(cv, l)), fl);
+            let hit = _mm512_or_si512(
+                _mm512_and_si512(_mm512_sll_epi64(u, ku), fu),
+                _mm512_and_si512(_mm512_sll_epi64(v, kv), fv),
+            );
+            let keep = _mm512_mask_testn_epi64_mask(lanes, hit, hit);
+            _mm512_storeu_si512(t.as_mut_ptr().add(k).cast(), _mm512_maskz_compress_epi64(keep, tw));
+            _mm512_storeu_si512(c.as_mut_ptr().add(k).cast(), _mm512_maskz_compress_epi64(keep, code));
+            k += keep.count_ones() as usize;
+        }
+        i += 8;
+    }
+    k
+}
+
+/// Writes the factored form of every half-solution that [`for_each_half`] would visit on
+/// `side`, `rows`, `cols` into `out` (appending splits after those already there): per
+/// column split with non-empty lists, the north and south entries that miss the forbidden
+/// diagonals, as clash words (north u | (v << c) << 32, south u << c | v << 32: a pair
+/// clashes if and only if they intersect) and window parts (the OR of a pair's parts is its
+/// window mask). With `flags`, north parts carry [`FLAG_NORTH_U`] and south parts
+/// [`FLAG_SOUTH_V`].
+#[allow(clippy::too_many_arguments)]
+pub fn factor(
+    table: &QuarterTable,
+    g: &Geometry,
+    side: Side,
+    rows: u64,
+    cols: u32,
+    forbid_u: u64,
+    forbid_v: u64,
+    flags: bool,
+    scratch: &mut HalfScratch,
+    out: &mut Factors,
+) {
+    let (rows_n, rows_s) = g.split_rows(rows);
+    let c = g.c;
+    let l = g.window_len();
+    let m = low_mask(l);
+    let flag = flags as u64;
+    let base = Part {
+        tu: 0,
+        tv: 0,
+        ul: 0,
+        ur: 0,
+        vl: 0,
+        vr: 0,
+        m,
+        l,
+        flag_from_v: false,
+        hm: g.h - 1,
+        flag,
+        fbit: 62,
+        ku: 0,
+        kv: 0,
+        fu: g.local(side, forbid_u),
+        fv: g.local(side, forbid_v),
+    };
+    // Clash words: only bits the other quarter can occupy matter, and those lie below
+    // 2h − 1 ≤ 32 in each half of the word; bits shifted out or crossing bit 32 meet only zeros.
+    let north = match side {
+        Side::East => Part { tv: c + 32, ur: c, kv: c, ..base },
+        Side::West => Part { tv: c + 32, vl: c, kv: c, ..base },
+    };
+    let south = match side {
+        Side::East => Part { tu: c, tv: 32, vr: c, ku: c, flag_from_v: true, fbit: 63, ..base },
+        Side::West => Part { tu: c, tv: 32, ul: c, ku: c, flag_from_v: true, fbit: 63, ..base },
+    };
+    // Ask for both row sets' stretches of the table up front (about 14 KB each at h = 9): the
+    // lists below are read out of order, and their first lines would otherwise miss one by one.
+    prefetch(table.region(rows_n));
+    prefetch(table.region(rows_s));
+    let k = POPCOUNT[rows_n as usize];
+    let (mut north_raw, mut south_raw) =
+        (std::mem::take(&mut scratch.north_raw), std::mem::take(&mut scratch.south_raw));
+    let (mut n_end, mut s_end) = out.len();
+    let mut sub = cols;
+    loop {
+        if POPCOUNT[sub as usize] == k {
+            let a_list = table.cells_into(rows_n, sub, &mut north_raw);
+            let b_list = table.cells_into(rows_s, cols ^ sub, &mut south_raw);
+            if !a_list.is_empty() && !b_list.is_empty() {
+                for v in [&mut out.north_t, &mut out.north_c] {
+                    if v.len() < n_end + a_list.len() + 8 {
+                        v.resize((n_end + a_list.len() + 8).max(2 * v.len()), 0);
+                    }
+                }
+                for v in [&mut out.south_t, &mut out.south_c] {
+                    if v.len() < s_end + b_list.len() + 8 {
+                        v.resize((s_end + b_list.len() + 8).max(2 * v.len()), 0);
+                    }
+                }
+                let kn = transform(
+                    scratch.avx512,
+                    &north,
+                    a_list,
+                    &mut out.north_t[n_end..],
+                    &mut out.north_c[n_end..],
+                );
+                let ks = transform(
+                    scratch.avx512,
+                    &south,
+                    b_list,
+                    &mut out.south_t[s_end..],
+                    &mut out.south_c[s_end..],
+                );
+                if kn > 0 && ks > 0 {
+                    n_end += kn;
+                    s_end += ks;
+                    out.splits.push((n_end as u32, s_end as u32));
+                }
+            }
+        }
+        if sub == 0 {
+            break;
+        }
+        sub = (sub - 1) & cols;
+    }
+    (scratch.north_raw, scratch.south_raw) = (north_raw, south_raw);
+}
+
+/// Writes the window mask (with its flags) of every half-board of `factors` into
+/// `out[start..]` (growing `out` as needed; entries past the returned end are scratch) and
+/// returns the end. The pair loop is branch-free: it writes every candidate and advances the
+/// end only when the pair does not clash.
+pub fn materialize(avx512: bool, factors: &Factors, out: &mut Vec<u64>, start: usize) -> usize {
+    let mut end = start;
+    for k in 0..factors.splits.len() {
+        let (north, south) = factors.split(k);
+        let (st, scode) = (&factors.south_t[south.clone()], &factors.south_c[south]);
+        for i in north {
+            if out.len() < end + st.len() {
+                out.resize((end + st.len()).max(2 * out.len()), 0);
+            }
+            let dst = &mut out[end..end + st.len()];
+            end += pairs(avx512, factors.north_t[i], factors.north_c[i], st, scode, dst);
+        }
+    }
+    end
+}
+
 /// Writes the window mask of every half-solution that [`for_each_half`] would visit into
 /// `out[start..]` (growing `out` as needed; entries past the returned end are scratch) and
 /// returns the end. With `flags`, each mask also carries [`FLAG_NORTH_U`] and [`FLAG_SOUTH_V`].
-///
-/// The window mask of a join is the OR of one part from each quarter, and the clash test is
-/// one AND of two packed words, so each quarter entry is transformed once per column split and
-/// the pair loop is branch-free: it writes every candidate and advances the end only when the
-/// pair does not clash.
+/// ([`factor`], then [`materialize`].)
 #[allow(clippy::too_many_arguments)]
 pub fn window_codes(
     table: &QuarterTable,
@@ -138,90 +422,11 @@ pub fn window_codes(
     out: &mut Vec<u64>,
     start: usize,
 ) -> usize {
-    let (rows_n, rows_s) = g.split_rows(rows);
-    let c = g.c;
-    let l = g.window_len();
-    let m = low_mask(l);
-    let hm = g.h - 1;
-    let fu = g.local(side, forbid_u);
-    let fv = g.local(side, forbid_v);
-    let flag = flags as u64;
-    // Clash words: north u | (v << c) << 32, south u << c | v << 32. Only bits the other
-    // quarter can occupy matter, and those lie below 2h − 1 ≤ 32 in each half of the word;
-    // bits shifted out or crossing bit 32 meet only zeros.
-    let north_part = |au: u64, av: u64| -> (u64, u64) {
-        let code = match side {
-            Side::East => ((au >> c) & m) | ((av & m) << l),
-            Side::West => (au & m) | (((av << c) & m) << l),
-        };
-        (au | ((av << c) << 32), code | (((au >> hm) & flag) << 62))
-    };
-    let south_part = |bu: u64, bv: u64| -> (u64, u64) {
-        let code = match side {
-            Side::East => (bu & m) | (((bv >> c) & m) << l),
-            Side::West => ((bu << c) & m) | ((bv & m) << l),
-        };
-        ((bu << c) | (bv << 32), code | (((bv >> hm) & flag) << 63))
-    };
-    // Ask for both row sets' stretches of the table up front (about 14 KB each at h = 9): the
-    // lists below are read out of order, and their first lines would otherwise miss one by one.
-    prefetch(table.region(rows_n));
-    prefetch(table.region(rows_s));
-    let mut end = start;
-    let k = POPCOUNT[rows_n as usize];
-    let (mut north_raw, mut south_raw) =
-        (std::mem::take(&mut scratch.north_raw), std::mem::take(&mut scratch.south_raw));
-    let mut sub = cols;
-    loop {
-        if POPCOUNT[sub as usize] == k {
-            let a_list = table.cells_into(rows_n, sub, &mut north_raw);
-            let b_list = table.cells_into(rows_s, cols ^ sub, &mut south_raw);
-            if !a_list.is_empty() && !b_list.is_empty() {
-                let sc = &mut *scratch;
-                for v in [&mut sc.north_t, &mut sc.north_c] {
-                    if v.len() < a_list.len() {
-                        v.resize(a_list.len(), 0);
-                    }
-                }
-                for v in [&mut sc.south_t, &mut sc.south_c] {
-                    if v.len() < b_list.len() {
-                        v.resize(b_list.len(), 0);
-                    }
-                }
-                // Branch-free filters: write every entry, keep it if it misses the forbidden
-                // diagonals.
-                let mut kn = 0;
-                for &a in a_list {
-                    let (au, av) = (a & 0xffff_ffff, a >> 32);
-                    let (t, code) = north_part(au, av);
-                    sc.north_t[kn] = t;
-                    sc.north_c[kn] = code;
-                    kn += ((au & fu) | ((av << c) & fv) == 0) as usize;
-                }
-                let mut ks = 0;
-                for &b in b_list {
-                    let (bu, bv) = (b & 0xffff_ffff, b >> 32);
-                    let (t, code) = south_part(bu, bv);
-                    sc.south_t[ks] = t;
-                    sc.south_c[ks] = code;
-                    ks += (((bu << c) & fu) | (bv & fv) == 0) as usize;
-                }
-                let (st, scode) = (&sc.south_t[..ks], &sc.south_c[..ks]);
-                for i in 0..kn {
-                    if out.len() < end + ks {
-                        out.resize((end + ks).max(2 * out.len()), 0);
-                    }
-                    let dst = &mut out[end..end + ks];
-                    end += pairs(sc.avx512, sc.north_t[i], sc.north_c[i], st, scode, dst);
-                }
-            }
-        }
-        if sub == 0 {
-            break;
-        }
-        sub = (sub - 1) & cols;
-    }
-    (scratch.north_raw, scratch.south_raw) = (north_raw, south_raw);
+    let mut factors = std::mem::take(&mut scratch.factors);
+    factors.clear();
+    factor(table, g, side, rows, cols, forbid_u, forbid_v, flags, scratch, &mut factors);
+    let end = materialize(scratch.avx512, &factors, out, start);
+    scratch.factors = factors;
     end
 }
 
@@ -335,30 +540,42 @@ fn pairs_scalar(at: u64, ac: u64, st: &[u64], sc: &[u64], dst: &mut [u64], mut j
 /// a register and store all eight lanes (the register form of VPCOMPRESSQ; the memory form is
 /// slow on AMD Zen 4).
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f")]
+#[target_feature(enable = "avx512f,popcnt")]
 fn pairs_avx512(at: u64, ac: u64, st: &[u64], sc: &[u64], dst: &mut [u64]) -> usize {
     use std::arch::x86_64::*;
     assert!(sc.len() == st.len() && dst.len() >= st.len());
     let vat = _mm512_set1_epi64(at as i64);
     let vac = _mm512_set1_epi64(ac as i64);
-    let full = st.len() / 8 * 8;
     let mut j = 0usize;
     let mut i = 0;
-    while i < full {
-        // SAFETY: i + 8 <= full <= st.len() = sc.len(), so both loads read initialised u64s;
-        // j <= i (at most one write per entry), so j + 8 <= full <= dst.len() and the 8-lane
-        // store stays inside `dst`.
+    while i < st.len() {
+        let rest = st.len() - i;
+        // SAFETY: i + 8 <= st.len() = sc.len() for the full loads, and the masked loads of the
+        // last group read only lanes below st.len(); j <= i (at most one write per entry), so
+        // a full store at j ends at most at i + 8 <= st.len() <= dst.len(), and the last
+        // group's store writes only its kept lanes, at j.. below st.len().
         unsafe {
-            let t = _mm512_loadu_si512(st.as_ptr().add(i).cast());
-            let c = _mm512_loadu_si512(sc.as_ptr().add(i).cast());
-            let keep = _mm512_testn_epi64_mask(vat, t);
-            let packed = _mm512_maskz_compress_epi64(keep, _mm512_or_si512(vac, c));
-            _mm512_storeu_si512(dst.as_mut_ptr().add(j).cast(), packed);
-            j += keep.count_ones() as usize;
+            if rest >= 8 {
+                let t = _mm512_loadu_si512(st.as_ptr().add(i).cast());
+                let c = _mm512_loadu_si512(sc.as_ptr().add(i).cast());
+                let keep = _mm512_testn_epi64_mask(vat, t);
+                let packed = _mm512_maskz_compress_epi64(keep, _mm512_or_si512(vac, c));
+                _mm512_storeu_si512(dst.as_mut_ptr().add(j).cast(), packed);
+                j += keep.count_ones() as usize;
+            } else {
+                let lanes: __mmask8 = (1u8 << rest) - 1;
+                let t = _mm512_maskz_loadu_epi64(lanes, st.as_ptr().add(i).cast());
+                let c = _mm512_maskz_loadu_epi64(lanes, sc.as_ptr().add(i).cast());
+                let keep = _mm512_mask_testn_epi64_mask(lanes, vat, t);
+                let packed = _mm512_maskz_compress_epi64(keep, _mm512_or_si512(vac, c));
+                let kept = keep.count_ones();
+                _mm512_mask_storeu_epi64(dst.as_mut_ptr().add(j).cast(), ((1u16 << kept) - 1) as u8, packed);
+                j += kept as usize;
+            }
         }
         i += 8;
     }
-    pairs_scalar(at, ac, &st[full..], &sc[full..], dst, j)
+    j
 }
 
 #[cfg(test)]
