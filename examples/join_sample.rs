@@ -11,14 +11,21 @@ use nqueens::JoinPlan;
 use nqueens::Plan;
 
 fn main() {
-    let args: Vec<usize> = std::env::args().skip(1).map(|a| a.parse().expect("integers")).collect();
-    let (n, step, from) = (args[0] as u32, args[1], args[2]);
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let int = |i: usize| args[i].parse::<usize>().expect("integers");
+    let (n, step) = (int(0) as u32, int(1));
+    let from = args.get(2).filter(|a| *a != "-").map(|_| int(2));
     let mut plan = JoinPlan::new(n).expect("the table fits");
-    plan.set_sieve_from(from);
+    if let Some(from) = from {
+        plan.set_sieve_from(from);
+    }
+    if let Some(bits) = std::env::var("CHUNK_BITS").ok().and_then(|b| b.parse().ok()) {
+        plan.set_chunk_bits(bits);
+    }
     let t0 = Instant::now();
     let sum: u128 = (0..plan.len()).step_by(step).map(|i| plan.solve(i, false).solutions).sum();
     println!(
-        "n={n} step={step} sieve_from={from} units={} sum={sum} seconds={:.3}",
+        "n={n} step={step} sieve_from={from:?} units={} sum={sum} seconds={:.3}",
         plan.len().div_ceil(step),
         t0.elapsed().as_secs_f64()
     );

@@ -203,7 +203,7 @@ impl Part {
         let src = if self.flag_from_v { v } else { u };
         let code = (((u << self.ul) >> self.ur) & self.m)
             | (((((v << self.vl) >> self.vr) & self.m) << self.l)
-            | (((src >> self.hm) & self.flag) << self.fbit));
+                | (((src >> self.hm) & self.flag) << self.fbit));
         let keep = ((u << self.ku) & self.fu) | ((v << self.kv) & self.fv) == 0;
         (t, code, keep)
     }
@@ -242,7 +242,8 @@ fn transform_avx512(part: &Part, list: &[u64], t: &mut [u64], c: &mut [u64]) -> 
     let count = |s: u32| _mm_cvtsi64_si128(s as i64);
     let (tu, tv, ul, ur, vl, vr) =
         (count(part.tu), count(part.tv), count(part.ul), count(part.ur), count(part.vl), count(part.vr));
-    let (l, hm, fbit, ku, kv) = (count(part.l), count(part.hm), count(part.fbit), count(part.ku), count(part.kv));
+    let (l, hm, fbit, ku, kv) =
+        (count(part.l), count(part.hm), count(part.fbit), count(part.ku), count(part.kv));
     let low = _mm512_set1_epi64(0xffff_ffff);
     let m = _mm512_set1_epi64(part.m as i64);
     let flag = _mm512_set1_epi64(part.flag as i64);

@@ -30,12 +30,13 @@ pub const BLOCK: usize = 512;
 /// Mask bits per chunk: 32 table rows of 64 B per chunk (2 KiB), so a block's tables stay
 /// in L1 for up to 7 chunks (14 KiB).
 pub const CHUNK: u32 = 5;
+/// The most mask bits per chunk (256 rows, 16 KiB per chunk and block).
+pub const MAX_CHUNK: u32 = 8;
 /// Tails shorter than this are scanned raw; a padded block costs about as much as 40 scalar
 /// tests per query.
 pub const TAIL: usize = 12;
 
 const WORDS: usize = BLOCK / 64;
-const ROWS: usize = 1 << CHUNK;
 
 /// One 512-bit row.
 type Row = [u64; WORDS];
@@ -96,6 +97,13 @@ pub struct Matcher {
     /// block is only matched against query buckets disjoint from its own.
     cut: u64,
     chunks: usize,
+    /// Mask bits per chunk ([`CHUNK`] unless [`Matcher::chunk_bits`] or the build chose
+    /// otherwise): each chunk has 2^bits rows.
+    bits_per_chunk: u32,
+    /// Rows per block: 2^bits_per_chunk per chunk, fewer for a last chunk of fewer bits.
+    block_rows: usize,
+    /// Forces the mask bits per chunk (for tests and tuning; 1..=[`MAX_CHUNK`]).
+    pub chunk_bits: Option<u32>,
     /// Weight of each block.
     block_weights: Vec<u32>,
     /// Stored masks from which the sieve is considered ([`SIEVE_FROM`] and at least
@@ -106,7 +114,7 @@ pub struct Matcher {
     /// Start of each query bucket in `queries` (2^k + 1 entries).
     query_starts: Vec<usize>,
     sorted: Vec<u64>,
-    /// `blocks × chunks × 32` rows.
+    /// `blocks × chunks × 2^bits_per_chunk` rows.
     tables: Vec<Row>,
     /// Tail masks (squeezed like the blocks' masks), bucket by bucket.
     tail: Vec<u64>,
@@ -217,15 +225,29 @@ impl Matcher {
             Some(from) => stored < from,
             None => stored < SIEVE_FROM || (stored as u64).saturating_mul(queries.len() as u64) < SIEVE_PAIRS,
         };
-        let cut =
-            if small && self.cuts.is_none() { 0 } else { self.choose_cut(level, classes, queries, all) };
+        let (cut, c) = if small && self.cuts.is_none() {
+            // One bucket: only the chunk width to choose.
+            let bits = all.count_ones();
+            let sizes = [stored as u32];
+            let compat = [queries.len() as u64];
+            let c = self
+                .widths()
+                .min_by_key(|&c| sieve_cost([&sizes[..]].into_iter(), &compat, bits, c))
+                .unwrap_or(CHUNK);
+            (0, c)
+        } else {
+            self.choose_cut(level, classes, queries, all)
+        };
         self.cut = cut;
         let occupied = all & !cut;
         self.occupied = occupied;
         let bits = occupied.count_ones();
-        let chunks = (bits.div_ceil(CHUNK) as usize).max(1);
+        let chunks = (bits.div_ceil(c) as usize).max(1);
         self.chunks = chunks;
-        let width = chunks as u32 * CHUNK;
+        self.bits_per_chunk = c;
+        // Chunk k has 2^c rows, the last one only 2^(its bits).
+        let block_rows = (chunks - 1) * (1 << c) + (1 << (bits - (chunks as u32 - 1) * c).min(c));
+        self.block_rows = block_rows;
         let buckets = 1usize << cut.count_ones();
         self.block_weights.clear();
         self.block_buckets.clear();
@@ -282,32 +304,8 @@ impl Matcher {
                     self.block_weights.push(weight);
                     self.block_buckets.push(bucket as u32);
                     let first = self.tables.len();
-                    self.tables.resize(first + chunks * ROWS, [0; WORDS]);
-                    let tables = &mut self.tables[first..];
-                    // free[j] has bit i set if and only if stored mask i leaves bit j free: 64×64
-                    // bit transposes of the complemented masks.
-                    let mut free = [[0u64; WORDS]; 64];
-                    let mut valid: Row = [0; WORDS];
-                    for (w, group) in stored.chunks(64).enumerate() {
-                        let mut m = [0u64; 64];
-                        for (i, &x) in group.iter().enumerate() {
-                            m[i] = !x & low_mask(width);
-                        }
-                        transpose64(&mut m);
-                        for j in 0..width as usize {
-                            free[j][w] = m[j];
-                        }
-                        valid[w] = low_mask(group.len() as u32);
-                    }
-                    for k in 0..chunks {
-                        let t = &mut tables[k * ROWS..(k + 1) * ROWS];
-                        t[0] = valid;
-                        for s in 1..ROWS {
-                            let prev = t[s & (s - 1)];
-                            let f = &free[k * CHUNK as usize + s.trailing_zeros() as usize];
-                            t[s] = std::array::from_fn(|w| prev[w] & f[w]);
-                        }
-                    }
+                    self.tables.resize(first + block_rows, [0; WORDS]);
+                    fill_block(level, stored, &mut self.tables[first..], chunks, c, bits);
                 }
             }
             self.next = starts;
@@ -322,10 +320,17 @@ impl Matcher {
     /// the most sampled pairs not yet separated clash (a query skips every stored bucket that
     /// shares one of its cut bits, so that is the bit that skips the most pair tests; taking
     /// the clashes on the earlier bits out first is what accounts for correlated diagonals).
-    fn choose_cut(&mut self, level: Level, classes: &[(&[u64], u32)], queries: &[Query], all: u64) -> u64 {
+    fn choose_cut(
+        &mut self,
+        level: Level,
+        classes: &[(&[u64], u32)],
+        queries: &[Query],
+        all: u64,
+    ) -> (u64, u32) {
         let max = self.cuts.unwrap_or(MAX_CUTS).min(MAX_CUTS).min(all.count_ones());
+        let fallback = self.chunk_bits.unwrap_or(CHUNK).clamp(1, MAX_CHUNK);
         if max == 0 || queries.is_empty() {
-            return 0;
+            return (0, fallback);
         }
         // Sample pairs: stored mask i·stride_s with query i·stride_q (mod lengths), skipping
         // empty classes.
@@ -382,10 +387,10 @@ impl Matcher {
             alive = k;
         }
         if let Some(forced) = self.cuts {
-            return order[..(forced as usize).min(chosen)].iter().fold(0, |a, &b| a | b);
+            return (order[..(forced as usize).min(chosen)].iter().fold(0, |a, &b| a | b), fallback);
         }
         if chosen == 0 {
-            return 0;
+            return (0, fallback);
         }
         // Histograms of stored masks (per class) and of queries over all the chosen bits, in
         // greedy order (histogram index bit i: the mask has cut bit order[i]), so the prefix
@@ -429,7 +434,7 @@ impl Matcher {
         }
         self.sorted = keys;
         let bits = all.count_ones();
-        let mut best = (u64::MAX, 0);
+        let mut best = (u64::MAX, 0, fallback);
         let mut compat = std::mem::take(&mut self.compat);
         for k in (0..=chosen).rev() {
             let buckets = 1usize << k;
@@ -453,15 +458,29 @@ impl Matcher {
                     }
                 }
             }
-            let stored = (0..classes.len()).map(|c| &hist[c * bins..c * bins + buckets]);
-            let cost = sieve_cost(stored, &compat, bits - k as u32);
-            if cost <= best.0 {
-                best = (cost, k);
+            for c in self.widths() {
+                let stored = (0..classes.len()).map(|c| &hist[c * bins..c * bins + buckets]);
+                let cost = sieve_cost(stored, &compat, bits - k as u32, c);
+                if cost <= best.0 {
+                    best = (cost, k, c);
+                }
             }
         }
         self.compat = compat;
         self.hist = hist;
-        order[..best.1].iter().fold(0, |a, &b| a | b)
+        (order[..best.1].iter().fold(0, |a, &b| a | b), best.2)
+    }
+
+    /// Returns the chunk widths the cost model may choose from: [`Matcher::chunk_bits`] if
+    /// set, else [`CHUNK`]..=[`MAX_CHUNK`].
+    fn widths(&self) -> std::ops::RangeInclusive<u32> {
+        match self.chunk_bits {
+            Some(c) => {
+                let c = c.clamp(1, MAX_CHUNK);
+                c..=c
+            }
+            None => CHUNK..=MAX_CHUNK,
+        }
     }
 }
 
@@ -470,14 +489,17 @@ const SAMPLE: usize = 1024;
 /// The cost model counts every 4th query of a large query set.
 const QUERY_STEP: usize = 4;
 
-/// Returns the estimated cost (in units of one 512-bit AND of a block row) of matching with
+/// Returns the estimated cost (in tenths of one 512-bit AND of a block row) of matching with
 /// the sieve whose stored buckets (per class) have the sizes `stored` and whose stored bucket
-/// s meets `compat[!s]` queries, with `bits` mask bits left to match.
+/// s meets `compat[!s]` queries, with `bits` mask bits left to match in chunks of `c` bits.
 ///
-/// Per stored bucket and class: whole blocks cost (chunks + [`PER_QUERY`]) per compatible
-/// query and [`PER_BLOCK`] per chunk to build, a raw tail [`PER_RAW`] per mask and query.
-fn sieve_cost<'a>(stored: impl Iterator<Item = &'a [u32]>, compat: &[u64], bits: u32) -> u64 {
-    let chunks = (bits.div_ceil(CHUNK) as u64).max(1);
+/// Per stored bucket and class: whole blocks cost, per compatible query, one row load per
+/// chunk ([`row_cost`]: rows leave L1 from 7 bits on) and [`PER_QUERY`], and [`PER_ROW`]
+/// per table row to build; a raw tail costs [`PER_RAW`] per mask and query.
+fn sieve_cost<'a>(stored: impl Iterator<Item = &'a [u32]>, compat: &[u64], bits: u32, c: u32) -> u64 {
+    let chunks = bits.div_ceil(c).max(1);
+    let rows = (chunks as u64 - 1) * (1 << c) + (1 << (bits - (chunks - 1) * c).min(c));
+    let per_query = chunks as u64 * row_cost(c) + PER_QUERY;
     let all = compat.len() - 1;
     let mut cost = 0u64;
     for buckets in stored {
@@ -490,17 +512,30 @@ fn sieve_cost<'a>(stored: impl Iterator<Item = &'a [u32]>, compat: &[u64], bits:
             let (blocks, tail) =
                 if rest < TAIL as u64 { (len / BLOCK as u64, rest) } else { (len.div_ceil(BLOCK as u64), 0) };
             let q = compat[!s & all];
-            cost += blocks * ((chunks + PER_QUERY) * q + PER_BLOCK * chunks) + tail * q * PER_RAW;
+            cost += blocks * (per_query * q + PER_ROW * rows) + tail * q * PER_RAW;
         }
     }
     cost
 }
 
-/// Cost model constants (units of one 512-bit AND per block and query), measured at
-/// n = 20–22 (see results/2026-12-01-join-scale/).
-const PER_QUERY: u64 = 4;
-const PER_BLOCK: u64 = 64;
-const PER_RAW: u64 = 2;
+/// Returns the cost of one row load and AND for chunks of `c` bits (tenths of a row AND):
+/// a block's tables fit L1 up to 6 bits per chunk (4 KiB a chunk); at 7 and 8 bits (8 and
+/// 16 KiB a chunk) some loads go to L2. Measured on Zen 4 at n = 18–22: 8-bit chunks (4
+/// loads for 32 bits) matched 1.15× faster than 6-bit ones (6 loads).
+fn row_cost(c: u32) -> u64 {
+    match c {
+        0..=6 => 10,
+        7 => 11,
+        _ => 12,
+    }
+}
+
+/// Cost model constants (tenths of one 512-bit AND per block and query; see
+/// results/2026-12-01-join-scale/ and results/2026-12-02-join-chunks/).
+const PER_QUERY: u64 = 40;
+/// Building one table row: two loads, one AND, one store.
+const PER_ROW: u64 = 20;
+const PER_RAW: u64 = 20;
 
 /// The most cut bits the sieve uses (1024 buckets).
 pub const MAX_CUTS: u32 = 10;
@@ -529,6 +564,56 @@ pub fn transpose64(a: &mut [u64; 64]) {
         }
         j >>= 1;
         m ^= m << j;
+    }
+}
+
+/// Fills one block's chunk tables (`tables`, the block's rows) for the `stored` masks
+/// (squeezed, at most [`BLOCK`]) over `bits` mask bits in `chunks` chunks of `c` bits: row
+/// s of chunk k has bit i set if and only if stored mask i exists and leaves every bit of
+/// s (shifted to the chunk) free.
+fn fill_block(level: Level, stored: &[u64], tables: &mut [Row], chunks: usize, c: u32, bits: u32) {
+    #[cfg(target_arch = "x86_64")]
+    if level == Level::Avx512 {
+        // SAFETY: `Level::Avx512` is only detected with AVX-512F present.
+        return unsafe { fill_block_avx512(stored, tables, chunks, c, bits) };
+    }
+    let _ = level;
+    fill_block_body(stored, tables, chunks, c, bits)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2,popcnt,bmi2")]
+fn fill_block_avx512(stored: &[u64], tables: &mut [Row], chunks: usize, c: u32, bits: u32) {
+    fill_block_body(stored, tables, chunks, c, bits)
+}
+
+#[inline(always)]
+fn fill_block_body(stored: &[u64], tables: &mut [Row], chunks: usize, c: u32, bits: u32) {
+    // free[j] has bit i set if and only if stored mask i leaves bit j free: 64×64 bit
+    // transposes of the complemented masks.
+    let mut free = [[0u64; WORDS]; 64];
+    let mut valid: Row = [0; WORDS];
+    for (w, group) in stored.chunks(64).enumerate() {
+        let mut m = [0u64; 64];
+        for (i, &x) in group.iter().enumerate() {
+            m[i] = !x & low_mask(bits);
+        }
+        transpose64(&mut m);
+        for j in 0..bits as usize {
+            free[j][w] = m[j];
+        }
+        valid[w] = low_mask(group.len() as u32);
+    }
+    let full = 1usize << c;
+    for k in 0..chunks {
+        let rows = 1usize << (bits - k as u32 * c).min(c);
+        let t = &mut tables[k * full..k * full + rows];
+        t[0] = valid;
+        for s in 1..rows {
+            let prev = t[s & (s - 1)];
+            let f = &free[k * c as usize + s.trailing_zeros() as usize];
+            t[s] = std::array::from_fn(|w| prev[w] & f[w]);
+        }
     }
 }
 
@@ -579,15 +664,17 @@ fn squeeze_all_u64_bmi2(masks: &mut [u64], mask: u64) {
 #[inline(always)]
 fn count_body(m: &Matcher, queries: &[Query]) -> u64 {
     let chunks = m.chunks;
-    let mask = ROWS as u64 - 1;
+    let c = m.bits_per_chunk;
+    let rows = 1usize << c;
+    let mask = rows as u64 - 1;
     let mut total = 0u64;
     for (b, (&block_weight, &bucket)) in m.block_weights.iter().zip(&m.block_buckets).enumerate() {
-        let tables = &m.tables[b * chunks * ROWS..(b + 1) * chunks * ROWS];
+        let tables = &m.tables[b * m.block_rows..(b + 1) * m.block_rows];
         let mut sum = 0u64;
         for &(q, weight) in compatible(m, bucket, queries) {
             let mut acc = tables[(q & mask) as usize];
             for k in 1..chunks {
-                let row = &tables[k * ROWS + ((q >> (k as u32 * CHUNK)) & mask) as usize];
+                let row = &tables[k * rows + ((q >> (k as u32 * c)) & mask) as usize];
                 for w in 0..WORDS {
                     acc[w] &= row[w];
                 }
@@ -674,11 +761,13 @@ fn count_avx512(m: &Matcher, queries: &[Query]) -> u64 {
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vpopcntdq,avx2,popcnt,bmi2")]
 fn blocks_avx512<const K: usize>(m: &Matcher, queries: &[Query]) -> u64 {
     use std::arch::x86_64::*;
-    let mask = ROWS as u64 - 1;
-    let (all, _) = m.tables.as_chunks::<ROWS>();
+    let c = m.bits_per_chunk;
+    let rows = 1usize << c;
+    let mask = rows as u64 - 1;
     let mut total = 0u64;
     for (b, (&block_weight, &bucket)) in m.block_weights.iter().zip(&m.block_buckets).enumerate() {
-        let tables: &[[Row; ROWS]; K] = all[b * K..(b + 1) * K].try_into().expect("K chunks per block");
+        let tables = &m.tables[b * m.block_rows..(b + 1) * m.block_rows];
+        let base = tables.as_ptr();
         // Weighted counts per 64-bit lane, reduced once per block (each lane holds at most
         // 64 × weight per query: no overflow for fewer than 2^26 queries of weight < 2^32).
         let mut lanes = _mm512_setzero_si512();
@@ -688,13 +777,14 @@ fn blocks_avx512<const K: usize>(m: &Matcher, queries: &[Query]) -> u64 {
                 continue;
             }
             for &(q, weight) in &queries[starts[qb]..starts[qb + 1]] {
-                let row = &tables[0][(q & mask) as usize];
-                // SAFETY: `row` is a valid, initialised `[u64; 8]` of 64 bytes; the load is unaligned.
-                let mut acc = unsafe { _mm512_loadu_si512(row.as_ptr().cast()) };
-                for (k, table) in tables.iter().enumerate().skip(1) {
-                    let row = &table[((q >> (k as u32 * CHUNK)) & mask) as usize];
+                // SAFETY: chunk k's row (q >> k·c) & mask is below `rows`, so row k·rows + it
+                // lies inside this block's K·rows initialised rows of 64 bytes; the loads are
+                // unaligned.
+                let mut acc = unsafe { _mm512_loadu_si512(base.add((q & mask) as usize).cast()) };
+                for k in 1..K {
+                    let row = k * rows + ((q >> (k as u32 * c)) & mask) as usize;
                     // SAFETY: as above.
-                    acc = _mm512_and_si512(acc, unsafe { _mm512_loadu_si512(row.as_ptr().cast()) });
+                    acc = _mm512_and_si512(acc, unsafe { _mm512_loadu_si512(base.add(row).cast()) });
                 }
                 let ones = _mm512_popcnt_epi64(acc);
                 lanes = _mm512_add_epi64(lanes, _mm512_mul_epu32(ones, _mm512_set1_epi64(weight as i64)));
@@ -738,8 +828,12 @@ mod tests {
     #[test]
     fn bit_sliced_counts_equal_naive_counts() {
         let mut rng = Rng(0x2545_f491_4f6c_dd1d);
-        for level in Level::available() {
+        for (level, chunk_bits) in Level::available()
+            .into_iter()
+            .flat_map(|l| [None, Some(3), Some(6), Some(7), Some(MAX_CHUNK)].map(|c| (l, c)))
+        {
             let mut m = Matcher::new();
+            m.chunk_bits = chunk_bits;
             for bits in [6, 17, 34, 42] {
                 for holes in [0u64, 0b1001_0000_0100, (1 << (bits / 2)) | 1] {
                     for len in [
@@ -760,7 +854,7 @@ mod tests {
                         assert_eq!(
                             m.count(level, &[(&masks, 1)], &queries),
                             naive_count(&[(&masks, 1)], &queries),
-                            "{level:?} bits = {bits} holes = {holes:b} len = {len}"
+                            "{level:?} {chunk_bits:?} bits = {bits} holes = {holes:b} len = {len}"
                         );
                         let classes: [(&[u64], u32); 3] = [(&masks, 2), (&more, 4), (&masks[..len / 2], 1)];
                         assert_eq!(
@@ -787,6 +881,7 @@ mod tests {
                 let want = naive_count(&classes, &queries);
                 for cuts in (0..=MAX_CUTS).map(Some).chain([None]) {
                     m.cuts = cuts;
+                    m.chunk_bits = Some(4 + cuts.unwrap_or(0) % 5);
                     assert_eq!(m.count(level, &classes, &queries), want, "{level:?} {bits} {cuts:?}");
                     if let Some(k) = cuts {
                         assert_eq!(m.cut_bits(), k, "{bits} bits: every forced cut bit separates pairs");

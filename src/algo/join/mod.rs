@@ -86,6 +86,7 @@ pub struct JoinPlan {
     level: Level,
     reduce: bool,
     sieve_from: Option<usize>,
+    chunk_bits: Option<u32>,
     groups: Vec<Group>,
     lists: Vec<Vec<u64>>,
     len: usize,
@@ -172,7 +173,17 @@ impl JoinPlan {
             groups.push(Group { kind, list: lists.len() - 1, first: len });
             len += lists[lists.len() - 1].len();
         }
-        Ok(JoinPlan { g, table, level: Level::detect(), reduce, sieve_from: None, groups, lists, len })
+        Ok(JoinPlan {
+            g,
+            table,
+            level: Level::detect(),
+            reduce,
+            sieve_from: None,
+            chunk_bits: None,
+            groups,
+            lists,
+            len,
+        })
     }
 
     /// Returns the quarter table (side ⌊n/2⌋).
@@ -189,6 +200,12 @@ impl JoinPlan {
     /// best the CPU supports, and a level above it is lowered to it).
     pub fn set_level(&mut self, level: Level) {
         self.level = level.min(Level::detect());
+    }
+
+    /// Sets the mask bits per chunk of the matcher's tables (for benches and tuning; the
+    /// default is the matcher's choice, see [`matcher::CHUNK`]).
+    pub fn set_chunk_bits(&mut self, bits: u32) {
+        self.chunk_bits = Some(bits);
     }
 
     /// Sets the stored-set size from which the matcher uses its sieve (for benches; the
@@ -434,6 +451,7 @@ impl Plan for JoinPlan {
             let s = &mut s.borrow_mut();
             s.half.avx512 = self.level == Level::Avx512;
             s.matcher.sieve_from = self.sieve_from;
+            s.matcher.chunk_bits = self.chunk_bits;
             match group.kind {
                 Kind::Axis { b } => self.round_axis(b, rows, 1..b, s),
                 kind => self.round(kind, rows, s),
