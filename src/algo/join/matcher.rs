@@ -121,7 +121,8 @@ pub struct Matcher {
     /// The runs of `tail`: one per class and bucket with a short tail.
     tail_runs: Vec<TailRun>,
     squeezed: Vec<u64>,
-    queries: Vec<Query>,
+    /// The codes being matched, squeezed and sorted by bucket (scratch).
+    queries: Vec<u64>,
     /// Bucket starts (scratch).
     next: Vec<usize>,
     /// Sampled pairs for the choice of cut bits (scratch).
@@ -154,19 +155,48 @@ impl Matcher {
 
     /// Stores `classes` (masks and the weight of each, replacing what was stored) and returns
     /// the sum over `queries` of query weight × Σ stored weight over the stored masks m with
-    /// m & query == 0, exactly.
+    /// m & query == 0, exactly. (Queries of up to four distinct weights at a time go through
+    /// [`Matcher::count_coded`]; masks must leave bits 62 and 63 clear.)
     pub fn count(&mut self, level: Level, classes: &[(&[u64], u32)], queries: &[Query]) -> u64 {
-        if queries.is_empty() || classes.iter().all(|c| c.0.is_empty()) {
-            return 0;
+        let mut weights: Vec<u32> = queries.iter().map(|q| q.1).collect();
+        weights.sort_unstable();
+        weights.dedup();
+        let mut total = 0;
+        let mut codes = Vec::with_capacity(queries.len());
+        for group in weights.chunks(4) {
+            let table: [u32; 4] = std::array::from_fn(|i| group.get(i).copied().unwrap_or(0));
+            codes.clear();
+            for &(q, w) in queries {
+                if let Some(class) = group.iter().position(|&g| g == w) {
+                    codes.push(q | (class as u64) << 62);
+                }
+            }
+            total += self.count_coded(level, classes, &codes, table);
         }
-        self.build(level, classes, queries);
-        self.count_stored(level, queries)
+        total
     }
 
-    /// Returns the sum [`Matcher::count`] returns, against the masks stored by the last
+    /// Stores `classes` and returns the sum over the `codes` of `weights[code >> 62]` × Σ
+    /// stored weight over the stored masks m with m & code == 0 (bits 62 and 63 of a code
+    /// name its weight class and are not matched), exactly.
+    pub fn count_coded(
+        &mut self,
+        level: Level,
+        classes: &[(&[u64], u32)],
+        codes: &[u64],
+        weights: [u32; 4],
+    ) -> u64 {
+        if codes.is_empty() || classes.iter().all(|c| c.0.is_empty()) {
+            return 0;
+        }
+        self.build(level, classes, codes);
+        self.count_stored(level, codes, weights)
+    }
+
+    /// Returns the sum [`Matcher::count_coded`] returns, against the masks stored by the last
     /// [`Matcher::build`].
-    pub fn count_stored(&mut self, level: Level, queries: &[Query]) -> u64 {
-        if queries.is_empty() || (self.block_weights.is_empty() && self.tail.is_empty()) {
+    fn count_stored(&mut self, level: Level, codes: &[u64], weights: [u32; 4]) -> u64 {
+        if codes.is_empty() || (self.block_weights.is_empty() && self.tail.is_empty()) {
             return 0;
         }
         let mut prepared = std::mem::take(&mut self.queries);
@@ -176,15 +206,15 @@ impl Matcher {
         prepared.clear();
         if cut == 0 {
             // One bucket: squeeze only.
-            prepared.extend_from_slice(queries);
-            squeeze_all(level, &mut prepared, occupied);
-            starts.extend([0, queries.len()]);
+            prepared.extend_from_slice(codes);
+            squeeze_codes(level, &mut prepared, occupied);
+            starts.extend([0, codes.len()]);
         } else {
-            // Counting sort of the squeezed queries by cut-bit bucket.
+            // Counting sort of the squeezed codes by cut-bit bucket.
             let buckets = 1usize << cut.count_ones();
             starts.resize(buckets + 1, 0);
             self.sorted.clear();
-            self.sorted.extend(queries.iter().map(|q| q.0));
+            self.sorted.extend_from_slice(codes);
             squeeze_all_u64(level, &mut self.sorted, cut);
             for &b in &self.sorted {
                 starts[b as usize + 1] += 1;
@@ -192,33 +222,33 @@ impl Matcher {
             for i in 1..=buckets {
                 starts[i] += starts[i - 1];
             }
-            prepared.resize(queries.len(), (0, 0));
+            prepared.resize(codes.len(), 0);
             let next = &mut self.next;
             next.clear();
             next.extend_from_slice(&starts[..buckets]);
-            for (&b, &q) in self.sorted.iter().zip(queries) {
+            for (&b, &q) in self.sorted.iter().zip(codes) {
                 prepared[next[b as usize]] = q;
                 next[b as usize] += 1;
             }
-            squeeze_all(level, &mut prepared, occupied);
+            squeeze_codes(level, &mut prepared, occupied);
         }
         self.query_starts = starts;
         let total = match level {
             // SAFETY: `Level::detect` returned this level only after `is_x86_feature_detected!`
             // confirmed every feature the function enables (`set_level` never raises it).
             #[cfg(target_arch = "x86_64")]
-            Level::Avx512 => unsafe { count_avx512(self, &prepared) },
+            Level::Avx512 => unsafe { count_avx512(self, &prepared, weights) },
             // SAFETY: as above, for the AVX2 features.
             #[cfg(target_arch = "x86_64")]
-            Level::Avx2 => unsafe { count_avx2(self, &prepared) },
-            _ => count_generic(self, &prepared),
+            Level::Avx2 => unsafe { count_avx2(self, &prepared, weights) },
+            _ => count_generic(self, &prepared, weights),
         };
         self.queries = prepared;
         total
     }
 
     /// Stores `classes`: masks with the weight each counts for.
-    pub fn build(&mut self, level: Level, classes: &[(&[u64], u32)], queries: &[Query]) {
+    pub fn build(&mut self, level: Level, classes: &[(&[u64], u32)], queries: &[u64]) {
         let all = classes.iter().flat_map(|c| c.0.iter()).fold(0, |a, &m| a | m);
         let stored: usize = classes.iter().map(|c| c.0.len()).sum();
         let small = match self.sieve_from {
@@ -324,7 +354,7 @@ impl Matcher {
         &mut self,
         level: Level,
         classes: &[(&[u64], u32)],
-        queries: &[Query],
+        queries: &[u64],
         all: u64,
     ) -> (u64, u32) {
         let max = self.cuts.unwrap_or(MAX_CUTS).min(MAX_CUTS).min(all.count_ones());
@@ -353,7 +383,7 @@ impl Matcher {
                 }
             }
             let e = classes[class].0[index - offset];
-            let q = queries[(i * step_q) % queries.len()].0;
+            let q = queries[(i * step_q) % queries.len()];
             sample.push(e & q & all);
         }
         let mut order = [0u64; MAX_CUTS as usize];
@@ -422,7 +452,7 @@ impl Matcher {
                 }
                 None => {
                     let step = if queries.len() >= 8 * SAMPLE { QUERY_STEP } else { 1 };
-                    keys.extend(queries.iter().step_by(step).map(|q| q.0));
+                    keys.extend(queries.iter().step_by(step).copied());
                     step as u32
                 }
             };
@@ -617,24 +647,28 @@ fn fill_block_body(stored: &[u64], tables: &mut [Row], chunks: usize, c: u32, bi
     }
 }
 
-/// Squeezes the mask of every query in place (one call, so `pext` inlines into the loop).
-fn squeeze_all(level: Level, queries: &mut [Query], mask: u64) {
+/// Bits 62 and 63 of a code: its weight class.
+const CLASS: u64 = 3 << 62;
+
+/// Squeezes the mask of every code in place, keeping its weight class (one call, so `pext`
+/// inlines into the loop).
+fn squeeze_codes(level: Level, codes: &mut [u64], mask: u64) {
     #[cfg(target_arch = "x86_64")]
     if level != Level::Baseline {
         // SAFETY: levels above the baseline are only detected with BMI2 present.
-        return unsafe { squeeze_all_bmi2(queries, mask) };
+        return unsafe { squeeze_codes_bmi2(codes, mask) };
     }
     let _ = level;
-    for q in queries {
-        q.0 = pext_soft(q.0, mask);
+    for q in codes {
+        *q = pext_soft(*q, mask) | (*q & CLASS);
     }
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "bmi2")]
-fn squeeze_all_bmi2(queries: &mut [Query], mask: u64) {
-    for q in queries {
-        q.0 = std::arch::x86_64::_pext_u64(q.0, mask);
+fn squeeze_codes_bmi2(codes: &mut [u64], mask: u64) {
+    for q in codes {
+        *q = std::arch::x86_64::_pext_u64(*q, mask) | (*q & CLASS);
     }
 }
 
@@ -662,7 +696,7 @@ fn squeeze_all_u64_bmi2(masks: &mut [u64], mask: u64) {
 /// The portable block loop: plain `[u64; 8]` loops that the compiler vectorises for the
 /// enabled features.
 #[inline(always)]
-fn count_body(m: &Matcher, queries: &[Query]) -> u64 {
+fn count_body(m: &Matcher, queries: &[u64], weights: [u32; 4]) -> u64 {
     let chunks = m.chunks;
     let c = m.bits_per_chunk;
     let rows = 1usize << c;
@@ -671,7 +705,8 @@ fn count_body(m: &Matcher, queries: &[Query]) -> u64 {
     for (b, (&block_weight, &bucket)) in m.block_weights.iter().zip(&m.block_buckets).enumerate() {
         let tables = &m.tables[b * m.block_rows..(b + 1) * m.block_rows];
         let mut sum = 0u64;
-        for &(q, weight) in compatible(m, bucket, queries) {
+        for &q in compatible(m, bucket, queries) {
+            let weight = weights[(q >> 62) as usize];
             let mut acc = tables[(q & mask) as usize];
             for k in 1..chunks {
                 let row = &tables[k * rows + ((q >> (k as u32 * c)) & mask) as usize];
@@ -690,7 +725,7 @@ fn count_body(m: &Matcher, queries: &[Query]) -> u64 {
 /// Returns the queries (sorted by bucket) whose cut bits are disjoint from block bucket
 /// `bucket`: the buckets q with q & bucket == 0, each a contiguous range.
 #[inline(always)]
-fn compatible<'a>(m: &'a Matcher, bucket: u32, queries: &'a [Query]) -> impl Iterator<Item = &'a Query> + 'a {
+fn compatible<'a>(m: &'a Matcher, bucket: u32, queries: &'a [u64]) -> impl Iterator<Item = &'a u64> + 'a {
     let starts = &m.query_starts;
     (0..starts.len() - 1)
         .filter(move |&q| q as u32 & bucket == 0)
@@ -709,28 +744,28 @@ struct TailRun {
 /// Returns the weighted count of the raw tails against the compatible (squeezed, sorted)
 /// queries.
 #[inline(always)]
-fn tail_sum(m: &Matcher, queries: &[Query]) -> u64 {
+fn tail_sum(m: &Matcher, queries: &[u64], weights: [u32; 4]) -> u64 {
     let mut total = 0;
     for run in &m.tail_runs {
         let masks = &m.tail[run.start as usize..run.end as usize];
         let mut sum = 0u64;
-        for &(q, weight) in compatible(m, run.bucket, queries) {
+        for &q in compatible(m, run.bucket, queries) {
             let free = masks.iter().filter(|&&t| t & q == 0).count() as u64;
-            sum += free * weight as u64;
+            sum += free * weights[(q >> 62) as usize] as u64;
         }
         total += sum * run.weight as u64;
     }
     total
 }
 
-fn count_generic(m: &Matcher, queries: &[Query]) -> u64 {
-    count_body(m, queries) + tail_sum(m, queries)
+fn count_generic(m: &Matcher, queries: &[u64], weights: [u32; 4]) -> u64 {
+    count_body(m, queries, weights) + tail_sum(m, queries, weights)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,popcnt,bmi2")]
-fn count_avx2(m: &Matcher, queries: &[Query]) -> u64 {
-    count_body(m, queries) + tail_sum(m, queries)
+fn count_avx2(m: &Matcher, queries: &[u64], weights: [u32; 4]) -> u64 {
+    count_body(m, queries, weights) + tail_sum(m, queries, weights)
 }
 
 /// The AVX-512 block loop: one 512-bit register per row, one copy per chunk count so the
@@ -738,28 +773,28 @@ fn count_avx2(m: &Matcher, queries: &[Query]) -> u64 {
 /// with gathers, which is several times slower.)
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vpopcntdq,avx2,popcnt,bmi2")]
-fn count_avx512(m: &Matcher, queries: &[Query]) -> u64 {
-    tail_sum(m, queries)
+fn count_avx512(m: &Matcher, queries: &[u64], weights: [u32; 4]) -> u64 {
+    tail_sum(m, queries, weights)
         + match m.chunks {
-            1 => blocks_avx512::<1>(m, queries),
-            2 => blocks_avx512::<2>(m, queries),
-            3 => blocks_avx512::<3>(m, queries),
-            4 => blocks_avx512::<4>(m, queries),
-            5 => blocks_avx512::<5>(m, queries),
-            6 => blocks_avx512::<6>(m, queries),
-            7 => blocks_avx512::<7>(m, queries),
-            8 => blocks_avx512::<8>(m, queries),
-            9 => blocks_avx512::<9>(m, queries),
-            10 => blocks_avx512::<10>(m, queries),
-            11 => blocks_avx512::<11>(m, queries),
-            12 => blocks_avx512::<12>(m, queries),
-            _ => count_body(m, queries),
+            1 => blocks_avx512::<1>(m, queries, weights),
+            2 => blocks_avx512::<2>(m, queries, weights),
+            3 => blocks_avx512::<3>(m, queries, weights),
+            4 => blocks_avx512::<4>(m, queries, weights),
+            5 => blocks_avx512::<5>(m, queries, weights),
+            6 => blocks_avx512::<6>(m, queries, weights),
+            7 => blocks_avx512::<7>(m, queries, weights),
+            8 => blocks_avx512::<8>(m, queries, weights),
+            9 => blocks_avx512::<9>(m, queries, weights),
+            10 => blocks_avx512::<10>(m, queries, weights),
+            11 => blocks_avx512::<11>(m, queries, weights),
+            12 => blocks_avx512::<12>(m, queries, weights),
+            _ => count_body(m, queries, weights),
         }
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vpopcntdq,avx2,popcnt,bmi2")]
-fn blocks_avx512<const K: usize>(m: &Matcher, queries: &[Query]) -> u64 {
+fn blocks_avx512<const K: usize>(m: &Matcher, queries: &[u64], weights: [u32; 4]) -> u64 {
     use std::arch::x86_64::*;
     let c = m.bits_per_chunk;
     let rows = 1usize << c;
@@ -776,7 +811,8 @@ fn blocks_avx512<const K: usize>(m: &Matcher, queries: &[Query]) -> u64 {
             if qb as u32 & bucket != 0 {
                 continue;
             }
-            for &(q, weight) in &queries[starts[qb]..starts[qb + 1]] {
+            for &q in &queries[starts[qb]..starts[qb + 1]] {
+                let weight = weights[(q >> 62) as usize];
                 // SAFETY: chunk k's row (q >> k·c) & mask is below `rows`, so row k·rows + it
                 // lies inside this block's K·rows initialised rows of 64 bytes; the loads are
                 // unaligned.
@@ -932,7 +968,7 @@ mod tests {
         let level = Level::detect();
         // Window-like masks at n = 22: 40 bits, dense.
         let masks: Vec<u64> = (0..40_000).map(|_| rng.next() & low_mask(40)).collect();
-        let queries: Vec<Query> = (0..40_000).map(|_| (rng.next() & low_mask(40), 1)).collect();
+        let queries: Vec<u64> = (0..40_000).map(|_| rng.next() & low_mask(40)).collect();
         m.build(level, &[(&masks, 1)], &queries);
         assert!(m.cut_bits() >= 4, "{} cut bits for 40,000 × 40,000 pairs", m.cut_bits());
         m.build(level, &[(&masks[..100], 1)], &queries[..100]);

@@ -43,7 +43,7 @@ use std::cell::RefCell;
 
 use bits::{low_mask, reverse};
 use half::{FLAG_NORTH_U, FLAG_SOUTH_V, Geometry, HalfScratch, Side, window_codes};
-use matcher::{Level, Matcher, Query};
+use matcher::{Level, Matcher};
 use quarter::QuarterTable;
 pub use start::Start;
 use symmetric::subsets_of;
@@ -93,7 +93,7 @@ pub struct JoinPlan {
 }
 
 /// Per-thread scratch: the half enumerator's buffers, the east masks, the west masks by weight
-/// class, the queries and the matcher (reused by every unit the thread runs).
+/// class and the matcher (reused by every unit the thread runs).
 #[derive(Default)]
 struct Scratch {
     half: HalfScratch,
@@ -103,7 +103,6 @@ struct Scratch {
     west_raw: Vec<u64>,
     /// West masks of weight 1, 2 and 4.
     west: [Vec<u64>; 3],
-    queries: Vec<Query>,
     matcher: Matcher,
 }
 
@@ -262,7 +261,7 @@ impl JoinPlan {
             Kind::Centre if self.reduce => (orbit(rows, free, n).1, 1, false),
             _ => (1, 1, false),
         };
-        let Scratch { half, east, west_raw, west, queries, matcher } = s;
+        let Scratch { half, east, west_raw, west, matcher } = s;
         let cols = low_mask(g.h) as u32;
         let e_end =
             window_codes(&self.table, g, Side::East, rows, cols, east_u, east_v, false, half, east, 0);
@@ -283,45 +282,36 @@ impl JoinPlan {
             west_raw,
             0,
         );
-        let west_raw = &west_raw[..w_end];
         let halves = (e_end + w_end) as u64;
-        // Weight of a west half: 2 per long-diagonal queen (flags), else `plain`.
-        let flag_bits = FLAG_NORTH_U | FLAG_SOUTH_V;
-        // Weight by the two flag bits (62, 63), looked up rather than branched on: the flags
-        // are unpredictable.
+        // Weight of a west half by its flags (bits 62 and 63, its weight class): 2 per
+        // long-diagonal queen, else `plain`.
         let weights = [plain, 2, 2, 4];
-        let weight = |code: u64| -> u32 { weights[(code >> 62) as usize] };
         // Store the smaller side: building costs about as much per stored mask as 20–40
         // queries; matching is symmetric.
         let matched = if e_end <= w_end {
-            // Branch-free fill of a buffer that only grows (entries past `k` are scratch).
-            if queries.len() < w_end {
-                queries.resize(w_end, (0, 0));
+            let mut k = w_end;
+            if plain == 0 {
+                // Drop the west halves of weight 0 (no long-diagonal queen) in place.
+                k = 0;
+                for i in 0..w_end {
+                    let w = west_raw[i];
+                    west_raw[k] = w;
+                    k += (w >> 62 != 0) as usize;
+                }
             }
-            let mut k = 0;
-            for &w in west_raw {
-                let wt = weight(w);
-                queries[k] = (w & !flag_bits, wt);
-                k += (wt > 0) as usize;
-            }
-            matcher.count(self.level, &[(east, 1)], &queries[..k])
+            matcher.count_coded(self.level, &[(east, 1)], &west_raw[..k], weights)
         } else {
             for w in west.iter_mut() {
                 w.clear();
             }
-            for &w in west_raw {
-                let wt = weight(w);
+            let flag_bits = FLAG_NORTH_U | FLAG_SOUTH_V;
+            for &w in &west_raw[..w_end] {
+                let wt = weights[(w >> 62) as usize];
                 if wt > 0 {
                     west[wt.trailing_zeros() as usize].push(w & !flag_bits);
                 }
             }
-            if queries.len() < e_end {
-                queries.resize(e_end, (0, 0));
-            }
-            for (q, &m) in queries.iter_mut().zip(east) {
-                *q = (m, 1);
-            }
-            matcher.count(self.level, &[(&west[0], 1), (&west[1], 2), (&west[2], 4)], &queries[..e_end])
+            matcher.count_coded(self.level, &[(&west[0], 1), (&west[1], 2), (&west[2], 4)], east, [1; 4])
         };
         (outer as u128 * matched as u128, halves)
     }
@@ -337,7 +327,7 @@ impl JoinPlan {
         let free = Start::Axis { a: 1, b }.free_rows(g);
         let west_rows = free & !rows;
         let (col_u, col_v) = (1u64 << (2 * h + b), 1u64 << (n - 1 - b));
-        let Scratch { half, east, west_raw, queries, matcher, .. } = s;
+        let Scratch { half, east, west_raw, matcher, .. } = s;
         let e_end = window_codes(
             &self.table,
             g,
@@ -385,13 +375,7 @@ impl JoinPlan {
         } else {
             (&west_raw[..w_end], &east[..e_end])
         };
-        if queries.len() < other.len() {
-            queries.resize(other.len(), (0, 0));
-        }
-        for (q, &m) in queries.iter_mut().zip(other) {
-            *q = (m, 1);
-        }
-        let total = matcher.count(self.level, &[(stored, 8)], &queries[..other.len()]) as u128;
+        let total = matcher.count_coded(self.level, &[(stored, 8)], other, [1; 4]) as u128;
         (total, halves)
     }
 }
