@@ -22,6 +22,9 @@ fn main() {
     if let Some(bits) = std::env::var("CHUNK_BITS").ok().and_then(|b| b.parse().ok()) {
         plan.set_chunk_bits(bits);
     }
+    if let Some(cuts) = std::env::var("CUTS").ok().and_then(|b| b.parse().ok()) {
+        plan.set_cuts(cuts);
+    }
     let t0 = Instant::now();
     let sum: u128 = (0..plan.len()).step_by(step).map(|i| plan.solve(i, false).solutions).sum();
     println!(

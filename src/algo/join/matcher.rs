@@ -127,6 +127,10 @@ pub struct Matcher {
     next: Vec<usize>,
     /// Sampled pairs for the choice of cut bits (scratch).
     sample: Vec<u64>,
+    /// Greedy-order cut-bit index of every stored mask and of every query (see
+    /// `choose_cut`; valid while the cut is non-zero).
+    stored_index: Vec<u16>,
+    query_index: Vec<u16>,
     /// Bucket histograms for the cost model (scratch).
     hist: Vec<u32>,
     /// Queries per set of cut bits (scratch).
@@ -210,14 +214,14 @@ impl Matcher {
             squeeze_codes(level, &mut prepared, occupied);
             starts.extend([0, codes.len()]);
         } else {
-            // Counting sort of the squeezed codes by cut-bit bucket.
+            // Counting sort of the codes by cut-bit bucket (the greedy-order indices the build
+            // computed for these codes).
             let buckets = 1usize << cut.count_ones();
+            let low = buckets as u16 - 1;
+            assert_eq!(self.query_index.len(), codes.len(), "the codes the matcher was built for");
             starts.resize(buckets + 1, 0);
-            self.sorted.clear();
-            self.sorted.extend_from_slice(codes);
-            squeeze_all_u64(level, &mut self.sorted, cut);
-            for &b in &self.sorted {
-                starts[b as usize + 1] += 1;
+            for &b in &self.query_index {
+                starts[(b & low) as usize + 1] += 1;
             }
             for i in 1..=buckets {
                 starts[i] += starts[i - 1];
@@ -226,9 +230,10 @@ impl Matcher {
             let next = &mut self.next;
             next.clear();
             next.extend_from_slice(&starts[..buckets]);
-            for (&b, &q) in self.sorted.iter().zip(codes) {
-                prepared[next[b as usize]] = q;
-                next[b as usize] += 1;
+            for (&b, &q) in self.query_index.iter().zip(codes) {
+                let b = (b & low) as usize;
+                prepared[next[b]] = q;
+                next[b] += 1;
             }
             squeeze_codes(level, &mut prepared, occupied);
         }
@@ -284,11 +289,15 @@ impl Matcher {
         self.tail.clear();
         self.tail_runs.clear();
         self.tables.clear();
+        let low = buckets as u16 - 1;
+        let mut offset = 0;
         for &(masks, weight) in classes {
+            let index = if cut == 0 { &[][..] } else { &self.stored_index[offset..offset + masks.len()] };
+            offset += masks.len();
             if masks.is_empty() || weight == 0 {
                 continue;
             }
-            // Counting sort by cut-bit bucket (bucket numbers kept in `squeezed` meanwhile).
+            // Counting sort by cut-bit bucket (the greedy-order indices of `choose_cut`).
             let mut starts = std::mem::take(&mut self.next);
             starts.clear();
             starts.resize(buckets + 1, 0);
@@ -297,19 +306,17 @@ impl Matcher {
                 starts[1] = masks.len();
                 self.sorted.extend_from_slice(masks);
             } else {
-                self.squeezed.clear();
-                self.squeezed.extend_from_slice(masks);
-                squeeze_all_u64(level, &mut self.squeezed, cut);
-                for &b in &self.squeezed {
-                    starts[b as usize + 1] += 1;
+                for &b in index {
+                    starts[(b & low) as usize + 1] += 1;
                 }
                 for i in 1..=buckets {
                     starts[i] += starts[i - 1];
                 }
                 self.sorted.resize(masks.len(), 0);
-                for (&b, &m) in self.squeezed.iter().zip(masks) {
-                    self.sorted[starts[b as usize]] = m;
-                    starts[b as usize] += 1;
+                for (&b, &m) in index.iter().zip(masks) {
+                    let b = (b & low) as usize;
+                    self.sorted[starts[b]] = m;
+                    starts[b] += 1;
                 }
                 // `starts[b]` is now the end of bucket b: shift back to starts.
                 starts.copy_within(0..buckets, 1);
@@ -333,9 +340,8 @@ impl Matcher {
                     let stored = &self.squeezed[b * BLOCK..((b + 1) * BLOCK).min(len - tail)];
                     self.block_weights.push(weight);
                     self.block_buckets.push(bucket as u32);
-                    let first = self.tables.len();
-                    self.tables.resize(first + block_rows, [0; WORDS]);
-                    fill_block(level, stored, &mut self.tables[first..], chunks, c, bits);
+                    self.tables.reserve(block_rows);
+                    fill_block(level, stored, &mut self.tables, chunks, c, bits);
                 }
             }
             self.next = starts;
@@ -416,23 +422,17 @@ impl Matcher {
             }
             alive = k;
         }
-        if let Some(forced) = self.cuts {
-            return (order[..(forced as usize).min(chosen)].iter().fold(0, |a, &b| a | b), fallback);
-        }
         if chosen == 0 {
             return (0, fallback);
         }
-        // Histograms of stored masks (per class) and of queries over all the chosen bits, in
-        // greedy order (histogram index bit i: the mask has cut bit order[i]), so the prefix
-        // of k bits is the low k index bits and each shorter prefix folds the top half in.
+        // The greedy-order index of every stored mask and query over all the chosen bits
+        // (index bit i: the mask has cut bit order[i]): a prefix of k cut bits numbers its
+        // buckets by the low k index bits, so the build's and the queries' counting sorts
+        // take them as they are, and each shorter prefix's histogram folds the top half in.
         let full = cut;
         let bins = 1usize << chosen;
-        let sets = classes.len() + 1;
-        let mut hist = std::mem::take(&mut self.hist);
-        hist.clear();
-        hist.resize(bins * sets, 0);
         // greedy[p]: the greedy-order index of the p-th (from bit 0) set bit of `full`.
-        let mut greedy = [0usize; 1 << MAX_CUTS];
+        let mut greedy = [0u16; 1 << MAX_CUTS];
         let mut position = [0u32; 64];
         for (p, j) in (0..64).filter(|&j| full >> j & 1 == 1).enumerate() {
             position[p] = order[..chosen].iter().position(|&b| b == 1 << j).expect("chosen bit") as u32;
@@ -440,29 +440,32 @@ impl Matcher {
         for i in 1..bins {
             greedy[i] = greedy[i & (i - 1)] | 1 << position[i.trailing_zeros() as usize];
         }
-        let mut keys = std::mem::take(&mut self.sorted);
-        for c in 0..sets {
-            keys.clear();
-            // Every stored mask (padding and tails depend on exact bucket sizes); every
-            // QUERY_STEP-th query, counted QUERY_STEP times, once there are many.
-            let step = match classes.get(c) {
-                Some(&(masks, _)) => {
-                    keys.extend_from_slice(masks);
-                    1
-                }
-                None => {
-                    let step = if queries.len() >= 8 * SAMPLE { QUERY_STEP } else { 1 };
-                    keys.extend(queries.iter().step_by(step).copied());
-                    step as u32
-                }
-            };
-            squeeze_all_u64(level, &mut keys, full);
-            let h = &mut hist[c * bins..(c + 1) * bins];
-            for &b in &keys {
-                h[greedy[b as usize]] += step;
-            }
+        self.stored_index.clear();
+        for &(masks, _) in classes {
+            index_all(level, masks, full, &greedy, &mut self.stored_index);
         }
-        self.sorted = keys;
+        self.query_index.clear();
+        index_all(level, queries, full, &greedy, &mut self.query_index);
+        if let Some(forced) = self.cuts {
+            return (order[..(forced as usize).min(chosen)].iter().fold(0, |a, &b| a | b), fallback);
+        }
+        // Histograms of stored masks (per class) and of queries over all the chosen bits.
+        let sets = classes.len() + 1;
+        let mut hist = std::mem::take(&mut self.hist);
+        hist.clear();
+        hist.resize(bins * sets, 0);
+        let mut offset = 0;
+        for (c, &(masks, _)) in classes.iter().enumerate() {
+            let h = &mut hist[c * bins..(c + 1) * bins];
+            for &b in &self.stored_index[offset..offset + masks.len()] {
+                h[b as usize] += 1;
+            }
+            offset += masks.len();
+        }
+        let h = &mut hist[classes.len() * bins..];
+        for &b in &self.query_index {
+            h[b as usize] += 1;
+        }
         let bits = all.count_ones();
         let mut best = (u64::MAX, 0, fallback);
         let mut compat = std::mem::take(&mut self.compat);
@@ -516,8 +519,6 @@ impl Matcher {
 
 /// Pairs sampled to order the cut bits.
 const SAMPLE: usize = 1024;
-/// The cost model counts every 4th query of a large query set.
-const QUERY_STEP: usize = 4;
 
 /// Returns the estimated cost (in tenths of one 512-bit AND of a block row) of matching with
 /// the sieve whose stored buckets (per class) have the sizes `stored` and whose stored bucket
@@ -597,11 +598,11 @@ pub fn transpose64(a: &mut [u64; 64]) {
     }
 }
 
-/// Fills one block's chunk tables (`tables`, the block's rows) for the `stored` masks
+/// Appends one block's chunk tables to `tables` for the `stored` masks
 /// (squeezed, at most [`BLOCK`]) over `bits` mask bits in `chunks` chunks of `c` bits: row
 /// s of chunk k has bit i set if and only if stored mask i exists and leaves every bit of
 /// s (shifted to the chunk) free.
-fn fill_block(level: Level, stored: &[u64], tables: &mut [Row], chunks: usize, c: u32, bits: u32) {
+fn fill_block(level: Level, stored: &[u64], tables: &mut Vec<Row>, chunks: usize, c: u32, bits: u32) {
     #[cfg(target_arch = "x86_64")]
     if level == Level::Avx512 {
         // SAFETY: `Level::Avx512` is only detected with AVX-512F present.
@@ -613,12 +614,12 @@ fn fill_block(level: Level, stored: &[u64], tables: &mut [Row], chunks: usize, c
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2,popcnt,bmi2")]
-fn fill_block_avx512(stored: &[u64], tables: &mut [Row], chunks: usize, c: u32, bits: u32) {
+fn fill_block_avx512(stored: &[u64], tables: &mut Vec<Row>, chunks: usize, c: u32, bits: u32) {
     fill_block_body(stored, tables, chunks, c, bits)
 }
 
 #[inline(always)]
-fn fill_block_body(stored: &[u64], tables: &mut [Row], chunks: usize, c: u32, bits: u32) {
+fn fill_block_body(stored: &[u64], tables: &mut Vec<Row>, chunks: usize, c: u32, bits: u32) {
     // free[j] has bit i set if and only if stored mask i leaves bit j free: 64×64 bit
     // transposes of the complemented masks.
     let mut free = [[0u64; WORDS]; 64];
@@ -634,15 +635,15 @@ fn fill_block_body(stored: &[u64], tables: &mut [Row], chunks: usize, c: u32, bi
         }
         valid[w] = low_mask(group.len() as u32);
     }
-    let full = 1usize << c;
     for k in 0..chunks {
+        // Every chunk but the last has 2^c rows, so chunk k starts at k · 2^c.
         let rows = 1usize << (bits - k as u32 * c).min(c);
-        let t = &mut tables[k * full..k * full + rows];
-        t[0] = valid;
+        let first = tables.len();
+        tables.push(valid);
         for s in 1..rows {
-            let prev = t[s & (s - 1)];
+            let prev = tables[first + (s & (s - 1))];
             let f = &free[k * c as usize + s.trailing_zeros() as usize];
-            t[s] = std::array::from_fn(|w| prev[w] & f[w]);
+            tables.push(std::array::from_fn(|w| prev[w] & f[w]));
         }
     }
 }
@@ -670,6 +671,23 @@ fn squeeze_codes_bmi2(codes: &mut [u64], mask: u64) {
     for q in codes {
         *q = std::arch::x86_64::_pext_u64(*q, mask) | (*q & CLASS);
     }
+}
+
+/// Appends `table[pext(x, mask)]` for every x of `src` to `out` (`mask` of at most 10 bits).
+fn index_all(level: Level, src: &[u64], mask: u64, table: &[u16; 1 << MAX_CUTS], out: &mut Vec<u16>) {
+    #[cfg(target_arch = "x86_64")]
+    if level != Level::Baseline {
+        // SAFETY: levels above the baseline are only detected with BMI2 present.
+        return unsafe { index_all_bmi2(src, mask, table, out) };
+    }
+    let _ = level;
+    out.extend(src.iter().map(|&x| table[pext_soft(x, mask) as usize]));
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2")]
+fn index_all_bmi2(src: &[u64], mask: u64, table: &[u16; 1 << MAX_CUTS], out: &mut Vec<u16>) {
+    out.extend(src.iter().map(|&x| table[std::arch::x86_64::_pext_u64(x, mask) as usize]));
 }
 
 /// Squeezes every mask in place.

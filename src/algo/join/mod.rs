@@ -87,6 +87,7 @@ pub struct JoinPlan {
     reduce: bool,
     sieve_from: Option<usize>,
     chunk_bits: Option<u32>,
+    cuts: Option<u32>,
     groups: Vec<Group>,
     lists: Vec<Vec<u64>>,
     len: usize,
@@ -179,6 +180,7 @@ impl JoinPlan {
             reduce,
             sieve_from: None,
             chunk_bits: None,
+            cuts: None,
             groups,
             lists,
             len,
@@ -205,6 +207,12 @@ impl JoinPlan {
     /// default is the matcher's choice, see [`matcher::CHUNK`]).
     pub fn set_chunk_bits(&mut self, bits: u32) {
         self.chunk_bits = Some(bits);
+    }
+
+    /// Forces the matcher's number of cut bits (for benches and tuning; the default lets its
+    /// cost model choose).
+    pub fn set_cuts(&mut self, cuts: u32) {
+        self.cuts = Some(cuts);
     }
 
     /// Sets the stored-set size from which the matcher uses its sieve (for benches; the
@@ -436,6 +444,7 @@ impl Plan for JoinPlan {
             s.half.avx512 = self.level == Level::Avx512;
             s.matcher.sieve_from = self.sieve_from;
             s.matcher.chunk_bits = self.chunk_bits;
+            s.matcher.cuts = self.cuts;
             match group.kind {
                 Kind::Axis { b } => self.round_axis(b, rows, 1..b, s),
                 kind => self.round(kind, rows, s),
