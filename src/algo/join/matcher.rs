@@ -131,6 +131,10 @@ pub struct Matcher {
     /// `choose_cut`; valid while the cut is non-zero).
     stored_index: Vec<u16>,
     query_index: Vec<u16>,
+    /// Bucket sizes of the chosen cut, per stored class then of the queries (2^k each),
+    /// if `sizes_valid`.
+    sizes: Vec<u32>,
+    sizes_valid: bool,
     /// Bucket histograms for the cost model (scratch).
     hist: Vec<u32>,
     /// Queries per set of cut bits (scratch).
@@ -220,8 +224,15 @@ impl Matcher {
             let low = buckets as u16 - 1;
             assert_eq!(self.query_index.len(), codes.len(), "the codes the matcher was built for");
             starts.resize(buckets + 1, 0);
-            for &b in &self.query_index {
-                starts[(b & low) as usize + 1] += 1;
+            if self.sizes_valid {
+                let q = self.sizes.len() - buckets;
+                for (s, &n) in starts[1..].iter_mut().zip(&self.sizes[q..]) {
+                    *s = n as usize;
+                }
+            } else {
+                for &b in &self.query_index {
+                    starts[(b & low) as usize + 1] += 1;
+                }
             }
             for i in 1..=buckets {
                 starts[i] += starts[i - 1];
@@ -291,7 +302,7 @@ impl Matcher {
         self.tables.clear();
         let low = buckets as u16 - 1;
         let mut offset = 0;
-        for &(masks, weight) in classes {
+        for (class, &(masks, weight)) in classes.iter().enumerate() {
             let index = if cut == 0 { &[][..] } else { &self.stored_index[offset..offset + masks.len()] };
             offset += masks.len();
             if masks.is_empty() || weight == 0 {
@@ -306,8 +317,16 @@ impl Matcher {
                 starts[1] = masks.len();
                 self.sorted.extend_from_slice(masks);
             } else {
-                for &b in index {
-                    starts[(b & low) as usize + 1] += 1;
+                if self.sizes_valid {
+                    for (s, &n) in
+                        starts[1..].iter_mut().zip(&self.sizes[class * buckets..(class + 1) * buckets])
+                    {
+                        *s = n as usize;
+                    }
+                } else {
+                    for &b in index {
+                        starts[(b & low) as usize + 1] += 1;
+                    }
                 }
                 for i in 1..=buckets {
                     starts[i] += starts[i - 1];
@@ -363,6 +382,7 @@ impl Matcher {
         queries: &[u64],
         all: u64,
     ) -> (u64, u32) {
+        self.sizes_valid = false;
         let max = self.cuts.unwrap_or(MAX_CUTS).min(MAX_CUTS).min(all.count_ones());
         let fallback = self.chunk_bits.unwrap_or(CHUNK).clamp(1, MAX_CHUNK);
         if max == 0 || queries.is_empty() {
@@ -469,6 +489,8 @@ impl Matcher {
         let bits = all.count_ones();
         let mut best = (u64::MAX, 0, fallback);
         let mut compat = std::mem::take(&mut self.compat);
+        self.sizes.clear();
+        self.sizes.extend_from_slice(&hist);
         for k in (0..=chosen).rev() {
             let buckets = 1usize << k;
             if k < chosen {
@@ -501,6 +523,23 @@ impl Matcher {
         }
         self.compat = compat;
         self.hist = hist;
+        // Keep every set's bucket sizes for the chosen prefix: the counting sorts need them.
+        let (sizes, k) = (&mut self.sizes, best.1);
+        for c in 0..sets {
+            let h = &mut sizes[c * bins..(c + 1) * bins];
+            for j in (k..chosen).rev() {
+                let half = 1usize << j;
+                for i in 0..half {
+                    h[i] += h[i + half];
+                }
+            }
+        }
+        let buckets = 1usize << k;
+        for c in 0..sets {
+            sizes.copy_within(c * bins..c * bins + buckets, c * buckets);
+        }
+        sizes.truncate(sets * buckets);
+        self.sizes_valid = true;
         (order[..best.1].iter().fold(0, |a, &b| a | b), best.2)
     }
 
