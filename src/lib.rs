@@ -85,6 +85,8 @@ pub mod output;
 pub mod parallel;
 pub mod reference;
 #[doc(hidden)]
+pub mod run;
+#[doc(hidden)]
 pub mod shard;
 #[doc(hidden)]
 pub mod split;
