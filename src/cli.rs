@@ -6,10 +6,9 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 
 use nqueens::construct::MAX_ANY_N;
-use nqueens::enumerate::BoardFormat;
 use nqueens::output::{Format, Sequence};
 use nqueens::shard::ShardId;
-use nqueens::{Algorithm, D4Search, MAX_N};
+use nqueens::{Algorithm, BoardFormat, D4Search, MAX_N};
 
 use crate::progress::When;
 

@@ -11,10 +11,10 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use nqueens::check::CheckOptions;
-use nqueens::enumerate::{BoardFormat, SolveOptions};
+use nqueens::enumerate::SolveOptions;
 use nqueens::output::{Format, Sequence};
 use nqueens::run::LongRun;
-use nqueens::{Algorithm, Count, CountOptions, MAX_N};
+use nqueens::{Algorithm, BoardFormat, Count, CountOptions, MAX_N};
 
 use crate::cli::{CheckArgs, Command, CountArgs, MergeArgs, Opts, PlanArgs, SolveArgs};
 use crate::cmd::UsageError;

@@ -62,6 +62,7 @@
 // release.
 #[doc(hidden)]
 pub mod algo;
+pub mod boards;
 pub mod check;
 pub mod construct;
 mod count;
@@ -96,6 +97,7 @@ pub mod symmetry;
 use algo::join;
 pub use algo::join::JoinPlan;
 pub use algo::{Algorithm, D4Plan, D4Search, MirrorPlan, Plan, make_plan, make_plan_with};
+pub use boards::BoardFormat;
 pub use check::is_solution;
 pub use count::{Classes, Count, CountOptions, Counter, Tally};
 pub use error::{Error, check_n};

@@ -5,8 +5,8 @@ use std::io::{self, BufWriter, IsTerminal, Write};
 use std::process::ExitCode;
 
 use anyhow::Context;
-use nqueens::enumerate::{BoardFormat, Stream};
-use nqueens::{construct, oeis};
+use nqueens::enumerate::Stream;
+use nqueens::{BoardFormat, construct, oeis};
 
 use crate::config::SolveConfig;
 
