@@ -535,3 +535,110 @@ impl Breakdown {
         w.flush()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::oeis;
+
+    fn options(algorithm: Algorithm, threads: usize) -> CountOptions {
+        CountOptions { threads, algorithm, ..CountOptions::default() }
+    }
+
+    /// Runs `run` to its end and returns its result and breakdown.
+    fn finish(run: &LongRun, options: &CountOptions) -> (Counted, Option<Breakdown>) {
+        match run.open(options).unwrap().run(&AtomicBool::new(false)).unwrap() {
+            Finished::Complete(done) => (done.result().unwrap(), done.breakdown.clone()),
+            Finished::Stopped { .. } => panic!("nothing stopped the run"),
+        }
+    }
+
+    #[test]
+    fn a_whole_run_is_the_count_and_its_breakdown_adds_up() {
+        for (algorithm, threads) in [(Algorithm::Mirror, 1), (Algorithm::D4, 3), (Algorithm::Join, 2)] {
+            let run = LongRun { n: 10, breakdown: true, ..LongRun::default() };
+            let (counted, breakdown) = finish(&run, &options(algorithm, threads));
+            let Counted::Whole(count) = counted else { panic!("a whole run gives a count") };
+            assert_eq!(count.solutions, oeis::A000170.get(10).unwrap(), "{algorithm}");
+            let unique = (algorithm != Algorithm::Mirror).then(|| oeis::A002562.get(10).unwrap());
+            assert_eq!(count.unique, unique, "{algorithm}");
+            let rows = breakdown.unwrap().rows;
+            assert_eq!(rows.len(), count.subproblems, "{algorithm}");
+            assert!(rows.windows(2).all(|w| w[0].id < w[1].id), "{algorithm}: rows in id order");
+            assert_eq!(rows.iter().map(|r| r.tally.solutions).sum::<u128>(), count.solutions, "{algorithm}");
+            assert!(rows.iter().all(|r| r.nodes_counted), "{algorithm}");
+            assert_eq!(
+                rows.iter().all(|r| r.prefix.is_some()),
+                algorithm == Algorithm::Mirror,
+                "{algorithm}"
+            );
+        }
+    }
+
+    #[test]
+    fn shards_merge_to_the_count() {
+        for algorithm in [Algorithm::Mirror, Algorithm::D4, Algorithm::Join] {
+            let k = 3;
+            let results: Vec<(String, ShardResult)> = (0..k)
+                .map(|index| {
+                    let run =
+                        LongRun { n: 11, shard: Some(ShardId { index, count: k }), ..LongRun::default() };
+                    match finish(&run, &options(algorithm, 2)).0 {
+                        Counted::Shard(r) => (format!("s{index}"), r),
+                        Counted::Whole(_) => panic!("a shard gives a shard result"),
+                    }
+                })
+                .collect();
+            let merged = crate::merge::merge(&results).unwrap().count();
+            assert_eq!(merged.solutions, oeis::A000170.get(11).unwrap(), "{algorithm}");
+        }
+    }
+
+    #[test]
+    fn a_stopped_or_cut_journal_resumes_to_the_exact_count() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("j");
+        let run = LongRun { n: 11, checkpoint: Some(path.clone()), ..LongRun::default() };
+        let opts = options(Algorithm::D4, 2);
+        // Stopped before the first subproblem: nothing recorded, the journal holds its header.
+        match run.open(&opts).unwrap().run(&AtomicBool::new(true)).unwrap() {
+            Finished::Stopped { recorded, subproblems } => assert_eq!((recorded, subproblems > 3), (0, true)),
+            Finished::Complete(_) => panic!("a stop flag set before the start stops the run"),
+        }
+        let (Counted::Whole(first), _) = finish(&run, &opts) else { panic!("a whole count") };
+        assert_eq!(first.solutions, 2680);
+        // The header and three lines kept: the run resumes with the three and counts the rest,
+        // on another thread count.
+        let text = std::fs::read_to_string(&path).unwrap();
+        let kept: String = text.split_inclusive('\n').take(4).collect();
+        std::fs::write(&path, kept).unwrap();
+        let session = run.open(&options(Algorithm::D4, 3)).unwrap();
+        assert_eq!(session.recorded(), 3);
+        assert_eq!(session.torn(), None);
+        let Finished::Complete(done) = session.run(&AtomicBool::new(false)).unwrap() else {
+            panic!("nothing stopped the run")
+        };
+        let Counted::Whole(resumed) = done.result().unwrap() else { panic!("a whole count") };
+        assert_eq!(
+            (resumed.solutions, resumed.unique, resumed.classes),
+            (first.solutions, first.unique, first.classes)
+        );
+        // Another run's journal is refused, untouched.
+        let other = LongRun { n: 12, ..run.clone() };
+        assert!(matches!(other.open(&opts), Err(RunError::Journal(JournalError::Mismatch { .. }))));
+        assert_eq!(std::fs::read_to_string(&path).unwrap().lines().count(), 1 + resumed.subproblems);
+    }
+
+    #[test]
+    fn a_torn_line_says_what_cut_it() {
+        let crash = Torn { bytes: 10, free_bytes: Some(1 << 30) };
+        assert_eq!(
+            crash.to_string(),
+            "dropped a torn last line (10 bytes, a write cut short by a crash, a kill or a power loss); its subproblem will be counted again"
+        );
+        let full = Torn { bytes: 7, free_bytes: Some(4096) };
+        assert!(full.full_disk());
+        assert!(full.to_string().contains("a write cut short by a full disk: 4096 bytes are free there"));
+        assert!(!Torn { bytes: 7, free_bytes: None }.full_disk());
+    }
+}

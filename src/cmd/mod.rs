@@ -139,3 +139,37 @@ pub fn run(config: Config) -> anyhow::Result<ExitCode> {
         Config::Man => docs::man(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io;
+    use std::path::PathBuf;
+
+    #[test]
+    fn exit_codes_follow_from_error_kinds() {
+        let code = |e: anyhow::Error| exit_code(&e);
+        let pool = || nqueens::Error::ThreadPool { threads: 9, reason: "no".into() };
+        assert_eq!(code(UsageError("bad".into()).into()), EXIT_USAGE);
+        assert_eq!(code(anyhow::Error::new(UsageError("bad".into())).context("while parsing")), EXIT_USAGE);
+        assert_eq!(code(from_library(nqueens::Error::BoardTooLarge { n: 64 })), EXIT_USAGE);
+        let search = nqueens::Error::UnsupportedSearch { search: "avx512", feature: "AVX-512F" };
+        let worded = from_library(search);
+        assert!(worded.to_string().starts_with("--d4-search avx512 needs AVX-512F"), "{worded}");
+        assert_eq!(code(worded), EXIT_USAGE);
+        assert_eq!(code(from_library(pool())), EXIT_FAILED);
+        assert_eq!(code(from_run(RunError::Library(pool()))), EXIT_FAILED);
+        assert_eq!(code(from_run(RunError::Overflow { path: PathBuf::from("j") })), EXIT_USAGE);
+        let append = RunError::Append { path: PathBuf::from("j"), source: io::Error::other("disk full") };
+        let append = from_run(append);
+        assert_eq!(
+            format!("{append:#}"),
+            "writing checkpoint j; the journal keeps what was written: disk full"
+        );
+        assert_eq!(code(append), EXIT_FAILED);
+        assert_eq!(
+            code(anyhow::Error::new(io::Error::other("x")).context("writing the result")),
+            EXIT_FAILED
+        );
+    }
+}
