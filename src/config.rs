@@ -17,7 +17,12 @@ use nqueens::run::LongRun;
 use nqueens::{Algorithm, BoardFormat, Count, CountOptions, MAX_N};
 
 use crate::cli::{CheckArgs, Command, CountArgs, MergeArgs, Opts, PlanArgs, SolveArgs};
-use crate::cmd::UsageError;
+
+/// A usage error: a rule between flags broken (or a value refused once parsing is done),
+/// printed on one line; exit code 2 ([`crate::cmd::exit_code`]).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct UsageError(pub String);
 
 /// What to run: one command and its configuration.
 pub enum Config {

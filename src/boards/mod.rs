@@ -10,7 +10,7 @@
 //! - [`BoardFormat::Raw`]: n bytes per board, the 0-based columns (for [`crate::enumerate::Solutions`];
 //!   no text form, so it is neither offered on the command line nor read).
 //!
-//! [`encode`] formats boards from precomputed rows for the ordered listing; [`decode`] reads a
+//! `encode` formats boards from precomputed rows for the ordered listing; `decode` reads a
 //! list as it streams in, with flat memory, telling each board's rows and queens as written (the
 //! checker judges them).
 

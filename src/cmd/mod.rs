@@ -20,10 +20,7 @@ pub const EXIT_FAILED: u8 = 1;
 /// Exit code of bad usage (the same as clap's).
 pub const EXIT_USAGE: u8 = 2;
 
-/// A usage error found after parsing: printed on one line, exit code 2.
-#[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub struct UsageError(pub String);
+pub use crate::config::UsageError;
 
 /// A library error worded for the command line, with the flag that asked for it: printed as
 /// `message`, its exit code that of `error`'s kind.

@@ -22,7 +22,7 @@
 //! waits.
 //!
 //! The kernel itself stays free of locks and atomics: the callback formats a solution into a
-//! thread-local buffer ([`crate::boards::encode`]) and touches the shared queue once per chunk
+//! thread-local buffer (`boards::encode`) and touches the shared queue once per chunk
 //! (about 1,600 solutions of n = 16 in the `cols` format).
 
 use std::collections::VecDeque;
@@ -197,7 +197,7 @@ impl Shared {
 }
 
 /// An ordered, parallel listing of the solutions of one board, already formatted: the engine
-/// behind `nqueens solve` and [`Solutions`] (see the module docs for how it keeps order and
+/// behind `nqueens solve` and [`super::Solutions`] (see the module docs for how it keeps order and
 /// memory). Dropping it stops the search.
 pub struct Stream {
     shared: Arc<Shared>,
