@@ -211,15 +211,16 @@ impl Part {
 
 /// Transforms `list` by `part` into `t[..]` and `c[..]` (each at least `list.len()` + 8 long),
 /// keeping the entries that pass the filter; returns how many it kept.
-#[inline]
-fn transform(avx512: bool, part: &Part, list: &[u64], t: &mut [u64], c: &mut [u64]) -> usize {
+/// `AVX512` is true only inside [`factor_avx512`], whose target features the AVX-512 copy
+/// needs.
+#[inline(always)]
+fn transform<const AVX512: bool>(part: &Part, list: &[u64], t: &mut [u64], c: &mut [u64]) -> usize {
     #[cfg(target_arch = "x86_64")]
-    if avx512 {
-        // SAFETY: `avx512` is set only for `Level::Avx512`, which `Level::detect` returns only
-        // where `cpu::Features::Avx512Vpopcnt` (AVX-512F included) is available.
+    if AVX512 {
+        // SAFETY: only `factor_avx512` instantiates `AVX512 = true`, and it runs only where
+        // AVX-512F is available (see `factor`).
         return unsafe { transform_avx512(part, list, t, c) };
     }
-    let _ = avx512;
     transform_scalar(part, list, t, c, 0)
 }
 
@@ -236,6 +237,7 @@ fn transform_scalar(part: &Part, list: &[u64], t: &mut [u64], c: &mut [u64], mut
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,popcnt")]
+#[inline]
 fn transform_avx512(part: &Part, list: &[u64], t: &mut [u64], c: &mut [u64]) -> usize {
     use std::arch::x86_64::*;
     assert!(t.len() >= list.len() + 8 && c.len() >= list.len() + 8);
@@ -288,6 +290,48 @@ fn transform_avx512(part: &Part, list: &[u64], t: &mut [u64], c: &mut [u64]) -> 
 /// [`FLAG_SOUTH_V`].
 #[allow(clippy::too_many_arguments)]
 pub fn factor(
+    table: &QuarterTable,
+    g: &Geometry,
+    side: Side,
+    rows: u64,
+    cols: u32,
+    forbid_u: u64,
+    forbid_v: u64,
+    flags: bool,
+    scratch: &mut HalfScratch,
+    out: &mut Factors,
+) {
+    #[cfg(target_arch = "x86_64")]
+    if scratch.avx512 {
+        // SAFETY: `avx512` is set only for `Level::Avx512`, which `Level::detect` returns only
+        // where `cpu::Features::Avx512Vpopcnt` (AVX-512F included) is available.
+        return unsafe { factor_avx512(table, g, side, rows, cols, forbid_u, forbid_v, flags, scratch, out) };
+    }
+    factor_body::<false>(table, g, side, rows, cols, forbid_u, forbid_v, flags, scratch, out)
+}
+
+/// [`factor`] compiled for AVX-512, so that the transforms inline into the split loop.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,popcnt")]
+#[allow(clippy::too_many_arguments)]
+fn factor_avx512(
+    table: &QuarterTable,
+    g: &Geometry,
+    side: Side,
+    rows: u64,
+    cols: u32,
+    forbid_u: u64,
+    forbid_v: u64,
+    flags: bool,
+    scratch: &mut HalfScratch,
+    out: &mut Factors,
+) {
+    factor_body::<true>(table, g, side, rows, cols, forbid_u, forbid_v, flags, scratch, out)
+}
+
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn factor_body<const AVX512: bool>(
     table: &QuarterTable,
     g: &Geometry,
     side: Side,
@@ -356,20 +400,10 @@ pub fn factor(
                         v.resize((s_end + b_list.len() + 8).max(2 * v.len()), 0);
                     }
                 }
-                let kn = transform(
-                    scratch.avx512,
-                    &north,
-                    a_list,
-                    &mut out.north_t[n_end..],
-                    &mut out.north_c[n_end..],
-                );
-                let ks = transform(
-                    scratch.avx512,
-                    &south,
-                    b_list,
-                    &mut out.south_t[s_end..],
-                    &mut out.south_c[s_end..],
-                );
+                let kn =
+                    transform::<AVX512>(&north, a_list, &mut out.north_t[n_end..], &mut out.north_c[n_end..]);
+                let ks =
+                    transform::<AVX512>(&south, b_list, &mut out.south_t[s_end..], &mut out.south_c[s_end..]);
                 if kn > 0 && ks > 0 {
                     n_end += kn;
                     s_end += ks;
@@ -390,6 +424,11 @@ pub fn factor(
 /// returns the end. The pair loop is branch-free: it writes every candidate and advances the
 /// end only when the pair does not clash.
 pub fn materialize(avx512: bool, factors: &Factors, out: &mut Vec<u64>, start: usize) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    if avx512 {
+        // SAFETY: as in `pairs`.
+        return unsafe { materialize_avx512(factors, out, start) };
+    }
     let mut end = start;
     for k in 0..factors.splits.len() {
         let (north, south) = factors.split(k);
@@ -400,6 +439,76 @@ pub fn materialize(avx512: bool, factors: &Factors, out: &mut Vec<u64>, start: u
             }
             let dst = &mut out[end..end + st.len()];
             end += pairs(avx512, factors.north_t[i], factors.north_c[i], st, scode, dst);
+        }
+    }
+    end
+}
+
+/// [`materialize`] with AVX-512: a split's south list of up to 16 entries stays in two
+/// registers for all its north entries (most lists are that short), longer ones go through
+/// the pair loop eight at a time.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,popcnt")]
+fn materialize_avx512(factors: &Factors, out: &mut Vec<u64>, start: usize) -> usize {
+    use std::arch::x86_64::*;
+    let mut end = start;
+    for k in 0..factors.splits.len() {
+        let (north, south) = factors.split(k);
+        let (kn, ks) = (north.len(), south.len());
+        // Room for every candidate of the split and one register of slack.
+        if out.len() < end + kn * ks + 8 {
+            out.resize((end + kn * ks + 8).max(2 * out.len()), 0);
+        }
+        let (st, scode) = (&factors.south_t[south.clone()], &factors.south_c[south]);
+        if ks <= 16 {
+            let lanes0: __mmask8 = if ks >= 8 { 0xff } else { (1u8 << ks) - 1 };
+            let lanes1: __mmask8 = if ks >= 16 {
+                0xff
+            } else if ks > 8 {
+                (1u8 << (ks - 8)) - 1
+            } else {
+                0
+            };
+            // SAFETY: the masked loads read only lanes below ks = st.len() = scode.len().
+            let (t0, c0, t1, c1) = unsafe {
+                (
+                    _mm512_maskz_loadu_epi64(lanes0, st.as_ptr().cast()),
+                    _mm512_maskz_loadu_epi64(lanes0, scode.as_ptr().cast()),
+                    _mm512_maskz_loadu_epi64(lanes1, st.as_ptr().add(8.min(ks)).cast()),
+                    _mm512_maskz_loadu_epi64(lanes1, scode.as_ptr().add(8.min(ks)).cast()),
+                )
+            };
+            let dst = out.as_mut_ptr();
+            for i in north {
+                let at = _mm512_set1_epi64(factors.north_t[i] as i64);
+                let ac = _mm512_set1_epi64(factors.north_c[i] as i64);
+                let k0 = _mm512_mask_testn_epi64_mask(lanes0, at, t0);
+                // SAFETY: end + 8 <= out.len(): at most kn · ks entries are kept per split,
+                // and the split reserved that many plus 8.
+                unsafe {
+                    _mm512_storeu_si512(
+                        dst.add(end).cast(),
+                        _mm512_maskz_compress_epi64(k0, _mm512_or_si512(ac, c0)),
+                    )
+                };
+                end += k0.count_ones() as usize;
+                if lanes1 != 0 {
+                    let k1 = _mm512_mask_testn_epi64_mask(lanes1, at, t1);
+                    // SAFETY: as above.
+                    unsafe {
+                        _mm512_storeu_si512(
+                            dst.add(end).cast(),
+                            _mm512_maskz_compress_epi64(k1, _mm512_or_si512(ac, c1)),
+                        )
+                    };
+                    end += k1.count_ones() as usize;
+                }
+            }
+        } else {
+            for i in north {
+                let dst = &mut out[end..end + ks];
+                end += pairs_avx512(factors.north_t[i], factors.north_c[i], st, scode, dst);
+            }
         }
     }
     end
@@ -542,6 +651,7 @@ fn pairs_scalar(at: u64, ac: u64, st: &[u64], sc: &[u64], dst: &mut [u64], mut j
 /// slow on AMD Zen 4).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,popcnt")]
+#[inline]
 fn pairs_avx512(at: u64, ac: u64, st: &[u64], sc: &[u64], dst: &mut [u64]) -> usize {
     use std::arch::x86_64::*;
     assert!(sc.len() == st.len() && dst.len() >= st.len());
