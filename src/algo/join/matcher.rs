@@ -412,35 +412,41 @@ impl Matcher {
             let q = queries[(i * step_q) % queries.len()];
             sample.push(e & q & all);
         }
+        // The sample transposed: columns[j] has bit i set if and only if sampled pair i clashes
+        // on bit j, so each greedy step is 64 popcounts of the pairs still alive.
+        let words = pairs.div_ceil(64);
+        let mut columns = [[0u64; SAMPLE / 64]; 64];
+        for (w, group) in sample.chunks(64).enumerate() {
+            let mut m = [0u64; 64];
+            m[..group.len()].copy_from_slice(group);
+            transpose64(&mut m);
+            for j in 0..64 {
+                columns[j][w] = m[j];
+            }
+        }
+        let mut alive = [0u64; SAMPLE / 64];
+        for (w, a) in alive.iter_mut().enumerate().take(words) {
+            *a = low_mask((pairs - 64 * w).min(64) as u32);
+        }
         let mut order = [0u64; MAX_CUTS as usize];
         let mut chosen = 0;
         let mut cut = 0u64;
-        let mut alive = sample.len();
-        while chosen < max as usize && alive > 0 {
-            let mut freq = [0u32; 64];
-            for &x in &sample[..alive] {
-                let mut y = x;
-                while y != 0 {
-                    freq[y.trailing_zeros() as usize] += 1;
-                    y &= y - 1;
-                }
-            }
-            let best = (0..64).filter(|&j| cut >> j & 1 == 0 && all >> j & 1 == 1).max_by_key(|&j| freq[j]);
-            let Some(j) = best else { break };
-            if freq[j] == 0 {
+        while chosen < max as usize {
+            let freq =
+                |j: usize| -> u32 { (0..words).map(|w| (columns[j][w] & alive[w]).count_ones()).sum() };
+            let best =
+                (0..64).filter(|&j| cut >> j & 1 == 0 && all >> j & 1 == 1).map(|j| (freq(j), j)).max();
+            let Some((f, j)) = best else { break };
+            if f == 0 {
                 break;
             }
             order[chosen] = 1 << j;
             chosen += 1;
             cut |= 1 << j;
             // Keep only the pairs the cut bits so far do not separate.
-            let mut k = 0;
-            for i in 0..alive {
-                let x = sample[i];
-                sample[k] = x;
-                k += (x & cut == 0) as usize;
+            for w in 0..words {
+                alive[w] &= !columns[j][w];
             }
-            alive = k;
         }
         if chosen == 0 {
             return (0, fallback);
