@@ -62,6 +62,8 @@
 // release.
 #[doc(hidden)]
 pub mod algo;
+#[doc(hidden)]
+pub mod audit;
 pub mod check;
 pub mod construct;
 mod count;
@@ -88,6 +90,8 @@ pub mod reference;
 pub mod shard;
 #[doc(hidden)]
 pub mod split;
+#[doc(hidden)]
+pub mod subtotals;
 pub mod symmetry;
 
 #[cfg(test)] // The join's tests name it `crate::join`, its path before `algo/`.

@@ -179,7 +179,8 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
             write_error.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(e);
             stop_flag.store(true, Ordering::Relaxed);
         }
-        if stats {
+        // A shard records every subproblem's counts (its subtotals, for `merge --audit`).
+        if stats || args.shard.is_some() {
             fresh.lock().unwrap_or_else(|e| e.into_inner()).push(entry);
         }
     };
@@ -229,10 +230,10 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
         total.nodes = 0;
     }
     let seconds = nqueens::merge::round_micros(start.elapsed().as_secs_f64());
+    for e in fresh.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        solved.insert(e.id, e);
+    }
     if let Some(path) = &args.breakdown {
-        for e in fresh.into_inner().unwrap_or_else(|e| e.into_inner()) {
-            solved.insert(e.id, e);
-        }
         write_breakdown(path, plan.as_ref(), algorithm, &ids, &solved)
             .with_context(|| format!("writing breakdown {}", path.display()))?;
     }
@@ -255,6 +256,11 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
                 seconds,
                 threads,
                 version: VERSION.into(),
+                subtotals: nqueens::subtotals::encode(
+                    algorithm.classifies(),
+                    ids.iter().filter_map(|id| solved.get(id).map(|e| &e.tally)),
+                ),
+                host: nqueens::merge::host_name(),
                 checksum: String::new(),
             };
             result.checksum = result.compute_checksum();
