@@ -316,7 +316,9 @@ mod tests {
 
     #[test]
     fn samples_have_the_asked_size_and_repeat_with_the_seed() {
-        for (m, f, want) in [(0, 0.5, 0), (10, 0.0, 0), (10, 1.0, 10), (10, 0.01, 1), (1000, 0.25, 250), (7, 0.5, 4)] {
+        for (m, f, want) in
+            [(0, 0.5, 0), (10, 0.0, 0), (10, 1.0, 10), (10, 0.01, 1), (1000, 0.25, 250), (7, 0.5, 4)]
+        {
             let s = sample(m, f, 42);
             assert_eq!(s.len(), want, "m = {m}, f = {f}");
             assert!(s.windows(2).all(|w| w[0] < w[1]) && s.iter().all(|&i| i < m));

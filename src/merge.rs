@@ -843,9 +843,12 @@ mod tests {
         let mut s = shards(10, 2);
         s[0].1.format_version = 2;
         s[0].1.checksum = s[0].1.compute_checksum();
-        assert!(merge(&s).unwrap_err().to_string().contains(
-            "s0.json has subtotals, which format 2 does not have: it was changed or damaged"
-        ));
+        assert!(
+            merge(&s)
+                .unwrap_err()
+                .to_string()
+                .contains("s0.json has subtotals, which format 2 does not have: it was changed or damaged")
+        );
         let mut s = shards(10, 2);
         s[1].1.covers = None;
         assert!(

@@ -180,8 +180,14 @@ mod tests {
         let cut = format!("{PREFIX}{}", STANDARD_NO_PAD.encode([0x80u8]));
         let items: Vec<_> = decode(&cut, false).unwrap().collect();
         assert_eq!(items, vec![Err("the subtotals end inside a number".to_string())]);
-        let long = format!("{PREFIX}{}", STANDARD_NO_PAD.encode([0xffu8; 19].iter().chain(&[0x7f]).copied().collect::<Vec<_>>()));
-        assert_eq!(decode(&long, false).unwrap().next(), Some(Err("a subtotal is larger than 2^128".to_string())));
+        let long = format!(
+            "{PREFIX}{}",
+            STANDARD_NO_PAD.encode([0xffu8; 19].iter().chain(&[0x7f]).copied().collect::<Vec<_>>())
+        );
+        assert_eq!(
+            decode(&long, false).unwrap().next(),
+            Some(Err("a subtotal is larger than 2^128".to_string()))
+        );
         // d4 with a difference that makes the solutions negative.
         let mut bytes = Vec::new();
         for v in [0, 0, 0, 0, 1] {

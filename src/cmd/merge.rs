@@ -94,9 +94,8 @@ pub fn run(args: MergeArgs) -> anyhow::Result<ExitCode> {
 /// Returns a seed for an audit from the clock and the process id (printed, so that the audit
 /// can be repeated with `--seed`).
 fn clock_seed() -> u64 {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64);
+    let nanos =
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
     // Fold in the process id so that two audits started in one nanosecond still differ; keep
     // the seed short to type (below 10^9).
     (nanos ^ u64::from(std::process::id()).rotate_left(32)) % 1_000_000_000
