@@ -396,8 +396,7 @@ fn grouped(n: usize) -> String {
 /// algorithm's depth could not even build this command's plan: the join's depth 0 is no d4
 /// depth).
 fn journal_depth(path: &Path, n: u32, algorithm: Algorithm) -> Option<u32> {
-    let bytes = fs::read(path).ok()?;
-    let header = journal::parse(path, &bytes, |_| true).ok()?.header;
+    let header = journal::read_header(path).ok()?;
     (header.n == n && header.algorithm == algorithm.name() && header.shard.is_none())
         .then_some(header.split_depth)
 }
