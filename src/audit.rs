@@ -23,7 +23,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::Mutex;
 
 use crate::merge::{ShardResult, check_covers, check_file, subtotals_differ};
-use crate::shard::{assign, shard_plan};
+use crate::shard::{shard_plan, try_assign};
 use crate::{Algorithm, Classes, Counter, Job, Plan, Tally};
 
 /// Parses an audit fraction: a number from 0 to 1 (0.01 recounts 1% of every shard).
@@ -133,10 +133,15 @@ pub fn audit(results: &[(String, ShardResult)], fraction: f64, seed: u64, counte
         let key = (algorithm, r.n, r.split_depth, r.shards);
         if let std::collections::hash_map::Entry::Vacant(v) = plans.entry(key) {
             match shard_plan(algorithm, r.n, Some(r.split_depth), r.shards) {
-                Ok(plan) => {
-                    let ids = assign(plan.as_ref(), r.shards);
-                    v.insert((plan, ids));
-                }
+                Ok(plan) => match try_assign(plan.as_ref(), r.shards) {
+                    Ok(ids) => {
+                        v.insert((plan, ids));
+                    }
+                    Err(e) => {
+                        refuse(format!("{who}: its shard plan cannot be dealt here: {e}; not audited"));
+                        continue;
+                    }
+                },
                 Err(e) => {
                     refuse(format!("{who}: its shard plan cannot be built here: {e}; not audited"));
                     continue;

@@ -19,7 +19,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::shard::{assign, shard_plan};
+#[cfg(test)]
+use crate::shard::assign;
+use crate::shard::{shard_plan, try_assign};
 use crate::{Algorithm, Classes, Count, Tally};
 
 /// The `format` field of every shard result.
@@ -494,7 +496,10 @@ pub fn merge(results: &[(String, ShardResult)]) -> Result<Merged, MergeError> {
             first.subproblems
         )]);
     }
-    let expected = assign(plan.as_ref(), k);
+    let expected = match try_assign(plan.as_ref(), k) {
+        Ok(e) => e,
+        Err(e) => return fail(vec![format!("{first_name}: {e}")]),
+    };
     let mut merged = Merged {
         n: first.n,
         algorithm,

@@ -16,7 +16,7 @@ use nqueens::Job;
 use nqueens::journal::{self, Entry, Header, Journal};
 use nqueens::merge::{Covers, SHARD_FORMAT, SHARD_FORMAT_VERSION, ShardResult};
 use nqueens::output::Format;
-use nqueens::shard::{assign, shard_plan_with};
+use nqueens::shard::{shard_plan_with, try_assign};
 use nqueens::{Algorithm, Count, CountOptions, Counter, Plan, Tally, make_plan_with};
 
 use super::UsageError;
@@ -60,11 +60,11 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
     }
     super::check_offset(args.format.unwrap_or_default(), args.sequence, std::iter::once(n))?;
     // The journal and the shard results record the concrete algorithm (`auto` resolves per n).
-    let algorithm = args.algorithm.resolve(n);
+    let threads = args.threads.unwrap_or_else(num_cpus::get);
+    let algorithm = args.algorithm.resolve_for(n, threads);
     if args.sequence.needs_classes() && algorithm == Algorithm::Mirror {
         return Err(super::sequence_needs_classes(args.sequence, Algorithm::Mirror).into());
     }
-    let threads = args.threads.unwrap_or_else(num_cpus::get);
     let start = Instant::now();
     // Signals, before any work: a graceful stop when there is a journal to keep (a signal that
     // comes while the plan is built stops the run before its first subproblem), else an
@@ -92,7 +92,9 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
     }
     .map_err(super::from_library)?;
     let ids: Vec<usize> = match args.shard {
-        Some(shard) => assign(plan.as_ref(), shard.count).swap_remove(shard.index),
+        Some(shard) => {
+            try_assign(plan.as_ref(), shard.count).map_err(super::from_library)?.swap_remove(shard.index)
+        }
         None => (0..plan.len()).collect(),
     };
     let mut member = vec![args.shard.is_none(); plan.len()];
