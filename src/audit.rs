@@ -105,9 +105,11 @@ struct Recorded {
 /// on `counter`'s threads (see the module docs).
 pub fn audit(results: &[(String, ShardResult)], fraction: f64, seed: u64, counter: &Counter) -> Report {
     type Key = (Algorithm, u32, u32, usize);
+    /// A shard plan and its partition into shards.
+    type Dealt = (Box<dyn Plan>, Vec<Vec<usize>>);
     let mut report = Report::default();
     // One plan per distinct (algorithm, n, split depth, K): normally one for all the files.
-    let mut plans: HashMap<Key, (Box<dyn Plan>, Vec<Vec<usize>>)> = HashMap::new();
+    let mut plans: HashMap<Key, Dealt> = HashMap::new();
     // Per plan: sampled id → the files that recorded it; per file, whole-shard recounts.
     let mut sampled: HashMap<Key, BTreeMap<usize, Vec<Recorded>>> = HashMap::new();
     let mut whole: Vec<(usize, Key)> = Vec::new();

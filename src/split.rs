@@ -220,7 +220,7 @@ pub fn target_subproblems(threads: usize) -> usize {
 /// list reaches [`MAX_SUBPROBLEMS`] (the depth before it is taken, so that a large target, such
 /// as K = 4,096 shards at n = 27, gets the finest plan there is rather than an error).
 pub fn split_depth_for(n: u32, target: usize, make: impl Fn(u32) -> usize) -> u32 {
-    let deepest = n.min(MAX_SPLIT_DEPTH).max(1);
+    let deepest = n.clamp(1, MAX_SPLIT_DEPTH);
     for d in 1..=deepest {
         let len = make(d);
         if len >= MAX_SUBPROBLEMS && d > 1 {

@@ -215,7 +215,7 @@ fn join_and_mirror_forgeries_are_caught_too() {
         let (code, _, stderr) = merge(&["--audit", "1", "--seed", "1"], &files);
         assert_eq!(code, 1, "{algorithm}: {stderr}");
         assert!(
-            stderr.contains(&format!("s0.json (shard 0/2, host "))
+            stderr.contains("s0.json (shard 0/2, host ")
                 && stderr.contains(&format!("): subproblem {id} recounts to ")),
             "{stderr}"
         );
