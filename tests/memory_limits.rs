@@ -107,20 +107,8 @@ fn a_huge_journal_is_refused_with_flat_memory() {
 /// exit code and stderr, or `None` if it was still running then (and was killed): the board
 /// fitted and the count went on.
 fn limited_for(bytes: u64, seconds: f64, args: &[&str]) -> Option<(i32, String)> {
-    use std::os::unix::process::CommandExt;
-    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("nqueens"));
+    let mut cmd = common::limited(bytes);
     cmd.args(args).stdout(std::process::Stdio::null()).stderr(std::process::Stdio::piped());
-    // SAFETY: setrlimit is async-signal-safe and touches nothing of the parent.
-    unsafe {
-        cmd.pre_exec(move || {
-            let limit = libc::rlimit { rlim_cur: bytes as libc::rlim_t, rlim_max: bytes as libc::rlim_t };
-            if libc::setrlimit(libc::RLIMIT_AS, &limit) == 0 {
-                Ok(())
-            } else {
-                Err(std::io::Error::last_os_error())
-            }
-        });
-    }
     let mut child = cmd.spawn().unwrap();
     let start = std::time::Instant::now();
     loop {

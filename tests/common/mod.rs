@@ -59,12 +59,11 @@ pub fn assert_usage_error(cmd: &mut Command, message: &str) {
     assert!(!err.contains("panicked"), "{err}");
 }
 
-/// Runs the binary under an address-space limit of `bytes` (`RLIMIT_AS`, as `prlimit --as`
-/// sets it), set in the child before it starts; returns (exit code, stdout, stderr, seconds).
-pub fn under_address_limit(bytes: u64, args: &[&str]) -> (Option<i32>, String, String, f64) {
+/// Returns a command running the binary under an address-space limit of `bytes` (`RLIMIT_AS`,
+/// as `prlimit --as` sets it), set in the child before it starts.
+pub fn limited(bytes: u64) -> std::process::Command {
     use std::os::unix::process::CommandExt;
     let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("nqueens"));
-    cmd.args(args);
     // SAFETY: setrlimit is async-signal-safe and touches nothing of the parent.
     unsafe {
         cmd.pre_exec(move || {
@@ -76,6 +75,14 @@ pub fn under_address_limit(bytes: u64, args: &[&str]) -> (Option<i32>, String, S
             }
         });
     }
+    cmd
+}
+
+/// Runs the binary under an address-space limit of `bytes` (`RLIMIT_AS`, as `prlimit --as`
+/// sets it), set in the child before it starts; returns (exit code, stdout, stderr, seconds).
+pub fn under_address_limit(bytes: u64, args: &[&str]) -> (Option<i32>, String, String, f64) {
+    let mut cmd = limited(bytes);
+    cmd.args(args);
     let start = std::time::Instant::now();
     let out = cmd.output().unwrap();
     let seconds = start.elapsed().as_secs_f64();
