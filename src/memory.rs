@@ -351,6 +351,42 @@ mod tests {
     }
 
     #[test]
+    fn fallible_pushes_grow_and_refusals_name_the_numbers() {
+        let mut v: Vec<u64> = Vec::new();
+        for i in 0..1000 {
+            try_push(&mut v, i).unwrap();
+        }
+        assert_eq!(v.len(), 1000);
+        assert_eq!(v.iter().sum::<u64>(), 999 * 1000 / 2);
+        // Its failure path (the bytes asked for, then a refusal) runs under RLIMIT_AS in
+        // tests/memory_limits.rs ("the d4 plan of n = 40 at split depth 1 (its subproblem list)"
+        // under 100 MiB).
+        let e = out_of_memory("the d4 plan of n = 63".into(), 600 << 20, Some(212 << 20));
+        let text = e.to_string();
+        assert!(
+            text.starts_with("the d4 plan of n = 63 would need about 600 MiB but 212 MiB are available"),
+            "{text}"
+        );
+        assert!(check(|| "nothing".into(), 0).is_ok());
+        assert!(
+            check(|| "everything".into(), u64::MAX)
+                .unwrap_err()
+                .to_string()
+                .starts_with("everything would need")
+        );
+    }
+
+    #[test]
+    fn thread_address_space_counts_stacks_and_one_arena() {
+        let one = thread_bytes(1);
+        assert_eq!(thread_bytes(65) - one, 64 * THREAD_STACK_BYTES);
+        if cfg!(target_env = "gnu") {
+            assert_eq!(one, THREAD_STACK_BYTES + 2 * ARENA_BYTES);
+        }
+        assert!(check_threads(1).is_ok());
+    }
+
+    #[test]
     fn available_memory_is_known_on_linux() {
         assert!(available().is_some_and(|b| b > 0));
     }

@@ -147,7 +147,9 @@ impl D4Plan {
     ///
     /// # Errors
     /// [`Error::BoardTooLarge`] if `n` > [`crate::MAX_N`]; [`Error::BadSplitDepth`] if `depth`
-    /// is 0 or more than [`split::MAX_SPLIT_DEPTH`].
+    /// is 0 or more than [`split::MAX_SPLIT_DEPTH`]; [`Error::OutOfMemory`] if the start
+    /// constellations or the subproblem list do not fit in the memory available (573 MiB of
+    /// constellations are reserved at n = 63).
     pub fn new(n: u32, depth: u32) -> Result<D4Plan, Error> {
         check_n(n)?;
         split::check_depth(depth)?;
@@ -165,7 +167,8 @@ impl D4Plan {
     /// # Errors
     /// [`Error::BoardTooLarge`] if `n` > [`crate::MAX_N`]; [`Error::TooManySubproblems`] if the
     /// depth picked would make more than [`split::MAX_SUBPROBLEMS`] (no board and thread count
-    /// up to 4,096 does today: the most is 3.37 M, at n = 35).
+    /// up to 4,096 does today: the most is 3.37 M, at n = 35); [`Error::OutOfMemory`] as for
+    /// [`D4Plan::new`].
     pub fn auto(n: u32, threads: usize) -> Result<D4Plan, Error> {
         check_n(n)?;
         let constellations = plan_constellations(n)?;
