@@ -249,6 +249,25 @@ pub struct MergeArgs {
     /// 90° rotation, A033148).
     #[arg(long, value_name = "SEQ", default_value = "solutions", value_parser = parse_sequence)]
     pub sequence: Sequence,
+
+    /// Before merging, recount a random FRACTION (0 to 1) of every shard's subproblems here and
+    /// compare them with the subtotals the shard recorded; exit 1 naming each shard file (and
+    /// host) that disagrees. 0 checks only that the subtotals add up; 1 recounts everything.
+    #[arg(long, value_name = "FRACTION", allow_negative_numbers = true, value_parser = nqueens::audit::parse_fraction)]
+    pub audit: Option<f64>,
+
+    /// The audit's random seed (printed by every audit) [default: from the clock].
+    #[arg(long, value_name = "SEED", requires = "audit")]
+    pub seed: Option<u64>,
+
+    /// Audit the files given without merging them (a part of a published set): no total, exit 0
+    /// if and only if every sampled subtotal agrees.
+    #[arg(long, requires = "audit")]
+    pub partial: bool,
+
+    /// Worker threads of the audit [default: every logical CPU].
+    #[arg(short = 'j', long, value_name = "T", value_parser = parse_threads)]
+    pub threads: Option<usize>,
 }
 
 /// Options of `nqueens solve`.

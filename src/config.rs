@@ -86,6 +86,20 @@ pub struct MergeConfig {
     pub files: Vec<PathBuf>,
     /// How to write the total.
     pub report: Report,
+    /// The audit to make before merging, if asked for (`--audit`).
+    pub audit: Option<AuditConfig>,
+}
+
+/// `merge --audit`: what to recount (see [`nqueens::audit`]).
+pub struct AuditConfig {
+    /// The fraction of every shard's subproblems to recount, 0 to 1.
+    pub fraction: f64,
+    /// The sample's seed; `None` takes one from the clock (printed).
+    pub seed: Option<u64>,
+    /// Audit only, without merging (a part of a set).
+    pub partial: bool,
+    /// Worker threads of the recount.
+    pub threads: usize,
 }
 
 /// `solve`.
@@ -219,7 +233,13 @@ fn long_count(args: CountArgs) -> Result<LongConfig, UsageError> {
 
 fn merge(args: MergeArgs) -> MergeConfig {
     let report = Report { format: args.format, verify: args.verify, sequence: args.sequence };
-    MergeConfig { files: args.files, report }
+    let audit = args.audit.map(|fraction| AuditConfig {
+        fraction,
+        seed: args.seed,
+        partial: args.partial,
+        threads: args.threads.unwrap_or_else(num_cpus::get),
+    });
+    MergeConfig { files: args.files, report, audit }
 }
 
 fn solve(args: SolveArgs) -> Result<SolveConfig, UsageError> {

@@ -285,8 +285,8 @@ impl Counter {
     pub fn count(&self, n: u32) -> Result<Count, Error> {
         let start = Instant::now();
         let cpu_start = process_cpu_seconds();
-        let algorithm = self.options.algorithm.resolve(n);
         let (depth, threads) = (self.options.split_depth, self.options.threads);
+        let algorithm = self.options.algorithm.resolve_for(n, threads);
         let plan = make_plan_with(algorithm, n, depth, threads, self.options.d4_search)?;
         let outcome = self.run(plan.as_ref(), Job::default());
         let stats = self.options.stats;

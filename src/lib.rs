@@ -66,6 +66,8 @@
 // API, they may change in any release.
 #[doc(hidden)]
 pub mod algo;
+#[doc(hidden)]
+pub mod audit;
 pub mod boards;
 pub mod check;
 pub mod construct;
@@ -95,6 +97,8 @@ pub mod run;
 pub mod shard;
 #[doc(hidden)]
 pub mod split;
+#[doc(hidden)]
+pub mod subtotals;
 pub mod symmetry;
 
 #[cfg(test)] // The join's tests name it `crate::join`, its path before `algo/`.

@@ -101,12 +101,14 @@ pub struct Job<'a> {
 /// listings).
 ///
 /// # Errors
-/// [`Error::ZeroThreads`] if `threads` is 0; [`Error::ThreadPool`] if the operating system
-/// refuses to start them.
+/// [`Error::ZeroThreads`] if `threads` is 0; [`Error::OutOfMemory`] if their stacks would not fit
+/// under the address-space limit ([`crate::memory::check_threads`]); [`Error::ThreadPool`] if the
+/// operating system refuses to start them.
 pub fn pool(threads: usize, name: &'static str) -> Result<rayon::ThreadPool, Error> {
     if threads == 0 {
         return Err(Error::ZeroThreads);
     }
+    crate::memory::check_threads(threads)?;
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .thread_name(move |i| format!("{name}-{i}"))

@@ -24,7 +24,7 @@ use std::time::Instant;
 
 use crate::journal::{self, Entry, Header, Journal, JournalError};
 use crate::merge::{Covers, SHARD_FORMAT, SHARD_FORMAT_VERSION, ShardResult, check_total, round_micros};
-use crate::shard::{ShardId, assign, shard_plan_with};
+use crate::shard::{ShardId, shard_plan_with, try_assign};
 use crate::{Algorithm, Count, CountOptions, Counter, Error, Job, Plan, Tally, make_plan_with};
 
 /// The program version every journal and shard result records (`CARGO_PKG_VERSION`).
@@ -166,8 +166,8 @@ impl LongRun {
         let start = Instant::now();
         let n = self.n;
         // The journal and the shard result record the concrete algorithm (`auto` resolves per n).
-        let algorithm = options.algorithm.resolve(n);
         let threads = options.threads;
+        let algorithm = options.algorithm.resolve_for(n, threads);
         // Refuse a join board whose table and per-thread buffers would not fit before building it.
         if algorithm == Algorithm::Join && n >= crate::algo::join::MIN_N {
             crate::algo::join::check_memory_for(n, threads)?;
@@ -186,7 +186,7 @@ impl LongRun {
             }
         };
         let ids: Vec<usize> = match self.shard {
-            Some(shard) => assign(plan.as_ref(), shard.count).swap_remove(shard.index),
+            Some(shard) => try_assign(plan.as_ref(), shard.count)?.swap_remove(shard.index),
             None => (0..plan.len()).collect(),
         };
         let mut member = vec![self.shard.is_none(); plan.len()];
@@ -229,8 +229,7 @@ impl LongRun {
 /// algorithm's depth could not even build this run's plan: the join's depth 0 is no d4
 /// depth).
 fn journal_depth(path: &Path, n: u32, algorithm: Algorithm) -> Option<u32> {
-    let bytes = std::fs::read(path).ok()?;
-    let header = journal::parse(path, &bytes, |_| true).ok()?.header;
+    let header = journal::read_header(path).ok()?;
     (header.n == n && header.algorithm == algorithm.name() && header.shard.is_none())
         .then_some(header.split_depth)
 }
@@ -290,6 +289,7 @@ impl Session {
     /// journal's counts and this session's add up beyond 128 bits.
     pub fn run(self, stop: &AtomicBool) -> Result<Finished, RunError> {
         let stats = self.run.breakdown;
+        let keep = stats || self.run.shard.is_some();
         let counter = Counter::new(&self.options)?;
         let fresh: Mutex<Vec<Entry>> = Mutex::new(Vec::new());
         let write_error: Mutex<Option<io::Error>> = Mutex::new(None);
@@ -302,7 +302,8 @@ impl Session {
                 write_error.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(e);
                 stop.store(true, Ordering::Relaxed);
             }
-            if stats {
+            // A shard records every subproblem's counts too (its subtotals, for `merge --audit`).
+            if keep {
                 fresh.lock().unwrap_or_else(|e| e.into_inner()).push(entry);
             }
         };
@@ -339,10 +340,18 @@ impl Session {
         }
         let seconds = round_micros(self.start.elapsed().as_secs_f64());
         let mut solved = self.solved;
+        for e in fresh.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            solved.insert(e.id, e);
+        }
+        // Every subproblem of the run is solved: in the journal or in this session.
+        let subtotals = self.run.shard.and_then(|_| {
+            let classifies = self.options.algorithm.classifies();
+            crate::subtotals::encode(
+                classifies,
+                self.ids.iter().filter_map(|id| solved.get(id).map(|e| &e.tally)),
+            )
+        });
         let breakdown = stats.then(|| {
-            for e in fresh.into_inner().unwrap_or_else(|e| e.into_inner()) {
-                solved.insert(e.id, e);
-            }
             // Every subproblem of the run is solved: in the journal or in this session.
             let rows: Vec<Row> = self
                 .ids
@@ -370,6 +379,7 @@ impl Session {
             nodes_counted,
             seconds,
             threads: self.options.threads,
+            subtotals,
         })))
     }
 }
@@ -405,6 +415,9 @@ pub struct Done {
     nodes_counted: bool,
     seconds: f64,
     threads: usize,
+    /// The shard's subtotals ([`crate::subtotals::encode`]); `None` for a whole run or a shard
+    /// too large to carry them.
+    subtotals: Option<String>,
 }
 
 impl fmt::Debug for Done {
@@ -458,6 +471,8 @@ impl Done {
                     seconds: self.seconds,
                     threads: self.threads,
                     version: VERSION.into(),
+                    subtotals: self.subtotals.clone(),
+                    host: crate::merge::host_name(),
                     checksum: String::new(),
                 };
                 result.checksum = result.compute_checksum();

@@ -5,9 +5,10 @@ use std::io::{self, BufWriter};
 use std::process::ExitCode;
 
 use anyhow::Context;
+use nqueens::audit::audit;
 use nqueens::merge::{ShardResult, merge};
 use nqueens::output::Record;
-use nqueens::{Count, oeis};
+use nqueens::{Count, CountOptions, Counter, oeis};
 
 use super::{EXIT_FAILED, UsageError};
 use crate::config::{self, MergeConfig, Report};
@@ -18,7 +19,9 @@ use crate::config::{self, MergeConfig, Report};
 /// size claims (a 59 MB file of 7.5 million ids took 587 MB to refuse when read whole).
 const MAX_SHARD_FILE: u64 = 8 << 20;
 
-/// Merges the shard results of `config.files` and writes the total.
+/// Merges the shard results of `config.files` and writes the total; with an audit, first
+/// recounts a sample of every shard's subproblems ([`nqueens::audit`]) and exits 1, naming each
+/// disagreement, if any differs (with `partial` it only audits).
 ///
 /// # Errors
 /// [`UsageError`] for a file that cannot be read or is not a shard result; a plain error (exit
@@ -52,10 +55,49 @@ pub fn run(config: MergeConfig) -> anyhow::Result<ExitCode> {
         })?;
         results.push((name, result));
     }
+    if let Some(a) = &config.audit {
+        let (fraction, threads) = (a.fraction, a.threads);
+        let seed = a.seed.unwrap_or_else(clock_seed);
+        super::warn(format_args!(
+            "nqueens: audit of {} shard result(s) at fraction {fraction}, seed {seed} (--seed {seed} repeats it)",
+            results.len()
+        ));
+        let options = CountOptions { threads, ..CountOptions::default() };
+        let counter = Counter::new(&options).map_err(super::from_library)?;
+        let report = audit(&results, fraction, seed, &counter);
+        for line in &report.disagreements {
+            super::warn(format_args!("nqueens: audit: {line}"));
+        }
+        let verdict = match report.disagreements.len() {
+            0 => "all agree".to_string(),
+            1 => "1 disagreement".to_string(),
+            d => format!("{d} disagreements"),
+        };
+        super::warn(format_args!(
+            "nqueens: audit: {} of {} subproblems in {} shard(s) recounted: {verdict}",
+            report.recounted, report.subproblems, report.shards
+        ));
+        if !report.disagreements.is_empty() {
+            return Ok(ExitCode::from(EXIT_FAILED));
+        }
+        if a.partial {
+            return Ok(ExitCode::SUCCESS);
+        }
+    }
     let merged = merge(&results)?;
     let count = merged.count();
     config::check_offset(config.report.format, config.report.sequence, std::iter::once(count.n))?;
     report(&count, &config.report)
+}
+
+/// Returns a seed for an audit from the clock and the process id (printed, so that the audit
+/// can be repeated with `--seed`).
+fn clock_seed() -> u64 {
+    let nanos =
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
+    // Fold in the process id so that two audits started in one nanosecond still differ; keep
+    // the seed short to type (below 10^9).
+    (nanos ^ u64::from(std::process::id()).rotate_left(32)) % 1_000_000_000
 }
 
 /// Writes `count` on stdout as `report` says, checks it against OEIS A000170 when

@@ -216,7 +216,9 @@ impl Stream {
     /// # Errors
     /// [`Error::BoardTooLarge`] if `n` > [`crate::MAX_N`]; [`Error::ZeroThreads`] if
     /// `options.threads` is 0; [`Error::BadSplitDepth`] if `options.split_depth` is `Some(0)` or
-    /// deeper than [`split::MAX_SPLIT_DEPTH`]; [`Error::ThreadPool`] if the threads cannot start.
+    /// deeper than [`split::MAX_SPLIT_DEPTH`]; [`Error::ThreadPool`] if the threads cannot start;
+    /// [`Error::OutOfMemory`] if the threads or the output queue do not fit in the memory
+    /// available ([`crate::memory::check_threads`], [`crate::memory::check`]).
     pub fn new(n: u32, options: &SolveOptions) -> Result<Stream, Error> {
         Stream::with_limits(n, options, Limits::DEFAULT)
     }
@@ -232,6 +234,13 @@ impl Stream {
             None => stream_split_depth(n, options.threads, encoder.bytes_per_solution()),
         };
         let pool = crate::parallel::pool(options.threads, "nqueens-solve")?;
+        // The queued output at most, twice over for the copies a growing chunk makes, and the
+        // subproblem list (after the pool: its threads' address space is already taken).
+        let queued = (limits.queue + limits.head + options.threads * limits.chunk) as u64 * 2;
+        let list = (super::MAX_STREAM_SUBPROBLEMS * std::mem::size_of::<Subproblem>()) as u64;
+        let what =
+            || format!("listing n = {n} on {} thread(s) (output queue and subproblems)", options.threads);
+        crate::memory::check(what, queued + list)?;
         let limit = options.limit.unwrap_or(u64::MAX);
         let shared = Arc::new(Shared {
             limits,
