@@ -140,6 +140,48 @@ fn scripts_reject_bad_arguments_with_code_2() {
     }
 }
 
+/// scripts/join-vs-kluev.sh end to end on tiny boards: the CSV (one row per run, ours and the
+/// yardstick alternating) and its two plots. The yardstick here is a stand-in script that
+/// prints Kluev's output format with the known counts (his real counter needs the anchors of
+/// shared/, outside a clone); the figures in results/ come from his real build.
+#[test]
+fn join_vs_kluev_writes_long_format_csv_and_plots() {
+    let dir = tempfile::tempdir().unwrap();
+    let stand_in = dir.path().join("kluev.sh");
+    std::fs::write(
+        &stand_in,
+        "#!/bin/sh\n[ \"${KLUEV_BUILD_ONLY:-0}\" = 1 ] && exit 0\ncase $1 in 8) q=92;; 9) q=352;; esac\n\
+         [ $# -ge 4 ] && q=1\necho \"Result: $q\"\necho \"Elapsed time: 0.01 s\"\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&stand_in, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let out = Command::new("bash")
+        .arg(script("join-vs-kluev.sh"))
+        .args(["--runs", "2", "8:1", "9:1:2:0"])
+        .env("NQUEENS", env!("CARGO_BIN_EXE_nqueens"))
+        .env("KLUEV", &stand_in)
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let csv = dir.path().join("vs.csv");
+    std::fs::write(&csv, &out.stdout).unwrap();
+    let rows = csv_rows(&csv);
+    assert_eq!(rows.len(), 8, "2 specs × 2 runs × 2 programs");
+    let programs: Vec<&str> = rows.iter().map(|r| r[8].as_str()).collect();
+    assert_eq!(programs, ["nqueens", "kluev"].repeat(4));
+    // Our whole count of n = 8 is Q(8); part 0 of 2 of n = 9 is part of Q(9).
+    assert_eq!((rows[0][12].as_str(), rows[1][12].as_str()), ("92", "92"));
+    let part: u64 = rows[4][12].parse().unwrap();
+    assert!(part > 0 && part < 352, "a part: {part}");
+    let plot = Command::new(env!("CARGO_BIN_EXE_nqueens-plot")).arg(&csv).output().unwrap();
+    assert!(plot.status.success(), "{}", String::from_utf8_lossy(&plot.stderr));
+    let svg = std::fs::read_to_string(dir.path().join("vs-ratio.svg")).unwrap();
+    assert!(svg.contains("0.30 (issue 12)") && svg.contains("9: 1/2, 1t"), "{svg}");
+    let bytes = std::fs::read(dir.path().join("vs-cpu.png")).unwrap();
+    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+}
+
 #[test]
 fn plot_rejects_bad_input() {
     let no_args = Command::new(env!("CARGO_BIN_EXE_nqueens-plot")).output().unwrap();
@@ -154,6 +196,17 @@ fn plot_rejects_bad_input() {
     let missing =
         Command::new(env!("CARGO_BIN_EXE_nqueens-plot")).arg(dir.path().join("none.csv")).output().unwrap();
     assert_eq!(missing.status.code(), Some(1));
+    // A value that is not a finite number is refused (it would stall the axes), not drawn.
+    let nan = dir.path().join("vs.csv");
+    std::fs::write(
+        &nan,
+        "date,host,cpu,commit,n,parts,part,threads,program,cpu_s,wall_s,peak_kb,result\n\
+         d,h,c,x,8,1,0,1,nqueens,inf,0,1,92\nd,h,c,x,8,1,0,1,kluev,1,0,1,92\n",
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_nqueens-plot")).arg(&nan).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is not a finite number"), "{out:?}");
 }
 
 #[test]

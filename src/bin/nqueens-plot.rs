@@ -9,6 +9,9 @@
 //!   `<stem>-nodes-per-second.{svg,png}` (search nodes per wall-clock second per thread count).
 //! - `scaling-n.csv` (from scripts/scaling-n.sh): `<stem>-time.{svg,png}` and `<stem>-nodes.{svg,png}`
 //!   (seconds and nodes per n, log scale, ticks written 10⁻³).
+//! - the CSV of scripts/join-vs-kluev.sh: `<stem>-cpu.{svg,png}` (CPU seconds per n of nqueens and
+//!   of Kluev's counter, parts scaled to the whole count) and `<stem>-ratio.{svg,png}` (their
+//!   ratio per n, with the 0.30 and 0.15 marks).
 //!
 //! Each point is the median of the repeats, with a bar from the fastest to the slowest repeat; a
 //! subtitle names the host, processor, logical CPUs (the `cores` column, where the CSV has one),
@@ -35,7 +38,7 @@ type Res<T> = Result<T, Box<dyn Error>>;
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.is_empty() || args.iter().any(|a| a == "--help" || a == "-h") {
-        let help = "Usage: nqueens-plot FILE.csv...\nRenders scaling-threads.csv and scaling-n.csv (from scripts/) as SVG and PNG beside each file.";
+        let help = "Usage: nqueens-plot FILE.csv...\nRenders scaling-threads.csv, scaling-n.csv and join-vs-kluev CSVs (from scripts/) as SVG and PNG beside each file.";
         return if args.is_empty() {
             eprintln!("nqueens-plot: no CSV file given: use nqueens-plot FILE.csv...");
             ExitCode::from(2)
@@ -125,9 +128,11 @@ fn plot_file(path: &Path) -> Result<Vec<PathBuf>, PlotError> {
         Ok(plot_n(&table, &stem)?)
     } else if table.has("repeat") && table.has("threads") {
         Ok(plot_threads(&table, &stem)?)
+    } else if table.has("program") && table.has("cpu_s") && table.has("parts") {
+        Ok(plot_vs(&table, &stem)?)
     } else {
         Err(PlotError::Usage(
-            "unknown layout: expected the header of scripts/scaling-threads.sh or scripts/scaling-n.sh"
+            "unknown layout: expected the header of scripts/scaling-threads.sh, scripts/scaling-n.sh or scripts/join-vs-kluev.sh"
                 .into(),
         ))
     }
@@ -296,6 +301,80 @@ fn plot_n(t: &Table, stem: &Path) -> Res<Vec<PathBuf>> {
     Ok(out)
 }
 
+/// The side-by-side CSV of scripts/join-vs-kluev.sh: `<stem>-cpu` (CPU seconds per board size of
+/// each program, a part's scaled by the number of parts to estimate the whole count, log scale)
+/// and `<stem>-ratio` (nqueens' CPU seconds over Kluev's, median of the pairs per n, with the
+/// 0.30 and 0.15 marks of issue 12).
+fn plot_vs(t: &Table, stem: &Path) -> Res<Vec<PathBuf>> {
+    // (n) -> (program -> CPU s × parts of every run).
+    let mut by_n: BTreeMap<i64, BTreeMap<String, Vec<f64>>> = BTreeMap::new();
+    let mut parts_of: BTreeMap<i64, (String, String)> = BTreeMap::new();
+    for row in &t.rows {
+        let n = t.num(row, "n")? as i64;
+        let parts = t.num(row, "parts")?;
+        let program = t.text(row, "program")?.to_string();
+        // At least 10 ms (the resolution of the CPU times): a log axis has no zero.
+        by_n.entry(n).or_default().entry(program).or_default().push(t.num(row, "cpu_s")?.max(0.01) * parts);
+        parts_of.insert(n, (t.text(row, "parts")?.to_string(), t.text(row, "threads")?.to_string()));
+    }
+    let mut per_program: BTreeMap<String, Vec<(f64, f64)>> = BTreeMap::new();
+    let mut ratio = Vec::new();
+    for (&n, programs) in &by_n {
+        for (program, runs) in programs {
+            per_program.entry(program.clone()).or_default().extend(runs.iter().map(|&c| (n as f64, c)));
+        }
+        if let (Some(ours), Some(his)) = (programs.get("nqueens"), programs.get("kluev")) {
+            // Pair the runs in order (the script alternates them).
+            ratio.extend(ours.iter().zip(his).map(|(o, h)| (n as f64, o / h)));
+        }
+    }
+    let cpu: Vec<Series> = per_program.into_iter().map(|(p, v)| Series::new(p, spread_per_x(v))).collect();
+    let ns: Vec<i64> = by_n.keys().copied().collect();
+    let flat = |y: f64| ns.iter().map(|&n| Point { x: n as f64, y, lo: y, hi: y }).collect::<Vec<Point>>();
+    let ratios = vec![
+        Series::new("nqueens / Kluev".into(), spread_per_x(ratio)),
+        Series { label: "0.30 (issue 12)".into(), points: flat(0.30), reference: true },
+        Series { label: "0.15 (goal)".into(), points: flat(0.15), reference: true },
+    ];
+    let how: Vec<String> = parts_of
+        .iter()
+        .map(|(n, (parts, threads))| {
+            if parts == "1" {
+                format!("{n}: whole, {threads}t")
+            } else {
+                format!("{n}: 1/{parts}, {threads}t")
+            }
+        })
+        .collect();
+    let row = &t.rows[0];
+    let sub = format!(
+        "{} ({}), commit {}; {}",
+        t.text(row, "host")?,
+        t.text(row, "cpu")?,
+        t.text(row, "commit")?,
+        how.join(", ")
+    );
+    let mut out = render(
+        stem,
+        "cpu",
+        "CPU seconds (user + sys) per board size; a part's times its parts (median, bars: spread)",
+        &sub,
+        ("n", "CPU seconds (log scale)"),
+        &cpu,
+        true,
+    )?;
+    out.extend(render(
+        stem,
+        "ratio",
+        "nqueens' CPU seconds over Kluev's tuned build (median of alternating pairs)",
+        &sub,
+        ("n", "ratio"),
+        &ratios,
+        false,
+    )?);
+    Ok(out)
+}
+
 /// Draws `series` as an SVG and a PNG named `<stem>-<name>`; returns the two paths.
 fn render(
     stem: &Path,
@@ -364,6 +443,12 @@ where
     let (top, body) = root.split_vertically(58);
     top.draw(&Text::new(title, (14, 8), ("sans-serif", 22).into_font()))?;
     top.draw(&Text::new(subtitle, (14, 36), ("sans-serif", 14).into_font().color(&RGBColor(80, 80, 80))))?;
+    // A NaN or infinite value (a zero time divided) would stall the axis computation.
+    if let Some(s) =
+        series.iter().find(|s| s.points.iter().any(|p| ![p.x, p.y, p.lo, p.hi].iter().all(|v| v.is_finite())))
+    {
+        return Err(format!("series '{}' has a value that is not a finite number", s.label).into());
+    }
     let points = series.iter().flat_map(|s| s.points.iter());
     let (x0, x1) = points.clone().fold((f64::MAX, f64::MIN), |a, p| (a.0.min(p.x), a.1.max(p.x)));
     let (y0, y1) = points.fold((f64::MAX, f64::MIN), |a, p| (a.0.min(p.lo), a.1.max(p.hi)));
@@ -379,7 +464,15 @@ where
                 .y_desc(y_label)
                 .x_label_formatter(&|v| format!("{v:.0}"))
                 .x_labels(((x1 - x0) as usize + 1).min(24))
-                .y_label_formatter(&|v| if log_y { power_of_ten(*v) } else { format!("{v:.1}") })
+                .y_label_formatter(&|v| {
+                    if log_y {
+                        power_of_ten(*v)
+                    } else if y1 < 2.0 {
+                        format!("{v:.2}")
+                    } else {
+                        format!("{v:.1}")
+                    }
+                })
                 .label_style(("sans-serif", 14))
                 .draw()?;
             let mut marked = 0;
