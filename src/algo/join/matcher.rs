@@ -109,8 +109,16 @@ pub struct Matcher {
     /// Stored masks from which the sieve is considered ([`SIEVE_FROM`] and at least
     /// `SIEVE_PAIRS` stored × query pairs unless set).
     pub sieve_from: Option<usize>,
-    /// Cut-bit bucket of each block.
+    /// Cut-bit bucket of each block: the AND of its words' buckets, so that every query that
+    /// can meet one of its words meets the block.
     block_buckets: Vec<u32>,
+    /// The bucket of each 64-lane word of a block that holds several buckets' remainders
+    /// (index into `word_buckets`), or `u32::MAX` for a block of one bucket.
+    block_words: Vec<u32>,
+    /// Word buckets of the shared blocks, eight per block (`u32::MAX` for an unused word).
+    word_buckets: Vec<[u32; WORDS]>,
+    /// Remainders being packed: (bucket, start, end) in `sorted` (scratch).
+    remainders: Vec<(u32, u32, u32)>,
     /// Start of each query bucket in `queries` (2^k + 1 entries).
     query_starts: Vec<usize>,
     sorted: Vec<u64>,
@@ -297,6 +305,8 @@ impl Matcher {
         let buckets = 1usize << cut.count_ones();
         self.block_weights.clear();
         self.block_buckets.clear();
+        self.block_words.clear();
+        self.word_buckets.clear();
         self.tail.clear();
         self.tail_runs.clear();
         self.tables.clear();
@@ -308,6 +318,7 @@ impl Matcher {
             if masks.is_empty() || weight == 0 {
                 continue;
             }
+            let k = cut.count_ones() as usize;
             // Counting sort by cut-bit bucket (the greedy-order indices of `choose_cut`).
             let mut starts = std::mem::take(&mut self.next);
             starts.clear();
@@ -341,30 +352,106 @@ impl Matcher {
                 starts.copy_within(0..buckets, 1);
                 starts[0] = 0;
             }
-            for bucket in 0..buckets {
-                let part = &self.sorted[starts[bucket]..starts[bucket + 1]];
-                self.squeezed.clear();
-                self.squeezed.extend_from_slice(part);
-                squeeze_all_u64(level, &mut self.squeezed, occupied);
-                let len = part.len();
-                let rest = len % BLOCK;
-                let (blocks, tail) = if rest < TAIL { (len / BLOCK, rest) } else { (len.div_ceil(BLOCK), 0) };
-                if tail > 0 {
-                    let start = self.tail.len() as u32;
-                    self.tail.extend_from_slice(&self.squeezed[len - tail..]);
-                    let end = self.tail.len() as u32;
-                    self.tail_runs.push(TailRun { bucket: bucket as u32, weight, start, end });
+            // Whole blocks of each bucket; remainders of TAIL masks or more go into 64-lane
+            // words, packed eight to a block among the 2^SIBLINGS buckets that differ only in
+            // the last (least separating) cut bits; shorter ones stay raw.
+            let group_bits = k.saturating_sub(SIBLINGS);
+            self.remainders.clear();
+            for group in 0..1usize << group_bits {
+                for t in 0..1usize << (k - group_bits) {
+                    let bucket = group | (t << group_bits);
+                    let (lo, hi) = (starts[bucket], starts[bucket + 1]);
+                    let len = hi - lo;
+                    if len == 0 {
+                        continue;
+                    }
+                    self.squeezed.clear();
+                    self.squeezed.extend_from_slice(&self.sorted[lo..hi]);
+                    squeeze_all_u64(level, &mut self.squeezed, occupied);
+                    // Back in place: the blocks and words below read them there.
+                    self.sorted[lo..hi].copy_from_slice(&self.squeezed);
+                    let whole = len / BLOCK * BLOCK;
+                    for b in (lo..lo + whole).step_by(BLOCK) {
+                        self.push_block(level, b, bucket as u32, weight, chunks, c, bits);
+                    }
+                    let rest = len - whole;
+                    if rest == 0 {
+                        continue;
+                    }
+                    if rest < TAIL {
+                        let start = self.tail.len() as u32;
+                        self.tail.extend_from_slice(&self.sorted[lo + whole..hi]);
+                        let end = self.tail.len() as u32;
+                        self.tail_runs.push(TailRun { bucket: bucket as u32, weight, start, end });
+                        continue;
+                    }
+                    for w in (lo + whole..hi).step_by(64) {
+                        self.remainders.push((bucket as u32, w as u32, (w + 64).min(hi) as u32));
+                    }
                 }
-                for b in 0..blocks {
-                    let stored = &self.squeezed[b * BLOCK..((b + 1) * BLOCK).min(len - tail)];
-                    self.block_weights.push(weight);
-                    self.block_buckets.push(bucket as u32);
-                    self.tables.reserve(block_rows);
-                    fill_block(level, stored, &mut self.tables, chunks, c, bits);
+                // The group's words, eight to a block.
+                let words = std::mem::take(&mut self.remainders);
+                for block in words.chunks(WORDS) {
+                    self.push_shared(level, block, weight, chunks, c, bits);
                 }
+                self.remainders = words;
+                self.remainders.clear();
             }
             self.next = starts;
         }
+    }
+
+    /// Adds the block of the 512 squeezed masks `sorted[start..start + BLOCK]`, all of
+    /// `bucket`.
+    #[allow(clippy::too_many_arguments)]
+    fn push_block(
+        &mut self,
+        level: Level,
+        start: usize,
+        bucket: u32,
+        weight: u32,
+        chunks: usize,
+        c: u32,
+        bits: u32,
+    ) {
+        let words: [&[u64]; WORDS] =
+            std::array::from_fn(|w| &self.sorted[start + 64 * w..start + 64 * (w + 1)]);
+        self.block_weights.push(weight);
+        self.block_buckets.push(bucket);
+        self.block_words.push(u32::MAX);
+        self.tables.reserve(self.block_rows);
+        fill_block(level, &words, &mut self.tables, chunks, c, bits);
+    }
+
+    /// Adds a block of up to eight words (bucket, start, end in `sorted`), of one bucket or of
+    /// sibling buckets.
+    fn push_shared(
+        &mut self,
+        level: Level,
+        block: &[(u32, u32, u32)],
+        weight: u32,
+        chunks: usize,
+        c: u32,
+        bits: u32,
+    ) {
+        let empty: &[u64] = &[];
+        let words: [&[u64]; WORDS] = std::array::from_fn(|w| {
+            block.get(w).map_or(empty, |&(_, lo, hi)| &self.sorted[lo as usize..hi as usize])
+        });
+        let buckets: [u32; WORDS] = std::array::from_fn(|w| block.get(w).map_or(u32::MAX, |r| r.0));
+        let and = block.iter().fold(u32::MAX, |a, r| a & r.0);
+        // Unused words hold no valid lane, so a block of one bucket needs no word buckets.
+        let uniform = block.iter().all(|r| r.0 == and);
+        self.block_weights.push(weight);
+        self.block_buckets.push(and);
+        if uniform {
+            self.block_words.push(u32::MAX);
+        } else {
+            self.block_words.push(self.word_buckets.len() as u32);
+            self.word_buckets.push(buckets);
+        }
+        self.tables.reserve(self.block_rows);
+        fill_block(level, &words, &mut self.tables, chunks, c, bits);
     }
 
     /// Returns the cut bits for the stored `classes` (whose masks' OR is `all`) against
@@ -562,6 +649,10 @@ impl Matcher {
     }
 }
 
+/// Remainders share blocks among the 2^SIBLINGS buckets that differ only in the last cut bits
+/// (measured at n = 20–22: 2 is best, 1 and 3 cost 2–5% more).
+pub const SIBLINGS: usize = 2;
+
 /// Pairs sampled to order the cut bits.
 const SAMPLE: usize = 1024;
 
@@ -569,26 +660,52 @@ const SAMPLE: usize = 1024;
 /// the sieve whose stored buckets (per class) have the sizes `stored` and whose stored bucket
 /// s meets `compat[!s]` queries, with `bits` mask bits left to match in chunks of `c` bits.
 ///
-/// Per stored bucket and class: whole blocks cost, per compatible query, one row load per
-/// chunk ([`row_cost`]: rows leave L1 from 7 bits on) and [`PER_QUERY`], and [`PER_ROW`]
-/// per table row to build; a raw tail costs [`PER_RAW`] per mask and query.
+/// Per block (a bucket's whole blocks, and the blocks of sibling buckets' remainders, which
+/// meet the queries disjoint from the AND of their buckets): per compatible query one row
+/// load per chunk ([`row_cost`]: rows leave L1 from 7 bits on) and [`PER_QUERY`], and
+/// [`PER_ROW`] per table row to build; a raw tail costs [`PER_RAW`] per mask and query.
 fn sieve_cost<'a>(stored: impl Iterator<Item = &'a [u32]>, compat: &[u64], bits: u32, c: u32) -> u64 {
     let chunks = bits.div_ceil(c).max(1);
     let rows = (chunks as u64 - 1) * (1 << c) + (1 << (bits - (chunks - 1) * c).min(c));
     let per_query = chunks as u64 * row_cost(c) + PER_QUERY;
     let all = compat.len() - 1;
+    let k = all.count_ones() as usize;
+    let group_bits = k.saturating_sub(SIBLINGS);
+    // One block met by `queries` queries.
+    let block = |queries: u64| per_query * queries + PER_ROW * rows;
     let mut cost = 0u64;
-    for buckets in stored {
-        for (s, &len) in buckets.iter().enumerate() {
-            if len == 0 {
-                continue;
+    for sizes in stored {
+        // As the build packs them: whole blocks per bucket, remainder words eight to a block
+        // within each group of sibling buckets, short remainders raw.
+        for group in 0..1usize << group_bits {
+            let (mut words, mut and) = (0, usize::MAX);
+            for t in 0..1usize << (k - group_bits) {
+                let s = group | (t << group_bits);
+                let len = sizes[s] as u64;
+                if len == 0 {
+                    continue;
+                }
+                cost += len / BLOCK as u64 * block(compat[!s & all]);
+                let rest = len % BLOCK as u64;
+                if rest == 0 {
+                    continue;
+                }
+                if rest < TAIL as u64 {
+                    cost += rest * compat[!s & all] * PER_RAW;
+                    continue;
+                }
+                for _ in 0..rest.div_ceil(64) {
+                    and &= s;
+                    words += 1;
+                    if words == WORDS {
+                        cost += block(compat[!and & all]);
+                        (words, and) = (0, usize::MAX);
+                    }
+                }
             }
-            let len = len as u64;
-            let rest = len % BLOCK as u64;
-            let (blocks, tail) =
-                if rest < TAIL as u64 { (len / BLOCK as u64, rest) } else { (len.div_ceil(BLOCK as u64), 0) };
-            let q = compat[!s & all];
-            cost += blocks * (per_query * q + PER_ROW * rows) + tail * q * PER_RAW;
+            if words > 0 {
+                cost += block(compat[!and & all]);
+            }
         }
     }
     cost
@@ -643,33 +760,43 @@ pub fn transpose64(a: &mut [u64; 64]) {
     }
 }
 
-/// Appends one block's chunk tables to `tables` for the `stored` masks
-/// (squeezed, at most [`BLOCK`]) over `bits` mask bits in `chunks` chunks of `c` bits: row
+/// Appends one block's chunk tables to `tables` for the masks of its eight 64-lane `words`
+/// (squeezed, at most 64 each) over `bits` mask bits in `chunks` chunks of `c` bits: row
 /// s of chunk k has bit i set if and only if stored mask i exists and leaves every bit of
 /// s (shifted to the chunk) free.
-fn fill_block(level: Level, stored: &[u64], tables: &mut Vec<Row>, chunks: usize, c: u32, bits: u32) {
+fn fill_block(
+    level: Level,
+    words: &[&[u64]; WORDS],
+    tables: &mut Vec<Row>,
+    chunks: usize,
+    c: u32,
+    bits: u32,
+) {
     #[cfg(target_arch = "x86_64")]
     if level == Level::Avx512 {
         // SAFETY: `Level::Avx512` is only detected with AVX-512F present.
-        return unsafe { fill_block_avx512(stored, tables, chunks, c, bits) };
+        return unsafe { fill_block_avx512(words, tables, chunks, c, bits) };
     }
     let _ = level;
-    fill_block_body(stored, tables, chunks, c, bits)
+    fill_block_body(words, tables, chunks, c, bits)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2,popcnt,bmi2")]
-fn fill_block_avx512(stored: &[u64], tables: &mut Vec<Row>, chunks: usize, c: u32, bits: u32) {
-    fill_block_body(stored, tables, chunks, c, bits)
+fn fill_block_avx512(words: &[&[u64]; WORDS], tables: &mut Vec<Row>, chunks: usize, c: u32, bits: u32) {
+    fill_block_body(words, tables, chunks, c, bits)
 }
 
 #[inline(always)]
-fn fill_block_body(stored: &[u64], tables: &mut Vec<Row>, chunks: usize, c: u32, bits: u32) {
+fn fill_block_body(words: &[&[u64]; WORDS], tables: &mut Vec<Row>, chunks: usize, c: u32, bits: u32) {
     // free[j] has bit i set if and only if stored mask i leaves bit j free: 64×64 bit
     // transposes of the complemented masks.
     let mut free = [[0u64; WORDS]; 64];
     let mut valid: Row = [0; WORDS];
-    for (w, group) in stored.chunks(64).enumerate() {
+    for (w, &group) in words.iter().enumerate() {
+        if group.is_empty() {
+            continue;
+        }
         let mut m = [0u64; 64];
         for (i, &x) in group.iter().enumerate() {
             m[i] = !x & low_mask(bits);
@@ -768,21 +895,39 @@ fn count_body(m: &Matcher, queries: &[u64], weights: [u32; 4]) -> u64 {
     for (b, (&block_weight, &bucket)) in m.block_weights.iter().zip(&m.block_buckets).enumerate() {
         let tables = &m.tables[b * m.block_rows..(b + 1) * m.block_rows];
         let mut sum = 0u64;
-        for &q in compatible(m, bucket, queries) {
-            let weight = weights[(q >> 62) as usize];
-            let mut acc = tables[(q & mask) as usize];
-            for k in 1..chunks {
-                let row = &tables[k * rows + ((q >> (k as u32 * c)) & mask) as usize];
-                for w in 0..WORDS {
-                    acc[w] &= row[w];
+        let starts = &m.query_starts;
+        for qb in (0..starts.len() - 1).filter(|&qb| qb as u32 & bucket == 0) {
+            let words = word_mask(m, b, qb as u32);
+            for &q in &queries[starts[qb]..starts[qb + 1]] {
+                let weight = weights[(q >> 62) as usize];
+                let mut acc = tables[(q & mask) as usize];
+                for k in 1..chunks {
+                    let row = &tables[k * rows + ((q >> (k as u32 * c)) & mask) as usize];
+                    for w in 0..WORDS {
+                        acc[w] &= row[w];
+                    }
                 }
+                let ones: u64 =
+                    (0..WORDS).filter(|&w| words >> w & 1 == 1).map(|w| acc[w].count_ones() as u64).sum();
+                sum += ones * weight as u64;
             }
-            let ones: u64 = acc.iter().map(|w| w.count_ones() as u64).sum();
-            sum += ones * weight as u64;
         }
         total += sum * block_weight as u64;
     }
     total
+}
+
+/// Returns the words of block `b` that queries of bucket `qb` meet (bit w: word w), for a
+/// query bucket disjoint from the block's bucket: all eight for a block of one bucket.
+#[inline(always)]
+fn word_mask(m: &Matcher, b: usize, qb: u32) -> u8 {
+    match m.block_words[b] {
+        u32::MAX => 0xff,
+        i => {
+            let buckets = &m.word_buckets[i as usize];
+            (0..WORDS).fold(0u8, |mask, w| mask | (((buckets[w] & qb == 0) as u8) << w))
+        }
+    }
 }
 
 /// Returns the queries (sorted by bucket) whose cut bits are disjoint from block bucket
@@ -874,6 +1019,7 @@ fn blocks_avx512<const K: usize>(m: &Matcher, queries: &[u64], weights: [u32; 4]
             if qb as u32 & bucket != 0 {
                 continue;
             }
+            let words = word_mask(m, b, qb as u32);
             for &q in &queries[starts[qb]..starts[qb + 1]] {
                 let weight = weights[(q >> 62) as usize];
                 // SAFETY: chunk k's row (q >> k·c) & mask is below `rows`, so row k·rows + it
@@ -885,7 +1031,7 @@ fn blocks_avx512<const K: usize>(m: &Matcher, queries: &[u64], weights: [u32; 4]
                     // SAFETY: as above.
                     acc = _mm512_and_si512(acc, unsafe { _mm512_loadu_si512(base.add(row).cast()) });
                 }
-                let ones = _mm512_popcnt_epi64(acc);
+                let ones = _mm512_maskz_popcnt_epi64(words, acc);
                 lanes = _mm512_add_epi64(lanes, _mm512_mul_epu32(ones, _mm512_set1_epi64(weight as i64)));
             }
         }
