@@ -1,23 +1,34 @@
 //! The bit-sliced matcher: counts, for each query mask, the stored masks disjoint from it.
 //!
 //! Stored masks go in blocks of [`BLOCK`] = 512. Per block, each mask bit j gets a 512-bit
-//! vector F_j of "stored masks that leave bit j free"; the bits are grouped into chunks of
-//! [`CHUNK`] = 5, and for each chunk the AND of the F_j over all 32 subsets of its bits is
-//! tabulated. A query ANDs one table row per chunk (chosen by its own bits in that chunk) and
-//! counts the ones: about 7 ANDs of 512 bits and one popcount per 512 candidate pairs at
-//! n = 18 (34 window bits, fewer after squeezing out the bits no stored mask uses). A short
-//! tail (under [`TAIL`] masks) stays raw and is scanned with a scalar test; a longer tail is a
-//! padded block. Memory: 32 rows of 64 B per chunk per block, about 28 B per stored mask.
-//! Method: E. Kluev's N-Queens-Count-Sol (shared/design/join-algorithm.md §4).
+//! vector F_j of "stored masks that leave bit j free"; the bits are grouped into chunks of c
+//! bits ([`CHUNK`]..=[`MAX_CHUNK`], chosen per stored set), and for each chunk the AND of the
+//! F_j over all 2^c subsets of its bits is tabulated. A query ANDs one table row per chunk
+//! (chosen by its own bits in that chunk) and counts the ones: at n = 18 (32 window bits after
+//! squeezing out the bits no stored mask uses) 4 rows of 8-bit chunks instead of 7 of 5-bit
+//! ones. Loads are what limits the loop (one 64-byte row per chunk, query and block), so
+//! wider chunks pay while their tables (16 KiB a chunk at 8 bits) are cheap to build against
+//! the queries that meet the block; the cost model weighs both. A short remainder (under
+//! [`TAIL`] masks) stays raw and is scanned with a scalar test. Memory: 2^c rows of 64 B per
+//! chunk per block. Method: E. Kluev's N-Queens-Count-Sol (shared/design/join-algorithm.md
+//! §4); chunk widths, query codes and shared remainder blocks are this crate's.
+//!
+//! Queries are `u64` codes whose bits 62 and 63 name one of four weights
+//! ([`Matcher::count_coded`]), so a query is 8 bytes and needs no weight pass.
 //!
 //! The sieve: with k cut bits, stored masks and queries go into 2^k buckets by those bits
 //! (squeezed out of the matched word by `pext`), and a block meets only the query buckets
-//! disjoint from its own; short tails stay raw per bucket and meet the same buckets. The cut
-//! bits and k (0..=[`MAX_CUTS`]) are chosen per stored set: a greedy order of bits from a
-//! sample of stored × query pairs (each step the bit the most not-yet-separated pairs clash
-//! on), then the prefix a cost model finds cheapest from the exact bucket sizes (blocks,
-//! padding and raw tails, times the queries each bucket meets). At n = 22 it picks 4–8 bits
-//! (Kluev's build uses a fixed 6 there); a fixed 3 left the matching at 80% of the time.
+//! disjoint from its own. The cut bits and k (0..=[`MAX_CUTS`]) are chosen per stored set: a
+//! greedy order of bits from a sample of stored × query pairs (each step the bit the most
+//! not-yet-separated pairs clash on, by 64 popcounts over the sample transposed), then the
+//! prefix (and chunk width) a cost model finds cheapest from the exact bucket sizes. One
+//! `pext` per mask and query gives its greedy-order bucket index for every prefix, so the
+//! cost model's histograms are also the counting sorts' bucket sizes. A bucket's whole blocks
+//! are its own; its remainder goes into 64-lane words that share blocks with the remainders
+//! of its [`SIBLINGS`]' buckets (those that differ only in the last cut bits): a shared block
+//! meets the queries disjoint from the AND of its words' buckets, and each query bucket counts
+//! only the words it may meet (a masked popcount), so the padding of 2^k partial blocks
+//! mostly disappears. At n = 22 the model picks about 7 cut bits (Kluev's build: a fixed 6).
 //!
 //! The inner loops are plain `[u64; 8]` loops; [`Level`] picks a copy compiled for AVX-512
 //! (with VPOPCNTDQ), AVX2 or the baseline, detected at run time.
@@ -27,8 +38,8 @@ use crate::cpu::Features;
 
 /// Stored masks per block: one 512-bit row, 8 `u64` words (one AVX-512 register).
 pub const BLOCK: usize = 512;
-/// Mask bits per chunk: 32 table rows of 64 B per chunk (2 KiB), so a block's tables stay
-/// in L1 for up to 7 chunks (14 KiB).
+/// The fewest mask bits per chunk the cost model considers (32 table rows of 64 B per chunk,
+/// 2 KiB), and the width of a forced cut without a cost model.
 pub const CHUNK: u32 = 5;
 /// The most mask bits per chunk (256 rows, 16 KiB per chunk and block).
 pub const MAX_CHUNK: u32 = 8;
