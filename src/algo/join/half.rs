@@ -115,10 +115,9 @@ static POPCOUNT: [u8; 1 << 12] = {
 /// One side's half-boards on a row set in factored form: for every column split (north
 /// columns C_N, south columns the rest), the north and the south quarter lists, each entry
 /// transformed into a *clash word* and a *window part*. A half-board is a pair (north i, south
-/// j) of one split whose clash words are disjoint; its window mask is the OR of the two
-/// parts. Storing the lists instead of their pairs costs (kn + ks) words per split instead of
-/// the kn·ks·p pairs (p about 0.3–0.4), and the matcher can count a pair's disjoint stored
-/// masks from per-factor bit vectors ([`super::matcher::Matcher::count_factored`]).
+/// j) of one split whose clash words are disjoint; its window mask is the OR of the two parts
+/// ([`materialize`] writes them). The lists take (kn + ks) words per split against the
+/// kn·ks·p half-boards (p about 0.3–0.4).
 #[derive(Default, Debug, Clone)]
 pub struct Factors {
     /// End of each split's north and south entries (cumulative).
@@ -155,16 +154,6 @@ impl Factors {
         let (n0, s0) = if k == 0 { (0, 0) } else { self.splits[k - 1] };
         let (n1, s1) = self.splits[k];
         (n0 as usize..n1 as usize, s0 as usize..s1 as usize)
-    }
-
-    /// ORs `bits` into the window part of every north entry of the splits from `first` on (a
-    /// pre-placed queen's diagonals that every half of these splits carries).
-    pub fn or_north(&mut self, first: usize, bits: u64) {
-        let from = if first == 0 { 0 } else { self.splits[first - 1].0 as usize };
-        let to = self.len().0;
-        for c in &mut self.north_c[from..to] {
-            *c |= bits;
-        }
     }
 }
 
