@@ -251,6 +251,12 @@ impl QuarterTable {
         self.offsets.len() * 4 + self.entries.len() * 8
     }
 
+    /// Returns the table as stored: the 4^h + 1 offsets (key `cols | rows << h` holds the entries
+    /// `offsets[key]..offsets[key + 1]`) and the entries `u | v << 32` (for checks and tools).
+    pub fn raw(&self) -> (&[u32], &[u64]) {
+        (&self.offsets, &self.entries)
+    }
+
     /// Returns the stored placements on the local rows `rows` (or on their mirror image, when
     /// the rows are compacted) for every column set: one contiguous stretch of the table
     /// (empty with one key per D4 orbit, where no one stretch holds them).
