@@ -10,7 +10,8 @@ use nqueens::algo::join::quarter::{QuarterTable, Symmetry};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let h: u32 = args.first().and_then(|a| a.parse().ok()).expect("usage: quarter_build H [none|rows|d4] [REPS]");
+    let h: u32 =
+        args.first().and_then(|a| a.parse().ok()).expect("usage: quarter_build H [none|rows|d4] [REPS]");
     let symmetry = match args.get(1).map(String::as_str) {
         None | Some("-") => Symmetry::for_side(h),
         Some("none") => Symmetry::None,

@@ -147,81 +147,91 @@ pub struct QuarterTable {
 }
 
 impl QuarterTable {
-    /// Builds the table for an `h`×`h` square (0 ≤ `h` ≤ [`MAX_H`]) by backtracking row by row
-    /// (each row empty or holding one queen), twice: once to count the entries per key, once
-    /// to fill them.
+    /// Builds the table for an `h`×`h` square (0 ≤ `h` ≤ [`MAX_H`]) with the compaction the
+    /// join uses for that side ([`Symmetry::for_side`]); see [`QuarterTable::try_build_with`].
     ///
     /// # Panics
-    /// If `h` > [`MAX_H`] (callers check with [`estimated_bytes`] first).
+    /// If `h` > [`MAX_H`] or the table does not fit in memory (callers check with
+    /// [`estimated_bytes`] first).
     pub fn build(h: u32) -> QuarterTable {
         QuarterTable::build_with(h, Symmetry::for_side(h))
     }
 
     /// Builds the table for side `h` storing the keys `symmetry` keeps (see
-    /// [`QuarterTable::build`]).
+    /// [`QuarterTable::try_build_with`]).
     ///
     /// # Panics
-    /// If `h` > [`MAX_H`].
+    /// As [`QuarterTable::try_build_with`], and if the table does not fit in memory.
     pub fn build_with(h: u32, symmetry: Symmetry) -> QuarterTable {
         QuarterTable::try_build_with(h, symmetry)
             .unwrap_or_else(|e| panic!("the quarter table of side {h} does not fit in memory: {e}"))
     }
 
-    /// Builds the table as [`QuarterTable::build_with`] does, reserving its two big arrays (the
-    /// 4^h + 1 offsets and the entries) fallibly.
+    /// Builds the table for side `h` storing the keys `symmetry` keeps, reserving its two big
+    /// arrays (the 4^h + 1 offsets and the entries) fallibly.
+    ///
+    /// One row set at a time: for each row set R whose keys are stored (R ≤ rev(R) under
+    /// compaction), a backtracker places one queen on each row of R, taking its column from the
+    /// free columns off the two diagonals already occupied (one mask per row, so no attacked
+    /// square is tried), twice: once to count the entries per column set, once to fill them. The
+    /// counts of one R (2^h of them, 32 KB at h = 13) stay in cache, where a walk over every
+    /// placement in any order scatters them over the 4^h offsets; a row set whose keys are all
+    /// mirror images of others is never walked (half the placements under either compaction), and
+    /// under [`Symmetry::D4`] only the stored column sets receive entries. Each list holds its
+    /// placements in the order of their columns on the rows top to bottom, as a walk over all
+    /// placements row by row would find them. The row sets are independent: when called from a
+    /// worker of a rayon pool the build spreads them over that pool (the caller's threads; no
+    /// pool is made here), else it runs on the calling thread. Peak memory is the table itself.
     ///
     /// # Errors
     /// The allocator's refusal when either array cannot be reserved (instead of an abort).
     ///
     /// # Panics
-    /// If `h` > [`MAX_H`].
+    /// If `h` > [`MAX_H`], or if more than `u32::MAX` entries would be stored (the uncompacted
+    /// table at h = 13).
     pub fn try_build_with(
         h: u32,
         symmetry: Symmetry,
     ) -> Result<QuarterTable, std::collections::TryReserveError> {
         assert!(h <= MAX_H, "quarter side {h} is beyond {MAX_H}");
-        let keys = 1usize << (2 * h);
-        // One bit per key: whether it is stored (the least of its orbit).
-        let stored: Vec<u64> = (0..keys.div_ceil(64))
-            .map(|word| {
-                (0..64.min(keys - word * 64)).fold(0u64, |bits, i| {
-                    let key = word * 64 + i;
-                    let (rows, cols) = ((key >> h) as u32, key as u32 & ((1 << h) - 1));
-                    let (r, c, _) = canonical(symmetry, rows, cols, h);
-                    bits | (((r, c) == (rows, cols)) as u64) << i
-                })
-            })
+        let side = 1usize << h;
+        let keys = side << h;
+        let mut offsets = Vec::new();
+        offsets.try_reserve_exact(keys + 1)?;
+        offsets.resize(keys + 1, 0u32);
+        let walked = |rows: u32| symmetry == Symmetry::None || rows <= rev_h(rows, h);
+        // Pass 1: the entries of each stored key, in place in the offsets, one row set each.
+        let tasks: Vec<(u32, &mut [u32])> = offsets[..keys]
+            .chunks_mut(side)
+            .enumerate()
+            .map(|(rows, counts)| (rows as u32, counts))
+            .filter(|&(rows, _)| walked(rows))
             .collect();
-        let keep = |key: usize| stored[key / 64] >> (key % 64) & 1 == 1;
-        let mut counts = Vec::new();
-        counts.try_reserve_exact(keys + 1)?;
-        counts.resize(keys + 1, 0u32);
-        walk(h, 0, 0, 0, 0, 0, &mut |key, _| {
-            if keep(key) {
-                counts[key] += 1
-            }
-        });
-        // Exclusive prefix sums: offsets[key] is where the key's entries start.
-        let mut total = 0u32;
-        for c in counts.iter_mut() {
-            let here = *c;
-            *c = total;
+        for_each_task(tasks, |(rows, counts)| count_rows(h, symmetry, rows, counts));
+        // Exclusive prefix sums: offsets[key] is where the key's entries start, offsets[keys]
+        // the total.
+        let mut total = 0u64;
+        for o in offsets.iter_mut() {
+            let here = *o as u64;
+            *o = u32::try_from(total).expect("at most u32::MAX stored entries (compact the table)");
             total += here;
         }
-        // The offsets serve as the fill cursors (no second 4^h array: 256 MiB at h = 13):
-        // afterwards offsets[key] is where key + 1 starts, so they shift up by one.
-        let mut offsets = counts;
         let mut entries = Vec::new();
         entries.try_reserve_exact(total as usize)?;
         entries.resize(total as usize, 0u64);
-        walk(h, 0, 0, 0, 0, 0, &mut |key, entry| {
-            if keep(key) {
-                entries[offsets[key] as usize] = entry;
-                offsets[key] += 1;
+        // Pass 2: each walked row set fills its own stretch of the entries.
+        let mut tasks = Vec::new();
+        let mut rest = &mut entries[..];
+        for rows in 0..side as u32 {
+            let range = rows as usize * side..(rows as usize + 1) * side + 1;
+            let starts = &offsets[range];
+            let (mine, others) = rest.split_at_mut((starts[side] - starts[0]) as usize);
+            rest = others;
+            if !mine.is_empty() {
+                tasks.push((rows, starts, mine));
             }
-        });
-        offsets.copy_within(0..keys, 1);
-        offsets[0] = 0;
+        }
+        for_each_task(tasks, |(rows, starts, mine)| fill_rows(h, symmetry, rows, starts, mine));
         Ok(QuarterTable { h, symmetry, offsets, entries })
     }
 
@@ -302,21 +312,170 @@ impl QuarterTable {
     }
 }
 
-/// Visits every placement of rows `row..h` given those above: `rows`, `cols` the masks used so
-/// far, `u`, `v` the local diagonals occupied.
-fn walk(h: u32, row: u32, rows: u32, cols: u32, u: u64, v: u64, emit: &mut impl FnMut(usize, u64)) {
-    if row == h {
-        emit((cols | (rows << h)) as usize, u | (v << 32));
-        return;
+/// Runs `f` on every task: spread over the current rayon pool when called from one of its
+/// workers, else one after another on the calling thread (no pool is made here).
+fn for_each_task<T: Send>(tasks: Vec<T>, f: impl Fn(T) + Sync + Send) {
+    if rayon::current_thread_index().is_some() {
+        use rayon::prelude::*;
+        tasks.into_par_iter().with_max_len(1).for_each(f);
+    } else {
+        tasks.into_iter().for_each(f);
     }
-    walk(h, row + 1, rows, cols, u, v, emit);
-    for c in 0..h {
-        let du = 1u64 << (row + c);
-        let dv = 1u64 << (c + h - 1 - row);
-        if cols & (1 << c) == 0 && u & du == 0 && v & dv == 0 {
-            walk(h, row + 1, rows | (1 << row), cols | (1 << c), u | du, v | dv, emit);
+}
+
+/// Where one row set's walk may go under [`Symmetry::D4`]: `kids[cols]` holds the columns c
+/// such that `cols` ∪ {c} is a subset of the column set of some stored key (`rows`, C), so a
+/// walk that adds only those columns visits exactly the placements of the stored keys and no
+/// partial placement that leads to none.
+struct Children {
+    kids: [u16; 1 << MAX_H],
+}
+
+impl Children {
+    /// Returns the children of row set `rows` (one key per D4 orbit), or `None` when the row set
+    /// stores no key.
+    fn new(h: u32, rows: u32) -> Option<Children> {
+        let k = rows.count_ones();
+        let mut t = Children { kids: [0; 1 << MAX_H] };
+        let mut any = false;
+        // From the complete column sets (stored if and only if the least of their orbit) down:
+        // a set of p < k columns leads to a stored key if and only if one of its children does.
+        for p in (1..=k).rev() {
+            for cols in super::bits::colex(h, p) {
+                let cols = cols as u32;
+                let reached = if p == k {
+                    let (r, c, _) = canonical(Symmetry::D4, rows, cols, h);
+                    (r, c) == (rows, cols)
+                } else {
+                    t.kids[cols as usize] != 0
+                };
+                if reached {
+                    any = true;
+                    let mut bits = cols;
+                    while bits != 0 {
+                        let c = bits.trailing_zeros();
+                        bits &= bits - 1;
+                        t.kids[(cols & !(1 << c)) as usize] |= 1 << c;
+                    }
+                }
+            }
+        }
+        // The empty row set stores its one key (the empty placement).
+        (any || k == 0).then_some(t)
+    }
+
+    /// Returns the columns a walk at column set `cols` may add.
+    #[inline]
+    fn of(&self, cols: u32) -> u32 {
+        self.kids[cols as usize] as u32
+    }
+}
+
+/// Counts the placements on exactly the rows `rows` into `counts[cols]` (one per column set,
+/// zero where the key is not stored).
+fn count_rows(h: u32, symmetry: Symmetry, rows: u32, counts: &mut [u32]) {
+    let mut order = [0u32; MAX_H as usize];
+    let order = row_list(rows, &mut order);
+    let mut emit = |cols: u32, _| counts[cols as usize] += 1;
+    if symmetry == Symmetry::D4 {
+        if let Some(t) = Children::new(h, rows) {
+            place(h, order, 0, 0, 0, &|cols| t.of(cols), &mut emit);
+        }
+    } else {
+        place(h, order, 0, 0, 0, &|_| u32::MAX, &mut emit);
+    }
+}
+
+/// Writes the placements on exactly the rows `rows` into `out`, the stretch of the entries
+/// that row set's keys own; `starts[cols]` (2^h + 1 offsets, global) is where each key begins.
+fn fill_rows(h: u32, symmetry: Symmetry, rows: u32, starts: &[u32], out: &mut [u64]) {
+    let base = starts[0];
+    let mut cursor: Vec<u32> = starts[..1 << h].iter().map(|&s| s - base).collect();
+    let mut order = [0u32; MAX_H as usize];
+    let order = row_list(rows, &mut order);
+    let mut emit = |cols: u32, entry| {
+        let c = cols as usize;
+        out[cursor[c] as usize] = entry;
+        cursor[c] += 1;
+    };
+    if symmetry == Symmetry::D4 {
+        // A row set with entries stores some key.
+        let t = Children::new(h, rows).expect("a stored key");
+        place(h, order, 0, 0, 0, &|cols| t.of(cols), &mut emit);
+    } else {
+        place(h, order, 0, 0, 0, &|_| u32::MAX, &mut emit);
+    }
+}
+
+/// Writes the indices of the set bits of `rows` into `buf`, lowest first, and returns them.
+fn row_list(rows: u32, buf: &mut [u32; MAX_H as usize]) -> &[u32] {
+    let mut k = 0;
+    let mut r = rows;
+    while r != 0 {
+        buf[k] = r.trailing_zeros();
+        k += 1;
+        r &= r - 1;
+    }
+    &buf[..k]
+}
+
+/// Returns the columns of local row `r` that are off `cols` and off the occupied diagonals `u`,
+/// `v` (column c of row r lies on u-diagonal r + c and v-diagonal c + h − 1 − r).
+#[inline]
+fn free_columns(h: u32, r: u32, cols: u32, u: u64, v: u64) -> u32 {
+    ((1u32 << h) - 1) & !cols & !((u >> r) as u32) & !((v >> (h - 1 - r)) as u32)
+}
+
+/// Visits every placement of one queen on each row of `rows` (local row indices, increasing)
+/// given the queens above, `cols` the columns used and `u`, `v` the local diagonals occupied,
+/// adding at column set D only the columns `kids(D)` allows; calls `emit(column set,
+/// u | v << 32)` per placement, the columns taken in increasing order row by row.
+#[inline]
+fn place(
+    h: u32,
+    rows: &[u32],
+    cols: u32,
+    u: u64,
+    v: u64,
+    kids: &impl Fn(u32) -> u32,
+    emit: &mut impl FnMut(u32, u64),
+) {
+    let Some((&r, below)) = rows.split_first() else {
+        emit(cols, u | (v << 32));
+        return;
+    };
+    let mut free = free_columns(h, r, cols, u, v) & kids(cols);
+    while free != 0 {
+        let c = free.trailing_zeros();
+        free &= free - 1;
+        let (cols, u, v) = (cols | 1 << c, u | 1 << (r + c), v | 1 << (c + h - 1 - r));
+        match below {
+            [] => emit(cols, u | (v << 32)),
+            // The last row inline: most nodes are its parents.
+            &[r] => {
+                let mut free = free_columns(h, r, cols, u, v) & kids(cols);
+                while free != 0 {
+                    let c = free.trailing_zeros();
+                    free &= free - 1;
+                    emit(cols | 1 << c, (u | 1 << (r + c)) | (v | 1 << (c + h - 1 - r)) << 32);
+                }
+            }
+            _ => place_inner(h, below, cols, u, v, kids, emit),
         }
     }
+}
+
+/// [`place`] behind a call boundary (the recursion).
+fn place_inner(
+    h: u32,
+    rows: &[u32],
+    cols: u32,
+    u: u64,
+    v: u64,
+    kids: &impl Fn(u32) -> u32,
+    emit: &mut impl FnMut(u32, u64),
+) {
+    place(h, rows, cols, u, v, kids, emit)
 }
 
 /// Placements on an h×h square for h = 0..=11, and the entries stored with the rows
@@ -368,6 +527,67 @@ pub fn estimated_bytes(h: u32) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The table as a plain walk over every placement builds it: rows top to bottom, each row
+    /// empty or holding a queen in some column (lowest first), keeping the keys
+    /// [`canonical`] maps to themselves; returns the offsets and the entries.
+    fn reference(h: u32, symmetry: Symmetry) -> (Vec<u32>, Vec<u64>) {
+        fn walk(
+            h: u32,
+            row: u32,
+            rows: u32,
+            cols: u32,
+            u: u64,
+            v: u64,
+            emit: &mut impl FnMut(u32, u32, u64),
+        ) {
+            if row == h {
+                emit(rows, cols, u | (v << 32));
+                return;
+            }
+            walk(h, row + 1, rows, cols, u, v, emit);
+            for c in 0..h {
+                let (du, dv) = (1u64 << (row + c), 1u64 << (c + h - 1 - row));
+                if cols & (1 << c) == 0 && u & du == 0 && v & dv == 0 {
+                    walk(h, row + 1, rows | (1 << row), cols | (1 << c), u | du, v | dv, emit);
+                }
+            }
+        }
+        let mut lists = vec![Vec::new(); 1 << (2 * h)];
+        walk(h, 0, 0, 0, 0, 0, &mut |rows, cols, entry| {
+            if canonical(symmetry, rows, cols, h) == (rows, cols, Mirror::IDENTITY) {
+                lists[(cols | rows << h) as usize].push(entry);
+            }
+        });
+        let mut offsets = vec![0];
+        offsets.extend(lists.iter().scan(0, |end, list| {
+            *end += list.len() as u32;
+            Some(*end)
+        }));
+        (offsets, lists.concat())
+    }
+
+    /// The build (one row set at a time, sequential or on a pool of any size) stores exactly
+    /// what the plain walk stores, in the same order.
+    #[test]
+    fn the_build_equals_a_plain_walk_under_every_compaction() {
+        let pools: Vec<_> = [2, 3].map(|t| crate::parallel::pool(t, "quarter-test").unwrap()).into();
+        for h in 0..=9 {
+            for symmetry in [Symmetry::None, Symmetry::Rows, Symmetry::D4] {
+                let (offsets, entries) = reference(h, symmetry);
+                let t = QuarterTable::build_with(h, symmetry);
+                assert!(t.raw() == (&offsets[..], &entries[..]), "h = {h} {symmetry:?}");
+                for pool in &pools {
+                    let p = pool.install(|| QuarterTable::build_with(h, symmetry));
+                    assert!(
+                        p.raw() == t.raw(),
+                        "h = {h} {symmetry:?} on {} threads",
+                        pool.current_num_threads()
+                    );
+                }
+            }
+        }
+    }
 
     #[test]
     fn entry_counts_match_the_documented_sizes() {
