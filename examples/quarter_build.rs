@@ -1,8 +1,7 @@
 //! Builds the join's quarter table for one side and prints how long it took, its size and a
 //! digest of its contents (offsets and entries, in order), so that two builds can be compared
 //! byte for byte: `cargo run --release --example quarter_build -- H [none|rows|d4] [REPS]`
-//! (default: the compaction the join uses for side H, one build). Run inside a rayon pool of
-//! `THREADS` workers (environment, default 1), as the counter builds its plan.
+//! (default: the compaction the join uses for side H, one build).
 
 use std::time::Instant;
 
@@ -20,11 +19,9 @@ fn main() {
         Some(other) => panic!("compaction {other:?}: none, rows or d4"),
     };
     let reps: usize = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(1);
-    let threads: usize = std::env::var("THREADS").ok().and_then(|t| t.parse().ok()).unwrap_or(1);
-    let pool = nqueens::parallel::pool(threads, "quarter").expect("a pool");
     for _ in 0..reps {
         let t0 = Instant::now();
-        let table = pool.install(|| QuarterTable::build_with(h, symmetry));
+        let table = QuarterTable::build_with(h, symmetry);
         let seconds = t0.elapsed().as_secs_f64();
         let (offsets, entries) = table.raw();
         // FNV-1a over the offsets then the entries.
@@ -33,7 +30,7 @@ fn main() {
             digest = (digest ^ x).wrapping_mul(0x0100_0000_01b3);
         }
         println!(
-            "h={h} symmetry={symmetry:?} threads={threads} entries={} bytes={} digest={digest:016x} seconds={seconds:.3}",
+            "h={h} symmetry={symmetry:?} entries={} bytes={} digest={digest:016x} seconds={seconds:.3}",
             table.len(),
             table.bytes()
         );

@@ -170,18 +170,23 @@ impl QuarterTable {
     /// Builds the table for side `h` storing the keys `symmetry` keeps, reserving its two big
     /// arrays (the 4^h + 1 offsets and the entries) fallibly.
     ///
-    /// One row set at a time: for each row set R whose keys are stored (R ≤ rev(R) under
-    /// compaction), a backtracker places one queen on each row of R, taking its column from the
-    /// free columns off the two diagonals already occupied (one mask per row, so no attacked
-    /// square is tried), twice: once to count the entries per column set, once to fill them. The
-    /// counts of one R (2^h of them, 32 KB at h = 13) stay in cache, where a walk over every
-    /// placement in any order scatters them over the 4^h offsets; a row set whose keys are all
-    /// mirror images of others is never walked (half the placements under either compaction), and
-    /// under [`Symmetry::D4`] only the stored column sets receive entries. Each list holds its
-    /// placements in the order of their columns on the rows top to bottom, as a walk over all
-    /// placements row by row would find them. The row sets are independent: when called from a
-    /// worker of a rayon pool the build spreads them over that pool (the caller's threads; no
-    /// pool is made here), else it runs on the calling thread. Peak memory is the table itself.
+    /// One row set at a time, in increasing order: for each row set R whose keys are stored (R ≤
+    /// rev(R) under compaction), a backtracker places one queen on each row of R, taking its
+    /// column from the free columns off the two diagonals already occupied (one mask per row, so
+    /// no attacked square is tried), into a buffer of that row set's placements (at most 0.2
+    /// million at h = 12, 1.2 million at h = 13), which a stable counting sort by column set
+    /// appends to the table. The counts of one R (2^h of them, 32 KB at h = 13) stay in cache,
+    /// where a walk over every placement scatters them over the 4^h offsets; a row set whose keys
+    /// are all mirror images of others is never walked (half the placements under either
+    /// compaction), and under [`Symmetry::D4`] the walk adds only columns that lead to a stored
+    /// key. Each list holds its placements in the order of their columns on the rows top to
+    /// bottom, as a walk over all placements row by row finds them. The entries are reserved at
+    /// once from the counted sizes ([`estimated_entries`]), so the peak memory is the table and
+    /// one row set's buffer (12 MB at h = 13).
+    ///
+    /// Sequential, on the calling thread: 0.4 CPU s at h = 11 (n = 22–23), 1.8 s at h = 12,
+    /// 18 s at h = 13 on the development VM (results/2026-12-02-join-table/), against hours per
+    /// shard of the boards that need them.
     ///
     /// # Errors
     /// The allocator's refusal when either array cannot be reserved (instead of an abort).
@@ -194,44 +199,49 @@ impl QuarterTable {
         symmetry: Symmetry,
     ) -> Result<QuarterTable, std::collections::TryReserveError> {
         assert!(h <= MAX_H, "quarter side {h} is beyond {MAX_H}");
+        let stored = estimated_entries(h, symmetry);
+        assert!(
+            stored <= u32::MAX as u64,
+            "{stored} entries at side {h} do not fit a u32 index (compact the table)"
+        );
         let side = 1usize << h;
         let keys = side << h;
         let mut offsets = Vec::new();
         offsets.try_reserve_exact(keys + 1)?;
         offsets.resize(keys + 1, 0u32);
-        let walked = |rows: u32| symmetry == Symmetry::None || rows <= rev_h(rows, h);
-        // Pass 1: the entries of each stored key, in place in the offsets, one row set each.
-        let tasks: Vec<(u32, &mut [u32])> = offsets[..keys]
-            .chunks_mut(side)
-            .enumerate()
-            .map(|(rows, counts)| (rows as u32, counts))
-            .filter(|&(rows, _)| walked(rows))
-            .collect();
-        for_each_task(tasks, |(rows, counts)| count_rows(h, symmetry, rows, counts));
-        // Exclusive prefix sums: offsets[key] is where the key's entries start, offsets[keys]
-        // the total.
-        let mut total = 0u64;
-        for o in offsets.iter_mut() {
-            let here = *o as u64;
-            *o = u32::try_from(total).expect("at most u32::MAX stored entries (compact the table)");
-            total += here;
-        }
         let mut entries = Vec::new();
-        entries.try_reserve_exact(total as usize)?;
-        entries.resize(total as usize, 0u64);
-        // Pass 2: each walked row set fills its own stretch of the entries.
-        let mut tasks = Vec::new();
-        let mut rest = &mut entries[..];
-        for rows in 0..side as u32 {
-            let range = rows as usize * side..(rows as usize + 1) * side + 1;
-            let starts = &offsets[range];
-            let (mine, others) = rest.split_at_mut((starts[side] - starts[0]) as usize);
-            rest = others;
-            if !mine.is_empty() {
-                tasks.push((rows, starts, mine));
+        entries.try_reserve_exact(stored as usize)?;
+        // Row sets stored under no compaction, or the lesser of each mirror pair.
+        let walked: Vec<u32> =
+            (0..side as u32).filter(|&rows| symmetry == Symmetry::None || rows <= rev_h(rows, h)).collect();
+        // The offsets are set up to `done` (every key before it).
+        let mut done = 0;
+        // Sets the offsets of every key up to row set `rows`'s last, whose lists start at
+        // `base` + `starts[cols]`.
+        let mut set_offsets = |rows: u32, starts: &[u32], base: usize| {
+            let from = rows as usize * side;
+            let base = u32::try_from(base).expect("at most u32::MAX stored entries (compact the table)");
+            offsets[done..from].fill(base);
+            for (o, &s) in offsets[from..from + side].iter_mut().zip(starts) {
+                *o = base + s;
+            }
+            done = from + side;
+        };
+        let mut walk = RowWalk::new(h);
+        for &rows in &walked {
+            if walk.run(h, symmetry, rows) {
+                let base = entries.len();
+                entries.try_reserve(walk.entries.len())?;
+                entries.resize(base + walk.entries.len(), 0);
+                walk.sort_into(&mut entries[base..]);
+                set_offsets(rows, &walk.counts, base);
             }
         }
-        for_each_task(tasks, |(rows, starts, mine)| fill_rows(h, symmetry, rows, starts, mine));
+        let total =
+            u32::try_from(entries.len()).expect("at most u32::MAX stored entries (compact the table)");
+        offsets[done..].fill(total);
+        // A no-op when the measured size was reserved (a shrink in place otherwise).
+        entries.shrink_to_fit();
         Ok(QuarterTable { h, symmetry, offsets, entries })
     }
 
@@ -312,17 +322,6 @@ impl QuarterTable {
     }
 }
 
-/// Runs `f` on every task: spread over the current rayon pool when called from one of its
-/// workers, else one after another on the calling thread (no pool is made here).
-fn for_each_task<T: Send>(tasks: Vec<T>, f: impl Fn(T) + Sync + Send) {
-    if rayon::current_thread_index().is_some() {
-        use rayon::prelude::*;
-        tasks.into_par_iter().with_max_len(1).for_each(f);
-    } else {
-        tasks.into_iter().for_each(f);
-    }
-}
-
 /// Where one row set's walk may go under [`Symmetry::D4`]: `kids[cols]` holds the columns c
 /// such that `cols` ∪ {c} is a subset of the column set of some stored key (`rows`, C), so a
 /// walk that adds only those columns visits exactly the placements of the stored keys and no
@@ -371,39 +370,58 @@ impl Children {
     }
 }
 
-/// Counts the placements on exactly the rows `rows` into `counts[cols]` (one per column set,
-/// zero where the key is not stored).
-fn count_rows(h: u32, symmetry: Symmetry, rows: u32, counts: &mut [u32]) {
-    let mut order = [0u32; MAX_H as usize];
-    let order = row_list(rows, &mut order);
-    let mut emit = |cols: u32, _| counts[cols as usize] += 1;
-    if symmetry == Symmetry::D4 {
-        if let Some(t) = Children::new(h, rows) {
-            place(h, order, 0, 0, 0, &|cols| t.of(cols), &mut emit);
-        }
-    } else {
-        place(h, order, 0, 0, 0, &|_| u32::MAX, &mut emit);
-    }
+/// One row set's placements, as its walk finds them: entries, their column sets, and the
+/// entries per column set (then, after [`RowWalk::sort_into`], where each column set's list
+/// starts).
+struct RowWalk {
+    entries: Vec<u64>,
+    cols: Vec<u16>,
+    counts: Vec<u32>,
 }
 
-/// Writes the placements on exactly the rows `rows` into `out`, the stretch of the entries
-/// that row set's keys own; `starts[cols]` (2^h + 1 offsets, global) is where each key begins.
-fn fill_rows(h: u32, symmetry: Symmetry, rows: u32, starts: &[u32], out: &mut [u64]) {
-    let base = starts[0];
-    let mut cursor: Vec<u32> = starts[..1 << h].iter().map(|&s| s - base).collect();
-    let mut order = [0u32; MAX_H as usize];
-    let order = row_list(rows, &mut order);
-    let mut emit = |cols: u32, entry| {
-        let c = cols as usize;
-        out[cursor[c] as usize] = entry;
-        cursor[c] += 1;
-    };
-    if symmetry == Symmetry::D4 {
-        // A row set with entries stores some key.
-        let t = Children::new(h, rows).expect("a stored key");
-        place(h, order, 0, 0, 0, &|cols| t.of(cols), &mut emit);
-    } else {
-        place(h, order, 0, 0, 0, &|_| u32::MAX, &mut emit);
+impl RowWalk {
+    fn new(h: u32) -> RowWalk {
+        RowWalk { entries: Vec::new(), cols: Vec::new(), counts: vec![0; 1 << h] }
+    }
+
+    /// Collects the stored placements on exactly the rows `rows`; returns false if and only if
+    /// the row set stores no key.
+    fn run(&mut self, h: u32, symmetry: Symmetry, rows: u32) -> bool {
+        self.entries.clear();
+        self.cols.clear();
+        self.counts.fill(0);
+        let mut order = [0u32; MAX_H as usize];
+        let order = row_list(rows, &mut order);
+        let RowWalk { entries, cols: set, counts } = self;
+        let mut emit = |cols: u32, entry| {
+            entries.push(entry);
+            set.push(cols as u16);
+            counts[cols as usize] += 1;
+        };
+        if symmetry == Symmetry::D4 {
+            let Some(t) = Children::new(h, rows) else {
+                return false;
+            };
+            place(h, order, 0, 0, 0, &|cols| t.of(cols), &mut emit);
+        } else {
+            place(h, order, 0, 0, 0, &|_| u32::MAX, &mut emit);
+        }
+        true
+    }
+
+    /// Writes the entries into `sorted` (as long as the entries) by column set, each column
+    /// set's in the order found (a stable counting sort), and turns the counts into the starts
+    /// of the lists.
+    fn sort_into(&mut self, sorted: &mut [u64]) {
+        let mut at = 0;
+        for c in self.counts.iter_mut() {
+            (*c, at) = (at, at + *c);
+        }
+        let mut cursor = self.counts.clone();
+        for (&e, &c) in self.entries.iter().zip(&self.cols) {
+            sorted[cursor[c as usize] as usize] = e;
+            cursor[c as usize] += 1;
+        }
     }
 }
 
@@ -478,10 +496,11 @@ fn place_inner(
     place(h, rows, cols, u, v, kids, emit)
 }
 
-/// Placements on an h×h square for h = 0..=11, and the entries stored with the rows
-/// compacted and with one key per D4 orbit (all measured by building the tables; h ≤ 9
-/// checked by the test `entry_counts_match_the_documented_sizes`).
-const ENTRIES: [[u64; 3]; 12] = [
+/// Placements on an h×h square for h = 0..=13 ([`MAX_H`]), and the entries stored with the
+/// rows compacted and with one key per D4 orbit, all counted by the build's walk (h ≤ 9 checked
+/// by the test `entry_counts_match_the_documented_sizes`, h ≥ 10 by the opt-in
+/// `documented_sizes_of_the_large_tables`).
+const ENTRIES: [[u64; 3]; MAX_H as usize + 1] = [
     [1, 1, 1],
     [2, 2, 2],
     [5, 3, 2],
@@ -494,26 +513,21 @@ const ENTRIES: [[u64; 3]; 12] = [
     [915_442, 486_298, 132_524],
     [7_535_369, 3_886_603, 1_018_757],
     [66_807_234, 34_543_071, 9_012_090],
+    [633_443_407, 322_269_833, 82_448_724],
+    [6_354_135_838, 3_236_749_906, 827_087_253],
 ];
 
-/// Entries stored at h = 12 (rows compacted; one key per D4 orbit), measured.
-const ENTRIES_12: [u64; 3] = [0, 322_269_833, 82_448_724];
-
-/// Returns the entries a table for side `h` stores with compaction `symmetry`: measured up to
-/// h = 12, beyond that an extrapolation of 10× per step (the measured growth is 7.7×, 8.2×,
-/// 8.9×, 9.4× for h = 8..12).
+/// Returns the entries a table for side `h` stores with compaction `symmetry`: exact up to
+/// [`MAX_H`] (counted), beyond that an extrapolation of 10× per step (the growth is 8.2×,
+/// 8.9×, 9.5×, 10.0× for h = 9..13).
 pub fn estimated_entries(h: u32, symmetry: Symmetry) -> u64 {
     let column = match symmetry {
         Symmetry::None => 0,
         Symmetry::Rows => 1,
         Symmetry::D4 => 2,
     };
-    if let Some(e) = ENTRIES.get(h as usize) {
-        return e[column];
-    }
-    // No uncompacted count is measured at h = 12: the rows-compacted one, doubled, bounds it.
-    let base = if column == 0 { 2 * ENTRIES_12[1] } else { ENTRIES_12[column] };
-    base.saturating_mul(10u64.saturating_pow(h - 12))
+    let last = ENTRIES.len() as u32 - 1;
+    ENTRIES[h.min(last) as usize][column].saturating_mul(10u64.saturating_pow(h.saturating_sub(last)))
 }
 
 /// Returns the bytes the table for side `h` occupies with the compaction the join uses
@@ -567,24 +581,50 @@ mod tests {
         (offsets, lists.concat())
     }
 
-    /// The build (one row set at a time, sequential or on a pool of any size) stores exactly
-    /// what the plain walk stores, in the same order.
+    /// Returns the entries the table of side `h` stores under `symmetry`, by the build's walk
+    /// without storing them.
+    fn count_entries(h: u32, symmetry: Symmetry) -> u64 {
+        let mut total = 0u64;
+        for rows in (0..1u32 << h).filter(|&r| symmetry == Symmetry::None || r <= rev_h(r, h)) {
+            let mut order = [0u32; MAX_H as usize];
+            let order = row_list(rows, &mut order);
+            let mut emit = |_, _| total += 1;
+            if symmetry == Symmetry::D4 {
+                if let Some(t) = Children::new(h, rows) {
+                    place(h, order, 0, 0, 0, &|cols| t.of(cols), &mut emit);
+                }
+            } else {
+                place(h, order, 0, 0, 0, &|_| u32::MAX, &mut emit);
+            }
+        }
+        total
+    }
+
+    /// The sizes documented for the large sides (h = 10 to 13), counted afresh: about 5 CPU
+    /// minutes (`cargo test --release -- --ignored documented_sizes_of_the_large_tables`).
+    #[test]
+    #[ignore]
+    fn documented_sizes_of_the_large_tables() {
+        for h in 10..=MAX_H {
+            for symmetry in [Symmetry::None, Symmetry::Rows, Symmetry::D4] {
+                assert_eq!(
+                    count_entries(h, symmetry),
+                    estimated_entries(h, symmetry),
+                    "h = {h} {symmetry:?}"
+                );
+            }
+        }
+    }
+
+    /// The build (one row set at a time) stores exactly what the plain walk stores, in the
+    /// same order.
     #[test]
     fn the_build_equals_a_plain_walk_under_every_compaction() {
-        let pools: Vec<_> = [2, 3].map(|t| crate::parallel::pool(t, "quarter-test").unwrap()).into();
         for h in 0..=9 {
             for symmetry in [Symmetry::None, Symmetry::Rows, Symmetry::D4] {
                 let (offsets, entries) = reference(h, symmetry);
                 let t = QuarterTable::build_with(h, symmetry);
                 assert!(t.raw() == (&offsets[..], &entries[..]), "h = {h} {symmetry:?}");
-                for pool in &pools {
-                    let p = pool.install(|| QuarterTable::build_with(h, symmetry));
-                    assert!(
-                        p.raw() == t.raw(),
-                        "h = {h} {symmetry:?} on {} threads",
-                        pool.current_num_threads()
-                    );
-                }
             }
         }
     }
@@ -595,6 +635,11 @@ mod tests {
             for symmetry in [Symmetry::None, Symmetry::Rows, Symmetry::D4] {
                 let t = QuarterTable::build_with(h, symmetry);
                 assert_eq!(t.len() as u64, estimated_entries(h, symmetry), "h = {h} {symmetry:?}");
+                assert_eq!(
+                    count_entries(h, symmetry),
+                    estimated_entries(h, symmetry),
+                    "h = {h} {symmetry:?}"
+                );
             }
             assert_eq!(QuarterTable::build(h).bytes() as u64, estimated_bytes(h) + 4, "h = {h}");
         }
