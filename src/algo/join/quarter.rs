@@ -8,8 +8,9 @@
 //! another (see [`super::half`]). Layout: a dense index of 4^h + 1 `u32` offsets, one per key
 //! `cols | rows << h`, into one array of entries `u | v << 32` (8 bytes each); the key puts
 //! the row set high so that every list one unit reads for a row set lies in one contiguous
-//! stretch (about 14 KB at h = 9), which stays in cache. Built in two
-//! passes (count per key, then fill in place), so the peak memory is the table itself.
+//! stretch (about 14 KB at h = 9), which stays in cache. Built one row set at a time (one walk
+//! into a small buffer, sorted by column set onto the end of the table), so the peak memory is
+//! the table itself ([`QuarterTable::try_build_with`]).
 //!
 //! Compaction ([`Symmetry`]): mirroring the square top to bottom (local row r → h−1−r) maps a
 //! placement on rows R, columns C with diagonals (u, v) to one on rows rev(R), columns C with
@@ -18,16 +19,21 @@
 //! C, columns R with diagonals (u, rev(v)). So a table may keep one key of each orbit and hand
 //! out the others as a mapped view: [`QuarterTable::cells`] returns the stored list and the
 //! [`Mirror`] to apply. At h = 11 (n = 22–23) only R ≤ rev(R) is stored (52% of the entries;
-//! E. Kluev's row-symmetric table); from h = 12 one key per D4 orbit (about 14%), so n = 24–25
-//! need 0.7 GB instead of 5 GB and n = 26–27 fit a 12 GB node.
+//! E. Kluev's row-symmetric table); from h = 12 one key per D4 orbit (13%), so n = 24–25 need
+//! 0.73 GB instead of 5.1 GB and n = 26–27 6.9 GB instead of 51 GB.
 //!
-//! Sizes (entries): 16,870 / 118,969 / 915,442 / 7,535,369 / 66,807,234 for h = 7..11, about
-//! 8–9× per step (E. Kluev's N-Queens-Count-Sol measures the same counts; see
-//! shared/design/join-algorithm.md §1).
+//! Sizes (entries, counted): 16,870 / 118,969 / 915,442 / 7,535,369 / 66,807,234 /
+//! 633,443,407 / 6,354,135,838 for h = 7..13, 7–10× per step (E. Kluev's N-Queens-Count-Sol
+//! measures the same counts up to h = 11; see shared/design/join-algorithm.md §1); stored,
+//! with the compaction the join uses: 34,543,071 at h = 11 (293 MB with the offsets),
+//! 82,448,724 at h = 12 (727 MB), 827,087,253 at h = 13 (6.9 GB) ([`estimated_entries`]).
+//! Build cost on the development VM (one thread, CPU seconds): 0.4 at h = 11, 1.8 at h = 12,
+//! 18 at h = 13 (plus about 8 s of page faults there), against 4.5, 40 and 460 for a walk over
+//! every placement (results/2026-12-02-join-table/).
 
 /// The largest quarter side the table supports: 4^h offsets must stay modest (4^13 · 4 B =
-/// 256 MiB) and the stored entries must fit a `u32` index (under a billion at h = 13 with one
-/// key per D4 orbit).
+/// 256 MiB) and the stored entries must fit a `u32` index (827 million at h = 13 with one key
+/// per D4 orbit).
 pub const MAX_H: u32 = 13;
 
 /// Which images of the square under its symmetries the table stores once.
@@ -44,8 +50,8 @@ pub enum Symmetry {
 impl Symmetry {
     /// Returns the compaction used for side `h`: none up to h = 10 (65 MB at most, and the
     /// enumerator reads the lists as they are), rows at h = 11 (n = 22–23: 293 MB instead of
-    /// 551 MB), one key per D4 orbit from h = 12 (n = 24–25: about 0.8 GB instead of 5 GB;
-    /// n = 26–27 about 7 GB).
+    /// 551 MB), one key per D4 orbit from h = 12 (n = 24–25: 0.73 GB instead of 5.1 GB;
+    /// n = 26–27: 6.9 GB instead of 51 GB).
     pub fn for_side(h: u32) -> Symmetry {
         match h {
             0..=10 => Symmetry::None,
@@ -531,11 +537,13 @@ pub fn estimated_entries(h: u32, symmetry: Symmetry) -> u64 {
 }
 
 /// Returns the bytes the table for side `h` occupies with the compaction the join uses
-/// ([`Symmetry::for_side`]): 8 B per stored entry and 4 B per key (4^h + 1 keys).
+/// ([`Symmetry::for_side`]): 8 B per stored entry ([`estimated_entries`]) and 4 B per offset
+/// (4^h + 1 of them); exact up to [`MAX_H`]: 293,121,788 B at h = 11, 726,698,660 B at h = 12,
+/// 6,885,133,484 B at h = 13.
 pub fn estimated_bytes(h: u32) -> u64 {
     estimated_entries(h, Symmetry::for_side(h))
         .saturating_mul(8)
-        .saturating_add(4u64.saturating_mul(1u64 << (2 * h.min(31))))
+        .saturating_add(4u64.saturating_mul((1u64 << (2 * h.min(31))) + 1))
 }
 
 #[cfg(test)]
@@ -641,11 +649,12 @@ mod tests {
                     "h = {h} {symmetry:?}"
                 );
             }
-            assert_eq!(QuarterTable::build(h).bytes() as u64, estimated_bytes(h) + 4, "h = {h}");
+            assert_eq!(QuarterTable::build(h).bytes() as u64, estimated_bytes(h), "h = {h}");
         }
-        assert!(estimated_bytes(11) < 300 << 20, "n = 22-23: rows compacted");
-        assert!(estimated_bytes(12) < 2900 << 20, "n = 24-25 within 3 GB");
-        assert!(estimated_bytes(13) < 12_000 << 20, "n = 26-27 within 12 GB");
+        // As `examples/quarter_build` measured them (results/2026-12-02-join-table/).
+        assert_eq!(estimated_bytes(11), 293_121_788, "n = 22-23: rows compacted");
+        assert_eq!(estimated_bytes(12), 726_698_660, "n = 24-25: one key per D4 orbit");
+        assert_eq!(estimated_bytes(13), 6_885_133_484, "n = 26-27 within 12 GB");
     }
 
     /// Every compaction hands out the same lists as the full table, mirrored as needed.
