@@ -2,7 +2,7 @@
 //! threads and reports the memory they take beside the quarter table: the peak resident set
 //! after the plan is built and at the end (Linux `VmHWM`), so their difference is what the
 //! threads' working buffers added. `cargo run --release --example join_units -- N STEP THREADS`
-//! prints one line: n, threads, table bytes, units, their sum, seconds for the plan and for the
+//! prints one line: n, threads, table bytes, the plan's units, those run, their sum, seconds for the plan and for the
 //! units (wall-clock), and both peaks in MiB.
 
 use std::time::Instant;
@@ -33,9 +33,10 @@ fn main() {
     let unit_seconds = t1.elapsed().as_secs_f64();
     let show = |p: Option<u64>| p.map_or("unknown".to_string(), |p| p.to_string());
     println!(
-        "n={n} threads={threads} table_bytes={} units={} sum={} plan_seconds={plan_seconds:.2} \
+        "n={n} threads={threads} table_bytes={} plan_units={} units={} sum={} plan_seconds={plan_seconds:.2} \
          unit_seconds={unit_seconds:.2} peak_after_plan_mib={} peak_mib={}",
         plan.table().bytes(),
+        plan.len(),
         only.len(),
         outcome.tally.solutions,
         show(table_peak),

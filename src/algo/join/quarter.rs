@@ -29,7 +29,7 @@
 //! 82,448,724 at h = 12 (727 MB), 827,087,253 at h = 13 (6.9 GB) ([`estimated_entries`]).
 //! Build cost on the development VM (one thread, CPU seconds): 0.4 at h = 11, 1.8 at h = 12,
 //! 18 at h = 13 (plus about 8 s of page faults there), against 4.5, 40 and 460 for a walk over
-//! every placement (results/2026-12-02-join-table/).
+//! every placement (results/2026-12-01-join-table/).
 
 /// The largest quarter side the table supports: 4^h offsets must stay modest (4^13 · 4 B =
 /// 256 MiB) and the stored entries must fit a `u32` index (827 million at h = 13 with one key
@@ -191,7 +191,7 @@ impl QuarterTable {
     /// one row set's buffer (12 MB at h = 13).
     ///
     /// Sequential, on the calling thread: 0.4 CPU s at h = 11 (n = 22–23), 1.8 s at h = 12,
-    /// 18 s at h = 13 on the development VM (results/2026-12-02-join-table/), against hours per
+    /// 18 s at h = 13 on the development VM (results/2026-12-01-join-table/), against hours per
     /// shard of the boards that need them.
     ///
     /// # Errors
@@ -651,7 +651,7 @@ mod tests {
             }
             assert_eq!(QuarterTable::build(h).bytes() as u64, estimated_bytes(h), "h = {h}");
         }
-        // As `examples/quarter_build` measured them (results/2026-12-02-join-table/).
+        // As `examples/quarter_build` measured them (results/2026-12-01-join-table/).
         assert_eq!(estimated_bytes(11), 293_121_788, "n = 22-23: rows compacted");
         assert_eq!(estimated_bytes(12), 726_698_660, "n = 24-25: one key per D4 orbit");
         assert_eq!(estimated_bytes(13), 6_885_133_484, "n = 26-27 within 12 GB");
