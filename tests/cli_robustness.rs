@@ -698,6 +698,8 @@ fn a_resumed_run_says_how_much_came_from_the_journal() {
 /// (SIGABRT, exit 134); it must refuse at once with one line and exit 2, before building anything.
 #[test]
 fn join_under_an_address_space_limit_refuses_with_exit_2_before_building() {
+    // The per-thread buffers the message names (n = 24-25: quarter side 12).
+    let per_thread = format!("× {} MiB", nqueens::algo::join::per_thread_bytes(12) >> 20);
     for n in ["24", "25"] {
         for j in ["1", "2"] {
             let (code, stdout, stderr, seconds) = under_address_limit(
@@ -712,7 +714,7 @@ fn join_under_an_address_space_limit_refuses_with_exit_2_before_building() {
                 "{stderr}"
             );
             assert!(stderr.contains("under an address-space limit (ulimit -v) of 953 MiB"), "{stderr}");
-            assert!(stderr.contains(&format!("{j} thread(s) × 275 MiB")), "{stderr}");
+            assert!(stderr.contains(&format!("{j} thread(s) {per_thread}")), "{stderr}");
             assert!(stderr.contains("use --algorithm d4, fewer threads (-j)"), "{stderr}");
             assert!(!stderr.contains("panicked") && !stderr.contains("memory allocation"), "{stderr}");
             assert!(seconds < 5.0, "refused after {seconds} s");
@@ -727,7 +729,7 @@ fn join_under_an_address_space_limit_refuses_with_exit_2_before_building() {
     let (code, _, stderr, _) =
         under_address_limit(4_000_000_000, &["count", "24", "--algorithm", "join", "-j", "64"]);
     assert_eq!(code, Some(2), "{stderr}");
-    assert!(stderr.contains("64 thread(s) × 275 MiB"), "{stderr}");
+    assert!(stderr.contains(&format!("64 thread(s) {per_thread}")), "{stderr}");
 }
 
 /// A board that fits under the same limit still counts (Q(12) = 14,200, A000170).

@@ -100,10 +100,11 @@ pub const FLAG_NORTH_U: u64 = 1 << 62;
 /// south quarter (for even n and the west half: the main diagonal v = n − 1).
 pub const FLAG_SOUTH_V: u64 = 1 << 63;
 
-/// Popcounts of 12-bit masks (h ≤ 12): the enumerator is built for the baseline CPU, where
-/// `count_ones` is a slow bit trick, and it tests every submask of the half's columns.
-static POPCOUNT: [u8; 1 << 12] = {
-    let mut t = [0u8; 1 << 12];
+/// Popcounts of h-bit masks (h ≤ [`MAX_H`](super::quarter::MAX_H) = 13, n ≤ 27): the
+/// enumerator is built for the baseline CPU, where `count_ones` is a slow bit trick, and it
+/// tests every submask of the half's columns.
+static POPCOUNT: [u8; 1 << super::quarter::MAX_H] = {
+    let mut t = [0u8; 1 << super::quarter::MAX_H];
     let mut i = 1;
     while i < t.len() {
         t[i] = t[i >> 1] + (i & 1) as u8;

@@ -26,11 +26,11 @@
 //! n = 14–15, 1.2 MB at n = 16–17, 8.4 MB at n = 18–19, 65 MB at n = 20–21; from n = 22 the
 //! table stores one of each mirror pair of row sets (293 MB at n = 22–23 instead of 551 MB)
 //! and from n = 24 one key per D4 orbit of the quarter square (see [`quarter::Symmetry`]),
-//! so n = 24–25 need about 0.75 GB instead of 5 GB and n = 26–27 about 7 GB
-//! ([`quarter::estimated_bytes`]); per-thread scratch is under 2 MB at n = 20 and about
-//! 60 MB at n = 22 (taken as 275 MiB at n = 24–25, [`per_thread_bytes`]). [`JoinPlan::new`]
-//! refuses boards whose table would not fit in the memory available, and [`check_memory_for`]
-//! (which the command line runs first) counts every thread's buffers too.
+//! so n = 24–25 need 0.73 GB instead of 5.1 GB and n = 26–27 6.9 GB instead of 51 GB
+//! ([`quarter::estimated_bytes`], exact); per-thread buffers are under 2 MB at n = 20, about
+//! 60 MB at n = 22, 0.3 GB at n = 24 and 2.1 GB at n = 26 ([`per_thread_bytes`]).
+//! [`JoinPlan::new`] refuses boards whose table would not fit in the memory available, and
+//! [`check_memory_for`] (which the command line runs first) counts every thread's buffers too.
 
 pub mod bits;
 pub mod half;
@@ -470,12 +470,20 @@ pub fn check_memory(n: u32) -> Result<(), Error> {
 }
 
 /// Returns the estimated bytes of one thread's working buffers (half-board lists, window
-/// masks, queries, matcher) for quarter side `h`: they grow about 4× per step of h; taken as
-/// 275 MiB at h = 12 (n = 24–25, the break-it run's figure), a quarter of that at h = 11
-/// (60 MB measured at n = 22) and 4× more per further step; under 2 MB up to h = 10, taken
-/// as 4 MiB.
+/// masks, queries, matcher) for quarter side `h`, from the peak resident set a sample of units
+/// added beside the plan (`examples/join_units`, one thread, results/2026-12-01-join-table/):
+/// 58 MiB at h = 11 (n = 22), 285 MiB at h = 12 (n = 24; 357 MiB in a whole `--shard 0/4096`
+/// part), 2,141 MiB at h = 13 (n = 26, 53 units). Taken with a margin for the units no sample
+/// met: 72 MiB, 360 MiB and 2.75 GiB, 8× more per further step; 4 MiB up to h = 10 (under
+/// 2 MB measured at n = 20).
 pub fn per_thread_bytes(h: u32) -> u64 {
-    if h <= 10 { 4 << 20 } else { (275u64 << 20).saturating_mul(1u64 << (2 * (h - 11)).min(62)) / 4 }
+    const MIB: u64 = 1 << 20;
+    match h {
+        0..=10 => 4 * MIB,
+        11 => 72 * MIB,
+        12 => 360 * MIB,
+        _ => (2816 * MIB).saturating_mul(8u64.saturating_pow(h - 13)),
+    }
 }
 
 /// Returns `Ok(())` if the join fits for the `n`×`n` board on `threads` worker threads: n ≤
