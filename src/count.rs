@@ -287,6 +287,9 @@ impl Counter {
         let cpu_start = process_cpu_seconds();
         let algorithm = self.options.algorithm.resolve(n);
         let (depth, threads) = (self.options.split_depth, self.options.threads);
+        if let Some(o) = self.options.progress.observer() {
+            o.planning(n);
+        }
         let plan = make_plan_with(algorithm, n, depth, threads, self.options.d4_search)?;
         let outcome = self.run(plan.as_ref(), Job::default());
         let stats = self.options.stats;

@@ -75,6 +75,12 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
         signals::exit_at_once().context("installing signal handlers")?;
         None
     };
+    // What the bar draws from, and what a stop says it waits for.
+    let tracker = args.progress.tracker();
+    if let Some(stop) = &stop {
+        stop.watch(std::sync::Arc::clone(&tracker), shell_command());
+    }
+    nqueens::Observer::planning(tracker.as_ref(), n);
     // Refuse a join board whose table and per-thread buffers would not fit before building it.
     if algorithm == Algorithm::Join && n >= nqueens::algo::join::MIN_N {
         nqueens::algo::join::check_memory_for(n, threads).map_err(super::from_library)?;
@@ -91,6 +97,7 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
         }
     }
     .map_err(super::from_library)?;
+    tracker.plan_built();
     let ids: Vec<usize> = match args.shard {
         Some(shard) => assign(plan.as_ref(), shard.count).swap_remove(shard.index),
         None => (0..plan.len()).collect(),
@@ -164,7 +171,7 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
         threads,
         algorithm,
         split_depth: args.split_depth,
-        progress: args.progress.progress(),
+        progress: nqueens::Progress::To(tracker),
         stats,
         d4_search: args.d4_search,
     };
@@ -200,6 +207,7 @@ pub fn run(args: CountArgs) -> anyhow::Result<ExitCode> {
         );
     }
     if outcome.stopped {
+        stop.as_ref().inspect(|s| s.settle());
         let signal = stop.as_ref().and_then(Stop::signal).unwrap_or(signal_hook::consts::SIGTERM);
         let path = journal.as_ref().map(|(j, _)| j.path().display().to_string()).unwrap_or_default();
         super::warn(format_args!(
