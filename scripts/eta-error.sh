@@ -22,7 +22,9 @@ first line, against the CPU seconds still to come; it isolates the estimate (the
 the order) from the machine. run_seconds runs from the first subproblem to the end; load is
 the 1-minute load average before the run.
 
-Environment: OUT (default results/<date>-<host>/), NQUEENS (binary), THREADS.
+Environment: OUT (default results/<date>-<host>/), NQUEENS (binary), THREADS, EXTRA (more
+options for every count, split on spaces, such as EXTRA="--shard 0/8" to time one part of a
+board too long to count whole; it is written into the command column).
 Example: THREADS=2 scripts/eta-error.sh join:19 d4:19 mirror:18
 HELP
 }
@@ -47,6 +49,8 @@ stamped=$(mktemp) fifo=$(mktemp -u) timed=$(mktemp)
 mkfifo "$fifo"
 trap 'rm -f "$stamped" "$fifo" "$timed"' EXIT
 hz=$(getconf CLK_TCK)
+# shellcheck disable=SC2206 # EXTRA is split on spaces on purpose.
+extra=(${EXTRA:-})
 # The CPU seconds (user + system) of this shell's finished children, from `times` (run in this
 # shell, not in a command substitution, whose children are its own).
 children_cpu() {
@@ -55,11 +59,13 @@ children_cpu() {
 }
 for spec in "$@"; do
   algorithm=${spec%%:*} n=${spec##*:}
-  command="nqueens count $n --algorithm $algorithm -j $threads --progress always"
+  command="nqueens count $n --algorithm $algorithm -j $threads --progress always${EXTRA:+ $EXTRA}"
   load=$(awk '{print $1}' /proc/loadavg 2>/dev/null || echo "")
   children_cpu >"$stamped"
   cpu_before=$(cat "$stamped")
-  "$bin" count "$n" --algorithm "$algorithm" -j "$threads" --progress always --format csv 2>"$fifo" >/dev/null &
+  format=(--format csv)
+  [[ " ${extra[*]} " == *" --shard "* ]] && format=()
+  "$bin" count "$n" --algorithm "$algorithm" -j "$threads" --progress always "${format[@]}" "${extra[@]}" 2>"$fifo" >/dev/null &
   pid=$!
   # Each stderr line with the moment it arrived (bash's EPOCHREALTIME, microseconds) and the
   # process's CPU seconds then; the loop ends when stderr closes, with the process.

@@ -120,14 +120,21 @@ pub fn weight_of_tree(tree_size: f64) -> f64 {
 /// a plan of more than 65,536 subproblems takes fewer per subproblem ([`weight_paths`]).
 pub const WEIGHT_BUDGET: usize = 1 << 22;
 
-/// Returns the random paths per subproblem of a plan of `subproblems` subproblems' weights:
-/// [`WEIGHT_PATHS`], fewer where [`WEIGHT_BUDGET`] would be exceeded, and 0 (every weight 1)
-/// where that would leave fewer than 16: the estimate's heavy tail would then add more noise
-/// than it takes away, and plans that large (d4 from n = 23: 281,098 subproblems) are sampled
-/// evenly enough by the runner's shuffled order alone.
-pub fn weight_paths(subproblems: usize) -> u32 {
+/// The smallest board whose plans weigh their subproblems ([`crate::Plan::weight`]): below it
+/// a count takes seconds at most, and weighing cost more than it gave (1.5% of the CPU time of
+/// mirror n = 16, 6% of d4's, 3% of the join's, one thread; about 7 times less per step of n),
+/// while every weight 1 in the runner's shuffled order keeps the ETA within 10% anyway.
+pub const WEIGHTS_FROM: u32 = 17;
+
+/// Returns the random paths per subproblem of the weights of a plan of `subproblems`
+/// subproblems of the `n`×`n` board: [`WEIGHT_PATHS`], fewer where [`WEIGHT_BUDGET`] would be
+/// exceeded, and 0 (every weight 1) below [`WEIGHTS_FROM`] or where the budget would leave
+/// fewer than 16: the estimate's heavy tail would then add more noise than it takes away, and
+/// plans that large (d4 from n = 23: 281,098 subproblems) are sampled evenly enough by the
+/// runner's shuffled order alone.
+pub fn weight_paths(n: u32, subproblems: usize) -> u32 {
     let paths = (WEIGHT_BUDGET / subproblems.max(1)).min(WEIGHT_PATHS as usize) as u32;
-    if paths < 16 { 0 } else { paths }
+    if paths < 16 || n < WEIGHTS_FROM { 0 } else { paths }
 }
 
 /// Returns an unbiased estimate of the number of nodes of the search tree below `root` (the
@@ -189,6 +196,25 @@ pub fn memory_bytes(algorithm: Algorithm, n: u32, subproblems: usize) -> u64 {
         _ => 0,
     };
     table.saturating_add(BASE_BYTES).saturating_add(64 * subproblems as u64)
+}
+
+/// Returns Spearman's rank correlation of `pairs` (x, y), ties broken by position: for tests
+/// of how well an estimate orders what it estimates.
+#[cfg(test)]
+pub(crate) fn rank_correlation(pairs: &[(f64, f64)]) -> f64 {
+    let ranks = |key: &dyn Fn(&(f64, f64)) -> f64| {
+        let mut order: Vec<usize> = (0..pairs.len()).collect();
+        order.sort_by(|&a, &b| key(&pairs[a]).total_cmp(&key(&pairs[b])));
+        let mut rank = vec![0.0; pairs.len()];
+        for (r, &i) in order.iter().enumerate() {
+            rank[i] = r as f64;
+        }
+        rank
+    };
+    let (rx, ry) = (ranks(&|p| p.0), ranks(&|p| p.1));
+    let m = pairs.len() as f64;
+    let d2: f64 = rx.iter().zip(&ry).map(|(a, b)| (a - b).powi(2)).sum();
+    1.0 - 6.0 * d2 / (m * (m * m - 1.0))
 }
 
 #[cfg(test)]

@@ -264,6 +264,7 @@ impl Tracker {
             new.set_prefix(n.to_string());
             *bar = Some(new);
             self.shown.store(false, Ordering::SeqCst);
+            self.styled.store(u8::MAX, Ordering::SeqCst);
         }
         drop(bar);
         if !self.ticking.swap(true, Ordering::SeqCst) {

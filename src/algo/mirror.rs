@@ -111,7 +111,7 @@ impl Plan for MirrorPlan {
     /// [`estimate::weight_paths`] paths, seeded by the index) to the power
     /// [`estimate::WEIGHT_POWER`]; 1 in plans too large for the paths.
     fn weight(&self, index: usize) -> f64 {
-        let paths = estimate::weight_paths(self.subproblems.len());
+        let paths = estimate::weight_paths(self.n, self.subproblems.len());
         if paths == 0 {
             return 1.0;
         }
@@ -301,10 +301,22 @@ mod tests {
             });
             assert_eq!(got, Some(plan.solve(index, true)), "subproblem {index}");
             assert!(shares > 0.0 && shares <= 1.0 + 1e-9, "{shares}");
-            assert!(plan.weight(index) >= 1.0);
         }
         // A step that breaks loses the subproblem.
         assert_eq!(plan.solve_in_steps(0, false, &mut |_| ControlFlow::Break(())), None);
+    }
+
+    /// The weights order subproblems as their search trees do: n = 17 at depth 5, every 97th
+    /// subproblem, weight against nodes searched.
+    #[test]
+    fn weights_follow_the_search_trees() {
+        let plan = MirrorPlan::new(17, 5).unwrap();
+        let pairs: Vec<(f64, f64)> =
+            (0..plan.len()).step_by(97).map(|i| (plan.weight(i), plan.solve(i, true).nodes as f64)).collect();
+        let rho = crate::estimate::rank_correlation(&pairs);
+        assert!(pairs.len() > 100 && rho > 0.7, "{} subproblems, rank correlation {rho}", pairs.len());
+        // Below n = 17 every weight is 1.
+        assert_eq!(MirrorPlan::new(16, 3).unwrap().weight(5), 1.0);
     }
 
     #[test]

@@ -149,20 +149,7 @@ impl D4Plan {
     pub fn new(n: u32, depth: u32) -> Result<D4Plan, Error> {
         check_n(n)?;
         split::check_depth(depth)?;
-        let constellations = canonical_constellations(n);
-        let (subproblems, prefix_nodes) = d4_subproblems_counting(&constellations, n, depth);
-        if subproblems.len() >= split::MAX_SUBPROBLEMS {
-            return Err(Error::TooManySubproblems { n, depth });
-        }
-        Ok(D4Plan {
-            n,
-            depth,
-            constellations,
-            subproblems,
-            prefix_nodes,
-            batched: batched::isa(),
-            step_rows: split::STEP_ROWS,
-        })
+        D4Plan::with_depth(n, depth, canonical_constellations(n))
     }
 
     /// Returns the plan with the split depth [`split::auto_split_depth`] picks for `threads`,
@@ -178,19 +165,17 @@ impl D4Plan {
         let target = split::target_subproblems(threads);
         let target = if n > batched::MAX_N { target.max(LARGE_BOARD_SUBPROBLEMS) } else { target };
         let depth = split::split_depth_for(n, target, |d| d4_subproblems(&constellations, n, d).len());
+        D4Plan::with_depth(n, depth, constellations)
+    }
+
+    /// Returns the plan of `constellations` (those of the `n`×`n` board) at `depth`.
+    fn with_depth(n: u32, depth: u32, constellations: Vec<Constellation>) -> Result<D4Plan, Error> {
         let (subproblems, prefix_nodes) = d4_subproblems_counting(&constellations, n, depth);
         if subproblems.len() >= split::MAX_SUBPROBLEMS {
             return Err(Error::TooManySubproblems { n, depth });
         }
-        Ok(D4Plan {
-            n,
-            depth,
-            constellations,
-            subproblems,
-            prefix_nodes,
-            batched: batched::isa(),
-            step_rows: split::STEP_ROWS,
-        })
+        let (batched, step_rows) = (batched::isa(), split::STEP_ROWS);
+        Ok(D4Plan { n, depth, constellations, subproblems, prefix_nodes, batched, step_rows })
     }
 
     /// Returns this plan with its subproblems counted by `search` (see [`crate::D4Search`]).
@@ -264,7 +249,7 @@ impl Plan for D4Plan {
     /// [`estimate::weight_paths`] paths, seeded by the index) to the power
     /// [`estimate::WEIGHT_POWER`]; 1 in plans too large for the paths.
     fn weight(&self, index: usize) -> f64 {
-        let paths = estimate::weight_paths(self.subproblems.len());
+        let paths = estimate::weight_paths(self.n, self.subproblems.len());
         if self.small_board() || paths == 0 {
             return 1.0;
         }
@@ -598,10 +583,21 @@ mod tests {
                 });
                 assert_eq!(got, Some(plan.solve(index, true)), "{search:?} subproblem {index}");
                 assert!(shares <= 1.0 + 1e-9, "{shares}");
-                assert!(plan.weight(index) >= 1.0);
             }
             assert_eq!(plan.solve_in_steps(0, false, &mut |_| ControlFlow::Break(())), None);
         }
+    }
+
+    /// The weights order subproblems as their search trees do: n = 17 at depth 2, every 37th
+    /// subproblem, weight against nodes searched.
+    #[test]
+    fn weights_follow_the_search_trees() {
+        let plan = D4Plan::new(17, 2).unwrap();
+        let pairs: Vec<(f64, f64)> =
+            (0..plan.len()).step_by(37).map(|i| (plan.weight(i), plan.solve(i, true).nodes as f64)).collect();
+        let rho = crate::estimate::rank_correlation(&pairs);
+        assert!(pairs.len() > 100 && rho > 0.7, "{} subproblems, rank correlation {rho}", pairs.len());
+        assert_eq!(D4Plan::new(16, 1).unwrap().weight(5), 1.0);
     }
 
     #[test]

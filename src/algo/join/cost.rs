@@ -22,8 +22,12 @@ pub const PAIR_POWER: f64 = 0.83;
 /// units enough for the runner's shuffled order to sample them evenly with every weight 1.
 pub const LOOKUP_BUDGET: u64 = 1 << 26;
 
-/// Returns true if and only if [`weight`] weighs the units of `plan` (see [`LOOKUP_BUDGET`]).
+/// Returns true if and only if [`weight`] weighs the units of `plan`: from n =
+/// [`crate::estimate::WEIGHTS_FROM`], within [`LOOKUP_BUDGET`].
 pub fn weighs(plan: &JoinPlan) -> bool {
+    if plan.g.n < crate::estimate::WEIGHTS_FROM {
+        return false;
+    }
     let h = u64::from(plan.g.h);
     // C(h, ⌊h/2⌋), the most column sets one side's pair sum visits.
     let sets = (1..=h / 2).fold(1u64, |c, i| c * (h + 1 - i) / i);
@@ -101,16 +105,22 @@ mod tests {
     fn pair_counts_bound_the_halves_and_weights_follow_them() {
         for n in [10, 11, 12] {
             let plan = JoinPlan::new(n).unwrap();
-            assert!(weighs(&plan));
             for index in 0..plan.len() {
                 let (east, west) = pair_counts(&plan, index);
                 let halves = plan.solve(index, true).nodes as u64;
                 assert!(halves <= east + west, "n = {n} unit {index}: {halves} > {east} + {west}");
                 // No pair on the east side: the unit enumerates nothing.
                 assert!(east > 0 || halves == 0, "n = {n} unit {index}");
-                assert_eq!(weight(&plan, index), 1.0 + ((east + west) as f64).powf(PAIR_POWER));
-                assert_eq!(plan.weight(index), weight(&plan, index));
             }
+            // Too small a board to be worth weighing.
+            assert!(!weighs(&plan) && plan.weight(0) == 1.0);
+        }
+        // n = 17 is weighed.
+        let plan = JoinPlan::new(17).unwrap();
+        assert!(weighs(&plan));
+        for index in (0..plan.len()).step_by(97) {
+            let (east, west) = pair_counts(&plan, index);
+            assert_eq!(plan.weight(index), 1.0 + ((east + west) as f64).powf(PAIR_POWER));
         }
     }
 }
