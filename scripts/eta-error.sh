@@ -93,7 +93,11 @@ for spec in "$@"; do
       s = $1 - el[k]; if (k == 1 || s < start) start = s
     }
     END {
-      if (k == 0) { print name ": no bar line with an ETA (the run ended within a second or two)" > "/dev/stderr"; exit }
+      if (k == 0) {
+        print name ": no bar line with an ETA (the run ended within a second or two)" > "/dev/stderr"
+        printf "%s,,0,,,,,%s\n", pre, load >> summary_csv
+        exit
+      }
       run = end - start; m = 0
       for (i = 1; i <= k; i++) {
         left = end - t[i]; err = left > 0 ? (eta[i] - left) / left : 0
