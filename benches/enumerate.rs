@@ -8,7 +8,8 @@ use std::io::{self, Write};
 use std::ops::ControlFlow;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use nqueens::enumerate::{BoardFormat, SolveOptions, for_each_solution, write_solutions};
+use nqueens::BoardFormat;
+use nqueens::enumerate::{SolveOptions, for_each_solution, write_solutions};
 use nqueens::oeis::A000170;
 
 /// A sink that counts lines and throws the bytes away.

@@ -1,8 +1,9 @@
-//! Reading and checking lists of boards: the library side of `nqueens check`.
+//! Checking lists of boards: the library side of `nqueens check`.
 //!
 //! A list is read in one of the three formats `nqueens solve` writes ([`BoardFormat::Board`],
 //! [`BoardFormat::Leetcode`], [`BoardFormat::Cols`]), detected from its first non-blank
-//! character (`[` leetcode, a digit cols, `Q` or `.` board) unless given. Each board is checked:
+//! character (`[` leetcode, a digit cols, `Q` or `.` board) unless given, by the decoder the
+//! listing's formats share ([`crate::boards`]). Each board is checked:
 //! one queen per row, a square board, the same size as the first valid board, no two queens on a
 //! column, diagonal or anti-diagonal (the attacking pair is named, rows and columns 1-based);
 //! then duplicates are found, and the list is *complete* when its valid distinct boards number
@@ -10,20 +11,24 @@
 //! its symmetry class, see [`crate::symmetry`]). Completeness is known for n ≤ 27 (the OEIS
 //! tables); a list of a larger board cannot be complete in practice and is reported as unknown.
 //!
-//! Every format is read as it streams in (lines of at most [`MAX_LINE`] bytes, boards of at most
-//! [`crate::MAX_N`] rows kept, a leetcode array parsed byte by byte), so memory grows with the
-//! number of distinct valid boards (about 40–70 bytes each for n ≤ 21, for the duplicate check),
-//! never with the input's bytes. What the report echoes of the input has its control characters
-//! escaped ([`escape_controls`]).
+//! Every format is read as it streams in (lines of at most [`crate::boards::MAX_LINE`] bytes,
+//! boards of at most [`crate::MAX_N`] rows kept, a leetcode array parsed byte by byte), so memory
+//! grows with the number of distinct valid boards (about 40–70 bytes each for n ≤ 21, for the
+//! duplicate check), never with the input's bytes. What the report echoes of the input has its
+//! control characters escaped ([`crate::boards::escape_controls`]).
 
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 use std::fmt;
-use std::io::{self, BufRead};
+use std::io::BufRead;
 
-use crate::enumerate::BoardFormat;
+use crate::boards::decode::{self, Board, RawBoard, Row};
+use crate::boards::{BoardFormat, ReadError};
 use crate::oeis;
 use crate::symmetry::is_canonical;
+
+/// Why a list could not be read at all (exit code 2 on the command line): the decoder's error.
+pub type CheckError = ReadError;
 
 /// The most problems a [`Report`] keeps word for word; the rest are only counted.
 pub const MAX_PROBLEMS_KEPT: usize = 1000;
@@ -39,53 +44,6 @@ pub struct CheckOptions {
     /// Whether the list should hold one canonical board per symmetry class (OEIS A002562)
     /// instead of every solution (A000170).
     pub unique: bool,
-}
-
-/// Why a list could not be read at all (exit code 2 on the command line).
-#[derive(Debug, thiserror::Error)]
-pub enum CheckError {
-    /// The input could not be read.
-    #[error("cannot read the input: {0}")]
-    Io(#[from] io::Error),
-    /// A line is longer than [`MAX_LINE`] bytes (a board list has short lines; a leetcode
-    /// array of every solution of n ≤ 14 fits).
-    #[error("line {line} is longer than {MAX_LINE} bytes: not a list of boards")]
-    LineTooLong {
-        /// The 1-based line number.
-        line: usize,
-    },
-    /// A line is not UTF-8 text.
-    #[error("line {line}: not UTF-8 text")]
-    NotText {
-        /// The 1-based line number.
-        line: usize,
-    },
-    /// The format could not be told from the first non-blank line.
-    #[error(
-        "line {line}: cannot tell the format from '{start}': expected rows of Q and . (board), \
-         1-based columns (cols) or a JSON array (leetcode)"
-    )]
-    UnknownFormat {
-        /// The 1-based line number.
-        line: usize,
-        /// The start of that line.
-        start: String,
-    },
-    /// A leetcode list is not a JSON array of arrays of strings.
-    #[error(
-        "line {line}, column {column}: not a leetcode list (a JSON array of arrays of strings): {reason}"
-    )]
-    Json {
-        /// The 1-based line of the error.
-        line: usize,
-        /// The 1-based column of the error.
-        column: usize,
-        /// serde_json's description.
-        reason: String,
-    },
-    /// The format was given as raw, which has no text form.
-    #[error("the raw format cannot be checked: use board, leetcode or cols")]
-    RawFormat,
 }
 
 /// The way two queens attack each other.
@@ -344,41 +302,17 @@ fn attack_free(cols: impl Iterator<Item = usize>, size: usize) -> bool {
     true
 }
 
-/// Returns the format of a list from its first non-blank character, or `None`.
-pub fn detect(first_line: &str) -> Option<BoardFormat> {
-    match first_line.trim_start().chars().next()? {
-        '[' => Some(BoardFormat::Leetcode),
-        '0'..='9' => Some(BoardFormat::Cols),
-        'Q' | '.' => Some(BoardFormat::Board),
-        _ => None,
-    }
-}
-
-/// One row as read: its number of queens, the 0-based column of the first, and, in the board
-/// and leetcode formats, its number of squares.
-#[derive(Clone, Copy, Debug, Default)]
-struct RawRow {
-    queens: usize,
-    col: usize,
-    len: Option<usize>,
-}
-
-/// A board as read, before validation: its rows, or a fault found while reading.
-type RawBoard = Result<Vec<RawRow>, Fault>;
-
 /// Reads and checks a list of boards.
 ///
-/// Memory stays flat whatever the input: lines are read up to [`MAX_LINE`] bytes, a board keeps
-/// at most [`crate::MAX_N`] rows (a longer block is one malformed board, read to its end without
-/// being kept), a leetcode list is parsed as it streams in (a row of any length is counted, not
-/// kept); only the duplicate check grows, with the number of distinct valid boards. A UTF-8 byte
-/// order mark at the start is skipped.
+/// The list is read as [`crate::boards`] decodes it, with flat memory whatever the input (see
+/// [`crate::boards::MAX_LINE`]); only the duplicate check grows, with the number of distinct
+/// valid boards. A UTF-8 byte order mark at the start is skipped.
 ///
 /// # Errors
 /// [`CheckError`] when the input cannot be read at all: an I/O error, text that is not UTF-8, a
-/// format that cannot be detected, a line longer than [`MAX_LINE`] in the board or cols format,
-/// a leetcode list that is not valid JSON of the right shape, or [`BoardFormat::Raw`] given as
-/// the format. Malformed lines of a readable list are problems in the [`Report`], with their
+/// format that cannot be detected, a line longer than [`crate::boards::MAX_LINE`] in the board
+/// or cols format, a leetcode list that is not valid JSON of the right shape, or
+/// [`BoardFormat::Raw`] given as the format. Malformed lines of a readable list are problems in the [`Report`], with their
 /// line numbers, not errors.
 ///
 /// # Examples
@@ -393,471 +327,11 @@ type RawBoard = Result<Vec<RawRow>, Fault>;
 ///     "line 2: board 2: the queens at row 1, column 1 and row 2, column 2 share a diagonal"
 /// );
 /// ```
-pub fn check(mut input: impl BufRead, options: &CheckOptions) -> Result<Report, CheckError> {
+pub fn check(input: impl BufRead, options: &CheckOptions) -> Result<Report, CheckError> {
     let mut checker = Checker::new(options);
-    if options.format == Some(BoardFormat::Raw) {
-        return Err(CheckError::RawFormat);
-    }
-    // The first non-blank byte decides the format; the blank lines before it are counted, not
-    // kept (a UTF-8 byte order mark first is skipped).
-    let mut skipped_lines = 0;
-    let mut at_start = true;
-    let first = loop {
-        let Some(b) = next_byte(&mut input)? else { break None };
-        if at_start && b == 0xEF {
-            let (b2, b3) = (next_byte(&mut input)?, next_byte(&mut input)?);
-            if (b2, b3) == (Some(0xBB), Some(0xBF)) {
-                at_start = false;
-                continue;
-            }
-            break Some([Some(b), b2, b3]);
-        }
-        at_start = false;
-        match b {
-            b'\n' => skipped_lines += 1,
-            b' ' | b'\t' | b'\r' | b'\x0b' | b'\x0c' => {}
-            _ => break Some([Some(b), None, None]),
-        }
-    };
-    let Some(first) = first else {
-        checker.format = options.format.unwrap_or(BoardFormat::Cols);
-        return Ok(checker.finish());
-    };
-    // The bytes read ahead, then the rest of the input.
-    let head: Vec<u8> = first.iter().flatten().copied().collect();
-    let mut input = io::Read::chain(io::Cursor::new(head), input);
-    let line_no = skipped_lines + 1;
-    let format = match options.format {
-        Some(f) => f,
-        None => match detect(&String::from_utf8_lossy(&[first[0].unwrap_or_default()])) {
-            Some(f) => f,
-            None => {
-                // Up to 80 bytes of the line, to show what it starts with.
-                let mut start = Vec::new();
-                io::Read::take(&mut input, 80).read_until(b'\n', &mut start)?;
-                let start = String::from_utf8_lossy(&start);
-                return Err(CheckError::UnknownFormat {
-                    line: line_no,
-                    start: escape_controls(&start.trim().chars().take(20).collect::<String>()),
-                });
-            }
-        },
-    };
+    let format = decode::read(input, options.format, &mut |line, board| checker.add(line, board))?;
     checker.format = format;
-    match format {
-        BoardFormat::Cols => {
-            let mut lines = Lines { input: &mut input, number: skipped_lines, buf: Vec::new() };
-            while let Some(text) = lines.next()? {
-                if !text.trim().is_empty() {
-                    let raw = read_cols(text, checker.n);
-                    checker.add(Some(lines.number), raw);
-                }
-            }
-        }
-        BoardFormat::Board => {
-            // Blocks of non-blank lines are boards; a block keeps at most MAX_N rows.
-            let mut lines = Lines { input: &mut input, number: skipped_lines, buf: Vec::new() };
-            let mut block: Vec<RawRow> = Vec::new();
-            let mut fault: Option<Fault> = None;
-            let mut start = 0;
-            loop {
-                let number = lines.number + 1;
-                let line = lines.next()?;
-                let blank = line.is_none_or(|l| l.trim().is_empty());
-                if blank && (!block.is_empty() || fault.is_some()) {
-                    let raw = match fault.take() {
-                        Some(f) => Err(f),
-                        None => Ok(std::mem::take(&mut block)),
-                    };
-                    block.clear();
-                    checker.add(Some(start), raw);
-                }
-                let Some(text) = line else { break };
-                if blank {
-                    continue;
-                }
-                if block.is_empty() && fault.is_none() {
-                    start = number;
-                }
-                if fault.is_some() {
-                    continue;
-                }
-                if block.len() == crate::MAX_N as usize {
-                    fault = Some(Fault::Malformed { reason: too_many_rows() });
-                    block.clear();
-                    continue;
-                }
-                match read_board_row(text.trim()) {
-                    Ok(row) => block.push(row),
-                    Err(reason) => {
-                        start = number;
-                        fault = Some(Fault::Malformed { reason });
-                        block.clear();
-                    }
-                }
-            }
-        }
-        BoardFormat::Leetcode => {
-            let mut json = Json { input: &mut input, line: line_no, column: 0 };
-            json.list(&mut checker)?;
-        }
-        BoardFormat::Raw => unreachable!("rejected above"),
-    }
     Ok(checker.finish())
-}
-
-/// The reason a block of more than [`crate::MAX_N`] rows is malformed.
-fn too_many_rows() -> String {
-    format!(
-        "more than {max} rows without a blank line: a board has at most {max} rows (is a blank line missing between boards?)",
-        max = crate::MAX_N
-    )
-}
-
-/// Returns the next byte of `input`, or `None` at its end.
-fn next_byte(input: &mut impl BufRead) -> Result<Option<u8>, CheckError> {
-    loop {
-        match input.fill_buf() {
-            Ok([]) => return Ok(None),
-            Ok(buf) => {
-                let b = buf[0];
-                input.consume(1);
-                return Ok(Some(b));
-            }
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(CheckError::Io(e)),
-        }
-    }
-}
-
-/// Returns `text` with its control characters (and the Unicode controls of text direction)
-/// escaped as `\u{1b}`, so that a report never sends a terminal escape sequence of the input
-/// to the terminal.
-pub fn escape_controls(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        let bidi = matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
-        if c.is_control() || bidi {
-            out.extend(c.escape_unicode());
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
-/// The longest line `check` reads in the board and cols formats: 1,024 bytes. The longest line
-/// any board of n ≤ 63 needs is a cols line of 63 two-digit columns, 189 bytes, and a board row
-/// has 63; the rest is room for spaces. A longer line is not a list of boards, and reading stops
-/// there rather than filling memory (`nqueens check /dev/zero`, a line of 60 MB). A leetcode list
-/// is parsed as it streams, without a line limit.
-pub const MAX_LINE: usize = 1024;
-
-/// Line-by-line reading with the 1-based number of the last line read.
-struct Lines<'a, R: BufRead> {
-    input: &'a mut R,
-    number: usize,
-    buf: Vec<u8>,
-}
-
-impl<R: BufRead> Lines<'_, R> {
-    fn next(&mut self) -> Result<Option<&str>, CheckError> {
-        self.buf.clear();
-        self.number += 1;
-        match io::Read::take(&mut *self.input, MAX_LINE as u64 + 2).read_until(b'\n', &mut self.buf) {
-            Ok(0) => return Ok(None),
-            Ok(_) => {}
-            Err(e) => return Err(CheckError::Io(e)),
-        }
-        if self.buf.last() == Some(&b'\n') {
-            self.buf.pop();
-        }
-        if self.buf.last() == Some(&b'\r') {
-            self.buf.pop();
-        }
-        if self.buf.len() > MAX_LINE {
-            return Err(CheckError::LineTooLong { line: self.number });
-        }
-        std::str::from_utf8(&self.buf).map(Some).map_err(|_| CheckError::NotText { line: self.number })
-    }
-}
-
-/// A leetcode list (a JSON array of arrays of strings) parsed as it streams in, with the 1-based
-/// line and column of the last byte read for errors.
-struct Json<'a, R: BufRead> {
-    input: &'a mut R,
-    line: usize,
-    column: usize,
-}
-
-impl<R: BufRead> Json<'_, R> {
-    fn error(&self, reason: impl Into<String>) -> CheckError {
-        CheckError::Json { line: self.line, column: self.column.max(1), reason: reason.into() }
-    }
-
-    /// Returns the next byte, or `None` at the end of the input.
-    fn bump(&mut self) -> Result<Option<u8>, CheckError> {
-        let b = next_byte(self.input)?;
-        match b {
-            Some(b'\n') => {
-                self.line += 1;
-                self.column = 0;
-            }
-            Some(_) => self.column += 1,
-            None => {}
-        }
-        Ok(b)
-    }
-
-    /// Returns the next byte that is not JSON whitespace.
-    fn token(&mut self) -> Result<Option<u8>, CheckError> {
-        loop {
-            match self.bump()? {
-                Some(b' ' | b'\t' | b'\r' | b'\n') => {}
-                b => return Ok(b),
-            }
-        }
-    }
-
-    /// Names what was found where something else was expected.
-    fn found(&self, b: Option<u8>) -> String {
-        match b {
-            None => "the end of the input".into(),
-            Some(b) if b.is_ascii_graphic() => format!("'{}'", b as char),
-            Some(b) => format!("byte 0x{b:02x}"),
-        }
-    }
-
-    /// Parses the whole list, handing each board to `checker`.
-    fn list(&mut self, checker: &mut Checker) -> Result<(), CheckError> {
-        match self.token()? {
-            Some(b'[') => {}
-            b => return Err(self.error(format!("expected '[', found {}", self.found(b)))),
-        }
-        let mut b = self.token()?;
-        if b != Some(b']') {
-            loop {
-                if b != Some(b'[') {
-                    return Err(self
-                        .error(format!("expected a board (an array of strings), found {}", self.found(b))));
-                }
-                let board = self.board()?;
-                checker.add(None, board);
-                match self.token()? {
-                    Some(b',') => b = self.token()?,
-                    Some(b']') => break,
-                    b => {
-                        return Err(self.error(format!("expected ',' or ']', found {}", self.found(b))));
-                    }
-                }
-            }
-        }
-        match self.token()? {
-            None => Ok(()),
-            b => Err(self.error(format!("trailing {} after the list", self.found(b)))),
-        }
-    }
-
-    /// Parses one board after its '[': at most MAX_N rows are kept.
-    fn board(&mut self) -> Result<RawBoard, CheckError> {
-        let mut rows = Vec::new();
-        let mut fault = None;
-        let mut b = self.token()?;
-        if b == Some(b']') {
-            return Ok(Ok(rows));
-        }
-        loop {
-            if b != Some(b'"') {
-                return Err(self.error(format!("expected a string (a board row), found {}", self.found(b))));
-            }
-            let row = self.row()?;
-            if fault.is_none() {
-                if rows.len() == crate::MAX_N as usize {
-                    fault = Some(Fault::Malformed { reason: too_many_rows() });
-                    rows = Vec::new();
-                } else {
-                    match row {
-                        Ok(row) => rows.push(row),
-                        Err(reason) => fault = Some(Fault::Malformed { reason }),
-                    }
-                }
-            }
-            match self.token()? {
-                Some(b',') => b = self.token()?,
-                Some(b']') => break,
-                b => return Err(self.error(format!("expected ',' or ']', found {}", self.found(b)))),
-            }
-        }
-        Ok(match fault {
-            Some(f) => Err(f),
-            None => Ok(rows),
-        })
-    }
-
-    /// Parses one row after its '"', counting its squares and queens as they stream (only the
-    /// first 70 characters are kept, for the message of a bad character).
-    fn row(&mut self) -> Result<Result<RawRow, String>, CheckError> {
-        let mut scan = RowScan::default();
-        loop {
-            let c = match self.bump()? {
-                None => return Err(self.error("the input ends inside a string")),
-                Some(b'"') => break,
-                Some(b'\\') => self.escape()?,
-                Some(b) if b < 0x20 => {
-                    return Err(self.error(format!("control character 0x{b:02x} in a string")));
-                }
-                Some(b) if b < 0x80 => b as char,
-                Some(b) => self.utf8(b)?,
-            };
-            scan.push(c);
-        }
-        Ok(scan.finish())
-    }
-
-    /// Decodes an escape after its '\'.
-    fn escape(&mut self) -> Result<char, CheckError> {
-        Ok(match self.bump()? {
-            Some(b'"') => '"',
-            Some(b'\\') => '\\',
-            Some(b'/') => '/',
-            Some(b'b') => '\u{8}',
-            Some(b'f') => '\u{c}',
-            Some(b'n') => '\n',
-            Some(b'r') => '\r',
-            Some(b't') => '\t',
-            Some(b'u') => {
-                let high = self.hex4()?;
-                if (0xD800..0xDC00).contains(&high) {
-                    if self.bump()? != Some(b'\\') || self.bump()? != Some(b'u') {
-                        return Err(self.error("a lone surrogate in a \\u escape"));
-                    }
-                    let low = self.hex4()?;
-                    if !(0xDC00..0xE000).contains(&low) {
-                        return Err(self.error("a lone surrogate in a \\u escape"));
-                    }
-                    char::from_u32(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))
-                        .ok_or_else(|| self.error("an invalid \\u escape"))?
-                } else {
-                    char::from_u32(high).ok_or_else(|| self.error("a lone surrogate in a \\u escape"))?
-                }
-            }
-            b => return Err(self.error(format!("invalid escape '\\' then {}", self.found(b)))),
-        })
-    }
-
-    /// Reads the four hex digits of a `\u` escape.
-    fn hex4(&mut self) -> Result<u32, CheckError> {
-        let mut v = 0;
-        for _ in 0..4 {
-            let b = self.bump()?;
-            let d = b.and_then(|b| (b as char).to_digit(16));
-            v = v * 16
-                + d.ok_or_else(|| self.error(format!("expected a hex digit, found {}", self.found(b))))?;
-        }
-        Ok(v)
-    }
-
-    /// Decodes the UTF-8 character that starts with byte `lead` (≥ 0x80).
-    fn utf8(&mut self, lead: u8) -> Result<char, CheckError> {
-        let not_text = |json: &Self| CheckError::NotText { line: json.line };
-        let extra = match lead {
-            0xC2..=0xDF => 1,
-            0xE0..=0xEF => 2,
-            0xF0..=0xF4 => 3,
-            _ => return Err(not_text(self)),
-        };
-        let mut bytes = [lead, 0, 0, 0];
-        for slot in bytes.iter_mut().skip(1).take(extra) {
-            match self.bump()? {
-                Some(b) if b & 0xC0 == 0x80 => *slot = b,
-                _ => return Err(not_text(self)),
-            }
-        }
-        std::str::from_utf8(&bytes[..=extra])
-            .ok()
-            .and_then(|s| s.chars().next())
-            .ok_or_else(|| not_text(self))
-    }
-}
-
-/// Reads one line of the cols format: 1-based columns separated by whitespace; `expected` is
-/// the side of the list's boards once known (its first valid board, or --size).
-fn read_cols(text: &str, expected: Option<usize>) -> RawBoard {
-    let tokens: Vec<&str> = text.split_whitespace().collect();
-    let n = tokens.len();
-    let mut cols = Vec::with_capacity(n);
-    for token in &tokens {
-        let col: u64 = token.parse().map_err(|_| Fault::Malformed {
-            reason: format!(
-                "'{}' is not a column number (cols format: 1-based columns separated by spaces)",
-                escape_controls(token)
-            ),
-        })?;
-        cols.push(col);
-    }
-    // A short or long line among boards of a known side: its length is what is wrong, not a
-    // column beyond it.
-    if let Some(expected) = expected.filter(|&e| e != n) {
-        return Err(Fault::ColumnCount { columns: n, expected });
-    }
-    let mut rows = Vec::with_capacity(n);
-    for (r, col) in cols.into_iter().enumerate() {
-        if col == 0 || col > n as u64 {
-            return Err(Fault::OffBoard { row: r + 1, col, n });
-        }
-        rows.push(RawRow { queens: 1, col: col as usize - 1, len: None });
-    }
-    Ok(rows)
-}
-
-/// Reads one row of the board and leetcode formats: its `Q`s and its length.
-fn read_board_row(text: &str) -> Result<RawRow, String> {
-    let mut scan = RowScan::default();
-    text.chars().for_each(|c| scan.push(c));
-    scan.finish()
-}
-
-/// A row of the board and leetcode formats read one character at a time: its queens, its
-/// length, its first character other than `Q` and `.`, and its first 70 characters for the
-/// message (a row of any length costs no more).
-#[derive(Default)]
-struct RowScan {
-    row: RawRow,
-    len: usize,
-    head: String,
-    bad: Option<char>,
-}
-
-impl RowScan {
-    fn push(&mut self, c: char) {
-        match c {
-            'Q' => {
-                if self.row.queens == 0 {
-                    self.row.col = self.len;
-                }
-                self.row.queens += 1;
-            }
-            '.' => {}
-            _ => {
-                self.bad.get_or_insert(c);
-            }
-        }
-        if self.len < 70 {
-            self.head.push(c);
-        }
-        self.len += 1;
-    }
-
-    fn finish(self) -> Result<RawRow, String> {
-        match self.bad {
-            None => Ok(RawRow { len: Some(self.len), ..self.row }),
-            Some(ch) => Err(format!(
-                "'{}' in row '{}' (a board row is Q and . only)",
-                escape_controls(&ch.to_string()),
-                escape_controls(&self.head)
-            )),
-        }
-    }
 }
 
 /// Where a board was first seen: its 1-based number and first line (0 when unknown), as `u64`
@@ -935,7 +409,8 @@ impl Checker {
     /// Checks one board as read; `line` is its first line.
     fn add(&mut self, line: Option<usize>, raw: RawBoard) {
         self.boards += 1;
-        let q = match raw.and_then(|rows| self.validate(rows)) {
+        let q = match raw.map_err(|reason| Fault::Malformed { reason }).and_then(|board| self.validate(board))
+        {
             Ok(q) => q,
             Err(fault) => return self.problem(line, fault),
         };
@@ -950,19 +425,41 @@ impl Checker {
         }
     }
 
-    /// Turns rows of queens into a solution (0-based column per row), or the first fault.
-    fn validate(&mut self, rows: Vec<RawRow>) -> Result<Vec<u8>, Fault> {
-        let size = rows.len();
-        let mut q = Vec::with_capacity(size);
-        for (r, &RawRow { queens, col, len }) in rows.iter().enumerate() {
-            if let Some(len) = len.filter(|&len| len != size) {
-                return Err(Fault::NotSquare { row: r + 1, len, rows: size });
+    /// Turns a board as read into a solution (0-based column per row), or the first fault.
+    fn validate(&mut self, board: Board) -> Result<Vec<u8>, Fault> {
+        let q: Vec<usize> = match board {
+            Board::Cols(cols) => {
+                let n = cols.len();
+                // A short or long line among boards of a known side: its length is what is
+                // wrong, not a column beyond it.
+                if let Some(expected) = self.n.filter(|&e| e != n) {
+                    return Err(Fault::ColumnCount { columns: n, expected });
+                }
+                let on_board = |(r, &col): (usize, &u64)| {
+                    if col == 0 || col > n as u64 {
+                        Err(Fault::OffBoard { row: r + 1, col, n })
+                    } else {
+                        Ok(col as usize - 1)
+                    }
+                };
+                cols.iter().enumerate().map(on_board).collect::<Result<_, _>>()?
             }
-            if queens != 1 {
-                return Err(Fault::RowQueens { row: r + 1, queens });
+            Board::Rows(rows) => {
+                let size = rows.len();
+                let mut q = Vec::with_capacity(size);
+                for (r, &Row { queens, col, len }) in rows.iter().enumerate() {
+                    if len != size {
+                        return Err(Fault::NotSquare { row: r + 1, len, rows: size });
+                    }
+                    if queens != 1 {
+                        return Err(Fault::RowQueens { row: r + 1, queens });
+                    }
+                    q.push(col);
+                }
+                q
             }
-            q.push(col);
-        }
+        };
+        let size = q.len();
         // The list's size is that of its first valid board (or the given one): a bad first
         // board must not condemn the good ones after it.
         if let Some(expected) = self.n
@@ -1020,6 +517,7 @@ impl Checker {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::boards::MAX_LINE;
 
     #[test]
     fn is_solution_accepts_exactly_the_solutions() {
@@ -1207,7 +705,6 @@ mod tests {
         assert!(faults(&report)[0].contains("'\\u{1b}' in row 'Q\\u{1b}'"), "{:?}", faults(&report));
         let err = check("\u{1b}]0;x\u{7}\n".as_bytes(), &CheckOptions::default()).unwrap_err().to_string();
         assert!(err.contains("from '\\u{1b}]0;x\\u{7}'"), "{err}");
-        assert_eq!(escape_controls("a\u{202e}b\tc"), "a\\u{202e}b\\u{9}c");
         for text in
             ["\u{feff}2 4 1 3\n3 1 4 2\n", "\u{feff}\n.Q..\n...Q\nQ...\n..Q.\n\n..Q.\nQ...\n...Q\n.Q..\n"]
         {

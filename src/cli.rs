@@ -6,10 +6,9 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 
 use nqueens::construct::MAX_ANY_N;
-use nqueens::enumerate::BoardFormat;
 use nqueens::output::{Format, Sequence};
 use nqueens::shard::ShardId;
-use nqueens::{Algorithm, D4Search, MAX_N};
+use nqueens::{Algorithm, BoardFormat, D4Search, MAX_N};
 
 use crate::progress::When;
 
@@ -250,6 +249,25 @@ pub struct MergeArgs {
     /// 90° rotation, A033148).
     #[arg(long, value_name = "SEQ", default_value = "solutions", value_parser = parse_sequence)]
     pub sequence: Sequence,
+
+    /// Before merging, recount a random FRACTION (0 to 1) of every shard's subproblems here and
+    /// compare them with the subtotals the shard recorded; exit 1 naming each shard file (and
+    /// host) that disagrees. 0 checks only that the subtotals add up; 1 recounts everything.
+    #[arg(long, value_name = "FRACTION", allow_negative_numbers = true, value_parser = nqueens::audit::parse_fraction)]
+    pub audit: Option<f64>,
+
+    /// The audit's random seed (printed by every audit) [default: from the clock].
+    #[arg(long, value_name = "SEED", requires = "audit")]
+    pub seed: Option<u64>,
+
+    /// Audit the files given without merging them (a part of a published set): no total, exit 0
+    /// if and only if every sampled subtotal agrees.
+    #[arg(long, requires = "audit")]
+    pub partial: bool,
+
+    /// Worker threads of the audit [default: every logical CPU].
+    #[arg(short = 'j', long, value_name = "T", value_parser = parse_threads)]
+    pub threads: Option<usize>,
 }
 
 /// Options of `nqueens solve`.
@@ -331,8 +349,10 @@ pub struct CountArgs {
     #[arg(long, value_name = "FORMAT", value_parser = parse_format)]
     pub format: Option<Format>,
 
-    /// The sequence a bfile writes: solutions (A000170) or unique (fundamental solutions,
-    /// A002562, from n = 1; not with --algorithm mirror). The other formats show both.
+    /// The sequence a bfile writes: solutions (A000170), unique (fundamental solutions,
+    /// A002562), rot180 (solutions fixed by the 180° rotation, A032522) or rot90 (fixed by the
+    /// 90° rotation, A033148); all but solutions start at n = 1 and need the symmetry classes,
+    /// which --algorithm mirror does not count. The other formats show solutions and classes.
     #[arg(long, value_name = "SEQ", default_value = "solutions", value_parser = parse_sequence)]
     pub sequence: Sequence,
 
@@ -347,7 +367,7 @@ pub struct CountArgs {
     #[arg(long, value_name = "WHEN", default_value = "auto", value_parser = parse_progress)]
     pub progress: When,
 
-    /// Search algorithm: auto (join from n = 8 while its table fits in memory, d4 below), d4
+    /// Search algorithm: auto (join from n = 8 while its table fits in memory, else d4), d4
     /// (start constellations, one per symmetry class: solutions, fundamental solutions and
     /// orbit sizes), mirror (mirror halving: solutions only), join (quadrant join for
     /// 4 <= n <= 27, with fundamental solutions by Burnside; smaller boards use mirror).
@@ -387,8 +407,9 @@ pub struct CountArgs {
     #[arg(long, value_name = "FILE", requires = "shard", help_heading = "Long runs")]
     pub output: Option<PathBuf>,
 
-    /// Write each subproblem's id, prefix (the fixed queens' columns, row 0 first) and counts,
-    /// nodes included, to FILE as CSV. One board size only.
+    /// Write each subproblem's id, prefix (the fixed queens' columns, row 0 first; mirror only,
+    /// empty for d4 and join), counts (orbit sizes for d4 only) and nodes to FILE as CSV. One
+    /// board size only.
     #[arg(long, value_name = "FILE", help_heading = "Long runs")]
     pub breakdown: Option<PathBuf>,
 }

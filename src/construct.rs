@@ -22,7 +22,7 @@
 
 use std::io::{self, Write};
 
-use crate::enumerate::BoardFormat;
+use crate::boards::{BoardFormat, encode};
 
 /// Returns the 0-based column of the queen in `row` (0-based, `row < n`) of the constructed
 /// solution of the n×n board, or `None` when there is none: n = 2 and n = 3 have no solution, and
@@ -87,46 +87,12 @@ pub fn write_any(n: u64, format: BoardFormat, out: &mut dyn Write) -> io::Result
         return Err(io::Error::new(io::ErrorKind::InvalidInput, format!("board size {n} is too large")));
     }
     let exists = n != 2 && n != 3;
-    if format == BoardFormat::Leetcode {
-        out.write_all(b"[")?;
-    }
+    out.write_all(format.header())?;
     if exists {
-        let mut row =
-            vec![
-                b'.';
-                if matches!(format, BoardFormat::Board | BoardFormat::Leetcode) { n as usize } else { 0 }
-            ];
-        if format == BoardFormat::Leetcode {
-            out.write_all(b"[")?;
-        }
-        for r in 0..n {
-            let c = any_column(n, r).expect("a board exists for n other than 2 and 3");
-            match format {
-                BoardFormat::Board | BoardFormat::Leetcode => {
-                    row[c as usize] = b'Q';
-                    if format == BoardFormat::Leetcode {
-                        out.write_all(if r == 0 { b"\"" } else { b",\"" })?;
-                        out.write_all(&row)?;
-                        out.write_all(b"\"")?;
-                    } else {
-                        out.write_all(&row)?;
-                        out.write_all(b"\n")?;
-                    }
-                    row[c as usize] = b'.';
-                }
-                BoardFormat::Cols => write!(out, "{}{}", c + 1, if r + 1 == n { "" } else { " " })?,
-                BoardFormat::Raw => out.write_all(&[c as u8])?,
-            }
-        }
-        match format {
-            BoardFormat::Leetcode => out.write_all(b"]")?,
-            BoardFormat::Cols => out.write_all(b"\n")?,
-            BoardFormat::Board | BoardFormat::Raw => {}
-        }
+        let column = |r| any_column(n, r).expect("a board exists for n other than 2 and 3");
+        encode::write_rows(format, n, column, out)?;
     }
-    if format == BoardFormat::Leetcode {
-        out.write_all(b"]\n")?;
-    }
+    out.write_all(format.footer())?;
     Ok(u64::from(exists))
 }
 

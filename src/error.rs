@@ -65,6 +65,20 @@ pub enum Error {
         /// The instruction set it needs.
         feature: &'static str,
     },
+    /// An allocation that grows with the board or the thread count would not fit in the memory
+    /// available to the process ([`crate::memory::available`]): refused before it is made, or
+    /// when a fallible reservation fails, never an abort.
+    #[error("{what} would need about {needed_mib} MiB but {} {}", available(*available_mib), limit(*address_space_limit_mib))]
+    OutOfMemory {
+        /// What needs the memory, e.g. "the d4 plan of n = 63 (1,969,120 start constellations at most)".
+        what: String,
+        /// The memory it needs, in MiB.
+        needed_mib: u64,
+        /// The memory available to the process in MiB, if known.
+        available_mib: Option<u64>,
+        /// The process's address-space limit (`RLIMIT_AS`) in MiB, if one is set.
+        address_space_limit_mib: Option<u64>,
+    },
     /// The operating system refused to start the worker threads.
     #[error("cannot start {threads} worker threads: {reason}")]
     ThreadPool {
@@ -73,6 +87,27 @@ pub enum Error {
         /// The operating system's reason.
         reason: String,
     },
+}
+
+/// Words the memory available for [`Error::OutOfMemory`].
+fn available(mib: Option<u64>) -> String {
+    match mib {
+        Some(m) => format!("{m} MiB are available to this process"),
+        None => "the allocation failed".to_string(),
+    }
+}
+
+/// Words the address-space limit for [`Error::OutOfMemory`], and what to do.
+fn limit(mib: Option<u64>) -> String {
+    match mib {
+        Some(l) => format!(
+            "(under an address-space limit, ulimit -v, of {l} MiB): raise the limit or give the job more memory"
+        ),
+        None => {
+            "(the least of free memory, the cgroup's and the Slurm job's limits): give the job more memory"
+                .to_string()
+        }
+    }
 }
 
 /// Returns `Ok(())` if and only if an `n`×`n` board fits the masks.

@@ -29,7 +29,7 @@
 
 use std::collections::HashSet;
 use std::fs::{File, OpenOptions};
-use std::io::{self, Write};
+use std::io::{self, BufRead, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -273,83 +273,185 @@ pub struct Contents {
     pub torn: Option<String>,
 }
 
+/// The longest line a journal holds, its `\n` included: 1,024 bytes. A header is under 200
+/// bytes and an entry line at most about 300 (seven numbers of at most 39 digits), so a longer
+/// line is damage, refused after reading at most this much of it (a file of one endless line
+/// is not read to its end).
+pub const MAX_LINE: usize = 1024;
+
+/// One line as [`Lines::next_line`] reads it.
+enum Line {
+    /// A line ending in `\n` (the buffer holds it without the `\n`).
+    Whole,
+    /// The last bytes of the file, without a `\n`: a write torn by a crash.
+    Torn,
+    /// The end of the file.
+    End,
+}
+
+/// A journal read line by line with at most [`MAX_LINE`] bytes held, counting lines and the
+/// bytes of complete lines.
+struct Lines<'p, R> {
+    path: &'p Path,
+    reader: R,
+    buf: Vec<u8>,
+    /// The 1-based number of the line in `buf`.
+    number: usize,
+    /// The bytes of the complete lines read so far.
+    complete: u64,
+}
+
+impl<'p, R: BufRead> Lines<'p, R> {
+    fn new(path: &'p Path, reader: R) -> Lines<'p, R> {
+        Lines { path, reader, buf: Vec::with_capacity(MAX_LINE), number: 0, complete: 0 }
+    }
+
+    fn corrupt(&self, line: usize, reason: String) -> JournalError {
+        JournalError::Corrupt { path: self.path.to_path_buf(), line, reason }
+    }
+
+    /// Reads the next line into `buf`.
+    ///
+    /// # Errors
+    /// [`JournalError::Io`] for a failed read; [`JournalError::Corrupt`] for a line longer than
+    /// [`MAX_LINE`] (torn or not: no write of this program makes one).
+    fn next_line(&mut self) -> Result<Line, JournalError> {
+        self.buf.clear();
+        self.number += 1;
+        let read = (&mut self.reader)
+            .take(MAX_LINE as u64 + 1)
+            .read_until(b'\n', &mut self.buf)
+            .map_err(|source| JournalError::Io { path: self.path.to_path_buf(), source })?;
+        if read == 0 {
+            return Ok(Line::End);
+        }
+        if self.buf.last() == Some(&b'\n') {
+            self.complete += self.buf.len() as u64;
+            self.buf.pop();
+            return Ok(Line::Whole);
+        }
+        if self.buf.len() > MAX_LINE {
+            return Err(self.corrupt(
+                self.number,
+                format!("it is longer than {MAX_LINE} bytes, which no journal line is"),
+            ));
+        }
+        Ok(Line::Torn)
+    }
+
+    /// Returns the text of the whole line in `buf`.
+    fn text(&self) -> Result<&str, JournalError> {
+        std::str::from_utf8(&self.buf).map_err(|_| self.corrupt(self.number, "it is not UTF-8 text".into()))
+    }
+
+    /// Reads and checks the header line.
+    fn header(&mut self) -> Result<Header, JournalError> {
+        match self.next_line()? {
+            Line::Whole => {}
+            Line::Torn | Line::End => return Err(self.corrupt(1, "the header line is missing".into())),
+        }
+        unseal(self.text()?).and_then(Header::parse).map_err(|r| self.corrupt(1, format!("bad header: {r}")))
+    }
+
+    /// Reads the entry lines after `header` to the end (see [`parse`]).
+    fn entries(mut self, header: Header, allowed: impl Fn(usize) -> bool) -> Result<Contents, JournalError> {
+        let mut seen = HashSet::new();
+        let mut entries = Vec::new();
+        // The lines' sum so far, so that a forged line cannot wrap a resumed count.
+        let mut total = Tally::default();
+        let mut largest = (0u128, 0usize);
+        let classifies = header.algorithm.parse::<crate::Algorithm>().map(|a| a.classifies());
+        let torn = loop {
+            match self.next_line()? {
+                Line::Whole => {}
+                Line::Torn => break Some(String::from_utf8_lossy(&self.buf).into_owned()),
+                Line::End => break None,
+            }
+            let no = self.number;
+            let corrupt =
+                |reason: String| JournalError::Corrupt { path: self.path.to_path_buf(), line: no, reason };
+            let entry = unseal(self.text()?).and_then(Entry::parse).map_err(corrupt)?;
+            if entry.id >= header.subproblems {
+                return Err(corrupt(format!(
+                    "subproblem id {} is out of range 0..{}",
+                    entry.id, header.subproblems
+                )));
+            }
+            if !allowed(entry.id) {
+                return Err(corrupt(format!(
+                    "subproblem id {} does not belong to this run's shard",
+                    entry.id
+                )));
+            }
+            if !seen.insert(entry.id) {
+                return Err(corrupt(format!("subproblem id {} is recorded twice", entry.id)));
+            }
+            if classifies == Ok(false) && entry.tally.classes != Classes::default() {
+                return Err(corrupt(format!(
+                    "it records symmetry classes, which the {} algorithm does not count",
+                    header.algorithm
+                )));
+            }
+            if entry.tally.solutions >= largest.0 {
+                largest = (entry.tally.solutions, no);
+            }
+            total = total.checked_add(&entry.tally).ok_or_else(|| {
+                // Blame the line with the most solutions (the forged one, when one is).
+                let (most, at) = largest;
+                if total.solutions.checked_add(entry.tally.solutions).is_none() {
+                    self.corrupt(
+                        at,
+                        format!(
+                            "its {most} solutions and the other lines' up to line {no} add up beyond 128 bits"
+                        ),
+                    )
+                } else {
+                    corrupt("adding its counts to the lines before it overflows 128 bits".to_string())
+                }
+            })?;
+            entries.push(entry);
+        };
+        Ok(Contents { header, entries, valid_len: self.complete, torn })
+    }
+}
+
 /// Parses journal text (see the module docs). `allowed(id)` says whether an id belongs to the
 /// run (within the plan and, for a shard, in the shard).
 ///
 /// # Errors
-/// [`JournalError::Corrupt`] for a damaged line, an id that is not allowed or given twice, symmetry
-/// classes recorded by an algorithm that does not classify, lines whose counts add up beyond 128
-/// bits, or a missing header.
+/// As [`read`].
 pub fn parse(path: &Path, bytes: &[u8], allowed: impl Fn(usize) -> bool) -> Result<Contents, JournalError> {
-    let corrupt =
-        |line: usize, reason: String| JournalError::Corrupt { path: path.to_path_buf(), line, reason };
-    let complete_len = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-    let torn =
-        (complete_len < bytes.len()).then(|| String::from_utf8_lossy(&bytes[complete_len..]).into_owned());
-    let text = std::str::from_utf8(&bytes[..complete_len]).map_err(|e| {
-        corrupt(
-            bytes[..e.valid_up_to()].iter().filter(|&&b| b == b'\n').count() + 1,
-            "it is not UTF-8 text".into(),
-        )
-    })?;
-    let mut lines = text.lines();
-    let Some(first) = lines.next() else {
-        return Err(corrupt(1, "the header line is missing".into()));
-    };
-    let header = unseal(first).and_then(Header::parse).map_err(|r| corrupt(1, format!("bad header: {r}")))?;
-    let mut seen = HashSet::new();
-    let mut entries = Vec::new();
-    // The lines' sum so far, so that a forged line cannot wrap a resumed count.
-    let mut total = Tally::default();
-    let mut largest = (0u128, 0usize);
-    let classifies = header.algorithm.parse::<crate::Algorithm>().map(|a| a.classifies());
-    for (i, line) in lines.enumerate() {
-        let no = i + 2;
-        let entry = unseal(line).and_then(Entry::parse).map_err(|r| corrupt(no, r))?;
-        if entry.id >= header.subproblems {
-            return Err(corrupt(
-                no,
-                format!("subproblem id {} is out of range 0..{}", entry.id, header.subproblems),
-            ));
-        }
-        if !allowed(entry.id) {
-            return Err(corrupt(
-                no,
-                format!("subproblem id {} does not belong to this run's shard", entry.id),
-            ));
-        }
-        if !seen.insert(entry.id) {
-            return Err(corrupt(no, format!("subproblem id {} is recorded twice", entry.id)));
-        }
-        if classifies == Ok(false) && entry.tally.classes != Classes::default() {
-            return Err(corrupt(
-                no,
-                format!(
-                    "it records symmetry classes, which the {} algorithm does not count",
-                    header.algorithm
-                ),
-            ));
-        }
-        if entry.tally.solutions >= largest.0 {
-            largest = (entry.tally.solutions, no);
-        }
-        total = total.checked_add(&entry.tally).ok_or_else(|| {
-            // Blame the line with the most solutions (the forged one, when one is).
-            let (most, at) = largest;
-            if total.solutions.checked_add(entry.tally.solutions).is_none() {
-                corrupt(
-                    at,
-                    format!(
-                        "its {most} solutions and the other lines' up to line {no} add up beyond 128 bits"
-                    ),
-                )
-            } else {
-                corrupt(no, "adding its counts to the lines before it overflows 128 bits".to_string())
-            }
-        })?;
-        entries.push(entry);
-    }
-    Ok(Contents { header, entries, valid_len: complete_len as u64, torn })
+    read(path, bytes, allowed)
+}
+
+/// Reads a journal from `reader` line by line (see the module docs), holding at most
+/// [`MAX_LINE`] bytes of it at a time besides the entries: memory grows with the distinct
+/// subproblems recorded, never with the size of the file, and damage is refused at the first
+/// line that shows it. `allowed(id)` says whether an id belongs to the run (within the plan
+/// and, for a shard, in the shard).
+///
+/// # Errors
+/// [`JournalError::Corrupt`] for a damaged line (a bad checksum, not UTF-8, longer than
+/// [`MAX_LINE`]), an id that is not allowed or given twice, symmetry classes recorded by an
+/// algorithm that does not classify, lines whose counts add up beyond 128 bits, or a missing
+/// header; [`JournalError::Io`] for a failed read.
+pub fn read(
+    path: &Path,
+    reader: impl BufRead,
+    allowed: impl Fn(usize) -> bool,
+) -> Result<Contents, JournalError> {
+    let mut lines = Lines::new(path, reader);
+    let header = lines.header()?;
+    lines.entries(header, allowed)
+}
+
+/// Returns the header of the journal at `path`, reading its first line only.
+///
+/// # Errors
+/// As [`read`], for the first line.
+pub fn read_header(path: &Path) -> Result<Header, JournalError> {
+    let file = File::open(path).map_err(|source| JournalError::Io { path: path.to_path_buf(), source })?;
+    Lines::new(path, io::BufReader::new(file)).header()
 }
 
 /// Below this many free bytes, a torn last line is taken for a write cut short by a full disk
@@ -434,13 +536,21 @@ impl Journal {
         if !try_lock(&lock).map_err(io_err)? {
             return Err(JournalError::Busy { path: path.to_path_buf() });
         }
-        let existing = std::fs::read(path).map_err(io_err)?;
-        let torn_header = !existing.contains(&b'\n')
-            && (existing.starts_with(MAGIC.as_bytes()) || MAGIC.as_bytes().starts_with(&existing));
-        if existing.is_empty() || torn_header {
+        // Read line by line: memory does not grow with the file, and damage is refused early.
+        let mut lines = Lines::new(path, io::BufReader::new(File::open(path).map_err(io_err)?));
+        let first = lines.next_line();
+        let torn_header = match &first {
+            Ok(Line::End) => Some(None),
+            Ok(Line::Torn) => {
+                let b = &lines.buf;
+                (b.starts_with(MAGIC.as_bytes()) || MAGIC.as_bytes().starts_with(b))
+                    .then(|| Some(String::from_utf8_lossy(b).into_owned()))
+            }
+            _ => None,
+        };
+        if let Some(torn) = torn_header {
             // New, empty, or only a torn header (a crash while creating it): start afresh. Any
-            // other file (not a journal) is refused by `parse` below and left alone.
-            let torn = (!existing.is_empty()).then(|| String::from_utf8_lossy(&existing).into_owned());
+            // other file (not a journal) is refused below and left alone.
             let mut file =
                 OpenOptions::new().create(true).write(true).truncate(true).open(path).map_err(io_err)?;
             let line = seal(&header.body());
@@ -454,15 +564,17 @@ impl Journal {
             return Ok((Journal::new(path, file, lock, len), Resumed { entries: Vec::new(), torn }));
         }
         // The header first: the entries' ids only mean something in the same plan.
-        let first_line = existing.split(|&b| b == b'\n').next().unwrap_or_default();
-        let mut first_line = first_line.to_vec();
-        first_line.push(b'\n');
-        let found = parse(path, &first_line, |_| true)?.header;
+        let found = match first? {
+            Line::Whole => unseal(lines.text()?)
+                .and_then(Header::parse)
+                .map_err(|r| lines.corrupt(1, format!("bad header: {r}")))?,
+            _ => return Err(lines.corrupt(1, "the header line is missing".into())),
+        };
         let differences = found.differences(header);
         if !differences.is_empty() {
             return Err(JournalError::Mismatch { path: path.to_path_buf(), differences });
         }
-        let contents = parse(path, &existing, allowed)?;
+        let contents = lines.entries(found, allowed)?;
         let file = OpenOptions::new().write(true).open(path).map_err(io_err)?;
         if contents.torn.is_some() {
             file.set_len(contents.valid_len).map_err(io_err)?;
@@ -636,6 +748,34 @@ mod tests {
         assert!(err.contains("does not belong to this run's shard"), "{err}");
         let err = parse(Path::new("j"), b"hello\n", |_| true).unwrap_err().to_string();
         assert!(err.contains("line 1 is corrupt"), "{err}");
+    }
+
+    #[test]
+    fn long_or_binary_lines_are_refused_where_they_start() {
+        // A line longer than any journal line, torn or not, is refused at its first KiB.
+        let mut s = text(&[entry(0, 4)]);
+        s.push_str(&"9".repeat(5000));
+        let err = parse(Path::new("j"), s.as_bytes(), |_| true).unwrap_err().to_string();
+        assert!(
+            err.contains("line 3 is corrupt: it is longer than 1024 bytes, which no journal line is"),
+            "{err}"
+        );
+        s.push('\n');
+        let err = parse(Path::new("j"), s.as_bytes(), |_| true).unwrap_err().to_string();
+        assert!(err.contains("line 3 is corrupt: it is longer than 1024 bytes"), "{err}");
+        let err = parse(Path::new("j"), "x".repeat(2000).as_bytes(), |_| true).unwrap_err().to_string();
+        assert!(err.contains("line 1 is corrupt: it is longer than 1024 bytes"), "{err}");
+        // Bytes that are not UTF-8 name their line; a torn tail of them is only dropped.
+        let mut b = text(&[entry(0, 4)]).into_bytes();
+        b.extend_from_slice(b"\xff\xfe\n");
+        let err = parse(Path::new("j"), &b, |_| true).unwrap_err().to_string();
+        assert!(err.contains("line 3 is corrupt: it is not UTF-8 text"), "{err}");
+        b.truncate(b.len() - 1);
+        assert_eq!(parse(Path::new("j"), &b, |_| true).unwrap().torn.as_deref(), Some("\u{fffd}\u{fffd}"));
+        // The header alone, or nothing.
+        let err = parse(Path::new("j"), b"", |_| true).unwrap_err().to_string();
+        assert!(err.contains("line 1 is corrupt: the header line is missing"), "{err}");
+        assert!(parse(Path::new("j"), text(&[]).as_bytes(), |_| true).unwrap().entries.is_empty());
     }
 
     #[test]

@@ -30,7 +30,8 @@
 //!
 //! # Listing
 //! [`enumerate`] writes or visits the solutions of one board in lexicographic order, in parallel,
-//! the same bytes for any thread count:
+//! the same bytes for any thread count, as columns or text in a [`BoardFormat`] ([`boards`]:
+//! board, leetcode, cols):
 //!
 //! ```
 //! let boards: Vec<Vec<u8>> = nqueens::enumerate::solutions(6).unwrap().collect();
@@ -38,10 +39,13 @@
 //!                         vec![3, 0, 4, 1, 5, 2], vec![4, 2, 0, 5, 3, 1]]);
 //! ```
 //!
+//! [`construct`] gives one solution of any size at once, by a formula instead of a search.
+//!
 //! # Checking
 //! [`is_solution`] checks one board held in memory (the 0-based column of each row's queen);
-//! [`check::check`] reads a whole list as `nqueens solve` writes it and reports invalid,
-//! duplicate and missing boards. [`symmetry`] maps boards under the dihedral group D4.
+//! [`check::check`] reads a whole list as `nqueens solve` writes it (decoded by [`boards`]) and
+//! reports invalid, duplicate and missing boards. [`symmetry`] maps boards under the dihedral
+//! group D4.
 //!
 //! ```
 //! assert!(nqueens::is_solution(&[1, 3, 0, 2]));
@@ -55,13 +59,16 @@
 //! `nqueens = { version = "0.1", default-features = false }`.
 #![deny(missing_docs)]
 
-// The public API: the items re-exported below and the modules `check`, `enumerate`, `oeis`,
-// `output`, `reference` and `symmetry`. The hidden modules are what the `nqueens` binary, the
-// benches, the examples and the integration tests reach into (searches, tables, the runner, the
-// checkpoint journal, shard plans and merges): not part of the API, they may change in any
-// release.
+// The public API: the items re-exported below and the modules `boards`, `check`, `construct`,
+// `enumerate`, `oeis`, `output`, `reference` and `symmetry`. The hidden modules are what the
+// `nqueens` binary, the benches, the examples and the integration tests reach into (searches,
+// tables, the runner, long runs, the checkpoint journal, shard plans and merges): not part of the
+// API, they may change in any release.
 #[doc(hidden)]
 pub mod algo;
+#[doc(hidden)]
+pub mod audit;
+pub mod boards;
 pub mod check;
 pub mod construct;
 mod count;
@@ -85,15 +92,20 @@ pub mod output;
 pub mod parallel;
 pub mod reference;
 #[doc(hidden)]
+pub mod run;
+#[doc(hidden)]
 pub mod shard;
 #[doc(hidden)]
 pub mod split;
+#[doc(hidden)]
+pub mod subtotals;
 pub mod symmetry;
 
 #[cfg(test)] // The join's tests name it `crate::join`, its path before `algo/`.
 use algo::join;
 pub use algo::join::JoinPlan;
 pub use algo::{Algorithm, D4Plan, D4Search, MirrorPlan, Plan, make_plan, make_plan_with};
+pub use boards::BoardFormat;
 pub use check::is_solution;
 pub use count::{Classes, Count, CountOptions, Counter, Tally};
 pub use error::{Error, check_n};

@@ -1,8 +1,10 @@
-//! The `nqueens` binary: parse the command line, run the subcommand, map errors to exit codes
-//! (0 success, 1 failed run or verification, 2 bad usage; a broken pipe ends quietly with 0).
+//! The `nqueens` binary: parse the command line, turn it into a plain configuration (every rule
+//! between flags, [`config`]), run the subcommand, map errors to exit codes ([`cmd::exit_code`]:
+//! 0 success, 1 failed run or verification, 2 bad usage; a broken pipe ends quietly with 0).
 
 mod cli;
 mod cmd;
+mod config;
 mod progress;
 mod signals;
 
@@ -56,7 +58,7 @@ fn main() -> ExitCode {
             };
         }
     };
-    match cmd::run(opts) {
+    match config::Config::new(opts).map_err(anyhow::Error::new).and_then(cmd::run) {
         Ok(code) => code,
         Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
@@ -65,11 +67,7 @@ fn main() -> ExitCode {
             } else {
                 cmd::warn(format_args!("nqueens: error: {err:#}"));
             }
-            if err.downcast_ref::<cmd::UsageError>().is_some() {
-                ExitCode::from(cmd::EXIT_USAGE)
-            } else {
-                ExitCode::from(cmd::EXIT_FAILED)
-            }
+            ExitCode::from(cmd::exit_code(&err))
         }
     }
 }

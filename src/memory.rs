@@ -17,6 +17,8 @@
 
 use std::path::Path;
 
+use crate::Error;
+
 /// Returns the bytes of memory this process may still allocate, if any source is known: the
 /// least of the node's `MemAvailable`, the cgroup room and the Slurm limit (see the module docs).
 pub fn available() -> Option<u64> {
@@ -33,6 +35,113 @@ pub fn available() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok();
     let address_space = address_space_room(address_space_limit(), status.as_deref().and_then(parse_vm_size));
     [node, cgroup, slurm, address_space].into_iter().flatten().min()
+}
+
+/// Returns `Ok(())` if `needed` bytes for `what` fit in the memory [`available`] to this process
+/// (always, when nothing is known).
+///
+/// # Errors
+/// [`Error::OutOfMemory`] naming `what`, the MiB needed and available, and the address-space
+/// limit where one is set.
+pub fn check(what: impl FnOnce() -> String, needed: u64) -> Result<(), Error> {
+    match available() {
+        Some(a) if needed > a => Err(out_of_memory(what(), needed, Some(a))),
+        _ => Ok(()),
+    }
+}
+
+/// Returns the [`Error::OutOfMemory`] of `what`, which needs `needed` bytes where `available`
+/// are available (`None`: a reservation failed).
+pub fn out_of_memory(what: String, needed: u64, available: Option<u64>) -> Error {
+    let mib = |b: u64| b.div_ceil(1 << 20);
+    Error::OutOfMemory {
+        what,
+        needed_mib: mib(needed),
+        available_mib: available.map(|a| a >> 20),
+        address_space_limit_mib: address_space_limit().map(|l| l >> 20),
+    }
+}
+
+/// Pushes `item` onto `v`, growing it fallibly (doubling its capacity, at least 64); on failure
+/// returns the bytes the grown vector would have taken, so that the caller refuses with
+/// [`out_of_memory`] instead of aborting.
+///
+/// # Errors
+/// The bytes asked for, when the reservation fails.
+pub fn try_push<T>(v: &mut Vec<T>, item: T) -> Result<(), u64> {
+    if v.len() == v.capacity() {
+        let more = v.capacity().max(64);
+        let bytes = (v.capacity() + more).saturating_mul(std::mem::size_of::<T>()) as u64;
+        v.try_reserve_exact(more).map_err(|_| bytes)?;
+    }
+    v.push(item);
+    Ok(())
+}
+
+/// The address space each worker thread takes for its stack: Rust's default of 2 MiB (rayon
+/// does not change it; `RUST_MIN_STACK` does) and a guard page, rounded up to 2 MiB + 64 KiB.
+pub const THREAD_STACK_BYTES: u64 = (2 << 20) + (64 << 10);
+
+/// The address space glibc's allocator reserves for each arena beyond the main one:
+/// `HEAP_MAX_SIZE`, 64 MiB on 64-bit systems, reserved, not resident. Each new thread that
+/// allocates gets an arena of its own, up to 8 per CPU: under `prlimit --as=150000000`,
+/// `solve 20 -j 4` aborted on a failed 1.5 MB allocation once four arenas had taken 256 MiB.
+pub const ARENA_BYTES: u64 = 64 << 20;
+
+/// The most allocator arenas a process under an address-space limit keeps (see
+/// [`limit_arenas`]): the main one and one that every worker thread shares (the workers
+/// allocate little: output chunks of 64 KiB, the join's buffers once per thread).
+pub const ARENAS_UNDER_LIMIT: usize = 2;
+
+/// Under an address-space limit, caps glibc's allocator arenas at [`ARENAS_UNDER_LIMIT`]
+/// (`mallopt(M_ARENA_MAX)`), once, before the first worker thread starts: otherwise each
+/// thread's arena reserves [`ARENA_BYTES`] of the limit. Without a limit, or without glibc,
+/// nothing changes.
+pub fn limit_arenas() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        static ONCE: std::sync::Once = std::sync::Once::new();
+        if address_space_limit().is_some() {
+            // SAFETY: mallopt only sets an allocator parameter; M_ARENA_MAX takes a count.
+            ONCE.call_once(|| unsafe {
+                libc::mallopt(libc::M_ARENA_MAX, ARENAS_UNDER_LIMIT as libc::c_int);
+            });
+        }
+    }
+}
+
+/// Returns the address space `threads` worker threads take before they do any work under an
+/// address-space limit: their stacks, and with glibc the one shared arena [`limit_arenas`]
+/// leaves them.
+pub fn thread_bytes(threads: usize) -> u64 {
+    let stacks = THREAD_STACK_BYTES.saturating_mul(threads as u64);
+    // An arena's heap is mapped at twice its size and trimmed to an aligned half: count both.
+    let arenas = if cfg!(target_env = "gnu") { (ARENAS_UNDER_LIMIT - 1) as u64 } else { 0 };
+    stacks.saturating_add((2 * ARENA_BYTES).saturating_mul(arenas))
+}
+
+/// Returns `Ok(())` if `threads` worker threads' stacks and allocator arena ([`thread_bytes`])
+/// fit under the address-space limit (`RLIMIT_AS`), the one limit they count against before
+/// they are touched (they are reserved, not resident: free memory, cgroup and Slurm limits see
+/// only the pages used); caps the arenas first ([`limit_arenas`]).
+///
+/// # Errors
+/// [`Error::OutOfMemory`] otherwise (under `prlimit --as=200000000` the operating system
+/// refused `solve 16 -j 64` its threads: they take 260 MiB by this rule).
+pub fn check_threads(threads: usize) -> Result<(), Error> {
+    limit_arenas();
+    let needed = thread_bytes(threads);
+    let status = std::fs::read_to_string("/proc/self/status").ok();
+    match address_space_room(address_space_limit(), status.as_deref().and_then(parse_vm_size)) {
+        Some(room) if needed > room => Err(out_of_memory(
+            format!(
+                "{threads} worker thread(s) (a 2 MiB stack each and an allocator arena, as address space)"
+            ),
+            needed,
+            Some(room),
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// Returns the process's soft address-space limit (`RLIMIT_AS`) in bytes; `None` when it is
@@ -239,6 +348,42 @@ mod tests {
         assert_eq!(address_space_room(Some(1 << 30), Some(2 << 30)), Some(0));
         assert_eq!(address_space_room(Some(4 << 30), None), Some(3 << 30));
         assert_eq!(address_space_room(None, Some(200 << 20)), None);
+    }
+
+    #[test]
+    fn fallible_pushes_grow_and_refusals_name_the_numbers() {
+        let mut v: Vec<u64> = Vec::new();
+        for i in 0..1000 {
+            try_push(&mut v, i).unwrap();
+        }
+        assert_eq!(v.len(), 1000);
+        assert_eq!(v.iter().sum::<u64>(), 999 * 1000 / 2);
+        // Its failure path (the bytes asked for, then a refusal) runs under RLIMIT_AS in
+        // tests/memory_limits.rs ("the d4 plan of n = 40 at split depth 1 (its subproblem list)"
+        // under 100 MiB).
+        let e = out_of_memory("the d4 plan of n = 63".into(), 600 << 20, Some(212 << 20));
+        let text = e.to_string();
+        assert!(
+            text.starts_with("the d4 plan of n = 63 would need about 600 MiB but 212 MiB are available"),
+            "{text}"
+        );
+        assert!(check(|| "nothing".into(), 0).is_ok());
+        assert!(
+            check(|| "everything".into(), u64::MAX)
+                .unwrap_err()
+                .to_string()
+                .starts_with("everything would need")
+        );
+    }
+
+    #[test]
+    fn thread_address_space_counts_stacks_and_one_arena() {
+        let one = thread_bytes(1);
+        assert_eq!(thread_bytes(65) - one, 64 * THREAD_STACK_BYTES);
+        if cfg!(target_env = "gnu") {
+            assert_eq!(one, THREAD_STACK_BYTES + 2 * ARENA_BYTES);
+        }
+        assert!(check_threads(1).is_ok());
     }
 
     #[test]

@@ -10,18 +10,26 @@
 //! The subproblems a shard covers follow from (plan, I, K), so a result names them compactly
 //! ([`Covers`]: their number and a CRC-32 of their ids, format 2) rather than listing them (format
 //! 1 listed every id: 55,000 numbers per file at n = 21, K = 16; still read).
+//!
+//! Format 3 adds the counts of every subproblem the shard ran ([`ShardResult::subtotals`],
+//! encoded by [`crate::subtotals`]; about 1.8 KB for a shard of n = 24 in K = 4,096) and the host
+//! that ran it ([`ShardResult::host`]). [`merge`] checks that the subtotals add up to the shard's
+//! counts; `nqueens merge --audit` ([`crate::audit`]) recounts a random sample of them. Formats 1
+//! and 2 are still read.
 
 use serde::{Deserialize, Serialize};
 
-use crate::shard::{assign, shard_plan};
+#[cfg(test)]
+use crate::shard::assign;
+use crate::shard::{shard_plan, try_assign};
 use crate::{Algorithm, Classes, Count, Tally};
 
 /// The `format` field of every shard result.
 pub const SHARD_FORMAT: &str = "nqueens-shard";
 
-/// The shard result format version this program writes (2: [`Covers`]); it reads 1 (a list of
-/// ids) too.
-pub const SHARD_FORMAT_VERSION: u32 = 2;
+/// The shard result format version this program writes (3: [`Covers`], subtotals and host);
+/// it reads 1 (a list of ids) and 2 ([`Covers`] alone) too.
+pub const SHARD_FORMAT_VERSION: u32 = 3;
 
 /// Which subproblems a shard counted, compactly: their number and the CRC-32 of their ids
 /// ([`Covers::of`]). With the plan (n, algorithm, split depth, subproblems, K, I) that the result
@@ -89,13 +97,23 @@ pub struct ShardResult {
     pub threads: usize,
     /// The program version (`CARGO_PKG_VERSION`).
     pub version: String,
+    /// The counts of each subproblem the shard covers, in increasing id order, as
+    /// [`crate::subtotals::encode`] writes them (format 3; `None` in older formats and for a
+    /// shard too large to carry them, see [`crate::subtotals::MAX_TEXT`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subtotals: Option<String>,
+    /// The host name of the machine that finished the shard (format 3), like `seconds` and
+    /// `threads` outside the checksum: it names where a result came from, not what it counts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host: Option<String>,
     /// `crc32:` and the CRC-32 (IEEE) of [`ShardResult::checksum_text`], 8 lowercase hex digits.
     pub checksum: String,
 }
 
 impl ShardResult {
-    /// Returns the text the checksum covers: every field but `seconds`, `threads` and
-    /// `checksum` itself, in a fixed order.
+    /// Returns the text the checksum covers: every field but `seconds`, `threads`, `host` and
+    /// `checksum` itself, in a fixed order (the subtotals last, where there are any, so that
+    /// the text of formats 1 and 2 is unchanged).
     pub fn checksum_text(&self) -> String {
         // Format 1 lists the ids; format 2 names them by count and CRC.
         let ids = match (&self.ids, &self.covers) {
@@ -105,8 +123,9 @@ impl ShardResult {
         };
         let c = &self.classes;
         let nodes = self.nodes.map_or_else(|| "-".to_string(), |v| v.to_string());
+        let subtotals = self.subtotals.as_ref().map_or_else(String::new, |t| format!(" subtotals={t}"));
         format!(
-            "{} {} n={} algorithm={} split_depth={} subproblems={} shard={}/{} version={} {ids} solutions={} classes={},{},{},{} nodes={nodes}",
+            "{} {} n={} algorithm={} split_depth={} subproblems={} shard={}/{} version={} {ids} solutions={} classes={},{},{},{} nodes={nodes}{subtotals}",
             self.format,
             self.format_version,
             self.n,
@@ -134,6 +153,60 @@ impl ShardResult {
         let c = &self.classes;
         Tally { solutions: self.solutions, classes: *c, nodes: self.nodes.unwrap_or(0) }
     }
+
+    /// Returns the [`Covers`] the result says it has (format 1: of its ids; `want`, the shard
+    /// plan's ids, saves hashing them again when they are the same).
+    ///
+    /// # Panics
+    /// If the result names no subproblems (see [`check_file`]).
+    pub fn covers_of(&self, want: &[usize]) -> Covers {
+        match &self.ids {
+            Some(ids) if ids != want => Covers::of(ids),
+            Some(_) => Covers::of(want),
+            None => self.covers.clone().expect("check_file found the covers"),
+        }
+    }
+
+    /// Returns how a message names the result from the file `name`: `s3.json (shard 3/16, host
+    /// node7)`, without the host where the result records none (formats 1 and 2).
+    pub fn named(&self, name: &str) -> String {
+        match &self.host {
+            Some(h) => format!("{name} (shard {}/{}, host {h})", self.shard, self.shards),
+            None => format!("{name} (shard {}/{})", self.shard, self.shards),
+        }
+    }
+
+    /// Returns the sum of the subtotals (nodes 0), or `None` where the result carries none.
+    ///
+    /// # Errors
+    /// A message if the subtotals cannot be decoded, are not one per covered subproblem
+    /// (`covered`), or add up beyond 128 bits.
+    pub fn subtotals_sum(&self, algorithm: Algorithm, covered: usize) -> Result<Option<Tally>, String> {
+        let Some(text) = &self.subtotals else { return Ok(None) };
+        let mut sum = Tally::default();
+        let mut count = 0usize;
+        for t in crate::subtotals::decode(text, algorithm.classifies())? {
+            sum = sum.checked_add(&t?).ok_or("the subtotals add up beyond 128 bits")?;
+            count += 1;
+        }
+        if count != covered {
+            return Err(format!("it has {count} subtotals for {covered} subproblems"));
+        }
+        Ok(Some(sum))
+    }
+}
+
+/// Returns this machine's host name (`gethostname`), if the system tells, as a shard result
+/// records it.
+pub fn host_name() -> Option<String> {
+    let mut buf = [0u8; 256];
+    // SAFETY: gethostname writes at most `buf.len()` bytes into the buffer it is given.
+    if unsafe { libc::gethostname(buf.as_mut_ptr().cast(), buf.len()) } != 0 {
+        return None;
+    }
+    let end = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
+    let name = String::from_utf8_lossy(&buf[..end]).into_owned();
+    (!name.is_empty()).then_some(name)
 }
 
 /// The sum of a complete, consistent set of shards.
@@ -268,6 +341,80 @@ pub fn check_total(
     }
 }
 
+/// Returns the message for subtotals that add up to `sum` in a result `r` that says otherwise.
+pub fn subtotals_differ(sum: &Tally, r: &ShardResult) -> String {
+    let c = |c: &Classes| format!("{},{},{},{}", c.orbit8, c.orbit4, c.orbit2, c.orbit1);
+    if sum.solutions != r.solutions {
+        format!(
+            "its subtotals add up to {} solutions but it says {}: the file was forged or damaged",
+            sum.solutions, r.solutions
+        )
+    } else {
+        format!(
+            "its subtotals add up to classes {} but it says {}: the file was forged or damaged",
+            c(&sum.classes),
+            c(&r.classes)
+        )
+    }
+}
+
+/// Returns the problem with the file `name` holding `r` on its own, if any: a format this
+/// program does not read, subtotals in a format without them, no word of which subproblems it
+/// covers, or a checksum that does not match.
+pub fn check_file(name: &str, r: &ShardResult) -> Option<String> {
+    let named = match r.format_version {
+        1 => r.ids.is_some(),
+        2 | 3 => r.covers.is_some(),
+        _ => false,
+    };
+    if r.format != SHARD_FORMAT || !(1..=SHARD_FORMAT_VERSION).contains(&r.format_version) {
+        Some(format!(
+            "{name} is not a shard result of format {SHARD_FORMAT} 1 to {SHARD_FORMAT_VERSION} (it says {} {}): a newer nqueens wrote it, or another program",
+            r.format, r.format_version
+        ))
+    } else if r.format_version < 3 && r.subtotals.is_some() {
+        Some(format!(
+            "{name} has subtotals, which format {} does not have: it was changed or damaged",
+            r.format_version
+        ))
+    } else if !named {
+        let field = if r.format_version == 1 { "ids" } else { "covers" };
+        Some(format!(
+            "{name} does not say which subproblems it covers (format {} needs \"{field}\")",
+            r.format_version
+        ))
+    } else if r.checksum != r.compute_checksum() {
+        Some(format!(
+            "{name}: checksum mismatch ({} written, {} computed): the file was changed or damaged",
+            r.checksum,
+            r.compute_checksum()
+        ))
+    } else {
+        None
+    }
+}
+
+/// Returns the problem, if any, with the subproblems the result `r` (from the file `name`, which
+/// passed [`check_file`]) covers when the shard plan gives its shard the ids `want`.
+pub fn check_covers(name: &str, r: &ShardResult, want: &[usize]) -> Option<String> {
+    let k = r.shards;
+    let covers = r.covers_of(want);
+    let right = Covers::of(want);
+    if covers.count != right.count {
+        Some(format!(
+            "{name} (shard {}/{k}) covers {} subproblems, not the {} the shard plan gives it",
+            r.shard, covers.count, right.count
+        ))
+    } else if covers.ids_crc32 != right.ids_crc32 || r.ids.as_ref().is_some_and(|ids| ids != want) {
+        Some(format!(
+            "{name} (shard {}/{k}) covers other subproblems than the shard plan gives it (ids {}, the plan's {}): it comes from another partition",
+            r.shard, covers.ids_crc32, right.ids_crc32
+        ))
+    } else {
+        None
+    }
+}
+
 /// Why a set of shard results cannot be merged: every problem found, one per entry.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 #[error("cannot merge: {}", .problems.join("; "))]
@@ -291,29 +438,7 @@ pub fn merge(results: &[(String, ShardResult)]) -> Result<Merged, MergeError> {
     };
     let mut problems = Vec::new();
     for (name, r) in results {
-        let named = match r.format_version {
-            1 => r.ids.is_some(),
-            2 => r.covers.is_some(),
-            _ => false,
-        };
-        if r.format != SHARD_FORMAT || !(1..=SHARD_FORMAT_VERSION).contains(&r.format_version) {
-            problems.push(format!(
-                "{name} is not a shard result of format {SHARD_FORMAT} 1 or {SHARD_FORMAT_VERSION} (it says {} {}): a newer nqueens wrote it, or another program",
-                r.format, r.format_version
-            ));
-        } else if !named {
-            let field = if r.format_version == 1 { "ids" } else { "covers" };
-            problems.push(format!(
-                "{name} does not say which subproblems it covers (format {} needs \"{field}\")",
-                r.format_version
-            ));
-        } else if r.checksum != r.compute_checksum() {
-            problems.push(format!(
-                "{name}: checksum mismatch ({} written, {} computed): the file was changed or damaged",
-                r.checksum,
-                r.compute_checksum()
-            ));
-        }
+        problems.extend(check_file(name, r));
     }
     for (name, r) in &results[1..] {
         let mut differ = |field: &str, a: String, b: String| {
@@ -371,7 +496,10 @@ pub fn merge(results: &[(String, ShardResult)]) -> Result<Merged, MergeError> {
             first.subproblems
         )]);
     }
-    let expected = assign(plan.as_ref(), k);
+    let expected = match try_assign(plan.as_ref(), k) {
+        Ok(e) => e,
+        Err(e) => return fail(vec![format!("{first_name}: {e}")]),
+    };
     let mut merged = Merged {
         n: first.n,
         algorithm,
@@ -386,23 +514,8 @@ pub fn merge(results: &[(String, ShardResult)]) -> Result<Merged, MergeError> {
     };
     for (i, (name, r)) in results.iter().enumerate() {
         let want = &expected[r.shard];
-        let covers = match &r.ids {
-            Some(ids) if ids != want => Covers::of(ids),
-            Some(_) => Covers::of(want),
-            None => r.covers.clone().expect("checked above"),
-        };
-        let right = Covers::of(want);
-        if covers.count != right.count {
-            problems.push(format!(
-                "{name} (shard {}/{k}) covers {} subproblems, not the {} the shard plan gives it",
-                r.shard, covers.count, right.count
-            ));
-        } else if covers.ids_crc32 != right.ids_crc32 || r.ids.as_ref().is_some_and(|ids| ids != want) {
-            problems.push(format!(
-                "{name} (shard {}/{k}) covers other subproblems than the shard plan gives it (ids {}, the plan's {}): it comes from another partition",
-                r.shard, covers.ids_crc32, right.ids_crc32
-            ));
-        }
+        let covers = r.covers_of(want);
+        problems.extend(check_covers(name, r, want));
         // The fields outside the checksum, in range; counts added without wrapping.
         if !(1..=MAX_THREADS).contains(&r.threads) {
             problems.push(format!("{name}: threads = {} is out of range 1..={MAX_THREADS}", r.threads));
@@ -414,6 +527,14 @@ pub fn merge(results: &[(String, ShardResult)]) -> Result<Merged, MergeError> {
             problems.push(format!(
                 "{name}: the {algorithm} algorithm does not classify solutions, yet the result records symmetry classes"
             ));
+        }
+        // The subtotals, where there are any, add up to the shard's counts.
+        match r.subtotals_sum(algorithm, covers.count) {
+            Ok(Some(sum)) if (sum.solutions, sum.classes) != (r.solutions, r.classes) => {
+                problems.push(format!("{}: {}", r.named(name), subtotals_differ(&sum, r)));
+            }
+            Ok(_) => {}
+            Err(e) => problems.push(format!("{}: {e}: the file was forged or damaged", r.named(name))),
         }
         match merged.tally.checked_add(&r.tally()) {
             Some(t) => merged.tally = t,
@@ -488,6 +609,11 @@ mod tests {
                     seconds: 0.5,
                     threads: 2,
                     version: "0.1.0".into(),
+                    subtotals: crate::subtotals::encode(
+                        algorithm.classifies(),
+                        &ids.iter().map(|&id| plan.solve(id, false)).collect::<Vec<_>>(),
+                    ),
+                    host: Some(format!("node{i}")),
                     checksum: String::new(),
                 };
                 r.checksum = r.compute_checksum();
@@ -506,8 +632,11 @@ mod tests {
         }
     }
 
-    /// Sets a field of `s[i]` with `edit` and recomputes its checksum, as a forger would.
+    /// Sets a field of `s[i]` with `edit` and recomputes its checksum, as a forger would who
+    /// also drops the subtotals that would give the edit away (format 2).
     fn forge(s: &mut [(String, ShardResult)], i: usize, edit: impl FnOnce(&mut ShardResult)) {
+        s[i].1.subtotals = None;
+        s[i].1.format_version = 2;
         edit(&mut s[i].1);
         s[i].1.checksum = s[i].1.compute_checksum();
     }
@@ -610,6 +739,45 @@ mod tests {
     }
 
     #[test]
+    fn subtotals_must_add_up_to_the_shard() {
+        // Format 3 results carry their subtotals and host; they add up.
+        let good = shards_of(Algorithm::D4, 10, 3);
+        assert!(good.iter().all(|(_, r)| r.format_version == 3 && r.subtotals.is_some()));
+        assert_eq!(merge(&good).unwrap().tally.solutions, 724);
+        // The total changed but not the subtotals (checksum recomputed): named with its host.
+        let mut s = good.clone();
+        s[1].1.solutions += 8;
+        s[1].1.classes.orbit8 += 1;
+        s[1].1.checksum = s[1].1.compute_checksum();
+        let sum = s[1].1.solutions - 8;
+        assert_eq!(
+            merge(&s).unwrap_err().problems,
+            [format!(
+                "s1.json (shard 1/3, host node1): its subtotals add up to {sum} solutions but it says {}: the file was forged or damaged",
+                sum + 8
+            )]
+        );
+        // Only the classes differ.
+        let mut s = good.clone();
+        s[2].1.classes.orbit8 -= 1;
+        s[2].1.classes.orbit4 += 2;
+        s[2].1.checksum = s[2].1.compute_checksum();
+        let err = merge(&s).unwrap_err().to_string();
+        assert!(err.contains("s2.json (shard 2/3, host node2): its subtotals add up to classes"), "{err}");
+        // Subtotals that are not one per subproblem, or not decodable.
+        let mut s = good.clone();
+        s[0].1.subtotals = crate::subtotals::encode(true, &[Tally::default()]);
+        s[0].1.checksum = s[0].1.compute_checksum();
+        let err = merge(&s).unwrap_err().to_string();
+        assert!(err.contains("s0.json (shard 0/3, host node0): it has 1 subtotals for "), "{err}");
+        let mut s = good;
+        s[0].1.subtotals = Some("leb128:!!".into());
+        s[0].1.checksum = s[0].1.compute_checksum();
+        let err = merge(&s).unwrap_err().to_string();
+        assert!(err.contains("s0.json (shard 0/3, host node0): the subtotals are not base64"), "{err}");
+    }
+
+    #[test]
     fn every_problem_is_listed() {
         let mut s = shards(10, 3);
         s.remove(1);
@@ -663,6 +831,7 @@ mod tests {
             r.format_version = 1;
             r.ids = Some(assign(plan.as_ref(), 2)[i].clone());
             r.covers = None;
+            r.subtotals = None;
             r.checksum = r.compute_checksum();
         }
         assert_eq!(merge(&s).unwrap().tally.solutions, 724);
@@ -671,10 +840,20 @@ mod tests {
         assert!(merge(&s).unwrap_err().to_string().contains("s1.json (shard 1/2) covers other subproblems"));
         // A newer format, or a result that names no subproblems, is refused.
         let mut s = shards(10, 2);
-        s[0].1.format_version = 3;
+        s[0].1.format_version = 4;
         assert!(merge(&s).unwrap_err().to_string().contains(
-            "s0.json is not a shard result of format nqueens-shard 1 or 2 (it says nqueens-shard 3)"
+            "s0.json is not a shard result of format nqueens-shard 1 to 3 (it says nqueens-shard 4)"
         ));
+        // Subtotals in a format that has none.
+        let mut s = shards(10, 2);
+        s[0].1.format_version = 2;
+        s[0].1.checksum = s[0].1.compute_checksum();
+        assert!(
+            merge(&s)
+                .unwrap_err()
+                .to_string()
+                .contains("s0.json has subtotals, which format 2 does not have: it was changed or damaged")
+        );
         let mut s = shards(10, 2);
         s[1].1.covers = None;
         assert!(

@@ -61,14 +61,16 @@ pub struct Run {
 /// user may log them.
 ///
 /// Methods are called from the worker threads (hence `Sync`), between subproblems or steps,
-/// never inside the search. A [`crate::Counter`] that counts several boards calls `planning`
-/// and `start` once per board.
+/// never inside the search. A [`crate::Counter`] that counts several boards calls `planning`,
+/// `planned` and `start` once per board.
 pub trait Observer: Send + Sync {
     /// The plan of the `n`×`n` board is being built (before [`Observer::start`]; building the
     /// join's quarter table takes minutes from n = 26).
     fn planning(&self, n: u32) {
         let _ = n;
     }
+    /// The plan is built (after [`Observer::planning`]); a long run opens its journal next.
+    fn planned(&self) {}
     /// A run begins.
     fn start(&self, run: &Run);
     /// A step of a running subproblem has ended: `work` more of [`Run::work`] is done.
@@ -150,12 +152,14 @@ pub struct Job<'a> {
 /// listings).
 ///
 /// # Errors
-/// [`Error::ZeroThreads`] if `threads` is 0; [`Error::ThreadPool`] if the operating system
-/// refuses to start them.
+/// [`Error::ZeroThreads`] if `threads` is 0; [`Error::OutOfMemory`] if their stacks would not fit
+/// under the address-space limit ([`crate::memory::check_threads`]); [`Error::ThreadPool`] if the
+/// operating system refuses to start them.
 pub fn pool(threads: usize, name: &'static str) -> Result<rayon::ThreadPool, Error> {
     if threads == 0 {
         return Err(Error::ZeroThreads);
     }
+    crate::memory::check_threads(threads)?;
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .thread_name(move |i| format!("{name}-{i}"))

@@ -88,7 +88,7 @@ enum Phase {
     Idle,
     /// Building the plan.
     Planning,
-    /// The plan is built; the run has not begun ([`Tracker::plan_built`]).
+    /// The plan is built; the run has not begun ([`Observer::planned`]).
     Built,
     /// Subproblems are running.
     Running,
@@ -181,12 +181,12 @@ impl Tracker {
         }
     }
 
-    /// Says that the plan is built: from now on a stop has something to wait for (the journal
-    /// is opened next), and [`Tracker::waiting_for`] says what.
+    /// Marks the plan as built: from now on a stop has something to wait for (the journal is
+    /// opened next), and [`Tracker::stop_state`] says what.
     ///
     /// If a stop has already ended the planning ([`Tracker::end_planning`]), this never
     /// returns: the process is exiting.
-    pub fn plan_built(&self) {
+    fn plan_built(&self) {
         let built = self.phase.compare_exchange(
             Phase::Planning as u8,
             Phase::Built as u8,
@@ -199,8 +199,8 @@ impl Tracker {
     }
 
     /// Returns true if and only if the plan was still being built (or not begun), and marks
-    /// the process as ending: from then on [`Tracker::plan_built`] never returns, so nothing
-    /// is opened or written after a stop that ends the command at once.
+    /// the process as ending: from then on [`Observer::planned`] never returns, so nothing is
+    /// opened or written after a stop that ends the command at once.
     pub fn end_planning(&self) -> bool {
         [Phase::Idle, Phase::Planning].into_iter().any(|from| {
             self.phase
@@ -388,6 +388,10 @@ impl Observer for Tracker {
     fn planning(&self, n: u32) {
         *lock(&self.run) = None;
         self.begin(n, Phase::Planning);
+    }
+
+    fn planned(&self) {
+        self.plan_built();
     }
 
     fn start(&self, run: &Run) {
@@ -629,7 +633,7 @@ mod tests {
         assert_eq!(tracker.stop_state(), StopState::Planning);
         tracker.planning(30);
         assert_eq!(tracker.stop_state(), StopState::Planning);
-        tracker.plan_built();
+        tracker.planned();
         let waiting = |t: &Tracker| match t.stop_state() {
             StopState::Waiting(what) => what,
             other => panic!("{other:?}"),
@@ -663,7 +667,7 @@ mod tests {
         assert_eq!(tracker.stop_state(), StopState::Finishing);
         let tracker = When::Never.tracker();
         tracker.planning(30);
-        tracker.plan_built();
+        tracker.planned();
         assert!(!tracker.end_planning());
     }
 }

@@ -443,11 +443,11 @@ fn merge_refuses_missing_duplicate_and_mismatched_shards() {
         &[&format!("{} (shard 1/3) covers other subproblems than the shard plan gives it", s(&other))],
     );
     let mut newer = read(&k3[2]);
-    newer.format_version = 3;
+    newer.format_version = 4;
     let newer = write("newer.json", &newer);
     merge_fails(
         &merge_args(&[k3[0].clone(), k3[1].clone(), newer], &[]),
-        &["is not a shard result of format nqueens-shard 1 or 2 (it says nqueens-shard 3)"],
+        &["is not a shard result of format nqueens-shard 1 to 3 (it says nqueens-shard 4)"],
     );
     let plan = nqueens::shard::shard_plan(nqueens::Algorithm::Join, 10, None, 3).unwrap();
     let old: Vec<PathBuf> = nqueens::shard::assign(plan.as_ref(), 3)
@@ -458,6 +458,8 @@ fn merge_refuses_missing_duplicate_and_mismatched_shards() {
             assert_eq!(r.algorithm, "join");
             r.format_version = 1;
             r.covers = None;
+            r.subtotals = None;
+            r.host = None;
             r.ids = Some(ids);
             r.checksum = r.compute_checksum();
             write(&format!("v1-{i}.json"), &r)
@@ -716,6 +718,8 @@ fn merge_builds_the_d4_plan_of_large_boards() {
         seconds: 0.0,
         threads: 1,
         version: env!("CARGO_PKG_VERSION").into(),
+        subtotals: None,
+        host: None,
         checksum: String::new(),
     };
     r.checksum = r.compute_checksum();

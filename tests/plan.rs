@@ -62,9 +62,11 @@ fn plan_prints_algorithm_subproblems_memory_estimate_and_command_lines() {
     // --sample-seconds 0 skips the sample.
     let v = json(&["12", "--sample-seconds", "0"]);
     assert!(v["cpu_seconds"].is_null() && v["time_limit_seconds"].is_null());
-    // auto honours the Slurm job's memory: with 1 MiB the join's table does not fit.
+    // auto honours the Slurm job's memory: with 6 MiB the join's table and one thread's
+    // buffers (5.2 MiB) do not fit in 3/4 of it; d4's plan (3 MiB) does (with 1 MiB, d4 is
+    // refused too).
     let out = nqueens(&["plan", "16", "--sample-seconds", "0", "--format", "json"])
-        .env("SLURM_MEM_PER_NODE", "1")
+        .env("SLURM_MEM_PER_NODE", "6")
         .assert()
         .success()
         .get_output()

@@ -160,14 +160,20 @@ fn eta_error_compares_the_bars_eta_with_the_time_left() {
     assert!(lines.len() >= 2, "{lines:?}");
     for row in &lines {
         // command, algorithm, n, threads; then elapsed, percent, ETA, time left, errors.
-        assert_eq!(row[4..8], ["nqueens count 16 --algorithm mirror -j 1 --progress always", "mirror", "16", "1"]);
+        assert_eq!(
+            row[4..8],
+            ["nqueens count 16 --algorithm mirror -j 1 --progress always", "mirror", "16", "1"]
+        );
         let left: f64 = row[12].parse().unwrap();
         let error: f64 = row[13].parse().unwrap();
         assert!(left > 0.0 && error >= -1.0, "{row:?}");
     }
     let summary = csv_rows(&dir.path().join("eta-error-summary.csv"));
     assert_eq!(summary.len(), 2, "{summary:?}");
-    assert_eq!((summary[0][5].as_str(), summary[1][5].as_str(), summary[1][9].as_str()), ("mirror", "join", "0"));
+    assert_eq!(
+        (summary[0][5].as_str(), summary[1][5].as_str(), summary[1][9].as_str()),
+        ("mirror", "join", "0")
+    );
     let bad = run("eta-error.sh", &["mirror16"], dir.path());
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("'mirror16' is not ALGORITHM:N"));

@@ -62,8 +62,17 @@ impl Algorithm {
     /// [`Algorithm::Auto`] the join from [`Algorithm::JOIN_FROM`] when its table fits in memory
     /// ([`join::check_memory`]), else d4.
     pub fn resolve(self, n: u32) -> Algorithm {
+        self.resolve_for(n, 1)
+    }
+
+    /// [`Algorithm::resolve`] for a count on `threads` worker threads: `auto` takes the join
+    /// only if its table and every thread's buffers fit ([`join::check_memory_for`]), so that
+    /// `-j 64` on a board whose join fits one thread falls back to d4 instead of being refused.
+    pub fn resolve_for(self, n: u32, threads: usize) -> Algorithm {
         match self {
-            Algorithm::Auto if n >= Algorithm::JOIN_FROM && join::check_memory(n).is_ok() => Algorithm::Join,
+            Algorithm::Auto if n >= Algorithm::JOIN_FROM && join::check_memory_for(n, threads).is_ok() => {
+                Algorithm::Join
+            }
             Algorithm::Auto => Algorithm::D4,
             concrete => concrete,
         }

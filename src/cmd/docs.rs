@@ -8,15 +8,15 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::CommandFactory;
 
-use crate::cli::{CompletionsArgs, Opts};
+use crate::cli::Opts;
 
-/// Writes the completion script for `args.shell` to stdout.
+/// Writes the completion script for `shell` to stdout.
 ///
 /// # Errors
 /// A failed write.
-pub fn completions(args: CompletionsArgs) -> anyhow::Result<ExitCode> {
+pub fn completions(shell: clap_complete::Shell) -> anyhow::Result<ExitCode> {
     let mut out = io::stdout().lock();
-    clap_complete::generate(args.shell, &mut Opts::command(), "nqueens", &mut out);
+    clap_complete::generate(shell, &mut Opts::command(), "nqueens", &mut out);
     out.flush().context("writing the completions")?;
     Ok(ExitCode::SUCCESS)
 }

@@ -5,13 +5,13 @@ use std::io::{self, BufWriter};
 use std::process::ExitCode;
 
 use anyhow::Context;
+use nqueens::audit::audit;
 use nqueens::merge::{ShardResult, merge};
-use nqueens::output::Sequence;
-use nqueens::output::{Format, Record};
-use nqueens::{Count, oeis};
+use nqueens::output::Record;
+use nqueens::{Count, CountOptions, Counter, oeis};
 
 use super::{EXIT_FAILED, UsageError};
-use crate::cli::MergeArgs;
+use crate::config::{self, MergeConfig, Report};
 
 /// The largest shard result file `merge` reads: 8 MiB. A format 2 result is a few hundred
 /// bytes; one of format 1 lists its subproblem ids (55,000 at n = 21, K = 16: 330 KB), and 8 MiB
@@ -19,14 +19,16 @@ use crate::cli::MergeArgs;
 /// size claims (a 59 MB file of 7.5 million ids took 587 MB to refuse when read whole).
 const MAX_SHARD_FILE: u64 = 8 << 20;
 
-/// Merges the shard results of `args.files` and writes the total.
+/// Merges the shard results of `config.files` and writes the total; with an audit, first
+/// recounts a sample of every shard's subproblems ([`nqueens::audit`]) and exits 1, naming each
+/// disagreement, if any differs (with `partial` it only audits).
 ///
 /// # Errors
 /// [`UsageError`] for a file that cannot be read or is not a shard result; a plain error (exit
 /// 1) listing every missing, duplicated or mismatched shard.
-pub fn run(args: MergeArgs) -> anyhow::Result<ExitCode> {
+pub fn run(config: MergeConfig) -> anyhow::Result<ExitCode> {
     let mut results = Vec::new();
-    for path in &args.files {
+    for path in &config.files {
         let name = path.display().to_string();
         // A shard result is a few kilobytes: refuse anything that is not a plain file of sane
         // size rather than reading a device or a huge file without end.
@@ -53,26 +55,63 @@ pub fn run(args: MergeArgs) -> anyhow::Result<ExitCode> {
         })?;
         results.push((name, result));
     }
+    if let Some(a) = &config.audit {
+        let (fraction, threads) = (a.fraction, a.threads);
+        let seed = a.seed.unwrap_or_else(clock_seed);
+        super::warn(format_args!(
+            "nqueens: audit of {} shard result(s) at fraction {fraction}, seed {seed} (--seed {seed} repeats it)",
+            results.len()
+        ));
+        let options = CountOptions { threads, ..CountOptions::default() };
+        let counter = Counter::new(&options).map_err(super::from_library)?;
+        let report = audit(&results, fraction, seed, &counter);
+        for line in &report.disagreements {
+            super::warn(format_args!("nqueens: audit: {line}"));
+        }
+        let verdict = match report.disagreements.len() {
+            0 => "all agree".to_string(),
+            1 => "1 disagreement".to_string(),
+            d => format!("{d} disagreements"),
+        };
+        super::warn(format_args!(
+            "nqueens: audit: {} of {} subproblems in {} shard(s) recounted: {verdict}",
+            report.recounted, report.subproblems, report.shards
+        ));
+        if !report.disagreements.is_empty() {
+            return Ok(ExitCode::from(EXIT_FAILED));
+        }
+        if a.partial {
+            return Ok(ExitCode::SUCCESS);
+        }
+    }
     let merged = merge(&results)?;
     let count = merged.count();
-    super::check_offset(args.format, args.sequence, std::iter::once(count.n))?;
-    report(&count, args.format, args.verify, args.sequence)
+    config::check_offset(config.report.format, config.report.sequence, std::iter::once(count.n))?;
+    report(&count, &config.report)
 }
 
-/// Writes `count` in `format` on stdout, checks it against OEIS A000170 when `verify` is set
-/// and returns exit code 1 on a mismatch.
+/// Returns a seed for an audit from the clock and the process id (printed, so that the audit
+/// can be repeated with `--seed`).
+fn clock_seed() -> u64 {
+    let nanos =
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
+    // Fold in the process id so that two audits started in one nanosecond still differ; keep
+    // the seed short to type (below 10^9).
+    (nanos ^ u64::from(std::process::id()).rotate_left(32)) % 1_000_000_000
+}
+
+/// Writes `count` on stdout as `report` says, checks it against OEIS A000170 when
+/// `report.verify` is set and returns exit code 1 on a mismatch.
 ///
 /// # Errors
-/// A failed write.
-pub fn report(count: &Count, format: Format, verify: bool, sequence: Sequence) -> anyhow::Result<ExitCode> {
-    if sequence.needs_classes() && count.classes.is_none() && count.n >= 1 {
-        return Err(super::sequence_needs_classes(sequence, count.algorithm).into());
-    }
+/// [`UsageError`] for a sequence that needs classes the count lacks; a failed write.
+pub fn report(count: &Count, report: &Report) -> anyhow::Result<ExitCode> {
+    config::check_classes(report, count)?;
     let stdout = BufWriter::new(io::stdout().lock());
-    let mut sink = format.sink_for(Box::new(stdout), verify, sequence);
+    let mut sink = report.format.sink_for(Box::new(stdout), report.verify, report.sequence);
     let record = Record::new(count);
     sink.record(&record).context("writing the result")?;
-    if verify && record.verified == Some(false) {
+    if report.verify && record.verified == Some(false) {
         for line in oeis::check(count).1 {
             super::warn(format_args!("nqueens: verification failed for n = {}: {line}", count.n));
         }

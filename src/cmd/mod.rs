@@ -1,4 +1,5 @@
-//! The subcommands, each a plain function from parsed options to an exit code.
+//! The subcommands, each a plain function from its configuration ([`crate::config`]) to an exit
+//! code, and the one mapping from errors to exit codes ([`exit_code`]).
 
 pub mod check;
 pub mod count;
@@ -10,28 +11,65 @@ pub mod solve;
 
 use std::process::ExitCode;
 
-use nqueens::output::Sequence;
+use nqueens::run::RunError;
 
-use crate::cli::{Command, Opts};
+use crate::config::Config;
 
-/// Exit code of a run that finished but failed (a verification mismatch).
+/// Exit code of a run that finished but failed (a verification mismatch), or could not finish.
 pub const EXIT_FAILED: u8 = 1;
 /// Exit code of bad usage (the same as clap's).
 pub const EXIT_USAGE: u8 = 2;
 
-/// A usage error found after parsing: printed on one line, exit code 2.
-#[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub struct UsageError(pub String);
+pub use crate::config::UsageError;
 
-/// Returns the library error `e` as the command line reports it: a thread pool that cannot
-/// start is a failed run (exit 1); every other library error is bad usage (exit 2), worded with
-/// the flag that asked for it where the library's message names none.
+/// A library error worded for the command line, with the flag that asked for it: printed as
+/// `message`, its exit code that of `error`'s kind.
+#[derive(Debug, thiserror::Error)]
+#[error("{message}")]
+pub struct Worded {
+    /// The library's error.
+    pub error: nqueens::Error,
+    /// What the command line says.
+    pub message: String,
+}
+
+/// Returns the exit code of a command that failed with `err`, from the kind of error it is:
+/// bad usage (2) for the command line's own [`UsageError`] and the library errors that refuse
+/// a request (a board too large, a journal that is corrupt or of another run, a count that does
+/// not add up); a failed run (1) for everything else, threads that cannot start and failed
+/// reads and writes included. The one place that decides.
+pub fn exit_code(err: &anyhow::Error) -> u8 {
+    /// The exit code of a library error: only threads that cannot start are a failed run.
+    fn library(e: &nqueens::Error) -> u8 {
+        match e {
+            nqueens::Error::ThreadPool { .. } => EXIT_FAILED,
+            _ => EXIT_USAGE,
+        }
+    }
+    if err.downcast_ref::<UsageError>().is_some() {
+        EXIT_USAGE
+    } else if let Some(w) = err.downcast_ref::<Worded>() {
+        library(&w.error)
+    } else if let Some(e) = err.downcast_ref::<nqueens::Error>() {
+        library(e)
+    } else if let Some(e) = err.downcast_ref::<RunError>() {
+        match e {
+            RunError::Library(e) => library(e),
+            RunError::Journal(_) | RunError::Overflow { .. } | RunError::Inconsistent { .. } => EXIT_USAGE,
+            _ => EXIT_FAILED,
+        }
+    } else {
+        EXIT_FAILED
+    }
+}
+
+/// Returns the library error `e` as the command line reports it: worded with the flag that
+/// asked for it where the library's message names none (the exit code follows from `e`, see
+/// [`exit_code`]).
 pub fn from_library(e: nqueens::Error) -> anyhow::Error {
     use nqueens::Error;
-    match e {
-        Error::ThreadPool { .. } => anyhow::Error::new(e),
-        Error::JoinTooLarge {
+    let message = match &e {
+        &Error::JoinTooLarge {
             n,
             needed_mib,
             table_mib,
@@ -53,17 +91,25 @@ pub fn from_library(e: nqueens::Error) -> anyhow::Error {
                      of which the join uses at most 3/4 (it supports n <= {max})"
                 )
             };
-            UsageError(format!(
+            format!(
                 "board size {n} is too large for --algorithm join here: {reason}; use --algorithm d4, \
                  fewer threads (-j) or a machine or job with more memory"
-            ))
-            .into()
+            )
         }
-        Error::UnsupportedSearch { search, feature } => UsageError(format!(
+        Error::UnsupportedSearch { search, feature } => format!(
             "--d4-search {search} needs {feature}, which this processor lacks: use auto, avx2 or recursive"
-        ))
-        .into(),
-        e => UsageError(e.to_string()).into(),
+        ),
+        _ => return anyhow::Error::new(e),
+    };
+    Worded { error: e, message }.into()
+}
+
+/// Returns the error of a long run as the command line reports it: a library error worded as
+/// [`from_library`] does, the others as they are.
+pub fn from_run(e: RunError) -> anyhow::Error {
+    match e {
+        RunError::Library(e) => from_library(e),
+        e => anyhow::Error::new(e),
     }
 }
 
@@ -74,56 +120,53 @@ pub fn warn(line: std::fmt::Arguments<'_>) {
     let _ = writeln!(std::io::stderr().lock(), "{line}");
 }
 
-/// Returns the refusal of a `--sequence` that follows from the symmetry classes (`unique`,
-/// `rot180`, `rot90`) for `algorithm`, which does not count them.
-pub fn sequence_needs_classes(sequence: Sequence, algorithm: nqueens::Algorithm) -> UsageError {
-    let what = match sequence {
-        Sequence::Unique => "fundamental solutions",
-        _ => "the symmetry classes",
-    };
-    UsageError(format!(
-        "--sequence {} needs {what}, which --algorithm {algorithm} does not count: use auto, d4 or join",
-        sequence.name()
-    ))
-}
-
-/// Refuses a b-file of a sequence with offset 1 (A002562, A032522, A033148) when every size
-/// asked for is n = 0, which has no term: the b-file would be empty. A range such as 0..12 just
-/// skips n = 0.
-///
-/// # Errors
-/// [`UsageError`] naming the sequence and its offset.
-pub fn check_offset(
-    format: nqueens::output::Format,
-    sequence: Sequence,
-    mut sizes: impl Iterator<Item = u32>,
-) -> Result<(), UsageError> {
-    if format != nqueens::output::Format::Bfile || sequence == Sequence::Solutions || sizes.any(|n| n >= 1) {
-        return Ok(());
-    }
-    let oeis = match sequence {
-        Sequence::Unique => "A002562",
-        Sequence::Rot180 => "A032522",
-        _ => "A033148",
-    };
-    Err(UsageError(format!(
-        "--sequence {} starts at n = 1 (OEIS {oeis}'s offset): n = 0 has no term",
-        sequence.name()
-    )))
-}
-
-/// Runs the chosen subcommand.
+/// Runs the configured subcommand.
 ///
 /// # Errors
 /// Whatever the subcommand fails with; `main` turns it into a message and an exit code.
-pub fn run(opts: Opts) -> anyhow::Result<ExitCode> {
-    match opts.command {
-        Command::Count(args) => count::run(args),
-        Command::Merge(args) => merge::run(args),
-        Command::Plan(args) => plan::run(args),
-        Command::Solve(args) => solve::run(args),
-        Command::Check(args) => check::run(args),
-        Command::Completions(args) => docs::completions(args),
-        Command::Man => docs::man(),
+pub fn run(config: Config) -> anyhow::Result<ExitCode> {
+    match config {
+        Config::Count(config) => count::run(config),
+        Config::LongCount(config) => long::run(config),
+        Config::Merge(config) => merge::run(config),
+        Config::Plan(args) => plan::run(args),
+        Config::Solve(config) => solve::run(config),
+        Config::Check(config) => check::run(config),
+        Config::Completions(shell) => docs::completions(shell),
+        Config::Man => docs::man(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io;
+    use std::path::PathBuf;
+
+    #[test]
+    fn exit_codes_follow_from_error_kinds() {
+        let code = |e: anyhow::Error| exit_code(&e);
+        let pool = || nqueens::Error::ThreadPool { threads: 9, reason: "no".into() };
+        assert_eq!(code(UsageError("bad".into()).into()), EXIT_USAGE);
+        assert_eq!(code(anyhow::Error::new(UsageError("bad".into())).context("while parsing")), EXIT_USAGE);
+        assert_eq!(code(from_library(nqueens::Error::BoardTooLarge { n: 64 })), EXIT_USAGE);
+        let search = nqueens::Error::UnsupportedSearch { search: "avx512", feature: "AVX-512F" };
+        let worded = from_library(search);
+        assert!(worded.to_string().starts_with("--d4-search avx512 needs AVX-512F"), "{worded}");
+        assert_eq!(code(worded), EXIT_USAGE);
+        assert_eq!(code(from_library(pool())), EXIT_FAILED);
+        assert_eq!(code(from_run(RunError::Library(pool()))), EXIT_FAILED);
+        assert_eq!(code(from_run(RunError::Overflow { path: PathBuf::from("j") })), EXIT_USAGE);
+        let append = RunError::Append { path: PathBuf::from("j"), source: io::Error::other("disk full") };
+        let append = from_run(append);
+        assert_eq!(
+            format!("{append:#}"),
+            "writing checkpoint j; the journal keeps what was written: disk full"
+        );
+        assert_eq!(code(append), EXIT_FAILED);
+        assert_eq!(
+            code(anyhow::Error::new(io::Error::other("x")).context("writing the result")),
+            EXIT_FAILED
+        );
     }
 }

@@ -23,7 +23,7 @@ const SIGNAL_LEAD: f64 = 120.0;
 /// that does not fit in memory); a failed write.
 pub fn run(args: PlanArgs) -> anyhow::Result<ExitCode> {
     let n = args.n;
-    let algorithm = args.algorithm.resolve(n);
+    let algorithm = args.algorithm.resolve_for(n, args.threads);
     let k = args.shards;
     let built = Instant::now();
     let plan = shard_plan(algorithm, n, None, k).map_err(super::from_library)?;

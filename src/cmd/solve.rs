@@ -5,11 +5,10 @@ use std::io::{self, BufWriter, IsTerminal, Write};
 use std::process::ExitCode;
 
 use anyhow::Context;
-use nqueens::enumerate::{BoardFormat, SolveOptions, Stream};
-use nqueens::{MAX_N, construct, oeis};
+use nqueens::enumerate::Stream;
+use nqueens::{BoardFormat, construct, oeis};
 
-use super::UsageError;
-use crate::cli::SolveArgs;
+use crate::config::SolveConfig;
 
 /// From this board size on, the first solutions in lexicographic order can take hours: the
 /// search must exhaust ever larger subtrees of dead ends before the first board (a plain C
@@ -21,34 +20,26 @@ const SLOW_FIRST_FROM: u64 = 40;
 /// way to read the first boards, and the reader decides when to stop.
 const TERMINAL_BYTES: f64 = 1e8;
 
-/// Writes the solutions `args` ask for to stdout.
+/// Writes the solutions `config` asks for to stdout.
 ///
 /// # Errors
-/// Bad options as a [`UsageError`] (n above 63 without `--any`), worker threads that cannot
-/// start as a failed run; a failed write (a broken pipe is treated as the normal end by `main`).
-pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
-    if args.any {
-        let mut out = BufWriter::with_capacity(256 * 1024, io::stdout().lock());
-        construct::write_any(args.n, args.format, &mut out).context("writing the solution")?;
-        out.flush().context("writing the solution")?;
-        return Ok(ExitCode::SUCCESS);
-    }
-    let n = u32::try_from(args.n).ok().filter(|&n| n <= MAX_N).ok_or_else(|| {
-        UsageError(format!(
-            "board size {} is too large: the u64 masks allow n <= {MAX_N} (--any writes one solution of any size)",
-            args.n
-        ))
-    })?;
-    if let Some(warning) = warning(n, args.format, args.limit, args.unique, io::stdout().is_terminal()) {
+/// Worker threads that cannot start as a failed run; a failed write (a broken pipe is treated as
+/// the normal end by `main`).
+pub fn run(config: SolveConfig) -> anyhow::Result<ExitCode> {
+    let (n, options) = match config {
+        SolveConfig::Any { n, format } => {
+            let mut out = BufWriter::with_capacity(256 * 1024, io::stdout().lock());
+            construct::write_any(n, format, &mut out).context("writing the solution")?;
+            out.flush().context("writing the solution")?;
+            return Ok(ExitCode::SUCCESS);
+        }
+        SolveConfig::List { n, options } => (n, options),
+    };
+    if let Some(warning) =
+        warning(n, options.format, options.limit, options.unique, io::stdout().is_terminal())
+    {
         super::warn(format_args!("nqueens: warning: {warning}"));
     }
-    let options = SolveOptions {
-        threads: args.threads.unwrap_or_else(num_cpus::get),
-        format: args.format,
-        limit: args.limit,
-        unique: args.unique,
-        split_depth: None,
-    };
     let stream = Stream::new(n, &options).map_err(super::from_library)?;
     // The stream hands over chunks of 64 KiB; the buffer gathers the small header and footer.
     let mut out = BufWriter::with_capacity(256 * 1024, io::stdout().lock());

@@ -58,3 +58,63 @@ pub fn assert_usage_error(cmd: &mut Command, message: &str) {
     assert!(err.contains(message), "{err:?} lacks {message:?}");
     assert!(!err.contains("panicked"), "{err}");
 }
+
+/// Returns a command running the binary under an address-space limit of `bytes` (`RLIMIT_AS`,
+/// as `prlimit --as` sets it), set in the child before it starts.
+pub fn limited(bytes: u64) -> std::process::Command {
+    use std::os::unix::process::CommandExt;
+    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("nqueens"));
+    // SAFETY: setrlimit is async-signal-safe and touches nothing of the parent.
+    unsafe {
+        cmd.pre_exec(move || {
+            let limit = libc::rlimit { rlim_cur: bytes as libc::rlim_t, rlim_max: bytes as libc::rlim_t };
+            if libc::setrlimit(libc::RLIMIT_AS, &limit) == 0 {
+                Ok(())
+            } else {
+                Err(std::io::Error::last_os_error())
+            }
+        });
+    }
+    cmd
+}
+
+/// Runs the binary under an address-space limit of `bytes` (`RLIMIT_AS`, as `prlimit --as`
+/// sets it), set in the child before it starts; returns (exit code, stdout, stderr, seconds).
+pub fn under_address_limit(bytes: u64, args: &[&str]) -> (Option<i32>, String, String, f64) {
+    let mut cmd = limited(bytes);
+    cmd.args(args);
+    let start = std::time::Instant::now();
+    let out = cmd.output().unwrap();
+    let seconds = start.elapsed().as_secs_f64();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+        seconds,
+    )
+}
+
+/// Runs the binary with `args` (stdout discarded) and returns (exit code, stderr, peak resident
+/// memory in bytes), the peak measured by `wait4` for this child alone.
+// The child is reaped by wait4 (for its rusage), which clippy does not see.
+#[allow(clippy::zombie_processes)]
+pub fn peak_rss(args: &[&str]) -> (i32, String, u64) {
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("nqueens"))
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut err = String::new();
+    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut err).unwrap();
+    let mut status = 0;
+    // SAFETY: wait4 on our own child with valid pointers to plain data; `child` is not waited
+    // for again.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    assert_eq!(
+        unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage) },
+        child.id() as i32
+    );
+    (libc::WEXITSTATUS(status), err, usage.ru_maxrss as u64 * 1024)
+}

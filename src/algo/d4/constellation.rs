@@ -251,9 +251,26 @@ impl Constellation {
 /// Σ weight = the number of valid borders; of each orbit the image [`search_key`] ranks first
 /// is kept (see the module docs).
 pub fn canonical_constellations(n: u32) -> Vec<Constellation> {
+    try_canonical_constellations(n).unwrap_or_else(|bytes| panic!("cannot allocate {bytes} bytes"))
+}
+
+/// Returns an upper bound on the number of canonical start constellations of the n×n board:
+/// n⁴/8 + n² + 8 (every border is one of n⁴ choices of four queens, one in eight is canonical
+/// but for the few symmetric ones; measured: 0.39·n⁴/8 at n = 16, 0.80·n⁴/8 at n = 63).
+pub fn max_constellations(n: u32) -> usize {
+    let n = n as usize;
+    n.pow(4) / 8 + n * n + 8
+}
+
+/// [`canonical_constellations`] with its memory reserved fallibly: room for
+/// [`max_constellations`] at once (one allocation, no doubling: 600 MB at n = 63).
+///
+/// # Errors
+/// The bytes asked for, if an allocation fails.
+pub fn try_canonical_constellations(n: u32) -> Result<Vec<Constellation>, u64> {
     assert!(n <= kernel::MAX_N, "board side {n} is beyond the masks");
     if n < 2 {
-        return Vec::new();
+        return Ok(Vec::new());
     }
     let key = |b: &Border| search_key(b, n);
     // Every side's queen is the bottom queen of some image, at the same distance from the
@@ -263,6 +280,8 @@ pub fn canonical_constellations(n: u32) -> Vec<Constellation> {
     // before their eight images are made (n = 63: 3.4 s to 1.0 s).
     let off = |x: u32| (2 * x as i64 - (n as i64 - 1)).abs();
     let mut out = Vec::new();
+    let room = max_constellations(n);
+    out.try_reserve_exact(room).map_err(|_| (room * std::mem::size_of::<Constellation>()) as u64)?;
     for top in 0..n {
         for bottom in (0..n).filter(|&b| off(b) >= off(top)) {
             for left in (0..n).filter(|&l| off(l) <= off(bottom)) {
@@ -274,13 +293,13 @@ pub fn canonical_constellations(n: u32) -> Vec<Constellation> {
                     let best =
                         Symmetry::ALL.iter().map(|&s| b.apply(s, n)).min_by_key(key).expect("eight images");
                     if best == b {
-                        out.push(Constellation::new(b, n));
+                        crate::memory::try_push(&mut out, Constellation::new(b, n))?;
                     }
                 }
             }
         }
     }
-    out
+    Ok(out)
 }
 
 /// Returns the rank of a border among the images of its orbit: the smallest is searched.
@@ -316,19 +335,21 @@ pub fn d4_subproblems(constellations: &[Constellation], n: u32, depth: u32) -> V
     d4_subproblems_counting(constellations, n, depth).0
 }
 
-/// Returns [`d4_subproblems`] and the number of queen placements made to build them (the rows
-/// fixed below each start constellation, dead ends included; the border queens themselves are
-/// not counted). With the search's nodes below the subproblems this gives the nodes of the whole
-/// D4 search, whatever the split depth.
-pub fn d4_subproblems_counting(
+/// [`d4_subproblems_counting`] with its list grown fallibly.
+///
+/// # Errors
+/// The bytes asked for, if an allocation fails.
+pub fn try_d4_subproblems_counting(
     constellations: &[Constellation],
     n: u32,
     depth: u32,
-) -> (Vec<D4Subproblem>, u64) {
+) -> Result<(Vec<D4Subproblem>, u64), u64> {
     let mut nodes = 0u64;
     let depth = depth.min(n).min(crate::split::MAX_SPLIT_DEPTH);
     let full = full_mask(n);
-    let mut out = Vec::with_capacity(constellations.len());
+    let mut out = Vec::new();
+    let room = constellations.len();
+    out.try_reserve_exact(room).map_err(|_| (room * std::mem::size_of::<D4Subproblem>()) as u64)?;
     for (i, c) in constellations.iter().enumerate() {
         let start = D4Subproblem {
             constellation: i as u32,
@@ -339,9 +360,22 @@ pub fn d4_subproblems_counting(
             rd: c.rd,
             event: 0,
         };
-        expand(c, start, full, depth, &mut out, &mut nodes);
+        expand(c, start, full, depth, &mut out, &mut nodes)?;
     }
-    (out, nodes)
+    Ok((out, nodes))
+}
+
+/// Returns [`d4_subproblems`] and the number of queen placements made to build them (the rows
+/// fixed below each start constellation, dead ends included; the border queens themselves are
+/// not counted). With the search's nodes below the subproblems this gives the nodes of the whole
+/// D4 search, whatever the split depth.
+pub fn d4_subproblems_counting(
+    constellations: &[Constellation],
+    n: u32,
+    depth: u32,
+) -> (Vec<D4Subproblem>, u64) {
+    try_d4_subproblems_counting(constellations, n, depth)
+        .unwrap_or_else(|bytes| panic!("cannot allocate {bytes} bytes"))
 }
 
 fn expand(
@@ -351,21 +385,20 @@ fn expand(
     depth: u32,
     out: &mut Vec<D4Subproblem>,
     nodes: &mut u64,
-) {
+) -> Result<(), u64> {
     let all = c.events();
     let ahead = &all[sub.event as usize..];
     let (ahead, row, ld, rd) = apply_events(ahead, sub.row, sub.ld, sub.rd);
     let sub = D4Subproblem { row, ld, rd, event: (all.len() - ahead.len()) as u8, ..sub };
     if out.len() >= crate::split::MAX_SUBPROBLEMS {
-        return;
+        return Ok(());
     }
     // The searches' look-ahead, applied here too so that node counts do not depend on the split.
     if search::dropped(ahead, row, full & !sub.cols, ld, rd) {
-        return;
+        return Ok(());
     }
     if row >= depth || sub.cols == full {
-        out.push(sub);
-        return;
+        return crate::memory::try_push(out, sub);
     }
     let mut free = full & !(sub.cols | ld | rd);
     while free != 0 {
@@ -380,8 +413,9 @@ fn expand(
             ..sub
         };
         *nodes += 1;
-        expand(c, next, full, depth, out, nodes);
+        expand(c, next, full, depth, out, nodes)?;
     }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -20,7 +20,8 @@ pub mod search;
 
 use crate::kernel::full_mask;
 use constellation::{
-    Constellation, D4Subproblem, canonical_constellations, d4_subproblems, d4_subproblems_counting,
+    Constellation, D4Subproblem, max_constellations, try_canonical_constellations,
+    try_d4_subproblems_counting,
 };
 use search::{Classified, apply_events, classify_with_events, count_with_events};
 use std::ops::ControlFlow;
@@ -95,6 +96,36 @@ impl FromStr for D4Search {
 /// n = 23: 281,098 subproblems of about a second each.
 pub const LARGE_BOARD_SUBPROBLEMS: usize = 1 << 17;
 
+/// Returns the canonical constellations of the n×n board, their memory checked first against
+/// the memory available ([`crate::memory::check`], at [`max_constellations`] × 304 bytes: 600 MB
+/// at n = 63) and then reserved fallibly.
+///
+/// # Errors
+/// [`Error::OutOfMemory`] if they do not fit.
+fn plan_constellations(n: u32) -> Result<Vec<Constellation>, Error> {
+    let what = || format!("the d4 plan of n = {n} (up to {} start constellations)", max_constellations(n));
+    let bytes = (max_constellations(n) * std::mem::size_of::<Constellation>()) as u64;
+    crate::memory::check(what, bytes)?;
+    try_canonical_constellations(n)
+        .map_err(|bytes| crate::memory::out_of_memory(what(), bytes, crate::memory::available()))
+}
+
+/// Returns the subproblems of `constellations` at `depth` and the placements made, their list
+/// grown fallibly.
+///
+/// # Errors
+/// [`Error::OutOfMemory`] if the list does not fit.
+fn plan_subproblems(
+    constellations: &[Constellation],
+    n: u32,
+    depth: u32,
+) -> Result<(Vec<D4Subproblem>, u64), Error> {
+    try_d4_subproblems_counting(constellations, n, depth).map_err(|bytes| {
+        let what = format!("the d4 plan of n = {n} at split depth {depth} (its subproblem list)");
+        crate::memory::out_of_memory(what, bytes, crate::memory::available())
+    })
+}
+
 /// The D4 plan of an n×n board: subproblems with `split_depth` rows fixed.
 #[derive(Clone, Debug)]
 pub struct D4Plan {
@@ -145,11 +176,13 @@ impl D4Plan {
     ///
     /// # Errors
     /// [`Error::BoardTooLarge`] if `n` > [`crate::MAX_N`]; [`Error::BadSplitDepth`] if `depth`
-    /// is 0 or more than [`split::MAX_SPLIT_DEPTH`].
+    /// is 0 or more than [`split::MAX_SPLIT_DEPTH`]; [`Error::OutOfMemory`] if the start
+    /// constellations or the subproblem list do not fit in the memory available (573 MiB of
+    /// constellations are reserved at n = 63).
     pub fn new(n: u32, depth: u32) -> Result<D4Plan, Error> {
         check_n(n)?;
         split::check_depth(depth)?;
-        D4Plan::with_depth(n, depth, canonical_constellations(n))
+        D4Plan::with_depth(n, depth, plan_constellations(n)?)
     }
 
     /// Returns the plan with the split depth [`split::auto_split_depth`] picks for `threads`,
@@ -158,19 +191,26 @@ impl D4Plan {
     /// # Errors
     /// [`Error::BoardTooLarge`] if `n` > [`crate::MAX_N`]; [`Error::TooManySubproblems`] if the
     /// depth picked would make more than [`split::MAX_SUBPROBLEMS`] (no board and thread count
-    /// up to 4,096 does today: the most is 3.37 M, at n = 35).
+    /// up to 4,096 does today: the most is 3.37 M, at n = 35); [`Error::OutOfMemory`] as for
+    /// [`D4Plan::new`].
     pub fn auto(n: u32, threads: usize) -> Result<D4Plan, Error> {
         check_n(n)?;
-        let constellations = canonical_constellations(n);
+        let constellations = plan_constellations(n)?;
         let target = split::target_subproblems(threads);
         let target = if n > batched::MAX_N { target.max(LARGE_BOARD_SUBPROBLEMS) } else { target };
-        let depth = split::split_depth_for(n, target, |d| d4_subproblems(&constellations, n, d).len());
+        // A depth whose list cannot be allocated counts as too many (the depth before is taken).
+        let depth = split::split_depth_for(n, target, |d| {
+            try_d4_subproblems_counting(&constellations, n, d).map_or(usize::MAX, |(s, _)| s.len())
+        });
         D4Plan::with_depth(n, depth, constellations)
     }
 
     /// Returns the plan of `constellations` (those of the `n`×`n` board) at `depth`.
+    ///
+    /// # Errors
+    /// [`Error::TooManySubproblems`], [`Error::OutOfMemory`] as for [`D4Plan::new`].
     fn with_depth(n: u32, depth: u32, constellations: Vec<Constellation>) -> Result<D4Plan, Error> {
-        let (subproblems, prefix_nodes) = d4_subproblems_counting(&constellations, n, depth);
+        let (subproblems, prefix_nodes) = plan_subproblems(&constellations, n, depth)?;
         if subproblems.len() >= split::MAX_SUBPROBLEMS {
             return Err(Error::TooManySubproblems { n, depth });
         }

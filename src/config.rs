@@ -1,0 +1,404 @@
+//! The plain configuration of each command: the parsed flags ([`crate::cli`]) turned into the
+//! values the commands run with, and every rule between flags, checked here in one place before
+//! any work starts (as fd's `Config` and ripgrep's `HiArgs` do). The commands see no flag.
+//!
+//! clap itself checks the two rules its definition declares, with its own messages: `--output`
+//! needs `--shard`, and `solve --any` takes neither `--limit` nor `--unique`. A rule that needs
+//! a result (the board size of merged shards, the classes a count has) is checked here too, by
+//! the command once it has the result ([`check_offset`], [`check_classes`]).
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use nqueens::check::CheckOptions;
+use nqueens::enumerate::SolveOptions;
+use nqueens::output::{Format, Sequence};
+use nqueens::run::LongRun;
+use nqueens::{Algorithm, BoardFormat, Count, CountOptions, MAX_N};
+
+use crate::cli::{CheckArgs, Command, CountArgs, MergeArgs, Opts, PlanArgs, SolveArgs};
+
+/// A usage error: a rule between flags broken (or a value refused once parsing is done),
+/// printed on one line; exit code 2 ([`crate::cmd::exit_code`]).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct UsageError(pub String);
+
+/// What to run: one command and its configuration.
+pub enum Config {
+    /// `count` of one or more board sizes.
+    Count(CountConfig),
+    /// `count` of one board with `--checkpoint`, `--shard` or `--breakdown`.
+    LongCount(LongConfig),
+    /// `merge` of shard results.
+    Merge(MergeConfig),
+    /// `plan`: its options have no rule between them, so its parsed arguments are its config.
+    Plan(PlanArgs),
+    /// `solve`.
+    Solve(SolveConfig),
+    /// `check`.
+    Check(CheckConfig),
+    /// `completions SHELL`.
+    Completions(clap_complete::Shell),
+    /// `man`.
+    Man,
+}
+
+/// How a count is written: format, OEIS check, the sequence of a b-file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Report {
+    /// The output format.
+    pub format: Format,
+    /// Whether to check the count against the OEIS tables (exit 1 on a mismatch).
+    pub verify: bool,
+    /// The sequence a b-file writes.
+    pub sequence: Sequence,
+}
+
+/// `count` of board sizes, each counted whole.
+pub struct CountConfig {
+    /// The board sides, in the order given.
+    pub sizes: Vec<u32>,
+    /// How to count (threads resolved, progress observer made).
+    pub options: CountOptions,
+    /// How to write each count.
+    pub report: Report,
+}
+
+/// `count` of one board that is journaled, sharded or broken down.
+pub struct LongConfig {
+    /// The run (board, shard, journal, breakdown).
+    pub run: LongRun,
+    /// How to count: threads resolved, the algorithm resolved for the board (the journal and
+    /// the shard result record the concrete one).
+    pub options: CountOptions,
+    /// How to write the whole count (a shard writes its JSON result instead).
+    pub report: Report,
+    /// Where a shard writes its result; `None` for stdout.
+    pub output: Option<PathBuf>,
+    /// Where to write the breakdown CSV.
+    pub breakdown: Option<PathBuf>,
+    /// The run's observer (`options.progress` reports to it): the bar, and what a stop waits
+    /// for, also with `--progress never`.
+    pub tracker: std::sync::Arc<crate::progress::Tracker>,
+}
+
+/// `merge` of shard result files.
+pub struct MergeConfig {
+    /// The shard result files.
+    pub files: Vec<PathBuf>,
+    /// How to write the total.
+    pub report: Report,
+    /// The audit to make before merging, if asked for (`--audit`).
+    pub audit: Option<AuditConfig>,
+}
+
+/// `merge --audit`: what to recount (see [`nqueens::audit`]).
+pub struct AuditConfig {
+    /// The fraction of every shard's subproblems to recount, 0 to 1.
+    pub fraction: f64,
+    /// The sample's seed; `None` takes one from the clock (printed).
+    pub seed: Option<u64>,
+    /// Audit only, without merging (a part of a set).
+    pub partial: bool,
+    /// Worker threads of the recount.
+    pub threads: usize,
+}
+
+/// `solve`.
+pub enum SolveConfig {
+    /// One constructed solution of a board of any size.
+    Any {
+        /// The board side.
+        n: u64,
+        /// How to write it.
+        format: BoardFormat,
+    },
+    /// The solutions of one board, in order.
+    List {
+        /// The board side, at most [`MAX_N`].
+        n: u32,
+        /// Threads, format, limit, symmetry classes.
+        options: SolveOptions,
+    },
+}
+
+/// `check`.
+pub struct CheckConfig {
+    /// The list's file; `None` for standard input.
+    pub file: Option<PathBuf>,
+    /// What to check.
+    pub options: CheckOptions,
+    /// Whether a valid, distinct but incomplete list passes.
+    pub partial: bool,
+}
+
+impl Config {
+    /// Returns the configuration of the parsed command line `opts`.
+    ///
+    /// # Errors
+    /// [`UsageError`] naming the first rule between flags that `opts` breaks.
+    pub fn new(opts: Opts) -> Result<Config, UsageError> {
+        Ok(match opts.command {
+            Command::Count(args)
+                if args.checkpoint.is_some() || args.shard.is_some() || args.breakdown.is_some() =>
+            {
+                Config::LongCount(long_count(args)?)
+            }
+            Command::Count(args) => Config::Count(count(args)?),
+            Command::Merge(args) => Config::Merge(merge(args)),
+            Command::Plan(args) => Config::Plan(args),
+            Command::Solve(args) => Config::Solve(solve(args)?),
+            Command::Check(args) => Config::Check(check(args)),
+            Command::Completions(args) => Config::Completions(args.shell),
+            Command::Man => Config::Man,
+        })
+    }
+}
+
+/// The counting options of `args` (threads resolved) with `algorithm`.
+fn count_options(args: &CountArgs, algorithm: Algorithm) -> CountOptions {
+    CountOptions {
+        threads: args.threads.unwrap_or_else(num_cpus::get),
+        algorithm,
+        split_depth: args.split_depth,
+        progress: args.progress.progress(),
+        stats: args.stats,
+        d4_search: args.d4_search,
+    }
+}
+
+fn count(args: CountArgs) -> Result<CountConfig, UsageError> {
+    let sizes: Vec<u32> = args.sizes.iter().flat_map(|s| s.iter()).collect();
+    let report =
+        Report { format: args.format.unwrap_or_default(), verify: args.verify, sequence: args.sequence };
+    if args.sequence.needs_classes() && args.algorithm == Algorithm::Mirror {
+        return Err(sequence_needs_classes(args.sequence, Algorithm::Mirror));
+    }
+    check_offset(report.format, report.sequence, sizes.iter().copied())?;
+    if report.format == Format::Bfile {
+        // A b-file lists each n once, in increasing order (OEIS b-file format).
+        if let Some(w) = sizes.windows(2).find(|w| w[1] <= w[0]) {
+            return Err(UsageError(format!(
+                "--format bfile needs board sizes in increasing order, each once: {} comes after {}",
+                w[1], w[0]
+            )));
+        }
+    }
+    Ok(CountConfig { options: count_options(&args, args.algorithm), sizes, report })
+}
+
+fn long_count(args: CountArgs) -> Result<LongConfig, UsageError> {
+    let n = single_size(&args)?;
+    check_paths(&args)?;
+    if args.stats {
+        // A resumed or sharded run has no whole-run timing or node count to report.
+        return Err(UsageError(
+            "--stats describes one whole run, not --checkpoint, --shard or --breakdown: the breakdown CSV has nodes per subproblem"
+                .into(),
+        ));
+    }
+    if args.verify && args.shard.is_some() {
+        return Err(UsageError(
+            "--verify checks a whole count, not one shard: use it with `nqueens merge`".into(),
+        ));
+    }
+    if let (Some(_), Some(format)) = (args.shard, args.format)
+        && format != Format::Json
+    {
+        return Err(UsageError(format!(
+            "--format {} does not apply to --shard: a shard writes its JSON result for `nqueens merge`; give --format to `nqueens merge`",
+            Format::NAMES[format as usize]
+        )));
+    }
+    let report =
+        Report { format: args.format.unwrap_or_default(), verify: args.verify, sequence: args.sequence };
+    check_offset(report.format, report.sequence, std::iter::once(n))?;
+    // The journal and the shard result record the concrete algorithm (`auto` resolves per n).
+    let algorithm = args.algorithm.resolve(n);
+    if args.sequence.needs_classes() && algorithm == Algorithm::Mirror {
+        return Err(sequence_needs_classes(args.sequence, Algorithm::Mirror));
+    }
+    let run = LongRun {
+        n,
+        shard: args.shard,
+        checkpoint: args.checkpoint.clone(),
+        breakdown: args.breakdown.is_some(),
+    };
+    let tracker = args.progress.tracker();
+    let options =
+        CountOptions { progress: nqueens::Progress::To(tracker.clone()), ..count_options(&args, algorithm) };
+    Ok(LongConfig { run, options, report, output: args.output, breakdown: args.breakdown, tracker })
+}
+
+fn merge(args: MergeArgs) -> MergeConfig {
+    let report = Report { format: args.format, verify: args.verify, sequence: args.sequence };
+    let audit = args.audit.map(|fraction| AuditConfig {
+        fraction,
+        seed: args.seed,
+        partial: args.partial,
+        threads: args.threads.unwrap_or_else(num_cpus::get),
+    });
+    MergeConfig { files: args.files, report, audit }
+}
+
+fn solve(args: SolveArgs) -> Result<SolveConfig, UsageError> {
+    if args.any {
+        return Ok(SolveConfig::Any { n: args.n, format: args.format });
+    }
+    let n = u32::try_from(args.n).ok().filter(|&n| n <= MAX_N).ok_or_else(|| {
+        UsageError(format!(
+            "board size {} is too large: the u64 masks allow n <= {MAX_N} (--any writes one solution of any size)",
+            args.n
+        ))
+    })?;
+    let options = SolveOptions {
+        threads: args.threads.unwrap_or_else(num_cpus::get),
+        format: args.format,
+        limit: args.limit,
+        unique: args.unique,
+        split_depth: None,
+    };
+    Ok(SolveConfig::List { n, options })
+}
+
+fn check(args: CheckArgs) -> CheckConfig {
+    let options = CheckOptions { format: args.format, size: args.size, unique: args.unique };
+    let file = (args.file.as_os_str() != "-").then_some(args.file);
+    CheckConfig { file, options, partial: args.partial }
+}
+
+/// Returns the one board size of `args`.
+///
+/// # Errors
+/// [`UsageError`] if `args` names more than one size.
+fn single_size(args: &CountArgs) -> Result<u32, UsageError> {
+    match args.sizes.as_slice() {
+        [s] if s.first == s.last => Ok(s.first),
+        _ => {
+            let given: Vec<String> =
+                args.sizes
+                    .iter()
+                    .map(|s| {
+                        if s.first == s.last {
+                            s.first.to_string()
+                        } else {
+                            format!("{}..{}", s.first, s.last)
+                        }
+                    })
+                    .collect();
+            Err(UsageError(format!(
+                "--checkpoint, --shard and --breakdown count one board size, not '{}': run one command per n",
+                given.join(" ")
+            )))
+        }
+    }
+}
+
+/// Refuses a checkpoint that is not a regular file (a device, a pipe or a folder would be read
+/// without end or replaced), and one path given for two outputs (the journal would be lost).
+fn check_paths(args: &CountArgs) -> Result<(), UsageError> {
+    if let Some(path) = &args.checkpoint
+        && fs::metadata(path).is_ok_and(|m| !m.is_file())
+    {
+        return Err(UsageError(format!(
+            "checkpoint {} is not a regular file: give the path of a journal file (new or to resume)",
+            path.display()
+        )));
+    }
+    let named =
+        [("--checkpoint", &args.checkpoint), ("--output", &args.output), ("--breakdown", &args.breakdown)];
+    for (i, (a, pa)) in named.iter().enumerate() {
+        for (b, pb) in &named[i + 1..] {
+            if let (Some(x), Some(y)) = (pa, pb)
+                && same_file(x, y)
+            {
+                return Err(UsageError(format!(
+                    "{a} and {b} name the same file {}: give each its own path",
+                    x.display()
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Returns true if and only if `x` and `y` name one file: the same path, the same folder and
+/// name once symbolic links are followed (also a link whose target does not exist yet, which
+/// writing would create), or one file under two hard links.
+fn same_file(x: &Path, y: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    if x == y || resolve(x) == resolve(y) {
+        return true;
+    }
+    matches!((fs::metadata(x), fs::metadata(y)), (Ok(a), Ok(b)) if (a.dev(), a.ino()) == (b.dev(), b.ino()))
+}
+
+/// Returns `path` with its symbolic links followed (up to 40, as the kernel does) and its folder
+/// made canonical; the last target need not exist. Falls back to the path as followed where
+/// the folder cannot be resolved.
+fn resolve(path: &Path) -> PathBuf {
+    let mut p = path.to_path_buf();
+    for _ in 0..40 {
+        match fs::read_link(&p) {
+            // A relative target is relative to the link's folder.
+            Ok(target) => p = p.parent().unwrap_or(Path::new("")).join(target),
+            Err(_) => break,
+        }
+    }
+    let dir = p.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    match (fs::canonicalize(dir), p.file_name()) {
+        (Ok(dir), Some(name)) => dir.join(name),
+        _ => p,
+    }
+}
+
+/// Returns the refusal of a `--sequence` that follows from the symmetry classes (`unique`,
+/// `rot180`, `rot90`) for `algorithm`, which does not count them.
+fn sequence_needs_classes(sequence: Sequence, algorithm: Algorithm) -> UsageError {
+    let what = match sequence {
+        Sequence::Unique => "fundamental solutions",
+        _ => "the symmetry classes",
+    };
+    UsageError(format!(
+        "--sequence {} needs {what}, which --algorithm {algorithm} does not count: use auto, d4 or join",
+        sequence.name()
+    ))
+}
+
+/// Refuses to write `count` as `report` says when its sequence needs symmetry classes that the
+/// count lacks (a count of n ≥ 1 by an algorithm that does not classify: merged mirror shards).
+///
+/// # Errors
+/// [`UsageError`] naming the sequence and the algorithm.
+pub fn check_classes(report: &Report, count: &Count) -> Result<(), UsageError> {
+    if report.sequence.needs_classes() && count.classes.is_none() && count.n >= 1 {
+        return Err(sequence_needs_classes(report.sequence, count.algorithm));
+    }
+    Ok(())
+}
+
+/// Refuses a b-file of a sequence with offset 1 (A002562, A032522, A033148) when every size
+/// asked for is n = 0, which has no term: the b-file would be empty. A range such as 0..12 just
+/// skips n = 0.
+///
+/// # Errors
+/// [`UsageError`] naming the sequence and its offset.
+pub fn check_offset(
+    format: Format,
+    sequence: Sequence,
+    mut sizes: impl Iterator<Item = u32>,
+) -> Result<(), UsageError> {
+    if format != Format::Bfile || sequence == Sequence::Solutions || sizes.any(|n| n >= 1) {
+        return Ok(());
+    }
+    let oeis = match sequence {
+        Sequence::Unique => "A002562",
+        Sequence::Rot180 => "A032522",
+        _ => "A033148",
+    };
+    Err(UsageError(format!(
+        "--sequence {} starts at n = 1 (OEIS {oeis}'s offset): n = 0 has no term",
+        sequence.name()
+    )))
+}

@@ -1,0 +1,349 @@
+//! Solution boards, listed in lexicographic order and streamed with flat memory.
+//!
+//! # Order
+//! Solutions come in the order of a row-by-row search that tries columns left to right: by the
+//! column of the queen in row 0, then row 1, and so on (for n = 4: `1 3 0 2`, then `2 0 3 1`,
+//! 0-based). The bytes written are the same for every thread count.
+//!
+//! # Parallel and in order
+//! The board is split into subproblems with the first rows fixed ([`ordered_subproblems`]:
+//! [`split::expand`] from the empty board, *without* mirror halving, at the depth
+//! [`stream_split_depth`] picks); their prefixes are in lexicographic order, so writing each
+//! subproblem's solutions in turn gives the global order. A [`Stream`] searches them on a pool
+//! of workers and hands their output over in order with bounded memory (see [`stream`]);
+//! [`write_solutions`] writes it in a [`BoardFormat`] ([`crate::boards`]), [`Solutions`]
+//! iterates over it. [`for_each_solution`] visits the solutions on the calling thread.
+//!
+//! # Fundamental solutions
+//! With `unique`, only the canonical board of each symmetry class is listed: the
+//! lexicographically smallest of its D4 orbit ([`crate::symmetry`]); their number is OEIS
+//! A002562. A board whose row-0 queen lies right of the middle is never canonical (its left-right
+//! mirror is smaller), so those prefixes are not searched; every other solution is compared with
+//! its seven images, without allocating.
+
+pub mod stream;
+
+use std::io::{self, Write};
+use std::ops::ControlFlow;
+
+use crate::boards::BoardFormat;
+use crate::kernel::{self, full_mask};
+use crate::split::{self, Subproblem};
+use crate::{Error, check_n, oeis};
+use stream::Chunk;
+pub use stream::{CHUNK_BYTES, HEAD_LIMIT, QUEUE_LIMIT, Stream};
+
+/// The most subproblems an automatic split depth makes (2^18, about 12 MiB of prefixes).
+pub const MAX_STREAM_SUBPROBLEMS: usize = 1 << 18;
+/// Calls `visit` with every solution of the `n`×`n` board in lexicographic order (see the
+/// module docs), on the calling thread, until `visit` returns [`ControlFlow::Break`]. Each
+/// solution is the 0-based column of the queen in each row, row 0 first. n = 0 has one solution,
+/// the empty board (OEIS A000170 convention).
+///
+/// # Errors
+/// [`Error::BoardTooLarge`] if `n` > [`crate::MAX_N`].
+///
+/// # Examples
+/// ```
+/// use std::ops::ControlFlow;
+/// let mut first = Vec::new();
+/// nqueens::enumerate::for_each_solution(8, |q| {
+///     first = q.to_vec();
+///     ControlFlow::Break(())
+/// })
+/// .unwrap();
+/// assert_eq!(first, vec![0, 4, 7, 5, 2, 6, 1, 3]);
+/// ```
+pub fn for_each_solution(n: u32, mut visit: impl FnMut(&[u8]) -> ControlFlow<()>) -> Result<(), Error> {
+    check_n(n)?;
+    let mut path = [0u8; 64];
+    let _ = kernel::for_each_completion(full_mask(n), 0, 0, 0, &mut path, 0, &mut visit);
+    Ok(())
+}
+
+/// How to list solutions: threads, format, limit, symmetry classes only, split depth.
+#[derive(Clone, Debug)]
+pub struct SolveOptions {
+    /// Worker threads (at least 1). Default: every logical CPU (`num_cpus::get()`).
+    pub threads: usize,
+    /// How each solution is written. Default: [`BoardFormat::Board`].
+    pub format: BoardFormat,
+    /// Stop after this many solutions (and stop searching). Default: no limit.
+    pub limit: Option<u64>,
+    /// List only the canonical board of each symmetry class (OEIS A002562). Default: false.
+    pub unique: bool,
+    /// Rows fixed per subproblem (1..=16); `None` picks one (see [`stream_split_depth`]).
+    pub split_depth: Option<u32>,
+}
+
+impl Default for SolveOptions {
+    fn default() -> Self {
+        SolveOptions {
+            threads: num_cpus::get(),
+            format: BoardFormat::Board,
+            limit: None,
+            unique: false,
+            split_depth: None,
+        }
+    }
+}
+
+/// Returns the subproblems of the ordered listing of an `n`×`n` board: every prefix with
+/// `depth` rows fixed (no mirror halving), lexicographic; only the left half of row 0 (columns
+/// `0..=(n-1)/2`) when `unique`.
+pub fn ordered_subproblems(n: u32, depth: u32, unique: bool) -> Vec<Subproblem> {
+    let mut subs = split::expand(vec![Subproblem::ROOT], n, depth);
+    if unique && n >= 1 {
+        subs.retain(|s| s.prefix.cols().first().is_none_or(|&c| u32::from(c) <= (n - 1) / 2));
+    }
+    subs
+}
+
+/// Returns the split depth of an ordered listing of an `n`×`n` board on `threads` workers with
+/// about `bytes_per_solution` bytes each.
+///
+/// The smallest depth with at least 32 subproblems per thread and 2,048 in all (as for
+/// counting, [`split::auto_split_depth`]) whose average output also fits four times per thread
+/// into [`QUEUE_LIMIT`], so workers ahead of the head rarely wait; never more than
+/// [`MAX_STREAM_SUBPROBLEMS`] subproblems. Q(n) comes from OEIS A000170 (n ≤ 27); beyond the
+/// table the output is taken as unbounded and the depth grows to the subproblem cap.
+pub fn stream_split_depth(n: u32, threads: usize, bytes_per_solution: usize) -> u32 {
+    let target = split::target_subproblems(threads);
+    let want = (QUEUE_LIMIT / (4 * threads.max(1))) as u128;
+    let total = oeis::A000170.get(n).map(|q| q * bytes_per_solution as u128);
+    let deepest = n.min(split::MAX_SPLIT_DEPTH);
+    let mut level = vec![Subproblem::ROOT];
+    let mut depth = 0;
+    while depth < deepest {
+        let small = total.is_some_and(|t| t / level.len() as u128 <= want);
+        if depth >= 1 && level.len() >= target && small {
+            break;
+        }
+        let next: usize = level.iter().map(|s| s.free(n).count_ones() as usize).sum();
+        if next > MAX_STREAM_SUBPROBLEMS {
+            break;
+        }
+        depth += 1;
+        level = split::expand(level, n, depth);
+    }
+    depth.max(1)
+}
+/// Writes the solutions of the `n`×`n` board to `out` as `options` say and returns how many
+/// were written (see [`Stream`]).
+///
+/// # Errors
+/// A library error from [`Stream::new`] (as an [`io::Error`] of kind `InvalidInput`) or the
+/// first write error.
+///
+/// # Examples
+/// ```
+/// use nqueens::BoardFormat;
+/// use nqueens::enumerate::{SolveOptions, write_solutions};
+/// let mut out = Vec::new();
+/// let options = SolveOptions { format: BoardFormat::Cols, threads: 2, ..SolveOptions::default() };
+/// assert_eq!(write_solutions(4, &options, &mut out).unwrap(), 2);
+/// assert_eq!(out, b"2 4 1 3\n3 1 4 2\n");
+/// ```
+pub fn write_solutions(n: u32, options: &SolveOptions, out: &mut dyn Write) -> io::Result<u64> {
+    let stream = Stream::new(n, options).map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
+    stream.write_to(out)
+}
+
+/// An iterator over the solutions of one board in lexicographic order, each the 0-based column
+/// of the queen in every row (row 0 first), searched in parallel ahead of the reader with
+/// bounded memory (see [`Stream`]). Dropping it stops the search.
+pub struct Solutions {
+    stream: Stream,
+    chunk: Chunk,
+    /// The next solution of `chunk` to hand out.
+    at: usize,
+}
+
+impl Solutions {
+    /// Returns the iterator over the solutions of the `n`×`n` board with `options` (its
+    /// `format` is ignored: the iterator reads raw columns).
+    ///
+    /// # Errors
+    /// As [`Stream::new`].
+    pub fn new(n: u32, options: &SolveOptions) -> Result<Solutions, Error> {
+        let options = SolveOptions { format: BoardFormat::Raw, ..options.clone() };
+        Ok(Solutions { stream: Stream::new(n, &options)?, chunk: Chunk::default(), at: 0 })
+    }
+}
+
+impl Iterator for Solutions {
+    type Item = Vec<u8>;
+
+    fn next(&mut self) -> Option<Vec<u8>> {
+        while self.at >= self.chunk.ends.len() {
+            self.chunk = self.stream.next_chunk()?;
+            self.at = 0;
+        }
+        let start = if self.at == 0 { 0 } else { self.chunk.ends[self.at - 1] as usize };
+        let end = self.chunk.ends[self.at] as usize;
+        self.at += 1;
+        Some(self.chunk.bytes[start..end].to_vec())
+    }
+}
+
+/// Returns an iterator over the solutions of the `n`×`n` board in lexicographic order, each
+/// the 0-based column of the queen in every row, searched on every logical CPU.
+///
+/// # Errors
+/// [`Error::BoardTooLarge`] if `n` > [`crate::MAX_N`]; [`Error::ThreadPool`] if the threads
+/// cannot be started.
+///
+/// # Examples
+/// ```
+/// let boards: Vec<Vec<u8>> = nqueens::enumerate::solutions(4).unwrap().collect();
+/// assert_eq!(boards, vec![vec![1, 3, 0, 2], vec![2, 0, 3, 1]]);
+/// assert_eq!(nqueens::enumerate::solutions(8).unwrap().count(), 92);
+/// ```
+pub fn solutions(n: u32) -> Result<Solutions, Error> {
+    Solutions::new(n, &SolveOptions::default())
+}
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reference::backtrack_each;
+
+    fn reference(n: u32) -> Vec<Vec<u8>> {
+        let mut all = Vec::new();
+        backtrack_each(n, |q| all.push(q.iter().map(|&c| c as u8).collect()));
+        all
+    }
+
+    fn listing(n: u32, options: &SolveOptions) -> Vec<u8> {
+        let mut out = Vec::new();
+        write_solutions(n, options, &mut out).unwrap();
+        out
+    }
+
+    #[test]
+    fn iterator_matches_the_reference_for_every_thread_count_and_depth() {
+        for n in 0..=9 {
+            let want = reference(n);
+            for threads in [1, 2, 3] {
+                for depth in [None, Some(1), Some(2), Some(n.max(1))] {
+                    let options = SolveOptions { threads, split_depth: depth, ..SolveOptions::default() };
+                    let got: Vec<Vec<u8>> = Solutions::new(n, &options).unwrap().collect();
+                    assert_eq!(got, want, "n = {n}, threads = {threads}, depth = {depth:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn sequential_listing_matches_the_reference() {
+        for n in 0..=9 {
+            let mut got = Vec::new();
+            for_each_solution(n, |q| {
+                got.push(q.to_vec());
+                ControlFlow::Continue(())
+            })
+            .unwrap();
+            assert_eq!(got, reference(n), "n = {n}");
+        }
+        assert_eq!(for_each_solution(64, |_| ControlFlow::Continue(())), Err(Error::BoardTooLarge { n: 64 }));
+    }
+
+    #[test]
+    fn unique_lists_the_canonical_boards_in_order() {
+        for n in 1..=10 {
+            let want: Vec<Vec<u8>> =
+                reference(n).into_iter().filter(|q| crate::symmetry::is_canonical(q)).collect();
+            assert_eq!(want.len() as u128, oeis::A002562.get(n).unwrap(), "n = {n}");
+            let options = SolveOptions { threads: 2, unique: true, ..SolveOptions::default() };
+            let got: Vec<Vec<u8>> = Solutions::new(n, &options).unwrap().collect();
+            assert_eq!(got, want, "n = {n}");
+        }
+    }
+
+    #[test]
+    fn limit_cuts_at_any_point_and_across_chunks() {
+        let all = reference(9);
+        for limit in [0, 1, 2, 37, 351, 352, 353, 10_000] {
+            for threads in [1, 3] {
+                let options = SolveOptions { threads, limit: Some(limit), ..SolveOptions::default() };
+                let got: Vec<Vec<u8>> = Solutions::new(9, &options).unwrap().collect();
+                assert_eq!(got, all[..all.len().min(limit as usize)], "limit = {limit}, threads = {threads}");
+            }
+        }
+        // The leetcode array stays well-formed when cut.
+        let options =
+            SolveOptions { threads: 2, limit: Some(1), format: BoardFormat::Leetcode, ..Default::default() };
+        assert_eq!(listing(4, &options), b"[[\".Q..\",\"...Q\",\"Q...\",\"..Q.\"]]\n");
+        let options = SolveOptions { limit: Some(0), format: BoardFormat::Leetcode, ..Default::default() };
+        assert_eq!(listing(8, &options), b"[]\n");
+    }
+
+    #[test]
+    fn bytes_do_not_depend_on_threads_or_depth_and_memory_stays_bounded() {
+        // n = 11 in the board format is 2,680 × 133 bytes = 356 KB, several chunks per
+        // subproblem at depth 1, so the back-pressure and head hand-over paths run.
+        for format in BoardFormat::ALL {
+            let one = listing(11, &SolveOptions { threads: 1, format, ..Default::default() });
+            for (threads, depth) in [(2, Some(1)), (3, None), (4, Some(3))] {
+                let options = SolveOptions { threads, format, split_depth: depth, ..Default::default() };
+                assert!(listing(11, &options) == one, "{format}, threads = {threads}");
+            }
+        }
+    }
+
+    #[test]
+    fn formats_of_four_queens() {
+        let list = |format| listing(4, &SolveOptions { threads: 2, format, ..Default::default() });
+        assert_eq!(list(BoardFormat::Board), b".Q..\n...Q\nQ...\n..Q.\n\n..Q.\nQ...\n...Q\n.Q..\n");
+        assert_eq!(
+            list(BoardFormat::Leetcode),
+            b"[[\".Q..\",\"...Q\",\"Q...\",\"..Q.\"],[\"..Q.\",\"Q...\",\"...Q\",\".Q..\"]]\n"
+        );
+        assert_eq!(list(BoardFormat::Cols), b"2 4 1 3\n3 1 4 2\n");
+        let cols10 = listing(
+            10,
+            &SolveOptions { threads: 1, format: BoardFormat::Cols, limit: Some(1), ..Default::default() },
+        );
+        assert_eq!(cols10, b"1 3 6 8 10 5 9 2 4 7\n");
+    }
+
+    #[test]
+    fn edge_sizes() {
+        let list = |n, format| listing(n, &SolveOptions { threads: 2, format, ..Default::default() });
+        for n in [2, 3] {
+            assert_eq!(list(n, BoardFormat::Board), b"");
+            assert_eq!(list(n, BoardFormat::Cols), b"");
+            assert_eq!(list(n, BoardFormat::Leetcode), b"[]\n");
+        }
+        assert_eq!(list(1, BoardFormat::Board), b"Q\n");
+        assert_eq!(list(1, BoardFormat::Cols), b"1\n");
+        assert_eq!(list(1, BoardFormat::Leetcode), b"[[\"Q\"]]\n");
+        // n = 0: one solution, the empty board.
+        assert_eq!(list(0, BoardFormat::Cols), b"\n");
+        assert_eq!(list(0, BoardFormat::Leetcode), b"[[]]\n");
+        assert_eq!(solutions(0).unwrap().collect::<Vec<_>>(), vec![Vec::<u8>::new()]);
+    }
+
+    #[test]
+    fn bad_options_are_errors() {
+        let err = |o: SolveOptions| Stream::new(8, &o).err();
+        assert_eq!(err(SolveOptions { threads: 0, ..Default::default() }), Some(Error::ZeroThreads));
+        assert_eq!(
+            err(SolveOptions { split_depth: Some(0), ..Default::default() }),
+            Some(Error::BadSplitDepth { depth: 0 })
+        );
+        assert_eq!(Stream::new(64, &SolveOptions::default()).err(), Some(Error::BoardTooLarge { n: 64 }));
+    }
+
+    #[test]
+    fn auto_depth_bounds_the_work_per_subproblem() {
+        // n = 16 in cols: 14,772,512 × ~40 bytes over ≥ 2,048 subproblems of ≤ 2 MiB each.
+        let d = stream_split_depth(16, 2, 48);
+        let subs = ordered_subproblems(16, d, false).len();
+        assert!((2048..=MAX_STREAM_SUBPROBLEMS).contains(&subs), "depth {d}: {subs}");
+        // Beyond the table the depth stops at the subproblem cap.
+        let d = stream_split_depth(40, 2, 120);
+        assert!(ordered_subproblems(40, d, false).len() <= MAX_STREAM_SUBPROBLEMS);
+        assert!(d >= 3);
+        assert_eq!(stream_split_depth(1, 8, 1), 1);
+    }
+}

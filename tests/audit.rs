@@ -1,0 +1,317 @@
+//! `nqueens merge --audit FRACTION`: shard results carry per-subproblem subtotals (format 3) and
+//! the audit recounts a seeded sample of them, naming the shard file and host that disagree
+//! (issue 15).
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::{nqueens, usage_error};
+use nqueens::merge::ShardResult;
+use nqueens::{Classes, Tally, oeis};
+
+/// Counts `n` in `k` shards with `extra` arguments and returns the result files.
+fn shard_files(dir: &Path, n: u32, k: usize, extra: &[&str]) -> Vec<PathBuf> {
+    (0..k)
+        .map(|i| {
+            let f = dir.join(format!("s{i}.json"));
+            let (n, shard) = (n.to_string(), format!("{i}/{k}"));
+            let mut args = vec!["count", &n, "--shard", &shard, "--output", f.to_str().unwrap(), "-j", "2"];
+            args.extend(extra);
+            nqueens(&args).assert().success();
+            f
+        })
+        .collect()
+}
+
+fn read(path: &Path) -> ShardResult {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+fn write(path: &Path, r: &ShardResult) {
+    std::fs::write(path, serde_json::to_string(r).unwrap()).unwrap();
+}
+
+/// Decodes the subtotals of `r` (d4 when `classifies`).
+fn subtotals(r: &ShardResult, classifies: bool) -> Vec<Tally> {
+    nqueens::subtotals::decode(r.subtotals.as_deref().unwrap(), classifies)
+        .unwrap()
+        .map(Result::unwrap)
+        .collect()
+}
+
+/// Forges the subtotal at `position` of the shard result at `path` by `edit`, and the total so
+/// that it stays consistent, with a recomputed checksum: what a dishonest or broken machine
+/// could send. Returns the subproblem id it forged.
+fn forge_subtotal(path: &Path, position: usize, classifies: bool, edit: impl Fn(&mut Tally)) -> usize {
+    let mut r = read(path);
+    let mut subs = subtotals(&r, classifies);
+    edit(&mut subs[position]);
+    let sum = subs.iter().fold(Tally::default(), |s, t| s + *t);
+    r.solutions = sum.solutions;
+    r.classes = sum.classes;
+    r.subtotals = nqueens::subtotals::encode(classifies, &subs);
+    r.checksum = r.compute_checksum();
+    write(path, &r);
+    let algorithm: nqueens::Algorithm = r.algorithm.parse().unwrap();
+    let plan = nqueens::shard::shard_plan(algorithm, r.n, Some(r.split_depth), r.shards).unwrap();
+    nqueens::shard::assign(plan.as_ref(), r.shards)[r.shard][position]
+}
+
+/// Runs `merge` with `args` and the files; returns (exit code, stdout, stderr).
+fn merge(args: &[&str], files: &[PathBuf]) -> (i32, String, String) {
+    let mut all = vec!["merge"];
+    all.extend(args);
+    all.extend(files.iter().map(|f| f.to_str().unwrap()));
+    let out = nqueens(&all).output().unwrap();
+    (
+        out.status.code().unwrap(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+fn bytes(files: &[PathBuf]) -> Vec<Vec<u8>> {
+    files.iter().map(|f| std::fs::read(f).unwrap()).collect()
+}
+
+#[test]
+fn a_clean_audit_passes_at_every_fraction_and_prints_its_seed() {
+    let dir = tempfile::tempdir().unwrap();
+    for (algorithm, n, k) in [("join", 14, 3), ("d4", 13, 4), ("mirror", 12, 2)] {
+        let sub = dir.path().join(algorithm);
+        std::fs::create_dir(&sub).unwrap();
+        let files = shard_files(&sub, n, k, &["--algorithm", algorithm]);
+        let before = bytes(&files);
+        let host = nqueens::merge::host_name();
+        for r in files.iter().map(|f| read(f)) {
+            assert_eq!(r.format_version, 3);
+            assert_eq!(r.host, host);
+            let subs = subtotals(&r, algorithm == "d4");
+            assert_eq!(subs.len(), r.covers.as_ref().unwrap().count);
+            assert_eq!(subs.iter().map(|t| t.solutions).sum::<u128>(), r.solutions);
+        }
+        let plan = nqueens::shard::shard_plan(algorithm.parse().unwrap(), n, None, k).unwrap();
+        for (fraction, recounted) in [("0", 0), ("1", plan.len()), ("0.3", usize::MAX)] {
+            let (code, stdout, stderr) =
+                merge(&["--audit", fraction, "--seed", "7", "--format", "bfile"], &files);
+            assert_eq!(code, 0, "{algorithm} {fraction}: {stderr}");
+            assert_eq!(stdout, format!("{n} {}\n", oeis::A000170.get(n).unwrap()));
+            let lines: Vec<&str> = stderr.lines().collect();
+            assert_eq!(lines.len(), 2, "{stderr}");
+            assert_eq!(
+                lines[0],
+                format!(
+                    "nqueens: audit of {k} shard result(s) at fraction {fraction}, seed 7 (--seed 7 repeats it)"
+                )
+            );
+            let shown = if recounted == usize::MAX {
+                // ⌈0.3·m⌉ of each shard's m subproblems.
+                let ids = nqueens::shard::assign(plan.as_ref(), k);
+                ids.iter().map(|s| nqueens::audit::sample_size(s.len(), 0.3)).sum()
+            } else {
+                recounted
+            };
+            assert_eq!(
+                lines[1],
+                format!(
+                    "nqueens: audit: {shown} of {} subproblems in {k} shard(s) recounted: all agree",
+                    plan.len()
+                )
+            );
+        }
+        // Without --seed the seed comes from the clock and is printed.
+        let (code, _, stderr) = merge(&["--audit", "0.01"], &files);
+        assert_eq!(code, 0, "{stderr}");
+        let seed: u64 = stderr.split("seed ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+        assert!(stderr.contains(&format!("(--seed {seed} repeats it)")), "{stderr}");
+        assert!(before == bytes(&files), "a shard result was changed");
+    }
+}
+
+#[test]
+fn a_forged_subtotal_with_a_consistent_total_is_caught_and_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = shard_files(dir.path(), 15, 3, &["--algorithm", "d4"]);
+    let host = read(&files[1]).host.unwrap();
+    let pristine = bytes(&files);
+    // One subproblem of shard 1 claims one more class of 8 (8 more solutions); the total follows,
+    // so the checksum, the subtotals' sum and 8·c8 + 4·c4 + 2·c2 + c1 = solutions all hold.
+    let r = read(&files[1]);
+    let m = r.covers.as_ref().unwrap().count;
+    // A position the audit at fraction 0.05 with seed 11 samples (the draw is reproducible).
+    let picks = nqueens::audit::sample(m, 0.05, nqueens::audit::shard_seed(11, 1));
+    let position = picks[picks.len() / 2];
+    let real = subtotals(&r, true)[position];
+    let id = forge_subtotal(&files[1], position, true, |t| {
+        t.solutions += 8;
+        t.classes.orbit8 += 1;
+    });
+    let forged = bytes(&files);
+    // A plain merge cannot tell: the forged total is consistent.
+    let (code, stdout, stderr) = merge(&["--format", "bfile"], &files);
+    assert_eq!((code, stdout, stderr), (0, format!("15 {}\n", 2279184 + 8), String::new()));
+    // The audit recounts the sampled subproblem and names the file, the shard and the host.
+    let line = format!(
+        "nqueens: audit: {} (shard 1/3, host {host}): subproblem {id} recounts to {} solutions (classes {},{},{},{}) but its subtotal says {} solutions (classes {},{},{},{})",
+        files[1].display(),
+        real.solutions,
+        real.classes.orbit8,
+        real.classes.orbit4,
+        real.classes.orbit2,
+        real.classes.orbit1,
+        real.solutions + 8,
+        real.classes.orbit8 + 1,
+        real.classes.orbit4,
+        real.classes.orbit2,
+        real.classes.orbit1,
+    );
+    for fraction in ["0.05", "1"] {
+        let (code, stdout, stderr) = merge(&["--audit", fraction, "--seed", "11"], &files);
+        assert_eq!(code, 1, "{stderr}");
+        assert_eq!(stdout, "", "no total from an audit that disagrees");
+        let lines: Vec<&str> = stderr.lines().collect();
+        assert_eq!(lines.len(), 3, "{stderr}");
+        assert_eq!(lines[1], line);
+        assert!(lines[2].ends_with(": 1 disagreement"), "{stderr}");
+    }
+    // At fraction 0 only the sums are checked, and they hold.
+    let (code, _, stderr) = merge(&["--audit", "0", "--seed", "11"], &files);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(bytes(&files) == forged, "the audit changed a file");
+
+    // A total changed without its subtotals is caught by any audit, and by the plain merge.
+    for (f, b) in files.iter().zip(&pristine) {
+        std::fs::write(f, b).unwrap();
+    }
+    let mut r = read(&files[2]);
+    r.solutions += 8;
+    r.classes.orbit8 += 1;
+    r.checksum = r.compute_checksum();
+    write(&files[2], &r);
+    let message = format!(
+        "{} (shard 2/3, host {host}): its subtotals add up to {} solutions but it says {}: the file was forged or damaged",
+        files[2].display(),
+        r.solutions - 8,
+        r.solutions
+    );
+    let (code, stdout, stderr) = merge(&["--audit", "0", "--seed", "3"], &files);
+    assert_eq!((code, stdout.as_str()), (1, ""), "{stderr}");
+    assert_eq!(stderr.lines().nth(1), Some(format!("nqueens: audit: {message}").as_str()), "{stderr}");
+    let (code, _, stderr) = merge(&[], &files);
+    assert_eq!(code, 1, "{stderr}");
+    assert_eq!(stderr, format!("nqueens: error: cannot merge: {message}\n"));
+}
+
+#[test]
+fn join_and_mirror_forgeries_are_caught_too() {
+    let dir = tempfile::tempdir().unwrap();
+    for (algorithm, n) in [("join", 14), ("mirror", 13)] {
+        let sub = dir.path().join(algorithm);
+        std::fs::create_dir(&sub).unwrap();
+        let files = shard_files(&sub, n, 2, &["--algorithm", algorithm]);
+        // A multiple of 8 keeps the join's Burnside count whole, so only the audit sees it.
+        let id = forge_subtotal(&files[0], 0, false, |t| t.solutions += 8);
+        let (code, _, stderr) = merge(&["--audit", "1", "--seed", "1"], &files);
+        assert_eq!(code, 1, "{algorithm}: {stderr}");
+        assert!(
+            stderr.contains("s0.json (shard 0/2, host ")
+                && stderr.contains(&format!("): subproblem {id} recounts to ")),
+            "{stderr}"
+        );
+        assert_eq!(stderr.lines().count(), 3, "{stderr}");
+    }
+}
+
+#[test]
+fn bad_fractions_are_usage_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = shard_files(dir.path(), 10, 2, &[]);
+    let f0 = files[0].to_str().unwrap();
+    for bad in ["-0.5", "1.5", "NaN", "inf", "abc", ""] {
+        usage_error(
+            &["merge", "--audit", bad, f0],
+            &format!(
+                "audit fraction '{bad}' is not a number from 0 to 1: use e.g. 0.01 to recount 1% of each shard's subproblems, 1 for all"
+            ),
+        );
+    }
+    usage_error(&["merge", "--seed", "5", f0], "--audit");
+    usage_error(&["merge", "--partial", f0], "--audit");
+    usage_error(&["merge", "--audit", "0.5", "--seed", "x", f0], "'x'");
+}
+
+#[test]
+fn old_results_without_subtotals_are_audited_whole_or_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = shard_files(dir.path(), 12, 2, &["--algorithm", "d4"]);
+    // As nqueens of format 2 wrote them: no subtotals, no host.
+    for f in &files {
+        let mut r = read(f);
+        r.format_version = 2;
+        r.subtotals = None;
+        r.host = None;
+        r.checksum = r.compute_checksum();
+        write(f, &r);
+    }
+    let (code, stdout, stderr) = merge(&["--audit", "1", "--seed", "2", "--format", "bfile"], &files);
+    assert_eq!((code, stdout.as_str()), (0, "12 14200\n"), "{stderr}");
+    let (code, stdout, stderr) = merge(&["--audit", "0.5", "--seed", "2"], &files);
+    assert_eq!((code, stdout.as_str()), (1, ""), "{stderr}");
+    assert_eq!(
+        stderr.lines().nth(1),
+        Some(
+            format!(
+                "nqueens: audit: {} (shard 0/2): it records no subtotals (format 2), so only --audit 1 can check it, by recounting the whole shard",
+                files[0].display()
+            )
+            .as_str()
+        ),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 4, "{stderr}");
+    // A forged old result, recounted whole.
+    let mut r = read(&files[1]);
+    r.solutions += 8;
+    r.classes.orbit8 += 1;
+    r.checksum = r.compute_checksum();
+    write(&files[1], &r);
+    let (code, _, stderr) = merge(&["--audit", "1", "--seed", "2"], &files);
+    assert_eq!(code, 1, "{stderr}");
+    let m = r.covers.as_ref().unwrap().count;
+    let c = |c: Classes| format!("{},{},{},{}", c.orbit8, c.orbit4, c.orbit2, c.orbit1);
+    let mut real = r.classes;
+    real.orbit8 -= 1;
+    assert!(
+        stderr.contains(&format!(
+            "(shard 1/2): its {m} subproblems recount to {} solutions (classes {}) but it says {} solutions (classes {})",
+            r.solutions - 8,
+            c(real),
+            r.solutions,
+            c(r.classes)
+        )),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_part_of_a_published_set_is_audited_with_partial() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = shard_files(dir.path(), 13, 4, &[]);
+    let part = &files[1..3];
+    let (code, stdout, stderr) = merge(&["--audit", "0.5", "--seed", "9", "--partial"], part);
+    assert_eq!((code, stdout.as_str()), (0, ""), "{stderr}");
+    assert!(stderr.contains("in 2 shard(s) recounted: all agree"), "{stderr}");
+    // Without --partial the missing shards are refused after the audit.
+    let (code, _, stderr) = merge(&["--audit", "0.5", "--seed", "9"], part);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("missing shard(s) 0/4, 3/4"), "{stderr}");
+    // A damaged file in the part is named, not audited.
+    let mut r = read(&part[0]);
+    r.solutions += 1;
+    write(&part[0], &r);
+    let (code, _, stderr) = merge(&["--audit", "0.5", "--seed", "9", "--partial"], part);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("s1.json: checksum mismatch") && stderr.contains("; not audited"), "{stderr}");
+    assert!(stderr.contains("in 1 shard(s) recounted: 1 disagreement"), "{stderr}");
+}
