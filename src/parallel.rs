@@ -192,18 +192,20 @@ pub fn run_with(
     let total = job.only.map_or(plan.len(), <[usize]>::len);
     let index = |k: usize| job.only.map_or(k, |only| only[k]);
     let observer = progress.observer();
-    // Weights only for the observer: a plain count does not spend their estimate.
-    let weights: Vec<f64> = match observer {
-        Some(_) => pool.install(|| (0..total).into_par_iter().map(|k| plan.weight(index(k))).collect()),
-        None => Vec::new(),
-    };
+    // Weights only for the observer (a plain count does not spend their estimate), and only
+    // where their list can be allocated (else every weight is 1): no allocation here aborts.
+    let mut weights: Vec<f64> = Vec::new();
+    if observer.is_some() && weights.try_reserve_exact(total).is_ok() {
+        pool.install(|| weights.par_extend((0..total).into_par_iter().map(|k| plan.weight(index(k)))));
+    }
     if let Some(o) = observer {
         let threads = pool.current_num_threads();
         let work = weights.iter().sum();
         let stops_midway = plan.stops_midway();
         o.start(&Run { n: plan.n(), subproblems: total as u64, work, threads, stops_midway });
     }
-    let order = shuffled(total);
+    // The shuffled order where it can be allocated, else index order.
+    let order = try_shuffled(total);
     let next = AtomicUsize::new(0);
     let stopping = || job.stop.is_some_and(|s| s.load(Ordering::Relaxed));
     let stepwise = observer.is_some() || job.stop.is_some();
@@ -214,7 +216,7 @@ pub fn run_with(
             if k >= total {
                 break;
             }
-            let position = order[k] as usize;
+            let position = order.as_ref().map_or(k, |o| o[k] as usize);
             let i = index(position);
             let weight = weights.get(position).copied().unwrap_or(1.0);
             let t0 = Instant::now();
@@ -271,12 +273,24 @@ pub const ORDER_BLOCKS: usize = 512;
 /// (G. Marsaglia, 2003) seeded by `len`, the same on every machine.
 ///
 /// # Panics
-/// If `len` does not fit a `u32` (plans hold at most [`crate::split::MAX_SUBPROBLEMS`]).
+/// If `len` does not fit a `u32` (plans hold at most [`crate::split::MAX_SUBPROBLEMS`]), or if
+/// the order cannot be allocated ([`try_shuffled`] returns `None` instead).
 pub fn shuffled(len: usize) -> Vec<u32> {
+    try_shuffled(len).unwrap_or_else(|| panic!("cannot allocate the order of {len} subproblems"))
+}
+
+/// Returns [`shuffled`]`(len)`, or `None` if its memory (6 bytes per subproblem at most)
+/// cannot be allocated.
+///
+/// # Panics
+/// If `len` does not fit a `u32`.
+pub fn try_shuffled(len: usize) -> Option<Vec<u32>> {
     assert!(u32::try_from(len).is_ok(), "{len} subproblems are beyond the runner's order");
     let block = (len / ORDER_BLOCKS).clamp(1, ORDER_BLOCK);
     let blocks = len.div_ceil(block);
-    let mut shuffled: Vec<usize> = (0..blocks).collect();
+    let mut shuffled: Vec<u32> = Vec::new();
+    shuffled.try_reserve_exact(blocks).ok()?;
+    shuffled.extend(0..blocks as u32);
     let mut rng = (len as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
     for i in (1..blocks).rev() {
         rng ^= rng << 13;
@@ -284,7 +298,11 @@ pub fn shuffled(len: usize) -> Vec<u32> {
         rng ^= rng << 17;
         shuffled.swap(i, (rng % (i as u64 + 1)) as usize);
     }
-    shuffled.into_iter().flat_map(|b| (b * block..((b + 1) * block).min(len)).map(|p| p as u32)).collect()
+    let mut order: Vec<u32> = Vec::new();
+    order.try_reserve_exact(len).ok()?;
+    let block = block as u32;
+    order.extend(shuffled.into_iter().flat_map(|b| b * block..((b + 1) * block).min(len as u32)));
+    Some(order)
 }
 
 #[cfg(test)]
