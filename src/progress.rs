@@ -98,13 +98,13 @@ enum Phase {
     Exiting,
 }
 
-/// What a graceful stop requested now would wait for ([`Tracker::stop_state`]).
+/// What a graceful stop requested now would wait for ([`Tracker::stop_state_at`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum StopState {
     /// The plan is not built yet: nothing to save, the command may end at once.
     Planning,
     /// The run goes on until this happens (in words: "the 2 running subproblems to reach
-    /// their next step (about a second)").
+    /// their next step (within about a second)").
     Waiting(String),
     /// The run has ended; its results are being written.
     Finishing,
@@ -182,7 +182,7 @@ impl Tracker {
     }
 
     /// Marks the plan as built: from now on a stop has something to wait for (the journal is
-    /// opened next), and [`Tracker::stop_state`] says what.
+    /// opened next), and [`Tracker::stop_state_at`] says what.
     ///
     /// If a stop has already ended the planning ([`Tracker::end_planning`]), this never
     /// returns: the process is exiting.

@@ -91,7 +91,7 @@ impl Stop {
     }
 
     /// Spawns a thread that waits for the first stop signal and then says on stderr what the
-    /// stop waits for ([`Tracker::stop_state`]); while the plan is still being built there is
+    /// stop waits for ([`Tracker::stop_state_at`]); while the plan is still being built there is
     /// nothing to save, so it ends the process at once (with the signal's exit code), saying
     /// so and how to go on (`command`, this process's command line). A signal that comes once
     /// the run has ended changes nothing: the results are written.
