@@ -78,6 +78,9 @@ pub struct LongConfig {
     pub output: Option<PathBuf>,
     /// Where to write the breakdown CSV.
     pub breakdown: Option<PathBuf>,
+    /// The run's observer (`options.progress` reports to it): the bar, and what a stop waits
+    /// for, also with `--progress never`.
+    pub tracker: std::sync::Arc<crate::progress::Tracker>,
 }
 
 /// `merge` of shard result files.
@@ -222,13 +225,10 @@ fn long_count(args: CountArgs) -> Result<LongConfig, UsageError> {
         checkpoint: args.checkpoint.clone(),
         breakdown: args.breakdown.is_some(),
     };
-    Ok(LongConfig {
-        run,
-        options: count_options(&args, algorithm),
-        report,
-        output: args.output,
-        breakdown: args.breakdown,
-    })
+    let tracker = args.progress.tracker();
+    let options =
+        CountOptions { progress: nqueens::Progress::To(tracker.clone()), ..count_options(&args, algorithm) };
+    Ok(LongConfig { run, options, report, output: args.output, breakdown: args.breakdown, tracker })
 }
 
 fn merge(args: MergeArgs) -> MergeConfig {

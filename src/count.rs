@@ -287,7 +287,13 @@ impl Counter {
         let cpu_start = process_cpu_seconds();
         let (depth, threads) = (self.options.split_depth, self.options.threads);
         let algorithm = self.options.algorithm.resolve_for(n, threads);
+        if let Some(o) = self.options.progress.observer() {
+            o.planning(n);
+        }
         let plan = make_plan_with(algorithm, n, depth, threads, self.options.d4_search)?;
+        if let Some(o) = self.options.progress.observer() {
+            o.planned();
+        }
         let outcome = self.run(plan.as_ref(), Job::default());
         let stats = self.options.stats;
         let nodes = stats.then_some(outcome.tally.nodes + plan.prefix_nodes());

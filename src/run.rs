@@ -172,6 +172,10 @@ impl LongRun {
         if algorithm == Algorithm::Join && n >= crate::algo::join::MIN_N {
             crate::algo::join::check_memory_for(n, threads)?;
         }
+        let observer = options.progress.observer();
+        if let Some(o) = observer {
+            o.planning(n);
+        }
         let plan: Box<dyn Plan> = match self.shard {
             Some(shard) => {
                 shard_plan_with(algorithm, n, options.split_depth, shard.count, options.d4_search)?
@@ -185,6 +189,9 @@ impl LongRun {
                 make_plan_with(algorithm, n, depth, threads, options.d4_search)?
             }
         };
+        if let Some(o) = observer {
+            o.planned();
+        }
         let ids: Vec<usize> = match self.shard {
             Some(shard) => try_assign(plan.as_ref(), shard.count)?.swap_remove(shard.index),
             None => (0..plan.len()).collect(),

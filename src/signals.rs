@@ -6,16 +6,25 @@
 //! means "stop now", and one code for "stopped on request" keeps job scripts simple).
 //!
 //! A checkpointed run stops gracefully: the first signal sets a flag that the parallel runner
-//! reads between subproblems, so no new subproblem starts, running ones finish and are
-//! journaled, the journal is fsync'd and the command says how to resume. A second signal ends
-//! the process at once (every solved subproblem is already written; only the last fsync is
-//! skipped).
+//! reads between subproblems and between the steps of a running one, so no new subproblem
+//! starts, running mirror and d4 subproblems stop at their next step (within about a second at
+//! any n; their partial counts are dropped and they run again on resume), running join
+//! subproblems finish and are journaled, the journal is fsync'd and the command says how to
+//! resume. stderr says at once what the stop waits for; a signal that comes while the plan is
+//! still being built (the join's table takes minutes from n = 26) ends the command at once,
+//! since nothing is to be saved yet. A second signal ends the process at once (every solved
+//! subproblem is already written; only the last fsync is skipped).
 
 use std::io;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use signal_hook::consts::{SIGINT, SIGTERM, SIGUSR1};
+
+use crate::progress::{StopState, Tracker};
+
+/// How often [`Stop::watch`] looks at the stop flag.
+const WATCH_EVERY: std::time::Duration = std::time::Duration::from_millis(10);
 
 /// The signals that stop a run.
 const STOP_SIGNALS: [i32; 3] = [SIGINT, SIGTERM, SIGUSR1];
@@ -59,6 +68,8 @@ pub struct Stop {
     /// Set by the first stop signal; read by the runner between subproblems.
     pub flag: Arc<AtomicBool>,
     signal: Arc<AtomicUsize>,
+    /// Set once a watcher has said what the stop waits for.
+    said: Arc<AtomicBool>,
 }
 
 impl Stop {
@@ -76,7 +87,73 @@ impl Stop {
             signal_hook::flag::register_usize(sig, Arc::clone(&signal), sig as usize)?;
             signal_hook::flag::register(sig, Arc::clone(&flag))?;
         }
-        Ok(Stop { flag, signal })
+        Ok(Stop { flag, signal, said: Arc::new(AtomicBool::new(false)) })
+    }
+
+    /// Spawns a thread that waits for the first stop signal and then says on stderr what the
+    /// stop waits for ([`Tracker::stop_state_at`]); while the plan is still being built there is
+    /// nothing to save, so it ends the process at once (with the signal's exit code), saying
+    /// so and how to go on (`command`, this process's command line). A signal that comes once
+    /// the run has ended changes nothing: the results are written.
+    pub fn watch(&self, tracker: Arc<Tracker>, command: String) {
+        // The phase at the first signal, kept by the handler itself (one atomic load and one
+        // compare-and-swap, async-signal-safe), so what the watcher says does not depend on
+        // how soon it wakes: a fast stop may be over by then.
+        let seen = Arc::new(AtomicUsize::new(usize::MAX));
+        for sig in STOP_SIGNALS {
+            let (tracker, seen) = (Arc::clone(&tracker), Arc::clone(&seen));
+            // SAFETY: the action only loads and swaps atomics.
+            let registered = unsafe {
+                signal_hook::low_level::register(sig, move || {
+                    let phase = tracker.phase_now() as usize;
+                    let _ = seen.compare_exchange(usize::MAX, phase, Ordering::SeqCst, Ordering::SeqCst);
+                })
+            };
+            if registered.is_err() {
+                return;
+            }
+        }
+        let (flag, signal, said) = (Arc::clone(&self.flag), Arc::clone(&self.signal), Arc::clone(&self.said));
+        let _ = std::thread::Builder::new().name("stop".into()).spawn(move || {
+            while !flag.load(Ordering::SeqCst) || seen.load(Ordering::SeqCst) == usize::MAX {
+                std::thread::sleep(WATCH_EVERY);
+            }
+            let sig = match signal.load(Ordering::SeqCst) {
+                0 => SIGTERM,
+                s => s as i32,
+            };
+            let state = tracker.stop_state_at(seen.load(Ordering::SeqCst) as u8);
+            match state {
+                StopState::Planning if tracker.end_planning() => {
+                    crate::cmd::warn(format_args!(
+                        "nqueens: stopped by {} while building the plan: nothing new to record; run the same command again to go on: {command}",
+                        name(sig)
+                    ));
+                    crate::progress::clear_in_signal_handler();
+                    std::process::exit(i32::from(exit_code(sig)));
+                }
+                // The plan got built meanwhile: the run stops before its first subproblem.
+                StopState::Planning => {}
+                StopState::Waiting(what) => crate::cmd::warn(format_args!(
+                    "nqueens: {}: stopping: waiting for {what}; a second signal ends at once (what is recorded stays)",
+                    name(sig)
+                )),
+                StopState::Finishing => {}
+            }
+            said.store(true, Ordering::SeqCst);
+        });
+    }
+
+    /// Waits (up to a second) until a watcher ([`Stop::watch`]) has said what the stop waited
+    /// for, so that its line comes before the command's last one.
+    pub fn settle(&self) {
+        let start = std::time::Instant::now();
+        while self.flag.load(Ordering::SeqCst)
+            && !self.said.load(Ordering::SeqCst)
+            && start.elapsed() < std::time::Duration::from_secs(1)
+        {
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        }
     }
 
     /// Returns the signal that asked the run to stop, if one did.

@@ -730,3 +730,160 @@ fn merge_builds_the_d4_plan_of_large_boards() {
     assert!(err.contains("subproblems"), "{err}");
     assert!(!err.contains("panicked"), "{err}");
 }
+
+/// Issue 15: `count 30 --checkpoint J` went on for hours after SIGINT, its subproblems being
+/// hours long. Mirror and d4 subproblems now stop at their next step: the stop takes about a
+/// second at any n (the bound is 30 s), says what it waits for, and keeps the journal valid.
+#[test]
+fn a_stop_at_a_large_n_ends_within_seconds_and_says_what_it_waits_for() {
+    use std::io::BufRead;
+    let dir = scratch("large-stop");
+    for (n, algorithm) in [("30", "d4"), ("30", "mirror"), ("63", "d4")] {
+        let journal = dir.join(format!("q{n}-{algorithm}.journal"));
+        let args = [
+            "count",
+            n,
+            "--algorithm",
+            algorithm,
+            "-j",
+            "2",
+            "--checkpoint",
+            s(&journal),
+            "--progress",
+            "always",
+        ];
+        let mut child = spawn(&args);
+        // The bar's plain lines say when the subproblems run (the plan of n = 63 takes seconds).
+        let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap()).lines().map_while(Result::ok);
+        assert!(stderr.any(|l| l.contains(" ETA ")), "n = {n} {algorithm}: the run did not begin");
+        let start = Instant::now();
+        signal(&child, "INT");
+        let said: Vec<String> =
+            stderr.filter(|l| l.starts_with("nqueens: ") && !l.contains(" will take about ")).collect();
+        let status = child.wait().unwrap();
+        let took = start.elapsed();
+        eprintln!("n = {n} {algorithm}: stopped {took:?} after SIGINT");
+        assert!(took < Duration::from_secs(30), "n = {n} {algorithm}: {took:?}: {said:?}");
+        assert_eq!(status.code(), Some(130), "{said:?}");
+        assert_eq!(said.len(), 2, "{said:?}");
+        assert_eq!(
+            said[0],
+            "nqueens: SIGINT: stopping: waiting for the 2 running subproblems to reach their next step (within about a second); a second signal ends at once (what is recorded stays)"
+        );
+        let total = announced(&journal);
+        let stopped = format!(
+            "nqueens: stopped by SIGINT: 0 of {total} subproblems are recorded in {}; run the same command again to resume: ",
+            s(&journal)
+        );
+        assert!(said[1].starts_with(&stopped), "{said:?}");
+        assert!(entries(&journal).is_empty(), "no subproblem of n = {n} ends in a second");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A signal while the plan is still being built (3 s for d4 at n = 63 here, minutes for the
+/// join's table from n = 26) has nothing to save: the command ends at once and says so.
+#[test]
+fn a_stop_while_the_plan_is_built_ends_at_once() {
+    let dir = scratch("plan-stop");
+    let journal = dir.join("q63.journal");
+    let child = spawn(&[
+        "count",
+        "63",
+        "--algorithm",
+        "d4",
+        "-j",
+        "1",
+        "--checkpoint",
+        s(&journal),
+        "--progress",
+        "never",
+    ]);
+    std::thread::sleep(Duration::from_millis(150));
+    let start = Instant::now();
+    signal(&child, "TERM");
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(start.elapsed() < Duration::from_secs(2), "{:?}: {err}", start.elapsed());
+    assert_eq!(out.status.code(), Some(143), "{err}");
+    assert!(
+        err.starts_with("nqueens: stopped by SIGTERM while building the plan: nothing new to record; run the same command again to go on: ")
+            && err.ends_with(&format!("count 63 --algorithm d4 -j 1 --checkpoint {} --progress never\n", s(&journal)))
+            && err.lines().count() == 1,
+        "{err}"
+    );
+    assert!(!journal.exists(), "nothing was written");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Reads the child's stderr line by line on a thread and returns what came within `limit`
+/// (then kills the child).
+fn stderr_for(args: &[&str], limit: Duration) -> Vec<(Duration, String)> {
+    use std::io::BufRead;
+    let mut child = spawn(args);
+    let stderr = child.stderr.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let start = Instant::now();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stderr).lines().map_while(Result::ok) {
+            if tx.send((start.elapsed(), line)).is_err() {
+                break;
+            }
+        }
+    });
+    let mut lines = Vec::new();
+    while let Some(left) = limit.checked_sub(start.elapsed()) {
+        match rx.recv_timeout(left) {
+            Ok(line) => lines.push(line),
+            Err(_) => break,
+        }
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    lines
+}
+
+/// Issue 15: `count 26/30/63` printed nothing for minutes even with `--progress always` (the
+/// bar moved only when a subproblem ended). Now the bar is there within a second (while the
+/// plan is built, too), moves, and a run estimated over a minute says its estimate.
+#[test]
+fn large_boards_show_progress_and_an_estimate_within_seconds() {
+    let lines = stderr_for(
+        &["count", "30", "--algorithm", "d4", "-j", "1", "--progress", "always"],
+        Duration::from_secs(6),
+    );
+    let text: Vec<&str> = lines.iter().map(|(_, l)| l.as_str()).collect();
+    assert!(
+        lines.first().is_some_and(|(t, l)| *t < Duration::from_secs(2) && l.starts_with("n=30 ")),
+        "{text:?}"
+    );
+    // Plain lines (stderr is a pipe): the fraction done moves from line to line.
+    let running: Vec<&str> =
+        text.iter().copied().filter(|l| l.starts_with("n=30 ") && l.contains(" ETA ")).collect();
+    assert!(running.len() >= 3, "{text:?}");
+    let fraction = |l: &str| l.split(' ').nth(1).unwrap().trim_end_matches('%').parse::<f64>().unwrap();
+    assert!(fraction(running[running.len() - 1]) > fraction(running[0]), "{running:?}");
+    assert!(running.iter().all(|l| l.contains("/1382395 ")), "{running:?}");
+    let estimate: Vec<&str> = text.iter().copied().filter(|l| l.starts_with("nqueens: ")).collect();
+    assert_eq!(estimate.len(), 1, "{text:?}");
+    assert!(
+        estimate[0].starts_with("nqueens: n = 30 will take about ")
+            && estimate[0].ends_with(" years on 1 thread (estimated from its first 2 s)"),
+        "{text:?}"
+    );
+    // While the plan of n = 63 is built (seconds): a spinner line at once.
+    let lines = stderr_for(
+        &["count", "63", "--algorithm", "d4", "-j", "1", "--progress", "always"],
+        Duration::from_millis(1500),
+    );
+    assert!(
+        lines.first().is_some_and(
+            |(t, l)| *t < Duration::from_secs(1) && l.starts_with("n=63 building the plan 00:00:0")
+        ),
+        "{lines:?}"
+    );
+    // Without a bar (auto, stderr not a terminal) the estimate is still said, alone.
+    let lines = stderr_for(&["count", "30", "--algorithm", "d4", "-j", "1"], Duration::from_secs(4));
+    let text: Vec<&str> = lines.iter().map(|(_, l)| l.as_str()).collect();
+    assert!(text.len() == 1 && text[0].starts_with("nqueens: n = 30 will take about "), "{text:?}");
+}

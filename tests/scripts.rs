@@ -133,7 +133,7 @@ fn scripts_reject_bad_arguments_with_code_2() {
         assert_eq!(out.status.code(), Some(2), "{name} {args:?}");
         assert!(String::from_utf8_lossy(&out.stderr).contains(message), "{name} {args:?}");
     }
-    for name in ["scaling-threads.sh", "scaling-n.sh", "compare-reference.sh"] {
+    for name in ["scaling-threads.sh", "scaling-n.sh", "compare-reference.sh", "eta-error.sh"] {
         let out = run(name, &["--help"], dir.path());
         assert!(out.status.success());
         assert!(String::from_utf8_lossy(&out.stdout).starts_with("Usage:"));
@@ -180,6 +180,45 @@ fn join_vs_kluev_writes_long_format_csv_and_plots() {
     assert!(svg.contains("0.30 (issue 12)") && svg.contains("9: 1/2, 1t"), "{svg}");
     let bytes = std::fs::read(dir.path().join("vs-cpu.png")).unwrap();
     assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+}
+
+/// The ETA study on a count of a few seconds: one row per bar line, the ETA shown against the
+/// time left, and a summary row per run (a run too short for a bar line says so).
+#[test]
+fn eta_error_compares_the_bars_eta_with_the_time_left() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::new("bash")
+        .arg(script("eta-error.sh"))
+        .args(["mirror:16", "join:9"])
+        .env("OUT", dir.path())
+        .env("NQUEENS", env!("CARGO_BIN_EXE_nqueens"))
+        .env("THREADS", "1")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("join:9: no bar line with an ETA"), "{err}");
+    let lines = csv_rows(&dir.path().join("eta-error.csv"));
+    assert!(lines.len() >= 2, "{lines:?}");
+    for row in &lines {
+        // command, algorithm, n, threads; then elapsed, percent, ETA, time left, errors.
+        assert_eq!(
+            row[4..8],
+            ["nqueens count 16 --algorithm mirror -j 1 --progress always", "mirror", "16", "1"]
+        );
+        let left: f64 = row[12].parse().unwrap();
+        let error: f64 = row[13].parse().unwrap();
+        assert!(left > 0.0 && error >= -1.0, "{row:?}");
+    }
+    let summary = csv_rows(&dir.path().join("eta-error-summary.csv"));
+    assert_eq!(summary.len(), 2, "{summary:?}");
+    assert_eq!(
+        (summary[0][5].as_str(), summary[1][5].as_str(), summary[1][9].as_str()),
+        ("mirror", "join", "0")
+    );
+    let bad = run("eta-error.sh", &["mirror16"], dir.path());
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("'mirror16' is not ALGORITHM:N"));
 }
 
 #[test]

@@ -12,8 +12,11 @@
 //! The subproblems are the seeds extended row by row by the one prefix expansion of
 //! [`crate::split`]. Gives solutions (OEIS A000170) only.
 
-use crate::split::{self, Subproblem};
-use crate::{Algorithm, Error, Plan, Tally, check_n};
+use std::ops::ControlFlow;
+
+use crate::kernel::{self, full_mask};
+use crate::split::{self, Step, Subproblem};
+use crate::{Algorithm, Error, Plan, Tally, check_n, estimate};
 
 /// The mirror-halving plan (see the module docs): subproblems with `split_depth` rows fixed.
 #[derive(Clone, Debug)]
@@ -22,6 +25,7 @@ pub struct MirrorPlan {
     depth: u32,
     subproblems: Vec<split::Subproblem>,
     prefix_nodes: u64,
+    step_rows: u32,
 }
 
 impl MirrorPlan {
@@ -37,7 +41,7 @@ impl MirrorPlan {
         if subproblems.len() >= split::MAX_SUBPROBLEMS {
             return Err(Error::TooManySubproblems { n, depth });
         }
-        Ok(MirrorPlan { n, depth, subproblems, prefix_nodes })
+        Ok(MirrorPlan { n, depth, subproblems, prefix_nodes, step_rows: split::STEP_ROWS })
     }
 
     /// Returns the plan with the split depth [`split::auto_split_depth`] picks for `threads`.
@@ -53,6 +57,13 @@ impl MirrorPlan {
     /// Returns the subproblems, in their fixed order.
     pub fn subproblems(&self) -> &[split::Subproblem] {
         &self.subproblems
+    }
+
+    /// Returns this plan with steps of `rows` free rows instead of [`split::STEP_ROWS`] (for
+    /// tests, which cannot wait for boards of 17 free rows; the counts are the same).
+    #[doc(hidden)]
+    pub fn with_step_rows(self, rows: u32) -> MirrorPlan {
+        MirrorPlan { step_rows: rows, ..self }
     }
 }
 
@@ -95,6 +106,81 @@ impl Plan for MirrorPlan {
     fn prefix(&self, index: usize) -> Option<split::Prefix> {
         Some(self.subproblems[index].prefix)
     }
+
+    /// The estimated size of the subproblem's search tree ([`estimate::tree_size`] with
+    /// [`estimate::weight_paths`] paths, seeded by the index) to the power
+    /// [`estimate::WEIGHT_POWER`]; 1 in plans too large for the paths.
+    fn weight(&self, index: usize) -> f64 {
+        let paths = estimate::weight_paths(self.n, self.subproblems.len());
+        if paths == 0 {
+            return 1.0;
+        }
+        let sub = &self.subproblems[index];
+        let full = full_mask(self.n);
+        let free = |&(c, l, r): &(u64, u64, u64)| full & !(c | l | r);
+        let place = |&(c, l, r): &(u64, u64, u64), b: u64| (c | b, (l | b) << 1, (r | b) >> 1);
+        estimate::weight_of_tree(estimate::tree_size(
+            (sub.cols, sub.ld, sub.rd),
+            paths,
+            index as u64,
+            free,
+            place,
+        ))
+    }
+
+    fn stops_midway(&self) -> bool {
+        true
+    }
+
+    /// In steps of at most [`split::STEP_ROWS`] free rows ([`split::for_each_step`]); one step
+    /// for subproblems with no more free rows.
+    fn solve_in_steps(
+        &self,
+        index: usize,
+        stats: bool,
+        step: &mut dyn FnMut(f64) -> ControlFlow<()>,
+    ) -> Option<Tally> {
+        let sub = &self.subproblems[index];
+        if self.n - sub.cols.count_ones() <= self.step_rows {
+            return Some(self.solve(index, stats));
+        }
+        let (completions, nodes) = if stats {
+            steps::<true>(self.n, sub, self.step_rows, step)?
+        } else {
+            steps::<false>(self.n, sub, self.step_rows, step)?
+        };
+        Some(Tally {
+            solutions: sub.weight as u128 * completions as u128,
+            nodes: nodes as u128,
+            ..Tally::default()
+        })
+    }
+}
+
+/// Returns the completions and nodes of `sub` counted step by step, or `None` if `step` broke.
+fn steps<const NODES: bool>(
+    n: u32,
+    sub: &Subproblem,
+    step_rows: u32,
+    step: &mut dyn FnMut(f64) -> ControlFlow<()>,
+) -> Option<(u64, u64)> {
+    let full = full_mask(n);
+    let (mut completions, mut nodes) = (0u64, 0u64);
+    let mut kernel_nodes = 0u64;
+    let flow = split::for_each_step::<NODES>(
+        n,
+        (sub.cols, sub.ld, sub.rd),
+        step_rows,
+        &mut nodes,
+        &mut |s| match s {
+            Step::Board { cols, ld, rd, share } => {
+                completions += kernel::count_completions::<NODES>(full, cols, ld, rd, &mut kernel_nodes);
+                step(share)
+            }
+            Step::Poll => step(0.0),
+        },
+    );
+    flow.is_continue().then_some((completions, nodes + kernel_nodes))
 }
 
 /// Returns the subproblems of the mirror-halved search of an `n`×`n` board with `depth` rows
@@ -200,6 +286,37 @@ mod tests {
         let prefixes: Vec<Vec<u8>> = seeds.iter().map(|s| s.prefix.cols().to_vec()).collect();
         assert_eq!(prefixes, vec![vec![0], vec![1], vec![2, 0]]);
         assert!(seeds.iter().all(|s| s.weight == 2));
+    }
+
+    #[test]
+    fn steps_give_the_counts_and_nodes_of_one_solve() {
+        // n = 13 at depth 2 leaves 11 free rows: with steps of 7 free rows every subproblem
+        // is solved in steps.
+        let plan = MirrorPlan::new(13, 2).unwrap().with_step_rows(7);
+        for index in 0..plan.len() {
+            let mut shares = 0.0;
+            let got = plan.solve_in_steps(index, true, &mut |f| {
+                shares += f;
+                ControlFlow::Continue(())
+            });
+            assert_eq!(got, Some(plan.solve(index, true)), "subproblem {index}");
+            assert!(shares > 0.0 && shares <= 1.0 + 1e-9, "{shares}");
+        }
+        // A step that breaks loses the subproblem.
+        assert_eq!(plan.solve_in_steps(0, false, &mut |_| ControlFlow::Break(())), None);
+    }
+
+    /// The weights order subproblems as their search trees do: n = 17 at depth 5, every 97th
+    /// subproblem, weight against nodes searched.
+    #[test]
+    fn weights_follow_the_search_trees() {
+        let plan = MirrorPlan::new(17, 5).unwrap();
+        let pairs: Vec<(f64, f64)> =
+            (0..plan.len()).step_by(97).map(|i| (plan.weight(i), plan.solve(i, true).nodes as f64)).collect();
+        let rho = crate::estimate::rank_correlation(&pairs);
+        assert!(pairs.len() > 100 && rho > 0.7, "{} subproblems, rank correlation {rho}", pairs.len());
+        // Below n = 17 every weight is 1.
+        assert_eq!(MirrorPlan::new(16, 3).unwrap().weight(5), 1.0);
     }
 
     #[test]

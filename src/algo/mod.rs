@@ -19,6 +19,7 @@ pub mod join;
 pub mod mirror;
 
 use std::fmt;
+use std::ops::ControlFlow;
 use std::str::FromStr;
 
 use crate::split;
@@ -150,6 +151,36 @@ pub trait Plan: Sync {
     fn prefix(&self, index: usize) -> Option<split::Prefix> {
         let _ = index;
         None
+    }
+    /// Returns the estimated cost of subproblem `index` (`0..len()`) in units of the plan's own
+    /// choosing (the same for every subproblem of one plan), positive and finite; 1 by default.
+    /// The runner weighs progress by it (so that the ETA of a run whose subproblems differ
+    /// 100-fold holds), never the plan itself: which subproblems exist and their indices do not
+    /// depend on it. A pure function of the plan and `index`, cheap next to [`Plan::solve`].
+    fn weight(&self, index: usize) -> f64 {
+        let _ = index;
+        1.0
+    }
+    /// Returns true if and only if [`Plan::solve_in_steps`] can stop a subproblem midway, that
+    /// is, within about a second at any n (the mirror and d4 plans); false where a running
+    /// subproblem always runs to its end (the join's, of seconds up to n = 27).
+    fn stops_midway(&self) -> bool {
+        false
+    }
+    /// Returns what [`Plan::solve`] returns, solving in steps: calls `step` with the fraction of
+    /// the subproblem's work each finished step stands for (an estimate; the fractions add up
+    /// to at most 1, and 0 means "no new step, may I go on?"), at least once a second or so
+    /// where [`Plan::stops_midway`] is true, and returns `None` as soon as `step` returns
+    /// [`ControlFlow::Break`] (the subproblem's counts are then lost: it must be solved again).
+    /// The default solves in one step, without calling `step`.
+    fn solve_in_steps(
+        &self,
+        index: usize,
+        stats: bool,
+        step: &mut dyn FnMut(f64) -> ControlFlow<()>,
+    ) -> Option<Tally> {
+        let _ = step;
+        Some(self.solve(index, stats))
     }
 }
 

@@ -22,16 +22,19 @@ use crate::signals::{self, Stop};
 /// A journal that cannot be used, a count that does not add up (exit 2); a failed count or
 /// write (exit 1); see [`super::exit_code`].
 pub fn run(config: LongConfig) -> anyhow::Result<ExitCode> {
-    let LongConfig { run, options, report, output, breakdown } = config;
+    let LongConfig { run, options, report, output, breakdown, tracker } = config;
     // Signals, before any work: a graceful stop when there is a journal to keep (a signal that
-    // comes while the plan is built stops the run before its first subproblem), else an
-    // immediate exit.
+    // comes while the plan is built ends the command at once: nothing is to be saved yet), else
+    // an immediate exit.
     let stop = if run.checkpoint.is_some() {
         Some(Stop::install().context("installing signal handlers")?)
     } else {
         signals::exit_at_once().context("installing signal handlers")?;
         None
     };
+    if let Some(stop) = &stop {
+        stop.watch(tracker, shell_command());
+    }
     let session = run.open(&options).map_err(super::from_run)?;
     let journal = run.checkpoint.as_deref().map_or_else(String::new, |p| p.display().to_string());
     if let Some(torn) = session.torn() {
@@ -51,6 +54,7 @@ pub fn run(config: LongConfig) -> anyhow::Result<ExitCode> {
     let stop_flag: &AtomicBool = stop.as_ref().map_or(&never, |s| &s.flag);
     let done = match session.run(stop_flag).map_err(super::from_run)? {
         Finished::Stopped { recorded, subproblems } => {
+            stop.as_ref().inspect(|s| s.settle());
             let signal = stop.as_ref().and_then(Stop::signal).unwrap_or(signal_hook::consts::SIGTERM);
             super::warn(format_args!(
                 "nqueens: stopped by {}: {recorded} of {subproblems} subproblems are recorded in {journal}; run the same command again to resume: {}",

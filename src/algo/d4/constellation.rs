@@ -273,13 +273,19 @@ pub fn try_canonical_constellations(n: u32) -> Result<Vec<Constellation>, u64> {
         return Ok(Vec::new());
     }
     let key = |b: &Border| search_key(b, n);
+    // Every side's queen is the bottom queen of some image, at the same distance from the
+    // middle (a symmetry maps a side onto the bottom, its coordinate x to x or n-1-x), and the
+    // canonical image's bottom queen is the one nearest a corner: a border whose bottom queen
+    // is nearer the middle than another side's is not canonical. This skips most borders
+    // before their eight images are made (n = 63: 3.4 s to 1.0 s).
+    let off = |x: u32| (2 * x as i64 - (n as i64 - 1)).abs();
     let mut out = Vec::new();
     let room = max_constellations(n);
     out.try_reserve_exact(room).map_err(|_| (room * std::mem::size_of::<Constellation>()) as u64)?;
     for top in 0..n {
-        for bottom in 0..n {
-            for left in 0..n {
-                for right in 0..n {
+        for bottom in (0..n).filter(|&b| off(b) >= off(top)) {
+            for left in (0..n).filter(|&l| off(l) <= off(bottom)) {
+                for right in (0..n).filter(|&r| off(r) <= off(bottom)) {
                     let b = Border { top, bottom, left, right };
                     if !b.is_valid(n) {
                         continue;

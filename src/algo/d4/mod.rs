@@ -23,10 +23,11 @@ use constellation::{
     Constellation, D4Subproblem, max_constellations, try_canonical_constellations,
     try_d4_subproblems_counting,
 };
-use search::{Classified, classify_with_events, count_with_events};
+use search::{Classified, apply_events, classify_with_events, count_with_events};
+use std::ops::ControlFlow;
 use std::str::FromStr;
 
-use crate::{Classes, Error, Plan, Tally, check_n, split};
+use crate::{Classes, Error, Plan, Tally, check_n, estimate, split};
 
 /// Which search counts the subproblems of the d4 algorithm. Every choice makes the same queen
 /// placements and gives the same counts (tested); they differ only in speed, so this is for
@@ -135,6 +136,34 @@ pub struct D4Plan {
     prefix_nodes: u64,
     /// The copy of the batched search this processor runs (None: the recursive search).
     batched: Option<batched::Isa>,
+    /// The free rows of a step of [`Plan::solve_in_steps`] ([`split::STEP_ROWS`]).
+    step_rows: u32,
+}
+
+/// A board of the d4 search ready to count: a subproblem, or one step of it. Its next free row
+/// `row` has the masks `cols`, `ld`, `rd` (its events applied); `event` indexes the first
+/// event still ahead; `placed` holds the columns chosen in the free rows above `row`, top first.
+#[derive(Clone, Copy, Debug)]
+struct Piece<'a> {
+    row: u32,
+    cols: u64,
+    ld: u64,
+    rd: u64,
+    event: u8,
+    placed: &'a [u8],
+}
+
+impl D4Subproblem {
+    fn piece(&self) -> Piece<'_> {
+        Piece {
+            row: self.row,
+            cols: self.cols,
+            ld: self.ld,
+            rd: self.rd,
+            event: self.event,
+            placed: self.placed.cols(),
+        }
+    }
 }
 
 impl D4Plan {
@@ -153,12 +182,7 @@ impl D4Plan {
     pub fn new(n: u32, depth: u32) -> Result<D4Plan, Error> {
         check_n(n)?;
         split::check_depth(depth)?;
-        let constellations = plan_constellations(n)?;
-        let (subproblems, prefix_nodes) = plan_subproblems(&constellations, n, depth)?;
-        if subproblems.len() >= split::MAX_SUBPROBLEMS {
-            return Err(Error::TooManySubproblems { n, depth });
-        }
-        Ok(D4Plan { n, depth, constellations, subproblems, prefix_nodes, batched: batched::isa() })
+        D4Plan::with_depth(n, depth, plan_constellations(n)?)
     }
 
     /// Returns the plan with the split depth [`split::auto_split_depth`] picks for `threads`,
@@ -178,11 +202,20 @@ impl D4Plan {
         let depth = split::split_depth_for(n, target, |d| {
             try_d4_subproblems_counting(&constellations, n, d).map_or(usize::MAX, |(s, _)| s.len())
         });
+        D4Plan::with_depth(n, depth, constellations)
+    }
+
+    /// Returns the plan of `constellations` (those of the `n`×`n` board) at `depth`.
+    ///
+    /// # Errors
+    /// [`Error::TooManySubproblems`], [`Error::OutOfMemory`] as for [`D4Plan::new`].
+    fn with_depth(n: u32, depth: u32, constellations: Vec<Constellation>) -> Result<D4Plan, Error> {
         let (subproblems, prefix_nodes) = plan_subproblems(&constellations, n, depth)?;
         if subproblems.len() >= split::MAX_SUBPROBLEMS {
             return Err(Error::TooManySubproblems { n, depth });
         }
-        Ok(D4Plan { n, depth, constellations, subproblems, prefix_nodes, batched: batched::isa() })
+        let (batched, step_rows) = (batched::isa(), split::STEP_ROWS);
+        Ok(D4Plan { n, depth, constellations, subproblems, prefix_nodes, batched, step_rows })
     }
 
     /// Returns this plan with its subproblems counted by `search` (see [`crate::D4Search`]).
@@ -205,6 +238,13 @@ impl D4Plan {
 
     fn small_board(&self) -> bool {
         self.n < 2
+    }
+
+    /// Returns this plan with steps of `rows` free rows instead of [`split::STEP_ROWS`] (for
+    /// tests, which cannot wait for boards of 17 free rows; the counts are the same).
+    #[doc(hidden)]
+    pub fn with_step_rows(self, rows: u32) -> D4Plan {
+        D4Plan { step_rows: rows, ..self }
     }
 }
 
@@ -236,7 +276,162 @@ impl Plan for D4Plan {
             return Tally { solutions: 1, classes, nodes: self.n as u128 };
         }
         let sub = &self.subproblems[index];
-        if stats { self.solve_one::<true>(sub) } else { self.solve_one::<false>(sub) }
+        let c = &self.constellations[sub.constellation as usize];
+        if stats {
+            self.count_piece::<true>(c, sub.piece())
+        } else {
+            self.count_piece::<false>(c, sub.piece())
+        }
+    }
+
+    /// The estimated size of the subproblem's search tree below its fixed rows
+    /// ([`estimate::tree_size`] over the rows and events of its constellation with
+    /// [`estimate::weight_paths`] paths, seeded by the index) to the power
+    /// [`estimate::WEIGHT_POWER`]; 1 in plans too large for the paths.
+    fn weight(&self, index: usize) -> f64 {
+        let paths = estimate::weight_paths(self.n, self.subproblems.len());
+        if self.small_board() || paths == 0 {
+            return 1.0;
+        }
+        let sub = &self.subproblems[index];
+        let events = self.constellations[sub.constellation as usize].events();
+        let full = full_mask(self.n);
+        let free = |&(_, _, c, l, r): &(u8, u32, u64, u64, u64)| full & !(c | l | r);
+        let place = |&(e, row, c, l, r): &(u8, u32, u64, u64, u64), b: u64| {
+            let (ahead, row, l, r) = apply_events(&events[e as usize..], row + 1, (l | b) << 1, (r | b) >> 1);
+            ((events.len() - ahead.len()) as u8, row, c | b, l, r)
+        };
+        let root = (sub.event, sub.row, sub.cols, sub.ld, sub.rd);
+        estimate::weight_of_tree(estimate::tree_size(root, paths, index as u64, free, place))
+    }
+
+    fn stops_midway(&self) -> bool {
+        true
+    }
+
+    /// In steps of at most [`split::STEP_ROWS`] free rows, walked as the splitter walks
+    /// ([`constellation::d4_subproblems`]: same look-ahead, same node counts); one step for
+    /// subproblems with no more free rows.
+    fn solve_in_steps(
+        &self,
+        index: usize,
+        stats: bool,
+        step: &mut dyn FnMut(f64) -> ControlFlow<()>,
+    ) -> Option<Tally> {
+        if self.small_board() {
+            return Some(self.solve(index, stats));
+        }
+        let sub = &self.subproblems[index];
+        if (full_mask(self.n) & !sub.cols).count_ones() <= self.step_rows {
+            return Some(self.solve(index, stats));
+        }
+        if stats { self.steps::<true>(sub, step) } else { self.steps::<false>(sub, step) }
+    }
+}
+
+/// The fixed arguments of the d4 step walk, its poll counter and its running sum.
+struct StepWalk<'p, 's> {
+    plan: &'p D4Plan,
+    c: &'p Constellation,
+    full: u64,
+    walked: u32,
+    nodes: u64,
+    total: Tally,
+    step: &'s mut dyn FnMut(f64) -> ControlFlow<()>,
+}
+
+impl D4Plan {
+    /// Returns the counts of `sub` solved in steps, or `None` if `step` broke.
+    fn steps<const NODES: bool>(
+        &self,
+        sub: &D4Subproblem,
+        step: &mut dyn FnMut(f64) -> ControlFlow<()>,
+    ) -> Option<Tally> {
+        let c = &self.constellations[sub.constellation as usize];
+        let mut placed = [0u8; 64];
+        let fixed = sub.placed.cols();
+        placed[..fixed.len()].copy_from_slice(fixed);
+        let mut walk = StepWalk {
+            plan: self,
+            c,
+            full: full_mask(self.n),
+            walked: 0,
+            nodes: 0,
+            total: Tally::default(),
+            step,
+        };
+        let piece = sub.piece();
+        let flow = walk.walk::<NODES>(
+            piece.row,
+            piece.cols,
+            piece.ld,
+            piece.rd,
+            piece.event,
+            &mut placed,
+            fixed.len(),
+            1.0,
+        );
+        let StepWalk { nodes, mut total, .. } = walk;
+        total.nodes += nodes as u128;
+        flow.is_continue().then_some(total)
+    }
+}
+
+impl StepWalk<'_, '_> {
+    /// Walks the board whose next row is `row` (its events not yet applied) down to the boards
+    /// with at most `step_rows` free rows and counts each, calling `step` with its share of the
+    /// subproblem; `placed[..len]` holds the columns chosen in the free rows above `row`.
+    #[allow(clippy::too_many_arguments)]
+    fn walk<const NODES: bool>(
+        &mut self,
+        row: u32,
+        cols: u64,
+        ld: u64,
+        rd: u64,
+        event: u8,
+        placed: &mut [u8; 64],
+        len: usize,
+        share: f64,
+    ) -> ControlFlow<()> {
+        self.walked += 1;
+        if self.walked >= split::POLL_NODES {
+            self.walked = 0;
+            (self.step)(0.0)?;
+        }
+        let all = self.c.events();
+        let (ahead, row, ld, rd) = apply_events(&all[event as usize..], row, ld, rd);
+        let event = (all.len() - ahead.len()) as u8;
+        let rest = self.full & !cols;
+        // The searches' look-ahead, as the splitter applies it, so node counts do not change.
+        if search::dropped(ahead, row, rest, ld, rd) {
+            return ControlFlow::Continue(());
+        }
+        if rest.count_ones() <= self.plan.step_rows {
+            let piece = Piece { row, cols, ld, rd, event, placed: &placed[..len] };
+            self.total += self.plan.count_piece::<NODES>(self.c, piece);
+            return (self.step)(share);
+        }
+        let mut free = rest & !(ld | rd);
+        let share = share / f64::from(free.count_ones().max(1));
+        while free != 0 {
+            let bit = free & free.wrapping_neg();
+            free ^= bit;
+            if NODES {
+                self.nodes += 1;
+            }
+            placed[len] = bit.trailing_zeros() as u8;
+            self.walk::<NODES>(
+                row + 1,
+                cols | bit,
+                (ld | bit) << 1,
+                (rd | bit) >> 1,
+                event,
+                placed,
+                len + 1,
+                share,
+            )?;
+        }
+        ControlFlow::Continue(())
     }
 }
 
@@ -248,7 +443,7 @@ impl D4Plan {
     fn completions<const NODES: bool>(
         &self,
         c: &Constellation,
-        sub: &D4Subproblem,
+        sub: Piece<'_>,
         isa: Option<batched::Isa>,
         nodes: &mut u64,
     ) -> u64 {
@@ -256,7 +451,7 @@ impl D4Plan {
             let mut placed = [(0u32, 0u32); 64];
             let free_rows = (1..sub.row).filter(|&r| !c.is_preplaced(r, self.n));
             let mut len = 0;
-            for (row, &col) in free_rows.zip(sub.placed.cols()) {
+            for (row, &col) in free_rows.zip(sub.placed) {
                 placed[len] = (row, u32::from(col));
                 len += 1;
             }
@@ -269,9 +464,9 @@ impl D4Plan {
         count_with_events::<NODES>(full_mask(self.n), events, sub.row, sub.cols, sub.ld, sub.rd, nodes)
     }
 
-    /// Returns the weighted counts of `sub`, counting nodes when `NODES` is true.
-    fn solve_one<const NODES: bool>(&self, sub: &D4Subproblem) -> Tally {
-        let c = &self.constellations[sub.constellation as usize];
+    /// Returns the weighted counts of `sub` (a board of the constellation `c`), counting nodes
+    /// when `NODES` is true.
+    fn count_piece<const NODES: bool>(&self, c: &Constellation, sub: Piece<'_>) -> Tally {
         let events = &c.events()[sub.event as usize..];
         let weight = c.weight as u128;
         if c.stabilizer == 0 {
@@ -288,7 +483,7 @@ impl D4Plan {
         // A symmetric constellation: rebuild the fixed rows and classify every completion.
         let mut board = [0u8; 64];
         c.write_board(&mut board, self.n);
-        let mut placed = sub.placed.cols().iter();
+        let mut placed = sub.placed.iter();
         for row in 1..sub.row {
             if !c.is_preplaced(row, self.n) {
                 board[row as usize] = *placed.next().expect("one column per free row");
@@ -384,10 +579,10 @@ mod tests {
                         continue;
                     }
                     let mut want_nodes = 0;
-                    let want = plan.completions::<true>(c, sub, None, &mut want_nodes);
+                    let want = plan.completions::<true>(c, sub.piece(), None, &mut want_nodes);
                     for &isa in &copies {
                         let mut nodes = 0;
-                        let got = plan.completions::<true>(c, sub, Some(isa), &mut nodes);
+                        let got = plan.completions::<true>(c, sub.piece(), Some(isa), &mut nodes);
                         assert_eq!(
                             (got, nodes),
                             (want, want_nodes),
@@ -405,6 +600,44 @@ mod tests {
         assert!(plan.len() >= LARGE_BOARD_SUBPROBLEMS, "{}", plan.len());
         assert_eq!(plan.split_depth(), 2);
         assert_eq!(D4Plan::auto(batched::MAX_N, 2).unwrap().split_depth(), 1);
+    }
+
+    #[test]
+    fn steps_give_the_counts_and_nodes_of_one_solve() {
+        // n = 13 at depth 1 leaves 9 to 11 free rows: with steps of 6 free rows every
+        // subproblem is solved in steps, the symmetric constellations' too, in the batched
+        // search where this processor has one and in the recursive search.
+        for search in [crate::D4Search::Auto, crate::D4Search::Recursive] {
+            let plan = D4Plan::new(13, 1).unwrap().with_search(search).unwrap().with_step_rows(6);
+            let symmetric = plan
+                .subproblems()
+                .iter()
+                .filter(|s| plan.constellations()[s.constellation as usize].stabilizer != 0)
+                .count();
+            assert!(symmetric > 0);
+            for index in 0..plan.len() {
+                let mut shares = 0.0;
+                let got = plan.solve_in_steps(index, true, &mut |f| {
+                    shares += f;
+                    ControlFlow::Continue(())
+                });
+                assert_eq!(got, Some(plan.solve(index, true)), "{search:?} subproblem {index}");
+                assert!(shares <= 1.0 + 1e-9, "{shares}");
+            }
+            assert_eq!(plan.solve_in_steps(0, false, &mut |_| ControlFlow::Break(())), None);
+        }
+    }
+
+    /// The weights order subproblems as their search trees do: n = 17 at depth 2, every 37th
+    /// subproblem, weight against nodes searched.
+    #[test]
+    fn weights_follow_the_search_trees() {
+        let plan = D4Plan::new(17, 2).unwrap();
+        let pairs: Vec<(f64, f64)> =
+            (0..plan.len()).step_by(37).map(|i| (plan.weight(i), plan.solve(i, true).nodes as f64)).collect();
+        let rho = crate::estimate::rank_correlation(&pairs);
+        assert!(pairs.len() > 100 && rho > 0.7, "{} subproblems, rank correlation {rho}", pairs.len());
+        assert_eq!(D4Plan::new(16, 1).unwrap().weight(5), 1.0);
     }
 
     #[test]

@@ -33,6 +33,7 @@
 //! [`check_memory_for`] (which the command line runs first) counts every thread's buffers too.
 
 pub mod bits;
+pub mod cost;
 pub mod half;
 pub mod matcher;
 pub mod quarter;
@@ -432,6 +433,11 @@ impl Plan for JoinPlan {
     /// The join fixes no prefix of rows: 0.
     fn split_depth(&self) -> u32 {
         0
+    }
+
+    /// From the quarter-table list lengths of the unit's row sets ([`cost::weight`]).
+    fn weight(&self, index: usize) -> f64 {
+        cost::weight(self, index)
     }
 
     /// Counts unit `index`; `nodes` is the number of half-boards enumerated when `stats` is true.
