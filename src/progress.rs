@@ -438,10 +438,11 @@ fn planning_style() -> ProgressStyle {
 
 /// Returns the text after the bar: the work done (by estimated cost), the subproblems solved,
 /// the time so far and the time left at the rate so far. The time so far is cut to whole
-/// seconds, the time left rounded up: cut, it read a second short on average, and in the last
-/// ten seconds of a run that alone was 10–50% off (results/2026-12-01-eta/).
+/// seconds, the time left rounded to the nearest: cut, it read half a second short on
+/// average, rounded up half a second long, and in a run's last ten seconds either alone was
+/// 10–60% off (results/2026-12-01-eta/).
 fn line(fraction: f64, solved: u64, subproblems: u64, elapsed: f64) -> String {
-    let eta = if fraction > 0.0 { clock((elapsed * (1.0 - fraction) / fraction).ceil()) } else { "?".to_string() };
+    let eta = if fraction > 0.0 { clock((elapsed * (1.0 - fraction) / fraction).round()) } else { "?".to_string() };
     format!("{} {solved}/{subproblems} {} ETA {eta}", percent(fraction), clock(elapsed))
 }
 
@@ -611,8 +612,9 @@ mod tests {
     fn times_and_fractions_read_as_the_bar_and_the_messages_write_them() {
         assert_eq!(line(0.25, 10, 40, 30.0), "25.0% 10/40 00:00:30 ETA 00:01:30");
         assert_eq!(line(0.0, 0, 40, 3.0), "0.0% 0/40 00:00:03 ETA ?");
-        // 3.9 s so far, 2.6 s left at this rate: the time left is rounded up.
+        // 3.9 s so far, 2.6 s left at this rate (2.4 s at 62%): the time left is rounded.
         assert_eq!(line(0.6, 6, 10, 3.9), "60.0% 6/10 00:00:03 ETA 00:00:03");
+        assert_eq!(line(0.62, 6, 10, 3.9), "62.0% 6/10 00:00:03 ETA 00:00:02");
         assert_eq!(
             (percent(0.00123), percent(2.1e-11), percent(1.0)),
             ("0.123%".into(), "2.1e-9%".into(), "100.0%".into())
