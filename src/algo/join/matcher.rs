@@ -735,7 +735,7 @@ fn row_cost(c: u32) -> u64 {
 }
 
 /// Cost model constants (tenths of one 512-bit AND per block and query; see
-/// results/2026-12-01-join-scale/ and results/2026-12-02-join-chunks/).
+/// results/2026-12-01-join-scale/ and results/2026-12-01-join-final/).
 const PER_QUERY: u64 = 40;
 /// Building one table row: two loads, one AND, one store.
 const PER_ROW: u64 = 20;
