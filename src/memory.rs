@@ -359,7 +359,7 @@ mod tests {
         assert_eq!(v.len(), 1000);
         assert_eq!(v.iter().sum::<u64>(), 999 * 1000 / 2);
         // Its failure path (the bytes asked for, then a refusal) runs under RLIMIT_AS in
-        // tests/memory_limits.rs ("the d4 plan of n = 40 at split depth 1 (its subproblem list)"
+        // tests/memory/limits.rs ("the d4 plan of n = 40 at split depth 1 (its subproblem list)"
         // under 100 MiB).
         let e = out_of_memory("the d4 plan of n = 63".into(), 600 << 20, Some(212 << 20));
         let text = e.to_string();

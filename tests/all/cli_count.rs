@@ -1,9 +1,9 @@
 //! `nqueens count` end to end: exact output of each format, --verify, and every bad input with its
 //! one-line message and exit code 2.
 
-mod common;
+use crate::common;
 
-use common::{nqueens, usage_error, zero_json_seconds};
+use crate::common::{nqueens, usage_error, zero_json_seconds};
 use predicates::prelude::*;
 
 #[test]

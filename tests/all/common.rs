@@ -118,3 +118,20 @@ pub fn peak_rss(args: &[&str]) -> (i32, String, u64) {
     );
     (libc::WEXITSTATUS(status), err, usage.ru_maxrss as u64 * 1024)
 }
+
+/// Returns the CRC-32 and length of the file at `path`, read in pieces (the files here are
+/// hundreds of MB).
+pub fn fingerprint(path: &std::path::Path) -> (u32, u64) {
+    let mut f = std::fs::File::open(path).unwrap();
+    let mut hasher = crc32fast::Hasher::new();
+    let mut buf = vec![0u8; 1 << 20];
+    let mut len = 0;
+    loop {
+        let got = std::io::Read::read(&mut f, &mut buf).unwrap();
+        if got == 0 {
+            return (hasher.finalize(), len);
+        }
+        hasher.update(&buf[..got]);
+        len += got as u64;
+    }
+}

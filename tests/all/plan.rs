@@ -1,9 +1,8 @@
 //! `nqueens plan`: the shape of its output, its bad-input paths, and (opt-in, slow) its CPU
 //! time estimate against real counts at n = 16–19.
 
-mod common;
 
-use common::{nqueens, usage_error};
+use crate::common::{nqueens, usage_error};
 
 fn json(args: &[&str]) -> serde_json::Value {
     let mut all = vec!["plan"];
@@ -135,9 +134,9 @@ fn measured_cpu_seconds(n: u32, algorithm: &str) -> f64 {
 
 /// The estimate against real counts: within ±30% at n = 16–19 for d4 and the join. Slow (about
 /// 3 minutes of CPU) and timing-based, so opt-in:
-/// `cargo test --release --test plan -- --ignored --test-threads 1`.
+/// `cargo test --release --test all plan:: -- --ignored --test-threads 1`.
 #[test]
-#[ignore = "slow timing check: cargo test --release --test plan -- --ignored --test-threads 1"]
+#[ignore = "slow timing check: cargo test --release --test all plan:: -- --ignored --test-threads 1"]
 fn the_cpu_estimate_is_within_30_percent_of_real_counts() {
     let mut report = Vec::new();
     for algorithm in ["join", "d4"] {

@@ -10,7 +10,7 @@
 //! 3 minutes, most of it the time-limit test (Slurm's shortest --time is one minute, and it
 //! checks limits every 30 s).
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

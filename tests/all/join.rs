@@ -2,9 +2,8 @@
 //! backtracker and the OEIS b-files (A000170, A002562, the class breakdown), on several thread
 //! counts, plus its command-line behaviour.
 
-mod common;
 
-use common::{bfile, nqueens};
+use crate::common::{bfile, nqueens};
 use nqueens::reference::backtrack_count;
 use nqueens::{Algorithm, Classes, CountOptions, Counter};
 
@@ -138,7 +137,7 @@ fn join_shards_add_up_to_a000170_at_17() {
 }
 
 /// Slow (about 10 CPU-minutes on a 2026 desktop core; the sieve and the row-compacted quarter
-/// table are in play from n = 21): `cargo test --release --test join -- --ignored`.
+/// table are in play from n = 21): `cargo test --release --test all join:: -- --ignored`.
 #[test]
 #[ignore = "slow: the whole of n = 21 (and n = 22 with NQUEENS_SLOW_22=1, about 4 CPU-hours)"]
 fn join_shards_add_up_to_a000170_at_21_and_beyond() {

@@ -2,29 +2,12 @@
 //! process may use (issue 15): journals are read line by line, and boards or thread counts that
 //! would not fit are refused with one line and exit 2, never an abort.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::path::Path;
 
-use common::{nqueens, peak_rss};
-
-/// Returns the CRC-32 and length of the file at `path`, read in pieces (the files here are
-/// hundreds of MB).
-fn fingerprint(path: &Path) -> (u32, u64) {
-    let mut f = std::fs::File::open(path).unwrap();
-    let mut hasher = crc32fast::Hasher::new();
-    let mut buf = vec![0u8; 1 << 20];
-    let mut len = 0;
-    loop {
-        let got = std::io::Read::read(&mut f, &mut buf).unwrap();
-        if got == 0 {
-            return (hasher.finalize(), len);
-        }
-        hasher.update(&buf[..got]);
-        len += got as u64;
-    }
-}
+use crate::common::{fingerprint, nqueens, peak_rss};
 
 /// The command every journal test here resumes, and the first two lines of its journal.
 fn journal_start(dir: &Path) -> (Vec<String>, String, String) {

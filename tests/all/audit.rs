@@ -2,11 +2,10 @@
 //! the audit recounts a seeded sample of them, naming the shard file and host that disagree
 //! (issue 15).
 
-mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{nqueens, usage_error};
+use crate::common::{nqueens, usage_error};
 use nqueens::merge::ShardResult;
 use nqueens::{Classes, Tally, oeis};
 

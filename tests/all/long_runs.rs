@@ -2,13 +2,13 @@
 //! count; damaged or foreign journals are refused untouched; shards merge to the direct count and
 //! incomplete or mixed shard sets are refused; the recipes in scripts/ run for real.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use common::{nqueens, usage_error};
+use crate::common::{nqueens, usage_error};
 
 /// Q(n) from OEIS A000170 (tests/data/b000170.txt).
 fn q(n: u32) -> u128 {

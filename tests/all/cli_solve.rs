@@ -2,9 +2,9 @@
 //! backtracker's order and as many as OEIS A000170 (A002562 with --unique); exact output of each
 //! format; the same bytes for 1, 2 and 3 threads; --limit; a closed pipe; every bad input.
 
-mod common;
+use crate::common;
 
-use common::nqueens;
+use crate::common::nqueens;
 use predicates::prelude::*;
 
 fn stdout(args: &[&str]) -> String {
