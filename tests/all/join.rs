@@ -136,10 +136,10 @@ fn join_shards_add_up_to_a000170_at_17() {
     assert_eq!(shard_sum(17, 5, 2), known("b000170.txt", 17));
 }
 
-/// Slow (about 10 CPU-minutes on a 2026 desktop core; the sieve and the row-compacted quarter
+/// Slow (about 10 CPU-minutes on the 2-core development VM; the sieve and the row-compacted quarter
 /// table are in play from n = 21): `cargo test --release --test all join:: -- --ignored`.
 #[test]
-#[ignore = "slow: the whole of n = 21 (and n = 22 with NQUEENS_SLOW_22=1, about 4 CPU-hours)"]
+#[ignore = "slow: the whole of n = 21 (and n = 22 with NQUEENS_SLOW_22=1, about 1.5 CPU-hours)"]
 fn join_shards_add_up_to_a000170_at_21_and_beyond() {
     assert_eq!(shard_sum(21, 16, 2), known("b000170.txt", 21));
     if std::env::var_os("NQUEENS_SLOW_22").is_some() {
