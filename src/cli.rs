@@ -186,7 +186,7 @@ pub struct PlanArgs {
     pub sample_seconds: f64,
 
     /// Seed of the random sample [default: from the clock].
-    #[arg(long, value_name = "SEED")]
+    #[arg(long, value_name = "SEED", allow_negative_numbers = true, value_parser = parse_seed)]
     pub seed: Option<u64>,
 
     /// Output format: text, or json (one object).
@@ -218,6 +218,11 @@ pub fn parse_shard_count(s: &str) -> Result<usize, String> {
         Ok(k) if (1..=max).contains(&k) => Ok(k),
         _ => Err(format!("shard count '{s}' is not an integer 1..={max}")),
     }
+}
+
+/// Parses a random seed, a whole number 0..=2^64 - 1.
+pub fn parse_seed(s: &str) -> Result<u64, String> {
+    s.trim().parse::<u64>().map_err(|_| format!("seed '{s}' is not a whole number 0..={}", u64::MAX))
 }
 
 /// Parses a sample budget in seconds, a finite number 0 or more (at most a day).
@@ -257,7 +262,7 @@ pub struct MergeArgs {
     pub audit: Option<f64>,
 
     /// The audit's random seed (printed by every audit) [default: from the clock].
-    #[arg(long, value_name = "SEED", requires = "audit")]
+    #[arg(long, value_name = "SEED", requires = "audit", allow_negative_numbers = true, value_parser = parse_seed)]
     pub seed: Option<u64>,
 
     /// Audit the files given without merging them (a part of a published set): no total, exit 0
@@ -400,7 +405,7 @@ pub struct CountArgs {
     /// Count only shard I of K (0 <= I < K), a partition of the subproblems balanced by
     /// estimated cost and the same on every machine; writes a JSON result for `nqueens merge`.
     /// One board size only.
-    #[arg(long, value_name = "I/K", value_parser = parse_shard, help_heading = "Long runs")]
+    #[arg(long, value_name = "I/K", allow_hyphen_values = true, value_parser = parse_shard, help_heading = "Long runs")]
     pub shard: Option<ShardId>,
 
     /// Where --shard writes its JSON result [default: stdout].

@@ -306,6 +306,13 @@ fn check_paths(args: &CountArgs) -> Result<(), UsageError> {
             path.display()
         )));
     }
+    // The results are written when the run ends, which can be hours away: a folder that is
+    // missing or cannot be written to is found now, before any work.
+    for (flag, path) in [("--output", &args.output), ("--breakdown", &args.breakdown)] {
+        if let Some(path) = path {
+            writable_folder(flag, path)?;
+        }
+    }
     let named =
         [("--checkpoint", &args.checkpoint), ("--output", &args.output), ("--breakdown", &args.breakdown)];
     for (i, (a, pa)) in named.iter().enumerate() {
@@ -321,6 +328,30 @@ fn check_paths(args: &CountArgs) -> Result<(), UsageError> {
         }
     }
     Ok(())
+}
+
+/// Refuses an output `path` (given as `flag`) whose folder does not exist or does not let this
+/// process create a file in it (probed with a temporary file, removed at once); a device or a
+/// pipe that exists is written in place and passes.
+fn writable_folder(flag: &str, path: &Path) -> Result<(), UsageError> {
+    if fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+        return Ok(());
+    }
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    if !dir.is_dir() {
+        return Err(UsageError(format!(
+            "{flag} {}: the folder {} does not exist: give a path in an existing folder",
+            path.display(),
+            dir.display()
+        )));
+    }
+    tempfile::Builder::new().prefix(".nqueens-probe.").tempfile_in(dir).map(drop).map_err(|e| {
+        UsageError(format!(
+            "{flag} {}: cannot create a file in {} ({e}): give a path in a folder you can write to",
+            path.display(),
+            dir.display()
+        ))
+    })
 }
 
 /// Returns true if and only if `x` and `y` name one file: the same path, the same folder and

@@ -10,13 +10,16 @@ use clap::CommandFactory;
 
 use crate::cli::Opts;
 
-/// Writes the completion script for `shell` to stdout.
+/// Writes the completion script for `shell` to stdout. The script is generated into memory
+/// first: `clap_complete::generate` panics on a failed write (a full disk, a closed stream).
 ///
 /// # Errors
 /// A failed write.
 pub fn completions(shell: clap_complete::Shell) -> anyhow::Result<ExitCode> {
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut Opts::command(), "nqueens", &mut script);
     let mut out = io::stdout().lock();
-    clap_complete::generate(shell, &mut Opts::command(), "nqueens", &mut out);
+    out.write_all(&script).context("writing the completions")?;
     out.flush().context("writing the completions")?;
     Ok(ExitCode::SUCCESS)
 }

@@ -28,6 +28,42 @@ fn a_checkpoint_or_shard_result_must_be_a_regular_file() {
     usage_error(&["merge", dir.path().to_str().unwrap()], "is not a shard result");
 }
 
+/// Found by a newcomer: `count 19 --shard 0/4 --output /nonexist/x.json` ran the whole shard and
+/// lost it when writing; a result's folder is checked before any work (the count would take
+/// minutes here: a refusal in under a second shows no work was done).
+#[test]
+fn an_output_folder_that_cannot_be_written_is_refused_before_any_work() {
+    for flag in ["--output", "--breakdown"] {
+        let start = std::time::Instant::now();
+        usage_error(
+            &["count", "19", "--shard", "0/4", flag, "/nonexist/x.json"],
+            &format!("{flag} /nonexist/x.json: the folder /nonexist does not exist: give a path in an existing folder"),
+        );
+        // Not even root may create a file in /proc.
+        usage_error(
+            &["count", "19", "--shard", "0/4", flag, "/proc/x.json"],
+            &format!("{flag} /proc/x.json: cannot create a file in /proc ("),
+        );
+        assert!(start.elapsed().as_secs_f64() < 1.5, "{:?}", start.elapsed());
+    }
+    // A device is written in place: `--output /dev/stdout` still works.
+    nqueens(&["count", "8", "--shard", "0/2", "--output", "/dev/stdout"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("nqueens-shard"));
+}
+
+/// Found by a newcomer: a negative shard was "unexpected argument '-1' found", a bad seed
+/// "invalid digit found in string", neither saying what is accepted.
+#[test]
+fn a_negative_shard_or_a_bad_seed_says_what_is_accepted() {
+    usage_error(&["count", "12", "--shard", "-1/3"], "shard '-1/3' is not of the form I/K: use e.g. 0/16 (0 <= I < K)");
+    let accepted = "is not a whole number 0..=18446744073709551615";
+    usage_error(&["plan", "12", "--seed", "-5"], &format!("seed '-5' {accepted}"));
+    usage_error(&["plan", "12", "--seed", "18446744073709551616"], &format!("seed '18446744073709551616' {accepted}"));
+    usage_error(&["merge", "x.json", "--audit", "0.1", "--seed", "abc"], &format!("seed 'abc' {accepted}"));
+}
+
 #[test]
 fn one_path_for_two_outputs_is_refused() {
     let dir = tempfile::tempdir().unwrap();
@@ -622,6 +658,16 @@ fn a_closed_or_full_stream_is_an_error_not_a_panic() {
         (code, err.as_str()),
         (1, "nqueens: error: writing the plan: No space left on device (os error 28)\n")
     );
+    // The completions and the manual page too (clap_complete's generate panicked, exit 101).
+    for (args, what) in [("completions bash", "the completions"), ("man", "the manual page")] {
+        let (code, _, err) = bash(&format!(r#""$0" {args} >/dev/full"#));
+        assert_eq!(
+            (code, err.as_str()),
+            (1, format!("nqueens: error: writing {what}: No space left on device (os error 28)\n").as_str())
+        );
+        let (code, out, err) = bash(&format!(r#"set -o pipefail; "$0" {args} | head -c 1"#));
+        assert_eq!((code, out.len(), err.as_str()), (0, 1, ""), "{args}");
+    }
     // A command that writes only files does not need stdout.
     let dir = tempfile::tempdir().unwrap();
     let f = dir.path().join("s.json");
