@@ -239,10 +239,14 @@ impl Tracker {
         let elapsed = lock(&self.since).elapsed().as_secs_f64();
         StopState::Waiting(match solved {
             0 => format!("{which} to finish (none has finished in the {} so far)", human(elapsed)),
-            _ => format!(
-                "{which} to finish (about {} each, on average so far)",
-                human(elapsed * run.threads as f64 / solved as f64)
-            ),
+            _ => {
+                let each = elapsed * run.threads as f64 / solved as f64;
+                if each < 1.0 {
+                    format!("{which} to finish (under a second each, on average so far)")
+                } else {
+                    format!("{which} to finish (about {} each, on average so far)", human(each))
+                }
+            }
         })
     }
 
@@ -442,7 +446,8 @@ fn planning_style() -> ProgressStyle {
 /// average, rounded up half a second long, and in a run's last ten seconds either alone was
 /// 10–60% off (results/2026-12-01-eta/).
 fn line(fraction: f64, solved: u64, subproblems: u64, elapsed: f64) -> String {
-    let eta = if fraction > 0.0 { clock((elapsed * (1.0 - fraction) / fraction).round()) } else { "?".to_string() };
+    let eta =
+        if fraction > 0.0 { clock((elapsed * (1.0 - fraction) / fraction).round()) } else { "?".to_string() };
     format!("{} {solved}/{subproblems} {} ETA {eta}", percent(fraction), clock(elapsed))
 }
 
@@ -659,7 +664,11 @@ mod tests {
         for _ in 0..9 {
             tracker.solved(1.0);
         }
-        assert!(waiting(&tracker).starts_with("the running subproblem to finish (about "));
+        // Nine solved at once: not "about 1 s each" (a newcomer saw that of 0.2 ms subproblems).
+        assert_eq!(
+            waiting(&tracker),
+            "the running subproblem to finish (under a second each, on average so far)"
+        );
         assert_eq!(tracker.fraction(&run), 0.5);
         // The state a signal saw is told as it was, with the numbers of now.
         let seen = tracker.phase_now();

@@ -2,7 +2,6 @@
 //! the audit recounts a seeded sample of them, naming the shard file and host that disagree
 //! (issue 15).
 
-
 use std::path::{Path, PathBuf};
 
 use crate::common::{nqueens, usage_error};

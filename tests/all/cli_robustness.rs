@@ -37,7 +37,9 @@ fn an_output_folder_that_cannot_be_written_is_refused_before_any_work() {
         let start = std::time::Instant::now();
         usage_error(
             &["count", "19", "--shard", "0/4", flag, "/nonexist/x.json"],
-            &format!("{flag} /nonexist/x.json: the folder /nonexist does not exist: give a path in an existing folder"),
+            &format!(
+                "{flag} /nonexist/x.json: the folder /nonexist does not exist: give a path in an existing folder"
+            ),
         );
         // Not even root may create a file in /proc.
         usage_error(
@@ -57,10 +59,16 @@ fn an_output_folder_that_cannot_be_written_is_refused_before_any_work() {
 /// "invalid digit found in string", neither saying what is accepted.
 #[test]
 fn a_negative_shard_or_a_bad_seed_says_what_is_accepted() {
-    usage_error(&["count", "12", "--shard", "-1/3"], "shard '-1/3' is not of the form I/K: use e.g. 0/16 (0 <= I < K)");
+    usage_error(
+        &["count", "12", "--shard", "-1/3"],
+        "shard '-1/3' is not of the form I/K: use e.g. 0/16 (0 <= I < K)",
+    );
     let accepted = "is not a whole number 0..=18446744073709551615";
     usage_error(&["plan", "12", "--seed", "-5"], &format!("seed '-5' {accepted}"));
-    usage_error(&["plan", "12", "--seed", "18446744073709551616"], &format!("seed '18446744073709551616' {accepted}"));
+    usage_error(
+        &["plan", "12", "--seed", "18446744073709551616"],
+        &format!("seed '18446744073709551616' {accepted}"),
+    );
     usage_error(&["merge", "x.json", "--audit", "0.1", "--seed", "abc"], &format!("seed 'abc' {accepted}"));
 }
 

@@ -2,7 +2,6 @@
 //! backtracker and the OEIS b-files (A000170, A002562, the class breakdown), on several thread
 //! counts, plus its command-line behaviour.
 
-
 use crate::common::{bfile, nqueens};
 use nqueens::reference::backtrack_count;
 use nqueens::{Algorithm, Classes, CountOptions, Counter};

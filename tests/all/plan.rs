@@ -1,7 +1,6 @@
 //! `nqueens plan`: the shape of its output, its bad-input paths, and (opt-in, slow) its CPU
 //! time estimate against real counts at n = 16–19.
 
-
 use crate::common::{nqueens, usage_error};
 
 fn json(args: &[&str]) -> serde_json::Value {
