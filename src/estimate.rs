@@ -187,15 +187,19 @@ where
 pub const BASE_BYTES: u64 = 64 << 20;
 
 /// Returns the bytes one process counting `algorithm` on the `n`×`n` board with `subproblems`
-/// subproblems needs (an estimate to request from a batch system, rounded up): the join's
-/// quarter table ([`join::quarter::estimated_bytes`]) where it applies, [`BASE_BYTES`], and 64
-/// bytes per subproblem (plan, costs and assignment).
-pub fn memory_bytes(algorithm: Algorithm, n: u32, subproblems: usize) -> u64 {
-    let table = match algorithm {
-        Algorithm::Join if n >= join::MIN_N => join::quarter::estimated_bytes(n / 2),
+/// subproblems on `threads` worker threads needs (an estimate to request from a batch system,
+/// rounded up): where the join applies, its quarter table ([`join::quarter::estimated_bytes`])
+/// and every thread's working buffers ([`join::per_thread_bytes`]); [`BASE_BYTES`]; and 64
+/// bytes per subproblem (plan, costs and assignment). At n = 24, `--shard 0/4096` peaked at
+/// 1.01 GiB on 1 thread and 1.30 GiB on 2 (results/2026-12-01-join-final/); this gives 1.17
+/// and 1.52 GiB.
+pub fn memory_bytes(algorithm: Algorithm, n: u32, subproblems: usize, threads: usize) -> u64 {
+    let join = match algorithm {
+        Algorithm::Join if n >= join::MIN_N => join::quarter::estimated_bytes(n / 2)
+            .saturating_add(join::per_thread_bytes(n / 2).saturating_mul(threads.max(1) as u64)),
         _ => 0,
     };
-    table.saturating_add(BASE_BYTES).saturating_add(64 * subproblems as u64)
+    join.saturating_add(BASE_BYTES).saturating_add(64 * subproblems as u64)
 }
 
 /// Returns Spearman's rank correlation of `pairs` (x, y), ties broken by position: for tests
@@ -265,11 +269,12 @@ mod tests {
     }
 
     #[test]
-    fn memory_counts_the_join_table_and_the_plan() {
-        assert_eq!(memory_bytes(Algorithm::D4, 20, 0), BASE_BYTES);
-        assert_eq!(memory_bytes(Algorithm::D4, 20, 1000), BASE_BYTES + 64_000);
-        let join = memory_bytes(Algorithm::Join, 20, 0);
-        assert_eq!(join, BASE_BYTES + join::quarter::estimated_bytes(10));
-        assert!(memory_bytes(Algorithm::Join, 24, 0) > join);
+    fn memory_counts_the_join_table_its_threads_and_the_plan() {
+        assert_eq!(memory_bytes(Algorithm::D4, 20, 0, 8), BASE_BYTES);
+        assert_eq!(memory_bytes(Algorithm::D4, 20, 1000, 1), BASE_BYTES + 64_000);
+        let join = memory_bytes(Algorithm::Join, 20, 0, 1);
+        assert_eq!(join, BASE_BYTES + join::quarter::estimated_bytes(10) + join::per_thread_bytes(10));
+        assert_eq!(memory_bytes(Algorithm::Join, 20, 0, 3), join + 2 * join::per_thread_bytes(10));
+        assert!(memory_bytes(Algorithm::Join, 24, 0, 1) > join);
     }
 }

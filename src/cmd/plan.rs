@@ -29,7 +29,7 @@ pub fn run(args: PlanArgs) -> anyhow::Result<ExitCode> {
     let plan = shard_plan(algorithm, n, None, k).map_err(super::from_library)?;
     let setup_seconds = built.elapsed().as_secs_f64();
     let algorithm = plan.algorithm();
-    let memory_mib = estimate::memory_bytes(algorithm, n, plan.len()).div_ceil(1 << 20);
+    let memory_mib = estimate::memory_bytes(algorithm, n, plan.len(), args.threads).div_ceil(1 << 20);
     let cpu = (args.sample_seconds > 0.0).then(|| {
         let seed = args.seed.unwrap_or_else(|| {
             std::time::SystemTime::now()

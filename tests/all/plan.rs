@@ -57,6 +57,15 @@ fn plan_prints_algorithm_subproblems_memory_estimate_and_command_lines() {
     let v = json(&["9", "--sample-seconds", "60"]);
     assert_eq!(v["sampled"], v["subproblems"]);
     assert_eq!(v["cpu_seconds_std_error"].as_f64(), Some(0.0));
+    // The join's memory counts every thread's buffers: `count 24 --shard 0/4096` peaked at
+    // 1.01 GiB on 1 thread and 1.30 GiB on 2 (results/2026-12-01-join-final/); the estimate
+    // once gave 840 MiB for both, so a Slurm job asked for too little.
+    let mib = |j: &str| {
+        let v = json(&["24", "--shards", "4096", "--algorithm", "join", "-j", j, "--sample-seconds", "0"]);
+        v["memory_mib"].as_u64().unwrap()
+    };
+    let (one, two) = (mib("1"), mib("2"));
+    assert!(one >= 1038 && two >= 1331 && two > one, "{one} and {two} MiB");
     // --sample-seconds 0 skips the sample.
     let v = json(&["12", "--sample-seconds", "0"]);
     assert!(v["cpu_seconds"].is_null() && v["time_limit_seconds"].is_null());
