@@ -214,8 +214,9 @@ fn long_count(args: CountArgs) -> Result<LongConfig, UsageError> {
     let report =
         Report { format: args.format.unwrap_or_default(), verify: args.verify, sequence: args.sequence };
     check_offset(report.format, report.sequence, std::iter::once(n))?;
-    // The journal and the shard result record the concrete algorithm (`auto` resolves per n).
-    let algorithm = args.algorithm.resolve(n);
+    // The journal and the shard result record the concrete algorithm (`auto` resolves per n,
+    // counting the join buffers of every thread that will run, as a plain count does).
+    let algorithm = args.algorithm.resolve_for(n, args.threads.unwrap_or_else(num_cpus::get));
     if args.sequence.needs_classes() && algorithm == Algorithm::Mirror {
         return Err(sequence_needs_classes(args.sequence, Algorithm::Mirror));
     }
@@ -330,12 +331,19 @@ fn check_paths(args: &CountArgs) -> Result<(), UsageError> {
     Ok(())
 }
 
-/// Refuses an output `path` (given as `flag`) whose folder does not exist or does not let this
-/// process create a file in it (probed with a temporary file, removed at once); a device or a
-/// pipe that exists is written in place and passes.
+/// Refuses an output `path` (given as `flag`) that is a folder, or whose folder does not exist
+/// or does not let this process create a file in it (probed with a temporary file, removed at
+/// once); a device or a pipe that exists is written in place and passes.
 fn writable_folder(flag: &str, path: &Path) -> Result<(), UsageError> {
-    if fs::metadata(path).is_ok_and(|m| !m.is_file()) {
-        return Ok(());
+    match fs::metadata(path) {
+        Ok(m) if m.is_dir() => {
+            return Err(UsageError(format!(
+                "{flag} {} is a folder: give the path of a file (new or to replace)",
+                path.display()
+            )));
+        }
+        Ok(m) if !m.is_file() => return Ok(()),
+        _ => {}
     }
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     if !dir.is_dir() {

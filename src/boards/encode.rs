@@ -99,7 +99,7 @@ impl Encoder {
 }
 
 /// Writes one board of side `n` in `format`, the queen of row `r` in the 0-based column
-/// `column(r)`, one row at a time (memory: one row of n bytes, whatever n), without the format's
+/// `column(r)`, one row at a time (memory: a fixed 4 KiB of dots, whatever n), without the format's
 /// header, footer and separator: n rows of `Q` and `.` and a newline each (board), one array of
 /// n quoted rows (leetcode), one line of 1-based columns (cols), n bytes (raw; columns below
 /// 256).
@@ -112,25 +112,37 @@ pub(crate) fn write_rows(
     column: impl Fn(u64) -> u64,
     out: &mut dyn Write,
 ) -> io::Result<()> {
-    let mut row =
-        vec![b'.'; if matches!(format, BoardFormat::Board | BoardFormat::Leetcode) { n as usize } else { 0 }];
+    // A row is written as dots, the queen, dots, from one fixed run of dots: a row of n bytes
+    // held whole took 4 GB at n = 2^32 - 1 and aborted under a memory limit.
+    const DOTS: [u8; 4096] = [b'.'; 4096];
+    let dots = |count: u64, out: &mut dyn Write| -> io::Result<()> {
+        let mut left = count;
+        while left > 0 {
+            let k = left.min(DOTS.len() as u64) as usize;
+            out.write_all(&DOTS[..k])?;
+            left -= k as u64;
+        }
+        Ok(())
+    };
+    let row = |c: u64, out: &mut dyn Write| -> io::Result<()> {
+        dots(c, out)?;
+        out.write_all(b"Q")?;
+        dots(n - c - 1, out)
+    };
     if format == BoardFormat::Leetcode {
         out.write_all(b"[")?;
     }
     for r in 0..n {
         let c = column(r);
         match format {
-            BoardFormat::Board | BoardFormat::Leetcode => {
-                row[c as usize] = b'Q';
-                if format == BoardFormat::Leetcode {
-                    out.write_all(if r == 0 { b"\"" } else { b",\"" })?;
-                    out.write_all(&row)?;
-                    out.write_all(b"\"")?;
-                } else {
-                    out.write_all(&row)?;
-                    out.write_all(b"\n")?;
-                }
-                row[c as usize] = b'.';
+            BoardFormat::Board => {
+                row(c, out)?;
+                out.write_all(b"\n")?;
+            }
+            BoardFormat::Leetcode => {
+                out.write_all(if r == 0 { b"\"" } else { b",\"" })?;
+                row(c, out)?;
+                out.write_all(b"\"")?;
             }
             BoardFormat::Cols => write!(out, "{}{}", c + 1, if r + 1 == n { "" } else { " " })?,
             BoardFormat::Raw => out.write_all(&[c as u8])?,

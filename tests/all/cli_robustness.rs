@@ -46,13 +46,45 @@ fn an_output_folder_that_cannot_be_written_is_refused_before_any_work() {
             &["count", "19", "--shard", "0/4", flag, "/proc/x.json"],
             &format!("{flag} /proc/x.json: cannot create a file in /proc ("),
         );
-        assert!(start.elapsed().as_secs_f64() < 1.5, "{:?}", start.elapsed());
+        // A folder (a second tester: the count ran, then "Is a directory").
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path().to_str().unwrap();
+        usage_error(
+            &["count", "19", "--shard", "0/4", flag, d],
+            &format!("{flag} {d} is a folder: give the path of a file (new or to replace)"),
+        );
+        assert!(start.elapsed().as_secs_f64() < 2.0, "{:?}", start.elapsed());
     }
     // A device is written in place: `--output /dev/stdout` still works.
     nqueens(&["count", "8", "--shard", "0/2", "--output", "/dev/stdout"])
         .assert()
         .success()
         .stdout(predicate::str::contains("nqueens-shard"));
+}
+
+/// Found by a tester: with a long-run flag, `auto` settled for one thread, so a Slurm job whose
+/// memory fits the join's table and one thread's buffers but not `-j 4` threads' was refused
+/// ("too large for --algorithm join here") instead of counting with d4 as a plain count does.
+#[test]
+fn auto_with_a_long_run_flag_counts_every_threads_memory() {
+    // 16 MB: 3/4 of it holds the n = 16 table and one thread's buffers (5.2 MiB), not four's.
+    let out = nqueens(&["count", "16", "-j", "4", "--shard", "0/4"])
+        .env("SLURM_MEM_PER_NODE", "16")
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.contains(r#""algorithm":"d4""#), "{text}");
+    let out = nqueens(&["count", "16", "-j", "1", "--shard", "0/4"])
+        .env("SLURM_MEM_PER_NODE", "16")
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    assert!(String::from_utf8(out).unwrap().contains(r#""algorithm":"join""#));
 }
 
 /// Found by a newcomer: a negative shard was "unexpected argument '-1' found", a bad seed

@@ -254,3 +254,23 @@ fn a_search_that_cannot_answer_in_time_warns_and_points_to_any() {
          --any writes one solution at once\n"
     );
 }
+
+/// Found by a tester: `--any` in the board and leetcode formats held a row of n bytes, so
+/// `solve 300000000 --any` aborted under a 200 MB address-space limit (exit 134) and n = 2^32 - 1
+/// took 4 GB. Rows are written in pieces: the first bytes come at once, within the limit.
+#[test]
+fn any_writes_rows_in_pieces_under_a_memory_limit() {
+    for (format, start) in [("board", ".Q...."), ("leetcode", "[[\".Q...."), ("cols", "2 4 6 8 ")] {
+        let out = std::process::Command::new("bash")
+            .arg("-c")
+            .arg(r#"set -o pipefail; ulimit -v 200000; "$0" solve 300000000 --any --format "$1" | head -c 100"#)
+            .arg(env!("CARGO_BIN_EXE_nqueens"))
+            .arg(format)
+            .output()
+            .unwrap();
+        let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        assert_eq!(out.status.code(), Some(0), "{format}: {stderr}");
+        assert!(stdout.len() == 100 && stdout.starts_with(start), "{format}: {stdout}");
+        assert_eq!(stderr, "", "{format}");
+    }
+}
