@@ -518,12 +518,21 @@ where
         }};
     }
     if log_y {
-        finish!(builder.build_cartesian_2d(x0..x1, (y0 * 0.8..y1 * 1.25).log_scale())?);
+        let (lo, hi) = log_range(y0 * 0.8, y1 * 1.25);
+        finish!(builder.build_cartesian_2d(x0..x1, (lo..hi).log_scale())?);
     } else {
         finish!(builder.build_cartesian_2d(x0..x1, 0.0..(y1 * 1.1).max(1e-9))?);
     }
     root.present()?;
     Ok(())
+}
+
+/// Returns the log axis for values in `lo..hi` (positive): the same range if a power of ten
+/// lies inside it, else widened to the powers of ten around it, so that the axis has a labelled
+/// tick (times of n = 4..9 between 1.6·10⁻⁴ and 3.5·10⁻⁴ s left it with none).
+fn log_range(lo: f64, hi: f64) -> (f64, f64) {
+    let (a, b) = (lo.log10().floor(), hi.log10().floor());
+    if a < b || !(lo > 0.0 && hi.is_finite()) { (lo, hi) } else { (10f64.powf(a), 10f64.powf(a + 1.0)) }
 }
 
 /// The marker of series `i`, at pixel offset `at`: circle, triangle, square, diamond, cross,
@@ -547,6 +556,15 @@ fn marker<DB: DrawingBackend>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_log_axis_always_holds_a_power_of_ten() {
+        assert_eq!(log_range(1.3e-4, 4.4e-4), (1e-4, 1e-3));
+        let (lo, hi) = log_range(2e-4, 3e-2);
+        assert_eq!((lo, hi), (2e-4, 3e-2));
+        let (lo, hi) = log_range(12.0, 80.0);
+        assert!((lo - 10.0).abs() < 1e-9 && (hi - 100.0).abs() < 1e-9, "{lo} {hi}");
+    }
 
     #[test]
     fn powers_of_ten_are_written_with_superscripts() {
