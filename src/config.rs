@@ -335,6 +335,7 @@ fn check_paths(args: &CountArgs) -> Result<(), UsageError> {
 /// or does not let this process create a file in it (probed with a temporary file, removed at
 /// once); a device or a pipe that exists is written in place and passes.
 fn writable_folder(flag: &str, path: &Path) -> Result<(), UsageError> {
+    let dir = &output_folder(&output_target(path));
     match fs::metadata(path) {
         Ok(m) if m.is_dir() => {
             return Err(UsageError(format!(
@@ -345,7 +346,6 @@ fn writable_folder(flag: &str, path: &Path) -> Result<(), UsageError> {
         Ok(m) if !m.is_file() => return Ok(()),
         _ => {}
     }
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     if !dir.is_dir() {
         return Err(UsageError(format!(
             "{flag} {}: the folder {} does not exist: give a path in an existing folder",
@@ -360,6 +360,21 @@ fn writable_folder(flag: &str, path: &Path) -> Result<(), UsageError> {
             dir.display()
         ))
     })
+}
+
+/// Returns the file a result given as `path` is written to: the target of a symbolic link
+/// (relative to the link's folder), else `path` itself.
+pub fn output_target(path: &Path) -> PathBuf {
+    match fs::read_link(path) {
+        Ok(target) => path.parent().unwrap_or(Path::new(".")).join(target),
+        Err(_) => path.to_path_buf(),
+    }
+}
+
+/// Returns the folder of the file `path` (`.` for a bare file name), where its temporary file
+/// goes.
+pub fn output_folder(path: &Path) -> PathBuf {
+    path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf()
 }
 
 /// Returns true if and only if `x` and `y` name one file: the same path, the same folder and

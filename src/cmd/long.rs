@@ -12,7 +12,7 @@ use std::sync::atomic::AtomicBool;
 use anyhow::Context;
 use nqueens::run::{Counted, Finished};
 
-use crate::config::LongConfig;
+use crate::config::{self, LongConfig};
 use crate::signals::{self, Stop};
 
 /// Counts one board as `config` says: resumes from and appends to the checkpoint journal,
@@ -104,10 +104,7 @@ fn grouped(n: usize) -> String {
 fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
     // Write through a symbolic link to its target, and into a device or a pipe in place
     // (`--output /dev/stdout`): renaming over those would replace them with a plain file.
-    let path = &match fs::read_link(path) {
-        Ok(target) => path.parent().unwrap_or(Path::new(".")).join(target),
-        Err(_) => path.to_path_buf(),
-    };
+    let path = &config::output_target(path);
     if fs::metadata(path).is_ok_and(|m| !m.is_file()) {
         let mut f = fs::OpenOptions::new().write(true).open(path)?;
         f.write_all(bytes)?;
@@ -116,13 +113,13 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
     // A temporary file of this process alone (a unique name beside the target: six processes
     // writing one --output never share one), renamed over the target, so the target is always
     // one whole result; dropped (removed) on every error path, a full disk included.
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let dir = config::output_folder(path);
     let name = path.file_name().map_or_else(|| "output".into(), |n| n.to_string_lossy().into_owned());
     let mut tmp = tempfile::Builder::new()
         .prefix(&format!(".{name}."))
         .suffix(".tmp")
         .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666))
-        .tempfile_in(dir)?;
+        .tempfile_in(&dir)?;
     tmp.write_all(bytes)?;
     tmp.as_file().sync_all()?;
     tmp.persist(path).map_err(|e| e.error)?;

@@ -53,6 +53,14 @@ fn an_output_folder_that_cannot_be_written_is_refused_before_any_work() {
             &["count", "19", "--shard", "0/4", flag, d],
             &format!("{flag} {d} is a folder: give the path of a file (new or to replace)"),
         );
+        // A symbolic link is written through to its target: the target's folder is checked.
+        let link = dir.path().join("link.json");
+        std::os::unix::fs::symlink("missing/x.json", &link).unwrap();
+        usage_error(
+            &["count", "19", "--shard", "0/4", flag, link.to_str().unwrap()],
+            &format!("the folder {d}/missing does not exist: give a path in an existing folder"),
+        );
+        std::fs::remove_file(&link).unwrap();
         assert!(start.elapsed().as_secs_f64() < 2.0, "{:?}", start.elapsed());
     }
     // A device is written in place: `--output /dev/stdout` still works.
