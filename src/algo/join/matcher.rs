@@ -130,9 +130,12 @@ pub struct Matcher {
     word_buckets: Vec<[u32; WORDS]>,
     /// Remainders being packed: (bucket, start, end) in `sorted` (scratch).
     remainders: Vec<(u32, u32, u32)>,
-    /// Start of each query bucket in `queries` (2^k + 1 entries).
+    /// Start of each run of one query bucket and weight class in `queries`
+    /// (4 · 2^k + 1 entries: bucket b, class c at 4b + c).
     query_starts: Vec<usize>,
     sorted: Vec<u64>,
+    /// The codes sorted by bucket only (scratch).
+    by_bucket: Vec<u64>,
     /// `blocks × chunks × 2^bits_per_chunk` rows.
     tables: Vec<Row>,
     /// Tail masks (squeezed like the blocks' masks), bucket by bucket.
@@ -229,44 +232,64 @@ impl Matcher {
         let mut prepared = std::mem::take(&mut self.queries);
         let (occupied, cut) = (self.occupied, self.cut);
         let mut starts = std::mem::take(&mut self.query_starts);
+        // The codes sorted by cut-bit bucket and, within a bucket, by weight class, so the
+        // block loops run over queries of one weight at a time (no multiply per query). With
+        // one weight for all four classes, every code counts as class 0.
+        let buckets = 1usize << cut.count_ones();
+        let uniform = weights.iter().all(|&w| w == weights[0]);
         starts.clear();
-        prepared.clear();
-        if cut == 0 {
-            // One bucket: squeeze only.
-            prepared.extend_from_slice(codes);
-            squeeze_codes(level, &mut prepared, occupied);
-            starts.extend([0, codes.len()]);
+        starts.resize(CLASSES * buckets + 1, 0);
+        // Room for the partition's whole-register stores; every entry below codes.len() is
+        // written before it is read, so the buffer is not cleared.
+        prepared.resize(codes.len() + WORDS, 0);
+        let mut by_bucket = std::mem::take(&mut self.by_bucket);
+        let bucketed: &[u64] = if cut == 0 {
+            codes
         } else {
-            // Counting sort of the codes by cut-bit bucket (the greedy-order indices the build
-            // computed for these codes).
-            let buckets = 1usize << cut.count_ones();
+            // Counting sort by cut-bit bucket (the greedy-order indices the build computed
+            // for these codes, and its bucket sizes when it has them).
             let low = buckets as u16 - 1;
             assert_eq!(self.query_index.len(), codes.len(), "the codes the matcher was built for");
-            starts.resize(buckets + 1, 0);
+            let next = &mut self.next;
+            next.clear();
+            next.resize(buckets + 1, 0);
             if self.sizes_valid {
                 let q = self.sizes.len() - buckets;
-                for (s, &n) in starts[1..].iter_mut().zip(&self.sizes[q..]) {
+                for (s, &n) in next[1..].iter_mut().zip(&self.sizes[q..]) {
                     *s = n as usize;
                 }
             } else {
                 for &b in &self.query_index {
-                    starts[(b & low) as usize + 1] += 1;
+                    next[(b & low) as usize + 1] += 1;
                 }
             }
             for i in 1..=buckets {
-                starts[i] += starts[i - 1];
+                next[i] += next[i - 1];
             }
-            prepared.resize(codes.len(), 0);
-            let next = &mut self.next;
-            next.clear();
-            next.extend_from_slice(&starts[..buckets]);
-            for (&b, &q) in self.query_index.iter().zip(codes) {
-                let b = (b & low) as usize;
-                prepared[next[b]] = q;
-                next[b] += 1;
+            for b in 0..buckets {
+                starts[b * CLASSES] = next[b];
             }
-            squeeze_codes(level, &mut prepared, occupied);
+            by_bucket.resize(codes.len(), 0);
+            scatter(&self.query_index, low, codes, next, &mut by_bucket);
+            &by_bucket
+        };
+        starts[CLASSES * buckets] = codes.len();
+        for b in 0..buckets {
+            let (lo, hi) =
+                (starts[b * CLASSES], if b + 1 < buckets { starts[(b + 1) * CLASSES] } else { codes.len() });
+            if uniform {
+                prepared[lo..hi].copy_from_slice(&bucketed[lo..hi]);
+                starts[b * CLASSES + 1..(b + 1) * CLASSES].fill(hi);
+            } else {
+                let ends = partition_classes(level, &bucketed[lo..hi], &mut prepared[lo..hi + WORDS]);
+                for (c, end) in ends.into_iter().take(CLASSES - 1).enumerate() {
+                    starts[b * CLASSES + c + 1] = lo + end;
+                }
+            }
         }
+        self.by_bucket = by_bucket;
+        prepared.truncate(codes.len());
+        squeeze_codes(level, &mut prepared, occupied);
         self.query_starts = starts;
         let total = match level {
             // SAFETY: `Level::detect` returned this level only after `is_x86_feature_detected!`
@@ -334,9 +357,9 @@ impl Matcher {
             let mut starts = std::mem::take(&mut self.next);
             starts.clear();
             starts.resize(buckets + 1, 0);
-            self.sorted.clear();
             if cut == 0 {
                 starts[1] = masks.len();
+                self.sorted.clear();
                 self.sorted.extend_from_slice(masks);
             } else {
                 if self.sizes_valid {
@@ -353,12 +376,9 @@ impl Matcher {
                 for i in 1..=buckets {
                     starts[i] += starts[i - 1];
                 }
+                // Every entry is written by the scatter: no need to clear first.
                 self.sorted.resize(masks.len(), 0);
-                for (&b, &m) in index.iter().zip(masks) {
-                    let b = (b & low) as usize;
-                    self.sorted[starts[b]] = m;
-                    starts[b] += 1;
-                }
+                scatter(index, low, masks, &mut starts, &mut self.sorted);
                 // `starts[b]` is now the end of bucket b: shift back to starts.
                 starts.copy_within(0..buckets, 1);
                 starts[0] = 0;
@@ -647,6 +667,18 @@ impl Matcher {
         (order[..best.1].iter().fold(0, |a, &b| a | b), best.2)
     }
 
+    /// Returns the number of query buckets (2^k for k cut bits).
+    #[inline(always)]
+    fn query_buckets(&self) -> usize {
+        (self.query_starts.len() - 1) / CLASSES
+    }
+
+    /// Returns the range of the sorted queries in bucket `qb` (all its weight classes).
+    #[inline(always)]
+    fn bucket_queries(&self, qb: usize) -> std::ops::Range<usize> {
+        self.query_starts[qb * CLASSES]..self.query_starts[(qb + 1) * CLASSES]
+    }
+
     /// Returns the chunk widths the cost model may choose from: [`Matcher::chunk_bits`] if
     /// set, else [`CHUNK`]..=[`MAX_CHUNK`].
     fn widths(&self) -> std::ops::RangeInclusive<u32> {
@@ -831,8 +863,23 @@ fn fill_block_body(words: &[&[u64]; WORDS], tables: &mut Vec<Row>, chunks: usize
     }
 }
 
+/// The scatter of a stable counting sort: for each `src[i]`, with bucket b = `index[i] & low`,
+/// writes it to `out[next[b]]` and advances `next[b]`. (A function of its own, so the
+/// compiler knows `next` and `out` do not alias and keeps their pointers in registers.)
+#[inline(never)]
+fn scatter(index: &[u16], low: u16, src: &[u64], next: &mut [usize], out: &mut [u64]) {
+    for (&b, &x) in index.iter().zip(src) {
+        let b = (b & low) as usize;
+        let at = next[b];
+        out[at] = x;
+        next[b] = at + 1;
+    }
+}
+
 /// Bits 62 and 63 of a code: its weight class.
 const CLASS: u64 = 3 << 62;
+/// Weight classes of a code.
+const CLASSES: usize = 4;
 
 /// Squeezes the mask of every code in place, keeping its weight class (one call, so `pext`
 /// inlines into the loop).
@@ -854,6 +901,55 @@ fn squeeze_codes_bmi2(codes: &mut [u64], mask: u64) {
     for q in codes {
         *q = std::arch::x86_64::_pext_u64(*q, mask) | (*q & CLASS);
     }
+}
+
+/// Writes `codes` to `out` ordered by weight class (bits 62 and 63), stable within a class,
+/// and returns the end of each class in `out`. `out` holds [`WORDS`] more entries than
+/// `codes` (scratch for whole-register stores).
+fn partition_classes(level: Level, codes: &[u64], out: &mut [u64]) -> [usize; CLASSES] {
+    debug_assert!(out.len() >= codes.len() + WORDS);
+    #[cfg(target_arch = "x86_64")]
+    if level == Level::Avx512 {
+        // SAFETY: `Level::Avx512` is only detected with AVX-512F present.
+        return unsafe { partition_classes_avx512(codes, out) };
+    }
+    let _ = level;
+    let mut ends = [0; CLASSES];
+    let mut at = 0;
+    for (c, end) in ends.iter_mut().enumerate() {
+        for &q in codes {
+            out[at] = q;
+            at += ((q >> 62) as usize == c) as usize;
+        }
+        *end = at;
+    }
+    ends
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2,popcnt,bmi2")]
+fn partition_classes_avx512(codes: &[u64], out: &mut [u64]) -> [usize; CLASSES] {
+    use std::arch::x86_64::*;
+    assert!(out.len() >= codes.len() + WORDS);
+    let mut ends = [0; CLASSES];
+    let mut at = 0;
+    let class_bits = _mm512_set1_epi64(CLASS as i64);
+    for (c, end) in ends.iter_mut().enumerate() {
+        let want = _mm512_set1_epi64(((c as u64) << 62) as i64);
+        for group in codes.chunks(WORDS) {
+            let live: __mmask8 = (1u16 << group.len()).wrapping_sub(1) as u8;
+            // SAFETY: the masked load reads only the group's `live` lanes; the store writes
+            // 8 lanes at `at` ≤ codes.len(), inside `out` (asserted above).
+            unsafe {
+                let v = _mm512_maskz_loadu_epi64(live, group.as_ptr().cast());
+                let hit = _mm512_mask_cmpeq_epi64_mask(live, _mm512_and_si512(v, class_bits), want);
+                _mm512_storeu_si512(out.as_mut_ptr().add(at).cast(), _mm512_maskz_compress_epi64(hit, v));
+                at += hit.count_ones() as usize;
+            }
+        }
+        *end = at;
+    }
+    ends
 }
 
 /// Appends `table[pext(x, mask)]` for every x of `src` to `out` (`mask` of at most 10 bits).
@@ -906,10 +1002,9 @@ fn count_body(m: &Matcher, queries: &[u64], weights: [u32; 4]) -> u64 {
     for (b, (&block_weight, &bucket)) in m.block_weights.iter().zip(&m.block_buckets).enumerate() {
         let tables = &m.tables[b * m.block_rows..(b + 1) * m.block_rows];
         let mut sum = 0u64;
-        let starts = &m.query_starts;
-        for qb in (0..starts.len() - 1).filter(|&qb| qb as u32 & bucket == 0) {
+        for qb in (0..m.query_buckets()).filter(|&qb| qb as u32 & bucket == 0) {
             let words = word_mask(m, b, qb as u32);
-            for &q in &queries[starts[qb]..starts[qb + 1]] {
+            for &q in &queries[m.bucket_queries(qb)] {
                 let weight = weights[(q >> 62) as usize];
                 let mut acc = tables[(q & mask) as usize];
                 for k in 1..chunks {
@@ -945,10 +1040,9 @@ fn word_mask(m: &Matcher, b: usize, qb: u32) -> u8 {
 /// `bucket`: the buckets q with q & bucket == 0, each a contiguous range.
 #[inline(always)]
 fn compatible<'a>(m: &'a Matcher, bucket: u32, queries: &'a [u64]) -> impl Iterator<Item = &'a u64> + 'a {
-    let starts = &m.query_starts;
-    (0..starts.len() - 1)
+    (0..m.query_buckets())
         .filter(move |&q| q as u32 & bucket == 0)
-        .flat_map(move |q| &queries[starts[q]..starts[q + 1]])
+        .flat_map(move |q| &queries[m.bucket_queries(q)])
 }
 
 /// A bucket's short tail of one class: `tail[start..end]`, matched raw.
@@ -987,66 +1081,71 @@ fn count_avx2(m: &Matcher, queries: &[u64], weights: [u32; 4]) -> u64 {
     count_body(m, queries, weights) + tail_sum(m, queries, weights)
 }
 
-/// The AVX-512 block loop: one 512-bit register per row, one copy per chunk count so the
-/// chunk loop unrolls. (Left to itself, the compiler vectorises the plain loop across queries
-/// with gathers, which is several times slower.)
+/// The AVX-512 block loop: one 512-bit register per row, one copy per chunk count and chunk
+/// width so the chunk loop unrolls with constant shifts and offsets (a copy with the width
+/// read at run time serves forced widths under [`CHUNK`]). Left to itself, the compiler
+/// vectorises the plain loop across queries with gathers, which is several times slower.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vpopcntdq,avx2,popcnt,bmi2")]
 fn count_avx512(m: &Matcher, queries: &[u64], weights: [u32; 4]) -> u64 {
-    tail_sum(m, queries, weights)
-        + match m.chunks {
-            1 => blocks_avx512::<1>(m, queries, weights),
-            2 => blocks_avx512::<2>(m, queries, weights),
-            3 => blocks_avx512::<3>(m, queries, weights),
-            4 => blocks_avx512::<4>(m, queries, weights),
-            5 => blocks_avx512::<5>(m, queries, weights),
-            6 => blocks_avx512::<6>(m, queries, weights),
-            7 => blocks_avx512::<7>(m, queries, weights),
-            8 => blocks_avx512::<8>(m, queries, weights),
-            9 => blocks_avx512::<9>(m, queries, weights),
-            10 => blocks_avx512::<10>(m, queries, weights),
-            11 => blocks_avx512::<11>(m, queries, weights),
-            12 => blocks_avx512::<12>(m, queries, weights),
-            _ => count_body(m, queries, weights),
-        }
+    macro_rules! dispatch {
+        ($($k:literal)*) => {
+            match (m.chunks, m.bits_per_chunk) {
+                $(($k, 5) => blocks_avx512::<$k, 5>(m, queries, weights),
+                  ($k, 6) => blocks_avx512::<$k, 6>(m, queries, weights),
+                  ($k, 7) => blocks_avx512::<$k, 7>(m, queries, weights),
+                  ($k, 8) => blocks_avx512::<$k, 8>(m, queries, weights),
+                  ($k, _) => blocks_avx512::<$k, 0>(m, queries, weights),)*
+                _ => count_body(m, queries, weights),
+            }
+        };
+    }
+    tail_sum(m, queries, weights) + dispatch!(1 2 3 4 5 6 7 8 9 10 11 12)
 }
 
+/// The block loop of [`count_avx512`] for `K` chunks of `C` bits (`C` = 0: the width is read
+/// from the matcher). Queries come in runs of one bucket and weight class, so each run's
+/// popcounts add up in one register and are weighed once.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vpopcntdq,avx2,popcnt,bmi2")]
-fn blocks_avx512<const K: usize>(m: &Matcher, queries: &[u64], weights: [u32; 4]) -> u64 {
+fn blocks_avx512<const K: usize, const C: u32>(m: &Matcher, queries: &[u64], weights: [u32; 4]) -> u64 {
     use std::arch::x86_64::*;
-    let c = m.bits_per_chunk;
+    let c = if C == 0 { m.bits_per_chunk } else { C };
     let rows = 1usize << c;
     let mask = rows as u64 - 1;
     let mut total = 0u64;
     for (b, (&block_weight, &bucket)) in m.block_weights.iter().zip(&m.block_buckets).enumerate() {
         let tables = &m.tables[b * m.block_rows..(b + 1) * m.block_rows];
         let base = tables.as_ptr();
-        // Weighted counts per 64-bit lane, reduced once per block (each lane holds at most
-        // 64 × weight per query: no overflow for fewer than 2^26 queries of weight < 2^32).
-        let mut lanes = _mm512_setzero_si512();
-        let starts = &m.query_starts;
-        for qb in 0..starts.len() - 1 {
+        let mut sum = 0u64;
+        for qb in 0..m.query_buckets() {
             if qb as u32 & bucket != 0 {
                 continue;
             }
             let words = word_mask(m, b, qb as u32);
-            for &q in &queries[starts[qb]..starts[qb + 1]] {
-                let weight = weights[(q >> 62) as usize];
-                // SAFETY: chunk k's row (q >> k·c) & mask is below `rows`, so row k·rows + it
-                // lies inside this block's K·rows initialised rows of 64 bytes; the loads are
-                // unaligned.
-                let mut acc = unsafe { _mm512_loadu_si512(base.add((q & mask) as usize).cast()) };
-                for k in 1..K {
-                    let row = k * rows + ((q >> (k as u32 * c)) & mask) as usize;
-                    // SAFETY: as above.
-                    acc = _mm512_and_si512(acc, unsafe { _mm512_loadu_si512(base.add(row).cast()) });
+            for (class, &weight) in weights.iter().enumerate() {
+                let run =
+                    &queries[m.query_starts[qb * CLASSES + class]..m.query_starts[qb * CLASSES + class + 1]];
+                if run.is_empty() {
+                    continue;
                 }
-                let ones = _mm512_maskz_popcnt_epi64(words, acc);
-                lanes = _mm512_add_epi64(lanes, _mm512_mul_epu32(ones, _mm512_set1_epi64(weight as i64)));
+                // Popcounts per 64-bit lane: at most 64 per query, so no overflow.
+                let mut lanes = _mm512_setzero_si512();
+                for &q in run {
+                    // SAFETY: chunk k's row (q >> k·c) & mask is below `rows`, so row
+                    // k·rows + it lies inside this block's K·rows initialised rows of 64
+                    // bytes; the loads are unaligned.
+                    let mut acc = unsafe { _mm512_loadu_si512(base.add((q & mask) as usize).cast()) };
+                    for k in 1..K {
+                        let row = k * rows + ((q >> (k as u32 * c)) & mask) as usize;
+                        // SAFETY: as above.
+                        acc = _mm512_and_si512(acc, unsafe { _mm512_loadu_si512(base.add(row).cast()) });
+                    }
+                    lanes = _mm512_add_epi64(lanes, _mm512_maskz_popcnt_epi64(words, acc));
+                }
+                sum += _mm512_reduce_add_epi64(lanes) as u64 * weight as u64;
             }
         }
-        let sum = _mm512_reduce_add_epi64(lanes) as u64;
         total += sum * block_weight as u64;
     }
     total
