@@ -49,8 +49,11 @@ pub const TAIL: usize = 12;
 
 const WORDS: usize = BLOCK / 64;
 
-/// One 512-bit row.
-type Row = [u64; WORDS];
+/// One 512-bit row, aligned to a cache line: an unaligned row would split each of the block
+/// loop's loads across two lines (measured: 1.9× slower per load).
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C, align(64))]
+struct Row([u64; WORDS]);
 
 /// Which compiled copy of the inner loops to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -835,7 +838,7 @@ fn fill_block_body(words: &[&[u64]; WORDS], tables: &mut Vec<Row>, chunks: usize
     // free[j] has bit i set if and only if stored mask i leaves bit j free: 64×64 bit
     // transposes of the complemented masks.
     let mut free = [[0u64; WORDS]; 64];
-    let mut valid: Row = [0; WORDS];
+    let mut valid = Row::default();
     for (w, &group) in words.iter().enumerate() {
         if group.is_empty() {
             continue;
@@ -848,7 +851,7 @@ fn fill_block_body(words: &[&[u64]; WORDS], tables: &mut Vec<Row>, chunks: usize
         for j in 0..bits as usize {
             free[j][w] = m[j];
         }
-        valid[w] = low_mask(group.len() as u32);
+        valid.0[w] = low_mask(group.len() as u32);
     }
     for k in 0..chunks {
         // Every chunk but the last has 2^c rows, so chunk k starts at k · 2^c.
@@ -858,7 +861,7 @@ fn fill_block_body(words: &[&[u64]; WORDS], tables: &mut Vec<Row>, chunks: usize
         for s in 1..rows {
             let prev = tables[first + (s & (s - 1))];
             let f = &free[k * c as usize + s.trailing_zeros() as usize];
-            tables.push(std::array::from_fn(|w| prev[w] & f[w]));
+            tables.push(Row(std::array::from_fn(|w| prev.0[w] & f[w])));
         }
     }
 }
@@ -1006,11 +1009,11 @@ fn count_body(m: &Matcher, queries: &[u64], weights: [u32; 4]) -> u64 {
             let words = word_mask(m, b, qb as u32);
             for &q in &queries[m.bucket_queries(qb)] {
                 let weight = weights[(q >> 62) as usize];
-                let mut acc = tables[(q & mask) as usize];
+                let mut acc = tables[(q & mask) as usize].0;
                 for k in 1..chunks {
                     let row = &tables[k * rows + ((q >> (k as u32 * c)) & mask) as usize];
                     for w in 0..WORDS {
-                        acc[w] &= row[w];
+                        acc[w] &= row.0[w];
                     }
                 }
                 let ones: u64 =
@@ -1105,7 +1108,8 @@ fn count_avx512(m: &Matcher, queries: &[u64], weights: [u32; 4]) -> u64 {
 
 /// The block loop of [`count_avx512`] for `K` chunks of `C` bits (`C` = 0: the width is read
 /// from the matcher). Queries come in runs of one bucket and weight class, so each run's
-/// popcounts add up in one register and are weighed once.
+/// popcounts add up in one register and are weighed once. (Row offsets precomputed per query
+/// with `pdep`, one `u16` load per chunk instead of a shift and a mask, ran 6% slower.)
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vpopcntdq,avx2,popcnt,bmi2")]
 fn blocks_avx512<const K: usize, const C: u32>(m: &Matcher, queries: &[u64], weights: [u32; 4]) -> u64 {
@@ -1134,12 +1138,12 @@ fn blocks_avx512<const K: usize, const C: u32>(m: &Matcher, queries: &[u64], wei
                 for &q in run {
                     // SAFETY: chunk k's row (q >> k·c) & mask is below `rows`, so row
                     // k·rows + it lies inside this block's K·rows initialised rows of 64
-                    // bytes; the loads are unaligned.
-                    let mut acc = unsafe { _mm512_loadu_si512(base.add((q & mask) as usize).cast()) };
+                    // bytes (aligned: `Row` is).
+                    let mut acc = unsafe { _mm512_load_si512(base.add((q & mask) as usize).cast()) };
                     for k in 1..K {
                         let row = k * rows + ((q >> (k as u32 * c)) & mask) as usize;
                         // SAFETY: as above.
-                        acc = _mm512_and_si512(acc, unsafe { _mm512_loadu_si512(base.add(row).cast()) });
+                        acc = _mm512_and_si512(acc, unsafe { _mm512_load_si512(base.add(row).cast()) });
                     }
                     lanes = _mm512_add_epi64(lanes, _mm512_maskz_popcnt_epi64(words, acc));
                 }
