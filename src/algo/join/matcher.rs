@@ -540,6 +540,14 @@ impl Matcher {
         for (w, group) in sample.chunks(64).enumerate() {
             let mut m = [0u64; 64];
             m[..group.len()].copy_from_slice(group);
+            #[cfg(target_arch = "x86_64")]
+            if level == Level::Avx512 {
+                // SAFETY: `Level::Avx512` is only detected with AVX-512F present.
+                unsafe { transpose64_avx512(&mut m) };
+            } else {
+                transpose64(&mut m);
+            }
+            #[cfg(not(target_arch = "x86_64"))]
             transpose64(&mut m);
             for j in 0..64 {
                 columns[j][w] = m[j];
@@ -806,6 +814,56 @@ pub fn transpose64(a: &mut [u64; 64]) {
     }
 }
 
+/// [`transpose64`] with AVX-512: the 64 words in eight registers; the three stages that swap
+/// words 8 or more apart swap whole registers, the three within a register pair lanes with a
+/// permute (about 200 vector operations instead of about 1,150 scalar ones).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+fn transpose64_avx512(a: &mut [u64; 64]) {
+    use std::arch::x86_64::*;
+    // SAFETY: eight unaligned loads and stores of 8 words each, inside the 64 words of `a`.
+    let mut r: [__m512i; 8] =
+        std::array::from_fn(|i| unsafe { _mm512_loadu_si512(a.as_ptr().add(8 * i).cast()) });
+    macro_rules! across {
+        ($d:literal, $j:literal, $m:literal) => {
+            for i in (0..8).filter(|i| i & $d == 0) {
+                let t = _mm512_and_si512(
+                    _mm512_xor_si512(_mm512_srli_epi64::<$j>(r[i]), r[i + $d]),
+                    _mm512_set1_epi64($m),
+                );
+                r[i + $d] = _mm512_xor_si512(r[i + $d], t);
+                r[i] = _mm512_xor_si512(r[i], _mm512_slli_epi64::<$j>(t));
+            }
+        };
+    }
+    across!(4, 32, 0x0000_0000_ffff_ffff);
+    across!(2, 16, 0x0000_ffff_0000_ffff);
+    across!(1, 8, 0x00ff_00ff_00ff_00ff);
+    macro_rules! within {
+        ($j:literal, $m:literal, $low:literal) => {
+            // Lane l pairs with lane l ^ j; `low` marks the lanes with bit j clear (word k
+            // of the scalar loop), the others hold word k + j.
+            let partner = _mm512_set_epi64(7 ^ $j, 6 ^ $j, 5 ^ $j, 4 ^ $j, 3 ^ $j, 2 ^ $j, 1 ^ $j, $j);
+            for x in r.iter_mut() {
+                let p = _mm512_permutexvar_epi64(partner, *x);
+                let (lo, hi) = (_mm512_mask_blend_epi64($low, p, *x), _mm512_mask_blend_epi64($low, *x, p));
+                let t = _mm512_and_si512(
+                    _mm512_xor_si512(_mm512_srli_epi64::<$j>(lo), hi),
+                    _mm512_set1_epi64($m),
+                );
+                *x = _mm512_xor_si512(*x, _mm512_mask_blend_epi64($low, t, _mm512_slli_epi64::<$j>(t)));
+            }
+        };
+    }
+    within!(4, 0x0f0f_0f0f_0f0f_0f0f, 0x0f);
+    within!(2, 0x3333_3333_3333_3333, 0x33);
+    within!(1, 0x5555_5555_5555_5555, 0x55);
+    for (i, x) in r.iter().enumerate() {
+        // SAFETY: as above.
+        unsafe { _mm512_storeu_si512(a.as_mut_ptr().add(8 * i).cast(), *x) };
+    }
+}
+
 /// Appends one block's chunk tables to `tables` for the masks of its eight 64-lane `words`
 /// (squeezed, at most 64 each) over `bits` mask bits in `chunks` chunks of `c` bits: row
 /// s of chunk k has bit i set if and only if stored mask i exists and leaves every bit of
@@ -824,17 +882,23 @@ fn fill_block(
         return unsafe { fill_block_avx512(words, tables, chunks, c, bits) };
     }
     let _ = level;
-    fill_block_body(words, tables, chunks, c, bits)
+    fill_block_body::<false>(words, tables, chunks, c, bits)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2,popcnt,bmi2")]
 fn fill_block_avx512(words: &[&[u64]; WORDS], tables: &mut Vec<Row>, chunks: usize, c: u32, bits: u32) {
-    fill_block_body(words, tables, chunks, c, bits)
+    fill_block_body::<true>(words, tables, chunks, c, bits)
 }
 
 #[inline(always)]
-fn fill_block_body(words: &[&[u64]; WORDS], tables: &mut Vec<Row>, chunks: usize, c: u32, bits: u32) {
+fn fill_block_body<const AVX512: bool>(
+    words: &[&[u64]; WORDS],
+    tables: &mut Vec<Row>,
+    chunks: usize,
+    c: u32,
+    bits: u32,
+) {
     // free[j] has bit i set if and only if stored mask i leaves bit j free: 64×64 bit
     // transposes of the complemented masks.
     let mut free = [[0u64; WORDS]; 64];
@@ -847,6 +911,15 @@ fn fill_block_body(words: &[&[u64]; WORDS], tables: &mut Vec<Row>, chunks: usize
         for (i, &x) in group.iter().enumerate() {
             m[i] = !x & low_mask(bits);
         }
+        #[cfg(target_arch = "x86_64")]
+        if AVX512 {
+            // SAFETY: `AVX512` is true only inside `fill_block_avx512`, which runs only where
+            // AVX-512F is available.
+            unsafe { transpose64_avx512(&mut m) };
+        } else {
+            transpose64(&mut m);
+        }
+        #[cfg(not(target_arch = "x86_64"))]
         transpose64(&mut m);
         for j in 0..bits as usize {
             free[j][w] = m[j];
@@ -1308,12 +1381,21 @@ mod tests {
     #[test]
     fn transpose_moves_bit_j_of_row_i_to_bit_i_of_row_j() {
         let mut rng = Rng(77);
-        let a: [u64; 64] = std::array::from_fn(|_| rng.next());
-        let mut t = a;
-        transpose64(&mut t);
-        for (i, row) in a.iter().enumerate() {
-            for (j, col) in t.iter().enumerate() {
-                assert_eq!(col >> i & 1, row >> j & 1);
+        for _ in 0..20 {
+            let a: [u64; 64] = std::array::from_fn(|_| rng.next());
+            let mut t = a;
+            transpose64(&mut t);
+            for (i, row) in a.iter().enumerate() {
+                for (j, col) in t.iter().enumerate() {
+                    assert_eq!(col >> i & 1, row >> j & 1);
+                }
+            }
+            #[cfg(target_arch = "x86_64")]
+            if Level::detect() == Level::Avx512 {
+                let mut v = a;
+                // SAFETY: the AVX-512 level is detected with AVX-512F.
+                unsafe { transpose64_avx512(&mut v) };
+                assert_eq!(v, t, "the AVX-512 transpose equals the scalar one");
             }
         }
     }
