@@ -1085,8 +1085,8 @@ fn count_body(m: &Matcher, queries: &[u64], weights: [u32; 4]) -> u64 {
                 let mut acc = tables[(q & mask) as usize].0;
                 for k in 1..chunks {
                     let row = &tables[k * rows + ((q >> (k as u32 * c)) & mask) as usize];
-                    for w in 0..WORDS {
-                        acc[w] &= row.0[w];
+                    for (a, r) in acc.iter_mut().zip(&row.0) {
+                        *a &= r;
                     }
                 }
                 let ones: u64 =
