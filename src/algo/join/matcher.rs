@@ -137,6 +137,8 @@ pub struct Matcher {
     /// (4 · 2^k + 1 entries: bucket b, class c at 4b + c).
     query_starts: Vec<usize>,
     sorted: Vec<u64>,
+    /// The weight of each slot of the sorted queries (see [`slots`]).
+    run_weights: [u32; CLASSES],
     /// The codes sorted by bucket only (scratch).
     by_bucket: Vec<u64>,
     /// `blocks × chunks × 2^bits_per_chunk` rows.
@@ -235,11 +237,13 @@ impl Matcher {
         let mut prepared = std::mem::take(&mut self.queries);
         let (occupied, cut) = (self.occupied, self.cut);
         let mut starts = std::mem::take(&mut self.query_starts);
-        // The codes sorted by cut-bit bucket and, within a bucket, by weight class, so the
-        // block loops run over queries of one weight at a time (no multiply per query). With
-        // one weight for all four classes, every code counts as class 0.
+        // The codes sorted by cut-bit bucket and, within a bucket, by weight into slots (the
+        // classes of one weight share a slot), so the block loops run over queries of one
+        // weight at a time (no multiply per query). Codes of weight 0 are dropped.
         let buckets = 1usize << cut.count_ones();
-        let uniform = weights.iter().all(|&w| w == weights[0]);
+        let (sets, run_weights) = slots(weights);
+        self.run_weights = run_weights;
+        let uniform = sets[0] == 0b1111;
         starts.clear();
         starts.resize(CLASSES * buckets + 1, 0);
         // Room for the partition's whole-register stores; every entry below codes.len() is
@@ -284,7 +288,9 @@ impl Matcher {
                 prepared[lo..hi].copy_from_slice(&bucketed[lo..hi]);
                 starts[b * CLASSES + 1..(b + 1) * CLASSES].fill(hi);
             } else {
-                let ends = partition_classes(level, &bucketed[lo..hi], &mut prepared[lo..hi + WORDS]);
+                // Slot 3's run ends at the next bucket: the entries past the written ones are
+                // stale, and slot 3 is empty or has weight 0 (never counted).
+                let ends = partition_classes(level, &bucketed[lo..hi], &mut prepared[lo..hi + WORDS], sets);
                 for (c, end) in ends.into_iter().take(CLASSES - 1).enumerate() {
                     starts[b * CLASSES + c + 1] = lo + end;
                 }
@@ -298,11 +304,11 @@ impl Matcher {
             // SAFETY: `Level::detect` returned this level only after `is_x86_feature_detected!`
             // confirmed every feature the function enables (`set_level` never raises it).
             #[cfg(target_arch = "x86_64")]
-            Level::Avx512 => unsafe { count_avx512(self, &prepared, weights) },
+            Level::Avx512 => unsafe { count_avx512(self, &prepared) },
             // SAFETY: as above, for the AVX2 features.
             #[cfg(target_arch = "x86_64")]
-            Level::Avx2 => unsafe { count_avx2(self, &prepared, weights) },
-            _ => count_generic(self, &prepared, weights),
+            Level::Avx2 => unsafe { count_avx2(self, &prepared) },
+            _ => count_generic(self, &prepared),
         };
         self.queries = prepared;
         total
@@ -684,12 +690,6 @@ impl Matcher {
         (self.query_starts.len() - 1) / CLASSES
     }
 
-    /// Returns the range of the sorted queries in bucket `qb` (all its weight classes).
-    #[inline(always)]
-    fn bucket_queries(&self, qb: usize) -> std::ops::Range<usize> {
-        self.query_starts[qb * CLASSES]..self.query_starts[(qb + 1) * CLASSES]
-    }
-
     /// Returns the chunk widths the cost model may choose from: [`Matcher::chunk_bits`] if
     /// set, else [`CHUNK`]..=[`MAX_CHUNK`].
     fn widths(&self) -> std::ops::RangeInclusive<u32> {
@@ -979,23 +979,49 @@ fn squeeze_codes_bmi2(codes: &mut [u64], mask: u64) {
     }
 }
 
-/// Writes `codes` to `out` ordered by weight class (bits 62 and 63), stable within a class,
-/// and returns the end of each class in `out`. `out` holds [`WORDS`] more entries than
-/// `codes` (scratch for whole-register stores).
-fn partition_classes(level: Level, codes: &[u64], out: &mut [u64]) -> [usize; CLASSES] {
+/// Returns the slots of a weight table: `sets[s]` holds the classes (bit c: class c) whose
+/// codes go to slot s and `weights[s]` their weight. Classes of one weight share a slot;
+/// classes of weight 0 belong to no slot, and slot 3 is then empty with weight 0 (the
+/// partition leaves stale entries there, which no loop counts). One weight for every class
+/// gives the single set `0b1111`.
+fn slots(weights: [u32; CLASSES]) -> ([u8; CLASSES], [u32; CLASSES]) {
+    let (mut sets, mut slot_weights, mut used) = ([0u8; CLASSES], [0u32; CLASSES], 0);
+    for (c, &w) in weights.iter().enumerate() {
+        if w == 0 {
+            continue;
+        }
+        let s = match slot_weights[..used].iter().position(|&x| x == w) {
+            Some(s) => s,
+            None => {
+                used += 1;
+                used - 1
+            }
+        };
+        slot_weights[s] = w;
+        sets[s] |= 1 << c;
+    }
+    (sets, slot_weights)
+}
+
+/// Writes the codes of each slot's classes (`sets`, see [`slots`]) to `out`, slot after
+/// slot, and returns the end of each slot in `out`; codes of no slot are dropped. `out` holds
+/// [`WORDS`] more entries than `codes` (scratch for whole-register stores).
+fn partition_classes(level: Level, codes: &[u64], out: &mut [u64], sets: [u8; CLASSES]) -> [usize; CLASSES] {
     debug_assert!(out.len() >= codes.len() + WORDS);
     #[cfg(target_arch = "x86_64")]
     if level == Level::Avx512 {
         // SAFETY: `Level::Avx512` is only detected with AVX-512F present.
-        return unsafe { partition_classes_avx512(codes, out) };
+        return unsafe { partition_classes_avx512(codes, out, sets) };
     }
     let _ = level;
     let mut ends = [0; CLASSES];
     let mut at = 0;
-    for (c, end) in ends.iter_mut().enumerate() {
-        for &q in codes {
-            out[at] = q;
-            at += ((q >> 62) as usize == c) as usize;
+    for (set, end) in sets.iter().zip(&mut ends) {
+        if *set != 0 {
+            for &q in codes {
+                out[at] = q;
+                at += (set >> (q >> 62) & 1) as usize;
+            }
         }
         *end = at;
     }
@@ -1004,23 +1030,29 @@ fn partition_classes(level: Level, codes: &[u64], out: &mut [u64]) -> [usize; CL
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2,popcnt,bmi2")]
-fn partition_classes_avx512(codes: &[u64], out: &mut [u64]) -> [usize; CLASSES] {
+fn partition_classes_avx512(codes: &[u64], out: &mut [u64], sets: [u8; CLASSES]) -> [usize; CLASSES] {
     use std::arch::x86_64::*;
     assert!(out.len() >= codes.len() + WORDS);
     let mut ends = [0; CLASSES];
     let mut at = 0;
-    let class_bits = _mm512_set1_epi64(CLASS as i64);
-    for (c, end) in ends.iter_mut().enumerate() {
-        let want = _mm512_set1_epi64(((c as u64) << 62) as i64);
-        for group in codes.chunks(WORDS) {
-            let live: __mmask8 = (1u16 << group.len()).wrapping_sub(1) as u8;
-            // SAFETY: the masked load reads only the group's `live` lanes; the store writes
-            // 8 lanes at `at` ≤ codes.len(), inside `out` (asserted above).
-            unsafe {
-                let v = _mm512_maskz_loadu_epi64(live, group.as_ptr().cast());
-                let hit = _mm512_mask_cmpeq_epi64_mask(live, _mm512_and_si512(v, class_bits), want);
-                _mm512_storeu_si512(out.as_mut_ptr().add(at).cast(), _mm512_maskz_compress_epi64(hit, v));
-                at += hit.count_ones() as usize;
+    for (&set, end) in sets.iter().zip(&mut ends) {
+        if set != 0 {
+            let members = _mm512_set1_epi64(set as i64);
+            for group in codes.chunks(WORDS) {
+                let live: __mmask8 = (1u16 << group.len()).wrapping_sub(1) as u8;
+                // SAFETY: the masked load reads only the group's `live` lanes; the store
+                // writes 8 lanes at `at` ≤ codes.len(), inside `out` (asserted above).
+                unsafe {
+                    let v = _mm512_maskz_loadu_epi64(live, group.as_ptr().cast());
+                    // Bit (class) of the set, per lane.
+                    let hit = _mm512_mask_test_epi64_mask(
+                        live,
+                        _mm512_srlv_epi64(members, _mm512_srli_epi64::<62>(v)),
+                        _mm512_set1_epi64(1),
+                    );
+                    _mm512_storeu_si512(out.as_mut_ptr().add(at).cast(), _mm512_maskz_compress_epi64(hit, v));
+                    at += hit.count_ones() as usize;
+                }
             }
         }
         *end = at;
@@ -1069,7 +1101,7 @@ fn squeeze_all_u64_bmi2(masks: &mut [u64], mask: u64) {
 /// The portable block loop: plain `[u64; 8]` loops that the compiler vectorises for the
 /// enabled features.
 #[inline(always)]
-fn count_body(m: &Matcher, queries: &[u64], weights: [u32; 4]) -> u64 {
+fn count_body(m: &Matcher, queries: &[u64]) -> u64 {
     let chunks = m.chunks;
     let c = m.bits_per_chunk;
     let rows = 1usize << c;
@@ -1078,10 +1110,9 @@ fn count_body(m: &Matcher, queries: &[u64], weights: [u32; 4]) -> u64 {
     for (b, (&block_weight, &bucket)) in m.block_weights.iter().zip(&m.block_buckets).enumerate() {
         let tables = &m.tables[b * m.block_rows..(b + 1) * m.block_rows];
         let mut sum = 0u64;
-        for qb in (0..m.query_buckets()).filter(|&qb| qb as u32 & bucket == 0) {
+        for (qb, run, weight) in runs(m, bucket) {
             let words = word_mask(m, b, qb as u32);
-            for &q in &queries[m.bucket_queries(qb)] {
-                let weight = weights[(q >> 62) as usize];
+            for &q in &queries[run] {
                 let mut acc = tables[(q & mask) as usize].0;
                 for k in 1..chunks {
                     let row = &tables[k * rows + ((q >> (k as u32 * c)) & mask) as usize];
@@ -1112,13 +1143,16 @@ fn word_mask(m: &Matcher, b: usize, qb: u32) -> u8 {
     }
 }
 
-/// Returns the queries (sorted by bucket) whose cut bits are disjoint from block bucket
-/// `bucket`: the buckets q with q & bucket == 0, each a contiguous range.
+/// Returns the runs of sorted queries whose cut bits are disjoint from block bucket
+/// `bucket` (the buckets q with q & bucket == 0) and whose slot weight is not 0: (query
+/// bucket, range in the sorted queries, weight).
 #[inline(always)]
-fn compatible<'a>(m: &'a Matcher, bucket: u32, queries: &'a [u64]) -> impl Iterator<Item = &'a u64> + 'a {
-    (0..m.query_buckets())
-        .filter(move |&q| q as u32 & bucket == 0)
-        .flat_map(move |q| &queries[m.bucket_queries(q)])
+fn runs(m: &Matcher, bucket: u32) -> impl Iterator<Item = (usize, std::ops::Range<usize>, u32)> + '_ {
+    (0..m.query_buckets()).filter(move |&q| q as u32 & bucket == 0).flat_map(move |q| {
+        (0..CLASSES).filter(|&s| m.run_weights[s] != 0).map(move |s| {
+            (q, m.query_starts[q * CLASSES + s]..m.query_starts[q * CLASSES + s + 1], m.run_weights[s])
+        })
+    })
 }
 
 /// A bucket's short tail of one class: `tail[start..end]`, matched raw.
@@ -1133,28 +1167,30 @@ struct TailRun {
 /// Returns the weighted count of the raw tails against the compatible (squeezed, sorted)
 /// queries.
 #[inline(always)]
-fn tail_sum(m: &Matcher, queries: &[u64], weights: [u32; 4]) -> u64 {
+fn tail_sum(m: &Matcher, queries: &[u64]) -> u64 {
     let mut total = 0;
     for run in &m.tail_runs {
         let masks = &m.tail[run.start as usize..run.end as usize];
         let mut sum = 0u64;
-        for &q in compatible(m, run.bucket, queries) {
-            let free = masks.iter().filter(|&&t| t & q == 0).count() as u64;
-            sum += free * weights[(q >> 62) as usize] as u64;
+        for (_, range, weight) in runs(m, run.bucket) {
+            for &q in &queries[range] {
+                let free = masks.iter().filter(|&&t| t & q == 0).count() as u64;
+                sum += free * weight as u64;
+            }
         }
         total += sum * run.weight as u64;
     }
     total
 }
 
-fn count_generic(m: &Matcher, queries: &[u64], weights: [u32; 4]) -> u64 {
-    count_body(m, queries, weights) + tail_sum(m, queries, weights)
+fn count_generic(m: &Matcher, queries: &[u64]) -> u64 {
+    count_body(m, queries) + tail_sum(m, queries)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,popcnt,bmi2")]
-fn count_avx2(m: &Matcher, queries: &[u64], weights: [u32; 4]) -> u64 {
-    count_body(m, queries, weights) + tail_sum(m, queries, weights)
+fn count_avx2(m: &Matcher, queries: &[u64]) -> u64 {
+    count_body(m, queries) + tail_sum(m, queries)
 }
 
 /// The AVX-512 block loop: one 512-bit register per row, one copy per chunk count and chunk
@@ -1163,20 +1199,20 @@ fn count_avx2(m: &Matcher, queries: &[u64], weights: [u32; 4]) -> u64 {
 /// vectorises the plain loop across queries with gathers, which is several times slower.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vpopcntdq,avx2,popcnt,bmi2")]
-fn count_avx512(m: &Matcher, queries: &[u64], weights: [u32; 4]) -> u64 {
+fn count_avx512(m: &Matcher, queries: &[u64]) -> u64 {
     macro_rules! dispatch {
         ($($k:literal)*) => {
             match (m.chunks, m.bits_per_chunk) {
-                $(($k, 5) => blocks_avx512::<$k, 5>(m, queries, weights),
-                  ($k, 6) => blocks_avx512::<$k, 6>(m, queries, weights),
-                  ($k, 7) => blocks_avx512::<$k, 7>(m, queries, weights),
-                  ($k, 8) => blocks_avx512::<$k, 8>(m, queries, weights),
-                  ($k, _) => blocks_avx512::<$k, 0>(m, queries, weights),)*
-                _ => count_body(m, queries, weights),
+                $(($k, 5) => blocks_avx512::<$k, 5>(m, queries),
+                  ($k, 6) => blocks_avx512::<$k, 6>(m, queries),
+                  ($k, 7) => blocks_avx512::<$k, 7>(m, queries),
+                  ($k, 8) => blocks_avx512::<$k, 8>(m, queries),
+                  ($k, _) => blocks_avx512::<$k, 0>(m, queries),)*
+                _ => count_body(m, queries),
             }
         };
     }
-    tail_sum(m, queries, weights) + dispatch!(1 2 3 4 5 6 7 8 9 10 11 12)
+    tail_sum(m, queries) + dispatch!(1 2 3 4 5 6 7 8 9 10 11 12)
 }
 
 /// The block loop of [`count_avx512`] for `K` chunks of `C` bits (`C` = 0: the width is read
@@ -1185,7 +1221,7 @@ fn count_avx512(m: &Matcher, queries: &[u64], weights: [u32; 4]) -> u64 {
 /// with `pdep`, one `u16` load per chunk instead of a shift and a mask, ran 6% slower.)
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vpopcntdq,avx2,popcnt,bmi2")]
-fn blocks_avx512<const K: usize, const C: u32>(m: &Matcher, queries: &[u64], weights: [u32; 4]) -> u64 {
+fn blocks_avx512<const K: usize, const C: u32>(m: &Matcher, queries: &[u64]) -> u64 {
     use std::arch::x86_64::*;
     let c = if C == 0 { m.bits_per_chunk } else { C };
     let rows = 1usize << c;
@@ -1200,10 +1236,10 @@ fn blocks_avx512<const K: usize, const C: u32>(m: &Matcher, queries: &[u64], wei
                 continue;
             }
             let words = word_mask(m, b, qb as u32);
-            for (class, &weight) in weights.iter().enumerate() {
+            for (slot, &weight) in m.run_weights.iter().enumerate() {
                 let run =
-                    &queries[m.query_starts[qb * CLASSES + class]..m.query_starts[qb * CLASSES + class + 1]];
-                if run.is_empty() {
+                    &queries[m.query_starts[qb * CLASSES + slot]..m.query_starts[qb * CLASSES + slot + 1]];
+                if run.is_empty() || weight == 0 {
                     continue;
                 }
                 // Popcounts per 64-bit lane: at most 64 per query, so no overflow.
@@ -1369,6 +1405,47 @@ mod tests {
         assert!(m.cut_bits() >= 4, "{} cut bits for 40,000 × 40,000 pairs", m.cut_bits());
         m.build(level, &[(&masks[..100], 1)], &queries[..100]);
         assert_eq!(m.cut_bits(), 0);
+    }
+
+    /// Codes of four weight classes against weight tables with shared weights and weight 0
+    /// (the even-n west halves: [plain, 2, 2, 4] with plain = 0 drops a class), with and
+    /// without the sieve, at every level and several chunk widths: the slots and the dropped
+    /// class against a naive weighted count.
+    #[test]
+    fn weight_classes_in_slots_count_like_the_naive_test() {
+        let mut rng = Rng(31337);
+        let bits = 34;
+        let masks: Vec<u64> = (0..2 * SIEVE_FROM + 333).map(|_| rng.mask(bits, 0)).collect();
+        let codes: Vec<u64> = (0..3000).map(|i| rng.mask(bits, 0) | ((i % 7 % 4) as u64) << 62).collect();
+        let tables: [[u32; 4]; 6] =
+            [[0, 2, 2, 4], [1, 2, 2, 4], [3, 3, 3, 3], [0, 0, 0, 5], [1, 2, 3, 4], [0, 0, 0, 0]];
+        for level in Level::available() {
+            for weights in tables {
+                let want: u64 = codes
+                    .iter()
+                    .map(|&q| {
+                        let free = masks.iter().filter(|&&m| m & q & !CLASS == 0).count() as u64;
+                        free * 3 * weights[(q >> 62) as usize] as u64
+                    })
+                    .sum();
+                for (sieve_from, chunk_bits) in
+                    [(usize::MAX, None), (0, None), (0, Some(6)), (usize::MAX, Some(3))]
+                {
+                    let mut m = Matcher::new();
+                    m.sieve_from = Some(sieve_from);
+                    m.chunk_bits = chunk_bits;
+                    let classes: [(&[u64], u32); 1] = [(&masks, 3)];
+                    for _ in 0..2 {
+                        // Twice: stale entries of the first count stay in the scratch buffers.
+                        assert_eq!(
+                            m.count_coded(level, &classes, &codes, weights),
+                            want,
+                            "{level:?} {weights:?} sieve from {sieve_from} chunk {chunk_bits:?}"
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]

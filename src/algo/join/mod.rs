@@ -298,17 +298,8 @@ impl JoinPlan {
         // Store the smaller side: building costs about as much per stored mask as 20–40
         // queries; matching is symmetric.
         let matched = if e_end <= w_end {
-            let mut k = w_end;
-            if plain == 0 {
-                // Drop the west halves of weight 0 (no long-diagonal queen) in place.
-                k = 0;
-                for i in 0..w_end {
-                    let w = west_raw[i];
-                    west_raw[k] = w;
-                    k += (w >> 62 != 0) as usize;
-                }
-            }
-            matcher.count_coded(self.level, &[(east, 1)], &west_raw[..k], weights)
+            // The matcher drops the west halves of weight 0 (plain = 0: no long-diagonal queen).
+            matcher.count_coded(self.level, &[(east, 1)], &west_raw[..w_end], weights)
         } else {
             for w in west.iter_mut() {
                 w.clear();
