@@ -84,6 +84,9 @@ pub struct HalfScratch {
     south: Vec<u64>,
     /// The factored lists [`window_codes`] pairs up.
     factors: Factors,
+    /// Each side's south lists, kept from one call to the next: consecutive units (row sets
+    /// in colex order) mostly share their south rows.
+    south_lists: [SouthLists; 2],
     /// Mirrored quarter lists (when the table is compacted).
     north_raw: Vec<u64>,
     south_raw: Vec<u64>,
@@ -118,19 +121,17 @@ static POPCOUNT: [u8; 1 << super::quarter::MAX_H] = {
 /// transformed into a *clash word* and a *window part*. A half-board is a pair (north i, south
 /// j) of one split whose clash words are disjoint; its window mask is the OR of the two parts
 /// ([`materialize`] writes them). The lists take (kn + ks) words per split against the
-/// kn·ks·p half-boards (p about 0.3–0.4).
+/// kn·ks·p half-boards (p about 0.3–0.4). The north lists are here; the south lists are in
+/// the [`SouthLists`] of the side.
 #[derive(Default, Debug, Clone)]
 pub struct Factors {
-    /// End of each split's north and south entries (cumulative).
-    pub splits: Vec<(u32, u32)>,
+    /// Each split's north entries (start, end) and south entries (start, end in the side's
+    /// [`SouthLists`]).
+    pub splits: Vec<[u32; 4]>,
     /// Clash words of the north entries (entries past the last split's end are scratch).
     pub north_t: Vec<u64>,
     /// Window parts of the north entries, with [`FLAG_NORTH_U`] when flagged.
     pub north_c: Vec<u64>,
-    /// Clash words of the south entries.
-    pub south_t: Vec<u64>,
-    /// Window parts of the south entries, with [`FLAG_SOUTH_V`] when flagged.
-    pub south_c: Vec<u64>,
 }
 
 impl Factors {
@@ -139,9 +140,9 @@ impl Factors {
         self.splits.clear();
     }
 
-    /// Returns the number of north and south entries.
-    pub fn len(&self) -> (usize, usize) {
-        self.splits.last().map_or((0, 0), |&(a, b)| (a as usize, b as usize))
+    /// Returns the number of north entries.
+    pub fn len(&self) -> usize {
+        self.splits.last().map_or(0, |s| s[1] as usize)
     }
 
     /// Returns true if and only if no split holds an entry.
@@ -149,13 +150,29 @@ impl Factors {
         self.splits.is_empty()
     }
 
-    /// Returns the ranges of split `k`'s north and south entries.
+    /// Returns the ranges of split `k`'s north entries and of its south entries (in the
+    /// side's [`SouthLists`]).
     #[inline]
     pub fn split(&self, k: usize) -> (std::ops::Range<usize>, std::ops::Range<usize>) {
-        let (n0, s0) = if k == 0 { (0, 0) } else { self.splits[k - 1] };
-        let (n1, s1) = self.splits[k];
+        let [n0, n1, s0, s1] = self.splits[k];
         (n0 as usize..n1 as usize, s0 as usize..s1 as usize)
     }
+}
+
+/// One side's south quarter lists for one south row set, column set, pair of forbidden
+/// diagonal masks and flag choice (the key), transformed as in [`Factors`], one list per north
+/// column set C_N (the south list of columns `cols` minus C_N). [`factor`] keeps them while
+/// the key stays the same.
+#[derive(Default, Debug, Clone)]
+pub struct SouthLists {
+    /// (n, south rows, columns, forbidden u and v in local form, flags).
+    key: Option<(u32, u32, u32, u64, u64, bool)>,
+    /// (start, end) of the list of each north column set (indexed by the set, up to `cols`).
+    ranges: Vec<(u32, u32)>,
+    /// Clash words of the south entries.
+    pub south_t: Vec<u64>,
+    /// Window parts of the south entries, with [`FLAG_SOUTH_V`] when flagged.
+    pub south_c: Vec<u64>,
 }
 
 /// How one quarter's entries `u | v << 32` become clash words, window parts and the filter
@@ -272,8 +289,10 @@ fn transform_avx512(part: &Part, list: &[u64], t: &mut [u64], c: &mut [u64]) -> 
 }
 
 /// Writes the factored form of every half-solution that [`for_each_half`] would visit on
-/// `side`, `rows`, `cols` into `out` (appending splits after those already there): per
-/// column split with non-empty lists, the north and south entries that miss the forbidden
+/// `side`, `rows`, `cols` into `out` (replacing what it held) and the side's south lists in
+/// `scratch` (kept as they are when the south rows, columns, forbidden diagonals and flags are
+/// those of the side's last call): per column split with non-empty lists, the north and
+/// south entries that miss the forbidden
 /// diagonals, as clash words (north u | (v << c) << 32, south u << c | v << 32: a pair
 /// clashes if and only if they intersect) and window parts (the OR of a pair's parts is its
 /// window mask). With `flags`, north parts carry [`FLAG_NORTH_U`] and south parts
@@ -366,38 +385,67 @@ fn factor_body<const AVX512: bool>(
         Side::East => Part { tu: c, tv: 32, vr: c, ku: c, flag_from_v: true, fbit: 63, ..base },
         Side::West => Part { tu: c, tv: 32, ul: c, ku: c, flag_from_v: true, fbit: 63, ..base },
     };
-    // Ask for both row sets' stretches of the table up front (about 14 KB each at h = 9): the
-    // lists below are read out of order, and their first lines would otherwise miss one by one.
-    prefetch(table.region(rows_n));
-    prefetch(table.region(rows_s));
     let k = POPCOUNT[rows_n as usize];
     let (mut north_raw, mut south_raw) =
         (std::mem::take(&mut scratch.north_raw), std::mem::take(&mut scratch.south_raw));
-    let (mut n_end, mut s_end) = out.len();
+    // The south lists: kept from the last call on this side if its key is the same.
+    let mut lists = std::mem::take(&mut scratch.south_lists[side as usize]);
+    let key = (g.n, rows_s, cols, base.fu, base.fv, flags);
+    if lists.key != Some(key) {
+        lists.key = None;
+        // Ask for the row set's stretch of the table up front (about 14 KB at h = 9): the
+        // lists below are read out of order, and their first lines would otherwise miss one
+        // by one.
+        prefetch(table.region(rows_s));
+        lists.ranges.clear();
+        lists.ranges.resize(cols as usize + 1, (0, 0));
+        let mut end = 0;
+        let mut sub = cols;
+        loop {
+            if POPCOUNT[sub as usize] == k {
+                let b_list = table.cells_into(rows_s, cols ^ sub, &mut south_raw);
+                if !b_list.is_empty() {
+                    for v in [&mut lists.south_t, &mut lists.south_c] {
+                        if v.len() < end + b_list.len() + 8 {
+                            v.resize((end + b_list.len() + 8).max(2 * v.len()), 0);
+                        }
+                    }
+                    let ks = transform::<AVX512>(
+                        &south,
+                        b_list,
+                        &mut lists.south_t[end..],
+                        &mut lists.south_c[end..],
+                    );
+                    lists.ranges[sub as usize] = (end as u32, (end + ks) as u32);
+                    end += ks;
+                }
+            }
+            if sub == 0 {
+                break;
+            }
+            sub = (sub - 1) & cols;
+        }
+        lists.key = Some(key);
+    }
+    prefetch(table.region(rows_n));
+    out.splits.clear();
+    let mut n_end = 0;
     let mut sub = cols;
     loop {
-        if POPCOUNT[sub as usize] == k {
+        let (s0, s1) = lists.ranges[sub as usize];
+        if POPCOUNT[sub as usize] == k && s1 > s0 {
             let a_list = table.cells_into(rows_n, sub, &mut north_raw);
-            let b_list = table.cells_into(rows_s, cols ^ sub, &mut south_raw);
-            if !a_list.is_empty() && !b_list.is_empty() {
+            if !a_list.is_empty() {
                 for v in [&mut out.north_t, &mut out.north_c] {
                     if v.len() < n_end + a_list.len() + 8 {
                         v.resize((n_end + a_list.len() + 8).max(2 * v.len()), 0);
                     }
                 }
-                for v in [&mut out.south_t, &mut out.south_c] {
-                    if v.len() < s_end + b_list.len() + 8 {
-                        v.resize((s_end + b_list.len() + 8).max(2 * v.len()), 0);
-                    }
-                }
                 let kn =
                     transform::<AVX512>(&north, a_list, &mut out.north_t[n_end..], &mut out.north_c[n_end..]);
-                let ks =
-                    transform::<AVX512>(&south, b_list, &mut out.south_t[s_end..], &mut out.south_c[s_end..]);
-                if kn > 0 && ks > 0 {
+                if kn > 0 {
+                    out.splits.push([n_end as u32, (n_end + kn) as u32, s0, s1]);
                     n_end += kn;
-                    s_end += ks;
-                    out.splits.push((n_end as u32, s_end as u32));
                 }
             }
         }
@@ -406,6 +454,7 @@ fn factor_body<const AVX512: bool>(
         }
         sub = (sub - 1) & cols;
     }
+    scratch.south_lists[side as usize] = lists;
     (scratch.north_raw, scratch.south_raw) = (north_raw, south_raw);
 }
 
@@ -413,16 +462,22 @@ fn factor_body<const AVX512: bool>(
 /// `out[start..]` (growing `out` as needed; entries past the returned end are scratch) and
 /// returns the end. The pair loop is branch-free: it writes every candidate and advances the
 /// end only when the pair does not clash.
-pub fn materialize(avx512: bool, factors: &Factors, out: &mut Vec<u64>, start: usize) -> usize {
+pub fn materialize(
+    avx512: bool,
+    factors: &Factors,
+    lists: &SouthLists,
+    out: &mut Vec<u64>,
+    start: usize,
+) -> usize {
     #[cfg(target_arch = "x86_64")]
     if avx512 {
         // SAFETY: as in `pairs`.
-        return unsafe { materialize_avx512(factors, out, start) };
+        return unsafe { materialize_avx512(factors, lists, out, start) };
     }
     let mut end = start;
     for k in 0..factors.splits.len() {
         let (north, south) = factors.split(k);
-        let (st, scode) = (&factors.south_t[south.clone()], &factors.south_c[south]);
+        let (st, scode) = (&lists.south_t[south.clone()], &lists.south_c[south]);
         for i in north {
             if out.len() < end + st.len() {
                 out.resize((end + st.len()).max(2 * out.len()), 0);
@@ -439,7 +494,7 @@ pub fn materialize(avx512: bool, factors: &Factors, out: &mut Vec<u64>, start: u
 /// the pair loop eight at a time.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,popcnt")]
-fn materialize_avx512(factors: &Factors, out: &mut Vec<u64>, start: usize) -> usize {
+fn materialize_avx512(factors: &Factors, lists: &SouthLists, out: &mut Vec<u64>, start: usize) -> usize {
     use std::arch::x86_64::*;
     let mut end = start;
     for k in 0..factors.splits.len() {
@@ -449,7 +504,7 @@ fn materialize_avx512(factors: &Factors, out: &mut Vec<u64>, start: usize) -> us
         if out.len() < end + kn * ks + 8 {
             out.resize((end + kn * ks + 8).max(2 * out.len()), 0);
         }
-        let (st, scode) = (&factors.south_t[south.clone()], &factors.south_c[south]);
+        let (st, scode) = (&lists.south_t[south.clone()], &lists.south_c[south]);
         if ks <= 16 {
             let lanes0: __mmask8 = if ks >= 8 { 0xff } else { (1u8 << ks) - 1 };
             let lanes1: __mmask8 = if ks >= 16 {
@@ -525,7 +580,7 @@ pub fn window_codes(
     let mut factors = std::mem::take(&mut scratch.factors);
     factors.clear();
     factor(table, g, side, rows, cols, forbid_u, forbid_v, flags, scratch, &mut factors);
-    let end = materialize(scratch.avx512, &factors, out, start);
+    let end = materialize(scratch.avx512, &factors, &scratch.south_lists[side as usize], out, start);
     scratch.factors = factors;
     end
 }
@@ -725,32 +780,42 @@ mod tests {
             for positions in colex(free.count_ones(), g.h).step_by(3) {
                 let rows = super::super::bits::pdep_soft(positions, free);
                 for side in [Side::East, Side::West] {
-                    for cols in [low_mask(g.h) as u32, low_mask(g.h) as u32 & !2] {
-                        let rows =
-                            if cols.count_ones() < g.h { rows & !(rows & rows.wrapping_neg()) } else { rows };
-                        let hm = g.h - 1;
-                        let mut want = Vec::new();
-                        for_each_half(&table, &g, side, rows, cols, fu, fv, &mut scratch, |u, v| {
-                            let f = (((u >> hm) & 1) << 62) | (((v >> hm) & 1) << 63);
-                            want.push(g.window(side, u, v) | f)
-                        });
-                        let end = window_codes(
-                            &table,
-                            &g,
-                            side,
-                            rows,
-                            cols,
-                            fu,
-                            fv,
-                            true,
-                            &mut scratch,
-                            &mut out,
-                            3,
-                        );
-                        let mut got = out[3..end].to_vec();
-                        got.sort_unstable();
-                        want.sort_unstable();
-                        assert_eq!(got, want, "n = {n} rows = {rows:b} cols = {cols:b} {side:?}");
+                    // Four keys (forbidden diagonals and flags), each with two column sets,
+                    // so the south lists kept in `scratch` are reused and replaced as the
+                    // rows, sides, columns, forbidden diagonals, flags and n change.
+                    for (fu, fv, flags) in
+                        [(fu, fv, true), (fu, fv, false), (0, fv, false), (0, 1u64 << (n / 2), false)]
+                    {
+                        for cols in [low_mask(g.h) as u32, low_mask(g.h) as u32 & !2] {
+                            let rows = if cols.count_ones() < g.h {
+                                rows & !(rows & rows.wrapping_neg())
+                            } else {
+                                rows
+                            };
+                            let hm = g.h - 1;
+                            let mut want = Vec::new();
+                            for_each_half(&table, &g, side, rows, cols, fu, fv, &mut scratch, |u, v| {
+                                let f = (((u >> hm) & 1) << 62) | (((v >> hm) & 1) << 63);
+                                want.push(g.window(side, u, v) | if flags { f } else { 0 })
+                            });
+                            let end = window_codes(
+                                &table,
+                                &g,
+                                side,
+                                rows,
+                                cols,
+                                fu,
+                                fv,
+                                flags,
+                                &mut scratch,
+                                &mut out,
+                                3,
+                            );
+                            let mut got = out[3..end].to_vec();
+                            got.sort_unstable();
+                            want.sort_unstable();
+                            assert_eq!(got, want, "n = {n} rows = {rows:b} cols = {cols:b} {side:?} {flags}");
+                        }
                         assert_eq!(out[..3], [7, 7, 7]);
                     }
                 }

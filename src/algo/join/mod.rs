@@ -293,8 +293,9 @@ impl JoinPlan {
         );
         let halves = (e_end + w_end) as u64;
         // Weight of a west half by its flags (bits 62 and 63, its weight class): 2 per
-        // long-diagonal queen, else `plain`.
-        let weights = [plain, 2, 2, 4];
+        // long-diagonal queen, else `plain`. Without flags every code is of class 0, and one
+        // weight for all classes spares the matcher a partition by class.
+        let weights = if even_reduced { [plain, 2, 2, 4] } else { [plain; 4] };
         // Store the smaller side: building costs about as much per stored mask as 20–40
         // queries; matching is symmetric.
         let matched = if e_end <= w_end {
