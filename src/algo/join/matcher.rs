@@ -14,7 +14,9 @@
 //! §4); chunk widths, query codes and shared remainder blocks are this crate's.
 //!
 //! Queries are `u64` codes whose bits 62 and 63 name one of four weights
-//! ([`Matcher::count_coded`]), so a query is 8 bytes and needs no weight pass.
+//! ([`Matcher::count_coded`]), so a query is 8 bytes. They are sorted by sieve bucket and,
+//! within a bucket, into weight slots (classes of one weight share a slot; weight 0 is
+//! dropped), so the block loop adds popcounts and weighs each run once.
 //!
 //! The sieve: with k cut bits, stored masks and queries go into 2^k buckets by those bits
 //! (squeezed out of the matched word by `pext`), and a block meets only the query buckets

@@ -471,15 +471,16 @@ pub fn check_memory(n: u32) -> Result<(), Error> {
 /// masks, queries, matcher) for quarter side `h`, from the peak resident set a sample of units
 /// added beside the plan (`examples/join_units`, one thread, results/2026-12-01-join-table/):
 /// 58 MiB at h = 11 (n = 22), 285 MiB at h = 12 (n = 24; 357 MiB in a whole `--shard 0/4096`
-/// part), 2,141 MiB at h = 13 (n = 26, 53 units). Taken with a margin for the units no sample
-/// met: 72 MiB, 360 MiB and 2.75 GiB, 8× more per further step; 4 MiB up to h = 10 (under
-/// 2 MB measured at n = 20).
+/// part, 367 MiB with the south lists kept since results/2026-12-02-join/), 2,141 MiB at
+/// h = 13 (n = 26, 53 units). Taken with a margin for the units no sample met: 72 MiB,
+/// 400 MiB and 2.75 GiB, 8× more per further step; 4 MiB up to h = 10 (under 2 MB measured
+/// at n = 20).
 pub fn per_thread_bytes(h: u32) -> u64 {
     const MIB: u64 = 1 << 20;
     match h {
         0..=10 => 4 * MIB,
         11 => 72 * MIB,
-        12 => 360 * MIB,
+        12 => 400 * MIB,
         _ => (2816 * MIB).saturating_mul(8u64.saturating_pow(h - 13)),
     }
 }
