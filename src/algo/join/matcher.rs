@@ -1196,36 +1196,40 @@ fn count_avx2(m: &Matcher, queries: &[u64]) -> u64 {
 }
 
 /// The AVX-512 block loop: one 512-bit register per row, one copy per chunk count and chunk
-/// width so the chunk loop unrolls with constant shifts and offsets (a copy with the width
-/// read at run time serves forced widths under [`CHUNK`]). Left to itself, the compiler
+/// width so the chunk loop unrolls with constant shifts and offsets. Left to itself, the compiler
 /// vectorises the plain loop across queries with gathers, which is several times slower.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vpopcntdq,avx2,popcnt,bmi2")]
 fn count_avx512(m: &Matcher, queries: &[u64]) -> u64 {
+    // One copy per (chunks, width) a board can reach: at most 2(2h − 1) = 50 mask bits
+    // (h ≤ 13), so 10 chunks of 5 bits, 9 of 6, 8 of 7, 7 of 8. Other shapes (widths under 5
+    // are forced by tests only) take the portable loop, compiled here for AVX-512.
     macro_rules! dispatch {
-        ($($k:literal)*) => {
+        ($($c:literal: $($k:literal)*;)*) => {
             match (m.chunks, m.bits_per_chunk) {
-                $(($k, 5) => blocks_avx512::<$k, 5>(m, queries),
-                  ($k, 6) => blocks_avx512::<$k, 6>(m, queries),
-                  ($k, 7) => blocks_avx512::<$k, 7>(m, queries),
-                  ($k, 8) => blocks_avx512::<$k, 8>(m, queries),
-                  ($k, _) => blocks_avx512::<$k, 0>(m, queries),)*
+                $($(($k, $c) => blocks_avx512::<$k, $c>(m, queries),)*)*
                 _ => count_body(m, queries),
             }
         };
     }
-    tail_sum(m, queries) + dispatch!(1 2 3 4 5 6 7 8 9 10 11 12)
+    tail_sum(m, queries)
+        + dispatch!(
+            5: 1 2 3 4 5 6 7 8 9 10;
+            6: 1 2 3 4 5 6 7 8 9;
+            7: 1 2 3 4 5 6 7 8;
+            8: 1 2 3 4 5 6 7;
+        )
 }
 
-/// The block loop of [`count_avx512`] for `K` chunks of `C` bits (`C` = 0: the width is read
-/// from the matcher). Queries come in runs of one bucket and weight class, so each run's
+/// The block loop of [`count_avx512`] for `K` chunks of `C` bits. Queries come in runs of one bucket and weight class, so each run's
 /// popcounts add up in one register and are weighed once. (Row offsets precomputed per query
 /// with `pdep`, one `u16` load per chunk instead of a shift and a mask, ran 6% slower.)
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vpopcntdq,avx2,popcnt,bmi2")]
 fn blocks_avx512<const K: usize, const C: u32>(m: &Matcher, queries: &[u64]) -> u64 {
     use std::arch::x86_64::*;
-    let c = if C == 0 { m.bits_per_chunk } else { C };
+    debug_assert_eq!((m.chunks, m.bits_per_chunk), (K, C));
+    let c = C;
     let rows = 1usize << c;
     let mask = rows as u64 - 1;
     let mut total = 0u64;
