@@ -135,13 +135,13 @@ pub struct Matcher {
     word_buckets: Vec<[u32; WORDS]>,
     /// Remainders being packed: (bucket, start, end) in `sorted` (scratch).
     remainders: Vec<(u32, u32, u32)>,
-    /// Start of each run of one query bucket and weight class in `queries`
-    /// (4 · 2^k + 1 entries: bucket b, class c at 4b + c).
+    /// Start of each run of one query bucket and weight slot in `queries`
+    /// (4 · 2^k + 1 entries: bucket b, slot s at 4b + s; see [`slots`]).
     query_starts: Vec<usize>,
     sorted: Vec<u64>,
     /// The weight of each slot of the sorted queries (see [`slots`]).
     run_weights: [u32; CLASSES],
-    /// The codes sorted by bucket only (scratch).
+    /// The codes sorted by bucket only, when their classes have different weights (scratch).
     by_bucket: Vec<u64>,
     /// `blocks × chunks × 2^bits_per_chunk` rows.
     tables: Vec<Row>,
@@ -251,12 +251,9 @@ impl Matcher {
         // Room for the partition's whole-register stores; every entry below codes.len() is
         // written before it is read, so the buffer is not cleared.
         prepared.resize(codes.len() + WORDS, 0);
-        let mut by_bucket = std::mem::take(&mut self.by_bucket);
-        let bucketed: &[u64] = if cut == 0 {
-            codes
-        } else {
-            // Counting sort by cut-bit bucket (the greedy-order indices the build computed
-            // for these codes, and its bucket sizes when it has them).
+        if cut != 0 {
+            // Bucket starts for the counting sort by cut-bit bucket (the greedy-order indices
+            // the build computed for these codes, and its bucket sizes when it has them).
             let low = buckets as u16 - 1;
             assert_eq!(self.query_index.len(), codes.len(), "the codes the matcher was built for");
             let next = &mut self.next;
@@ -278,18 +275,32 @@ impl Matcher {
             for b in 0..buckets {
                 starts[b * CLASSES] = next[b];
             }
-            by_bucket.resize(codes.len(), 0);
-            scatter(&self.query_index, low, codes, next, &mut by_bucket);
-            &by_bucket
-        };
+        }
         starts[CLASSES * buckets] = codes.len();
-        for b in 0..buckets {
-            let (lo, hi) =
-                (starts[b * CLASSES], if b + 1 < buckets { starts[(b + 1) * CLASSES] } else { codes.len() });
-            if uniform {
-                prepared[lo..hi].copy_from_slice(&bucketed[lo..hi]);
-                starts[b * CLASSES + 1..(b + 1) * CLASSES].fill(hi);
+        let low = buckets as u16 - 1;
+        if uniform {
+            // One slot: the bucket sort writes the runs themselves.
+            if cut == 0 {
+                prepared[..codes.len()].copy_from_slice(codes);
             } else {
+                scatter(&self.query_index, low, codes, &mut self.next, &mut prepared);
+            }
+            for b in 0..buckets {
+                let hi = starts[(b + 1) * CLASSES];
+                starts[b * CLASSES + 1..(b + 1) * CLASSES].fill(hi);
+            }
+        } else {
+            // Sorted by bucket into `by_bucket`, then each bucket partitioned into slots.
+            let mut by_bucket = std::mem::take(&mut self.by_bucket);
+            let bucketed: &[u64] = if cut == 0 {
+                codes
+            } else {
+                by_bucket.resize(codes.len(), 0);
+                scatter(&self.query_index, low, codes, &mut self.next, &mut by_bucket);
+                &by_bucket
+            };
+            for b in 0..buckets {
+                let (lo, hi) = (starts[b * CLASSES], starts[(b + 1) * CLASSES]);
                 // Slot 3's run ends at the next bucket: the entries past the written ones are
                 // stale, and slot 3 is empty or has weight 0 (never counted).
                 let ends = partition_classes(level, &bucketed[lo..hi], &mut prepared[lo..hi + WORDS], sets);
@@ -297,8 +308,8 @@ impl Matcher {
                     starts[b * CLASSES + c + 1] = lo + end;
                 }
             }
+            self.by_bucket = by_bucket;
         }
-        self.by_bucket = by_bucket;
         prepared.truncate(codes.len());
         squeeze_codes(level, &mut prepared, occupied);
         self.query_starts = starts;
@@ -548,15 +559,7 @@ impl Matcher {
         for (w, group) in sample.chunks(64).enumerate() {
             let mut m = [0u64; 64];
             m[..group.len()].copy_from_slice(group);
-            #[cfg(target_arch = "x86_64")]
-            if level == Level::Avx512 {
-                // SAFETY: `Level::Avx512` is only detected with AVX-512F present.
-                unsafe { transpose64_avx512(&mut m) };
-            } else {
-                transpose64(&mut m);
-            }
-            #[cfg(not(target_arch = "x86_64"))]
-            transpose64(&mut m);
+            transpose64_with(level == Level::Avx512, &mut m);
             for j in 0..64 {
                 columns[j][w] = m[j];
             }
@@ -816,6 +819,19 @@ pub fn transpose64(a: &mut [u64; 64]) {
     }
 }
 
+/// [`transpose64`], with AVX-512 where `avx512` says the CPU has it.
+#[inline(always)]
+fn transpose64_with(avx512: bool, a: &mut [u64; 64]) {
+    #[cfg(target_arch = "x86_64")]
+    if avx512 {
+        // SAFETY: callers pass true only for `Level::Avx512`, which is detected only with
+        // AVX-512F present.
+        return unsafe { transpose64_avx512(a) };
+    }
+    let _ = avx512;
+    transpose64(a)
+}
+
 /// [`transpose64`] with AVX-512: the 64 words in eight registers; the three stages that swap
 /// words 8 or more apart swap whole registers, the three within a register pair lanes with a
 /// permute (about 200 vector operations instead of about 1,150 scalar ones).
@@ -913,16 +929,8 @@ fn fill_block_body<const AVX512: bool>(
         for (i, &x) in group.iter().enumerate() {
             m[i] = !x & low_mask(bits);
         }
-        #[cfg(target_arch = "x86_64")]
-        if AVX512 {
-            // SAFETY: `AVX512` is true only inside `fill_block_avx512`, which runs only where
-            // AVX-512F is available.
-            unsafe { transpose64_avx512(&mut m) };
-        } else {
-            transpose64(&mut m);
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        transpose64(&mut m);
+        // `AVX512` is true only inside `fill_block_avx512`, which runs only with AVX-512F.
+        transpose64_with(AVX512, &mut m);
         for j in 0..bits as usize {
             free[j][w] = m[j];
         }
