@@ -5,6 +5,7 @@
 //! Run: `cargo bench --bench count` (about two minutes on a 2-core machine).
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use nqueens::arch::Level;
 use nqueens::kernel::{count_completions, full_mask};
 use nqueens::oeis::A000170;
 use nqueens::{Algorithm, CountOptions, Counter};
@@ -13,13 +14,13 @@ fn kernel(c: &mut Criterion) {
     let mut group = c.benchmark_group("kernel");
     group.sample_size(10);
     for n in [10u32, 12, 13] {
-        let q = count_completions::<false>(full_mask(n), 0, 0, 0, &mut 0);
+        let q = count_completions::<false>(Level::best(), full_mask(n), 0, 0, 0, &mut 0);
         assert_eq!(Some(q as u128), A000170.get(n));
         group.bench_with_input(BenchmarkId::new("seq", n), &n, |b, &n| {
-            b.iter(|| count_completions::<false>(full_mask(n), 0, 0, 0, &mut 0))
+            b.iter(|| count_completions::<false>(Level::best(), full_mask(n), 0, 0, 0, &mut 0))
         });
         group.bench_with_input(BenchmarkId::new("seq-nodes", n), &n, |b, &n| {
-            b.iter(|| count_completions::<true>(full_mask(n), 0, 0, 0, &mut 0))
+            b.iter(|| count_completions::<true>(Level::best(), full_mask(n), 0, 0, 0, &mut 0))
         });
     }
     group.finish();

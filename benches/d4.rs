@@ -1,10 +1,12 @@
 //! The D4 (start constellation) counter against mirror halving, one thread and all threads; and
-//! the copies of its search (`--d4-search`) that this processor runs, one thread.
+//! its searches (`--d4-search`) at every instruction-set level (`--isa`) this processor runs,
+//! one thread.
 //!
 //! `cargo bench --bench d4`; each count is checked against OEIS A000170 and A002562 before it is
 //! timed. Figures and machine notes go to `results/`.
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use nqueens::arch::Level;
 use nqueens::{Algorithm, CountOptions, Counter, D4Search, oeis};
 
 fn counter(threads: usize, algorithm: Algorithm) -> Counter {
@@ -38,24 +40,26 @@ fn d4(c: &mut Criterion) {
     group.finish();
 }
 
-/// The copies of the d4 search on one thread (`d4-search/avx512/14`, …); copies this processor
-/// does not run are left out.
+/// The searches of d4 at every instruction-set level this processor runs, on one thread
+/// (`d4-search/batched-avx2/14`, …).
 fn d4_search(c: &mut Criterion) {
     let mut group = c.benchmark_group("d4-search");
     group.sample_size(10);
-    for search in D4Search::ALL.into_iter().filter(|s| *s != D4Search::Auto && s.copy().is_ok()) {
-        let options = CountOptions {
-            threads: 1,
-            algorithm: Algorithm::D4,
-            d4_search: search,
-            ..CountOptions::default()
-        };
-        let counter = Counter::new(&options).expect("a supported copy");
-        for n in [13u32, 14] {
-            assert_eq!(counter.count(n).unwrap().unique, oeis::A002562.get(n));
-            group.bench_with_input(BenchmarkId::new(search.name(), n), &n, |b, &n| {
-                b.iter(|| counter.count(n).unwrap().solutions)
-            });
+    for level in Level::available() {
+        for search in [D4Search::Batched, D4Search::Recursive] {
+            let options = CountOptions {
+                threads: 1,
+                algorithm: Algorithm::D4,
+                d4_search: search,
+                level,
+                ..CountOptions::default()
+            };
+            let counter = Counter::new(&options).expect("threads start");
+            for n in [13u32, 14] {
+                assert_eq!(counter.count(n).unwrap().unique, oeis::A002562.get(n));
+                let id = BenchmarkId::new(format!("{}-{level}", search.name()), n);
+                group.bench_with_input(id, &n, |b, &n| b.iter(|| counter.count(n).unwrap().solutions));
+            }
         }
     }
     group.finish();

@@ -4,7 +4,8 @@
 //! `cargo bench --bench join` (about a minute). Figures and machine: results/2026-11-29-join.md.
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use nqueens::algo::join::matcher::{Level, Matcher, Query, naive_count};
+use nqueens::algo::join::matcher::{Matcher, Query, naive_count};
+use nqueens::arch::Level;
 use nqueens::{Algorithm, CountOptions, Counter, oeis};
 
 fn counts(c: &mut Criterion) {
@@ -38,7 +39,7 @@ fn matcher(c: &mut Criterion) {
     for level in Level::available() {
         let mut m = Matcher::new();
         assert_eq!(m.count(level, &[(&stored, 1)], &queries), want);
-        group.bench_function(BenchmarkId::new(format!("{level:?}"), "4096x4096"), |b| {
+        group.bench_function(BenchmarkId::new(level.to_string(), "4096x4096"), |b| {
             b.iter(|| m.count(level, &[(&stored, 1)], &queries))
         });
     }

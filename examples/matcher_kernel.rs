@@ -7,7 +7,8 @@
 
 use std::time::Instant;
 
-use nqueens::algo::join::matcher::{Level, Matcher};
+use nqueens::algo::join::matcher::Matcher;
+use nqueens::arch::{Isa, Level};
 
 fn main() {
     let args: Vec<usize> = std::env::args()
@@ -27,17 +28,23 @@ fn main() {
     let m = (1u64 << bits) - 1;
     let s: Vec<u64> = (0..stored).map(|_| next() & next() & m).collect();
     let q: Vec<u64> = (0..queries).map(|_| next() & next() & m).collect();
+    // The level from NQUEENS_ISA (as `--isa` takes it), else the best this processor runs.
+    let level = match std::env::var("NQUEENS_ISA") {
+        Ok(name) => Level::new(name.parse::<Isa>().expect("NQUEENS_ISA: a level name"))
+            .expect("a level this CPU runs"),
+        Err(_) => Level::best(),
+    };
     let mut matcher = Matcher::new();
     matcher.chunk_bits = Some(chunk_bits);
     matcher.sieve_from = Some(usize::MAX);
     let t = Instant::now();
     let mut total = 0;
     for _ in 0..reps {
-        total += matcher.count_coded(Level::detect(), &[(&s, 1)], &q, [1; 4]);
+        total += matcher.count_coded(level, &[(&s, 1)], &q, [1; 4]);
     }
     let pairs = stored.div_ceil(512) as f64 * queries as f64 * reps as f64;
     println!(
-        "chunk bits {chunk_bits}: {:.3} ns per block and query, count {total}",
+        "{level}, chunk bits {chunk_bits}: {:.3} ns per block and query, count {total}",
         t.elapsed().as_secs_f64() / pairs * 1e9
     );
 }

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
+use nqueens::arch::{Isa, Level};
 use nqueens::construct::MAX_ANY_N;
 use nqueens::output::{Format, Sequence};
 use nqueens::shard::ShardId;
@@ -112,26 +113,21 @@ pub struct CompletionsArgs {
 }
 
 /// Returns the long version (`nqueens --version`): the version, the commit it was built from
-/// (`unknown` outside a git checkout), the target, and which compiled copies of the searches
-/// this processor runs (what `--algorithm auto` and `--d4-search auto` will use here).
+/// (`unknown` outside a git checkout), the target, and the instruction-set levels this
+/// processor runs (the best is what the searches use unless `--isa` says otherwise).
 pub fn long_version() -> String {
-    use nqueens::cpu::Features;
-    let uses = [
-        (Features::Bmi1, "bmi1+popcnt: the recursive searches"),
-        (Features::Avx2, "avx2: the batched d4 search, 4 boards a step"),
-        (Features::Avx512, "avx512f: the batched d4 search, 8 boards a step; the join's half-board pairing"),
-        (Features::Avx2Bmi2, "avx2+bmi2: the join matcher (256-bit)"),
-        (Features::Avx512Vpopcnt, "avx512bw/vl/vpopcntdq+bmi2: the join matcher (512-bit)"),
-    ];
-    let used: Vec<String> =
-        uses.iter().filter(|(f, _)| f.available()).map(|(_, what)| format!("\n  {what}")).collect();
+    let levels: Vec<String> = Level::available()
+        .into_iter()
+        .rev()
+        .map(|l| format!("\n  {:<9} {}", l.isa().name(), l.isa().needs()))
+        .collect();
     format!(
-        "{} (commit {}, {} {})\nCPU features used on this processor:{}",
+        "{} (commit {}, {} {})\nInstruction-set levels this processor runs, best first (--isa):{}",
         env!("CARGO_PKG_VERSION"),
         env!("NQUEENS_COMMIT"),
         std::env::consts::ARCH,
         std::env::consts::OS,
-        if used.is_empty() { "\n  none (portable code only)".to_string() } else { used.concat() }
+        levels.concat()
     )
 }
 
@@ -192,6 +188,11 @@ pub struct PlanArgs {
     /// Output format: text, or json (one object).
     #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = parse_plan_format)]
     pub format: PlanFormat,
+
+    /// Instruction-set level the sample is counted at, as for count [default: the best this
+    /// processor runs; also from NQUEENS_ISA]. The estimate is for this machine at that level.
+    #[arg(long, value_name = "LEVEL", env = "NQUEENS_ISA", value_parser = parse_isa)]
+    pub isa: Option<Level>,
 }
 
 /// The output formats of `nqueens plan`.
@@ -379,11 +380,18 @@ pub struct CountArgs {
     #[arg(long, value_name = "NAME", default_value = "auto", value_parser = parse_algorithm)]
     pub algorithm: Algorithm,
 
-    /// How d4 counts its subproblems: auto (the fastest copy this processor runs), avx512 or
-    /// avx2 (the batched search, 8 or 4 boards per step), recursive. Same counts and nodes;
-    /// for comparing the copies on one machine. Boards above 22 always use recursive.
+    /// How d4 counts its subproblems: auto, batched (several boards per step in vector
+    /// registers, at the --isa level) or recursive. Same counts and nodes; for comparing the
+    /// searches on one machine. Boards above 22 always use recursive.
     #[arg(long, value_name = "SEARCH", default_value = "auto", value_parser = parse_d4_search)]
     pub d4_search: D4Search,
+
+    /// Instruction-set level of the searches: avx512, avx2 or portable on x86-64, neon or
+    /// portable on aarch64 [default: the best this processor runs; also from NQUEENS_ISA].
+    /// Same counts at every level; for timing the lower levels on one machine. A level this
+    /// processor lacks is refused.
+    #[arg(long, value_name = "LEVEL", env = "NQUEENS_ISA", value_parser = parse_isa)]
+    pub isa: Option<Level>,
 
     /// Add search statistics per n: nodes visited (queen placements), nodes per second,
     /// subproblems, split depth and parallel efficiency (CPU time / (wall time × threads)).
@@ -562,7 +570,19 @@ fn parse_algorithm(s: &str) -> Result<Algorithm, String> {
 }
 
 fn parse_d4_search(s: &str) -> Result<D4Search, String> {
-    s.parse()
+    match s {
+        "avx512" | "avx2" => {
+            Err(format!("'{s}' is no longer a d4 search: use batched, and --isa {s} for the level"))
+        }
+        _ => s.parse(),
+    }
+}
+
+/// Parses an instruction-set level and checks it against this processor: a level it lacks is
+/// refused here, so that the error is a usage error (exit 2) before any work.
+fn parse_isa(s: &str) -> Result<Level, String> {
+    let isa: Isa = s.parse()?;
+    Level::new(isa).map_err(|e| e.to_string())
 }
 
 /// Renders a clap error as one line (clap's own message spans several): its lines joined, the

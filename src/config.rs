@@ -165,6 +165,7 @@ fn count_options(args: &CountArgs, algorithm: Algorithm) -> CountOptions {
         progress: args.progress.progress(),
         stats: args.stats,
         d4_search: args.d4_search,
+        level: args.isa.unwrap_or_else(nqueens::arch::Level::best),
     }
 }
 

@@ -5,6 +5,7 @@ use std::ops::{Add, AddAssign};
 use std::time::Instant;
 
 use crate::algo::{Algorithm, D4Search, Plan, join, make_plan_with};
+use crate::arch::{Isa, Level};
 use crate::parallel::{self, Job, Outcome, Progress};
 use crate::{Error, split};
 
@@ -85,6 +86,8 @@ pub struct CountOptions {
     pub stats: bool,
     /// The search that counts d4 subproblems. Default: [`D4Search::Auto`].
     pub d4_search: D4Search,
+    /// The instruction-set level every search runs at. Default: [`Level::best`].
+    pub level: Level,
 }
 
 impl Default for CountOptions {
@@ -96,6 +99,7 @@ impl Default for CountOptions {
             progress: Progress::Never,
             stats: false,
             d4_search: D4Search::Auto,
+            level: Level::best(),
         }
     }
 }
@@ -116,6 +120,9 @@ pub struct Count {
     pub classes: Option<Classes>,
     /// The algorithm that counted.
     pub algorithm: Algorithm,
+    /// The instruction-set level the searches ran at (serialized as its name); `None` for a
+    /// count merged from shards, which may have run on different machines.
+    pub isa: Option<Isa>,
     /// Wall-clock seconds of the count (planning included).
     pub seconds: f64,
     /// Worker threads used.
@@ -152,6 +159,7 @@ impl Count {
             unique: classes.map(|c| c.total()),
             classes,
             algorithm,
+            isa: Some(plan.level().isa()),
             seconds,
             threads,
             subproblems: plan.len(),
@@ -256,7 +264,6 @@ impl Counter {
             return Err(Error::ZeroThreads);
         }
         options.split_depth.map(split::check_depth).transpose()?;
-        options.d4_search.copy()?;
         let pool = parallel::pool(options.threads, "nqueens")?;
         Ok(Counter { options: options.clone(), pool })
     }
@@ -290,7 +297,7 @@ impl Counter {
         if let Some(o) = self.options.progress.observer() {
             o.planning(n);
         }
-        let plan = make_plan_with(algorithm, n, depth, threads, self.options.d4_search)?;
+        let plan = make_plan_with(algorithm, n, depth, threads, self.options.d4_search, self.options.level)?;
         if let Some(o) = self.options.progress.observer() {
             o.planned();
         }

@@ -55,15 +55,17 @@ pub enum Error {
         /// The rejected depth.
         depth: u32,
     },
-    /// A copy of the batched d4 search was asked for that this processor does not run.
+    /// An instruction-set level was asked for that this processor does not run.
     #[error(
-        "the {search} copy of the d4 search needs {feature}, which this processor lacks: use auto, avx2 or recursive"
+        "instruction-set level {isa} needs {needs}, which this processor lacks (its best level is {best})"
     )]
-    UnsupportedSearch {
-        /// The copy asked for (its [`crate::D4Search::name`]).
-        search: &'static str,
-        /// The instruction set it needs.
-        feature: &'static str,
+    UnsupportedIsa {
+        /// The level asked for (its [`crate::arch::Isa::name`]).
+        isa: &'static str,
+        /// What the level needs ([`crate::arch::Isa::needs`]).
+        needs: &'static str,
+        /// The best level this processor runs ([`crate::arch::Level::best`]).
+        best: &'static str,
     },
     /// An allocation that grows with the board or the thread count would not fit in the memory
     /// available to the process ([`crate::memory::available`]): refused before it is made, or

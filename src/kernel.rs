@@ -21,6 +21,8 @@
 
 use std::ops::ControlFlow;
 
+use crate::arch::Level;
+
 /// The largest board side the masks can hold: one bit per column of a `u64`, and bit 63 is the
 /// last one a left shift can still carry out of the board.
 pub const MAX_N: u32 = 63;
@@ -44,35 +46,47 @@ pub const fn full_mask(n: u32) -> u64 {
 /// With `NODES = false` the node counter is never touched, and the compiler removes it: the
 /// counting path pays nothing for the statistics path.
 ///
-/// On x86-64 processors with BMI1 and POPCNT (every x86-64 processor since about 2013) the
-/// search runs in a copy compiled for them (`blsi`/`blsr`/`andn` pick and clear the lowest free
-/// column in one instruction each); elsewhere in the portable copy. Both copies are the same source.
+/// The search runs in the copy for `level`: on x86-64 the AVX2 and AVX-512 levels (which
+/// include BMI1 and POPCNT) run a copy compiled for those (`blsi`/`blsr`/`andn` pick and clear
+/// the lowest free column in one instruction each), every other level the portable copy. Both
+/// copies are the same source.
 ///
 /// # Examples
 /// ```
+/// use nqueens::arch::Level;
 /// use nqueens::kernel::{count_completions, full_mask};
 /// let mut nodes = 0;
 /// // The empty 8×8 board has 92 completions (OEIS A000170).
-/// assert_eq!(count_completions::<false>(full_mask(8), 0, 0, 0, &mut nodes), 92);
+/// assert_eq!(count_completions::<false>(Level::best(), full_mask(8), 0, 0, 0, &mut nodes), 92);
 /// ```
 #[inline]
-pub fn count_completions<const NODES: bool>(full: u64, cols: u64, ld: u64, rd: u64, nodes: &mut u64) -> u64 {
+pub fn count_completions<const NODES: bool>(
+    level: Level,
+    full: u64,
+    cols: u64,
+    ld: u64,
+    rd: u64,
+    nodes: &mut u64,
+) -> u64 {
     let free = full & !cols;
     #[cfg(target_arch = "x86_64")]
-    if has_bmi1() {
-        // SAFETY: `count_free_bmi1` is compiled for BMI1 and POPCNT, and `has_bmi1` has just
-        // checked that this processor executes both.
+    if has_bmi1(level) {
+        // SAFETY: `count_free_bmi1` is compiled for BMI1 and POPCNT, which `has_bmi1` says
+        // the processor has.
         return unsafe { count_free_bmi1::<NODES, LOOKAHEAD>(free, ld, rd, nodes) };
     }
+    let _ = level;
     count_free_portable::<NODES, LOOKAHEAD>(free, ld, rd, nodes)
 }
 
-/// Returns true if and only if this processor runs the BMI1 + POPCNT copies of the searches
-/// (every x86-64 processor since about 2013; see [`crate::cpu`]).
+/// Returns true if and only if the recursive searches at `level` run their BMI1 + POPCNT copies:
+/// the x86-64 levels above portable, whose features include both (so a `Level` of them exists
+/// only where the processor has them).
 #[cfg(target_arch = "x86_64")]
 #[inline]
-pub(crate) fn has_bmi1() -> bool {
-    crate::cpu::Features::Bmi1.available()
+pub(crate) fn has_bmi1(level: Level) -> bool {
+    use crate::arch::Isa;
+    matches!(level.isa(), Isa::Avx2 | Isa::Avx512)
 }
 
 /// The numbers of empty rows at which [`count_completions`] looks ahead, as a mask (bit k: boards
@@ -338,7 +352,11 @@ mod tests {
         let known = [1u64, 1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200];
         for (n, &q) in known.iter().enumerate() {
             let mut nodes = 0;
-            assert_eq!(count_completions::<false>(full_mask(n as u32), 0, 0, 0, &mut nodes), q, "n = {n}");
+            assert_eq!(
+                count_completions::<false>(Level::best(), full_mask(n as u32), 0, 0, 0, &mut nodes),
+                q,
+                "n = {n}"
+            );
         }
     }
 
@@ -351,7 +369,7 @@ mod tests {
         assert_eq!(crate::reference::tree_nodes(14, &all, 0) + 1, 27_358_553);
         for n in 0..=14u32 {
             let mut nodes = 0;
-            let q = count_completions::<true>(full_mask(n), 0, 0, 0, &mut nodes);
+            let q = count_completions::<true>(Level::best(), full_mask(n), 0, 0, 0, &mut nodes);
             assert_eq!(q, crate::reference::backtrack_count(n), "n = {n}");
             let all: Vec<usize> = (0..n as usize).collect();
             let want = crate::reference::tree_nodes(n, &all, LOOKAHEAD);
@@ -368,7 +386,7 @@ mod tests {
             let mut stack = vec![(0u32, 0u64, 0u64, 0u64)];
             while let Some((row, cols, ld, rd)) = stack.pop() {
                 if n - row == 4 {
-                    let completions = count_completions::<false>(full, cols, ld, rd, &mut 0);
+                    let completions = count_completions::<false>(Level::best(), full, cols, ld, rd, &mut 0);
                     let plain = search_portable_plain(full & !cols, ld, rd);
                     assert_eq!(completions, plain);
                     if plain > 0 {
@@ -405,12 +423,13 @@ mod tests {
     fn portable_and_feature_copies_agree() {
         for n in 3..=11u32 {
             let full = full_mask(n);
-            let (mut a, mut b) = (0, 0);
+            let mut a = 0;
             let portable = search_portable::<true, LOOKAHEAD>(n, full, 0, 0, &mut a);
             assert_eq!(portable as u128, crate::reference::backtrack_count(n) as u128, "n = {n}");
             #[cfg(target_arch = "x86_64")]
-            if has_bmi1() {
-                // SAFETY: BMI1 was detected just above.
+            if has_bmi1(Level::best()) {
+                let mut b = 0;
+                // SAFETY: the best level has BMI1 (checked just above).
                 let fast = unsafe { search_bmi1::<true, LOOKAHEAD>(n, full, 0, 0, &mut b) };
                 assert_eq!((fast, b), (portable, a), "n = {n}");
             }
@@ -422,17 +441,20 @@ mod tests {
         // A queen in row 0, column 1 of a 4×4 board leaves one solution; so does column 2.
         let mut nodes = 0;
         let b = 1u64 << 1;
-        assert_eq!(count_completions::<true>(full_mask(4), b, b << 1, b >> 1, &mut nodes), 1);
+        assert_eq!(count_completions::<true>(Level::best(), full_mask(4), b, b << 1, b >> 1, &mut nodes), 1);
         // A full board counts 1; a board with one empty row counts its free squares (0 or 1).
-        assert_eq!(count_completions::<false>(full_mask(4), full_mask(4), 0, 0, &mut nodes), 1);
-        assert_eq!(count_completions::<false>(full_mask(4), 0b0111, 0, 0, &mut nodes), 1);
-        assert_eq!(count_completions::<false>(full_mask(4), 0b0111, 0b1000, 0, &mut nodes), 0);
+        assert_eq!(
+            count_completions::<false>(Level::best(), full_mask(4), full_mask(4), 0, 0, &mut nodes),
+            1
+        );
+        assert_eq!(count_completions::<false>(Level::best(), full_mask(4), 0b0111, 0, 0, &mut nodes), 1);
+        assert_eq!(count_completions::<false>(Level::best(), full_mask(4), 0b0111, 0b1000, 0, &mut nodes), 0);
     }
 
     #[test]
     fn the_counting_path_leaves_nodes_alone() {
         let mut nodes = 7;
-        count_completions::<false>(full_mask(10), 0, 0, 0, &mut nodes);
+        count_completions::<false>(Level::best(), full_mask(10), 0, 0, 0, &mut nodes);
         assert_eq!(nodes, 7);
     }
 

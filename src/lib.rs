@@ -66,14 +66,13 @@
 // API, they may change in any release.
 #[doc(hidden)]
 pub mod algo;
+pub mod arch;
 #[doc(hidden)]
 pub mod audit;
 pub mod boards;
 pub mod check;
 pub mod construct;
 mod count;
-#[doc(hidden)]
-pub mod cpu;
 pub mod enumerate;
 mod error;
 #[doc(hidden)]

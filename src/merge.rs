@@ -250,6 +250,7 @@ impl Merged {
             unique: classes.map(|c| c.total()),
             classes,
             algorithm: self.algorithm,
+            isa: None,
             seconds: self.seconds,
             threads: self.threads,
             subproblems: self.subproblems,

@@ -177,16 +177,21 @@ impl LongRun {
             o.planning(n);
         }
         let plan: Box<dyn Plan> = match self.shard {
-            Some(shard) => {
-                shard_plan_with(algorithm, n, options.split_depth, shard.count, options.d4_search)?
-            }
+            Some(shard) => shard_plan_with(
+                algorithm,
+                n,
+                options.split_depth,
+                shard.count,
+                options.d4_search,
+                options.level,
+            )?,
             None => {
                 // Resuming on another machine must not change the plan: an existing journal's
                 // split depth wins over the thread-dependent default.
                 let depth = options
                     .split_depth
                     .or_else(|| self.checkpoint.as_deref().and_then(|p| journal_depth(p, n, algorithm)));
-                make_plan_with(algorithm, n, depth, threads, options.d4_search)?
+                make_plan_with(algorithm, n, depth, threads, options.d4_search, options.level)?
             }
         };
         if let Some(o) = observer {

@@ -26,6 +26,7 @@ use std::collections::BinaryHeap;
 use std::fmt;
 use std::str::FromStr;
 
+use crate::arch::Level;
 use crate::split::{self, Subproblem};
 use crate::{Algorithm, D4Search, Error, Plan, make_plan_with};
 
@@ -98,7 +99,7 @@ pub fn shard_plan(
     split_depth: Option<u32>,
     shards: usize,
 ) -> Result<Box<dyn Plan>, Error> {
-    shard_plan_with(algorithm, n, split_depth, shards, D4Search::Auto)
+    shard_plan_with(algorithm, n, split_depth, shards, D4Search::Auto, Level::best())
 }
 
 /// [`shard_plan`] whose d4 subproblems are counted by `d4_search` (the same subproblems and
@@ -112,9 +113,10 @@ pub fn shard_plan_with(
     split_depth: Option<u32>,
     shards: usize,
     d4_search: D4Search,
+    level: Level,
 ) -> Result<Box<dyn Plan>, Error> {
     let threads = THREADS_PER_SHARD.saturating_mul(shards.max(1));
-    make_plan_with(algorithm, n, split_depth, threads, d4_search)
+    make_plan_with(algorithm, n, split_depth, threads, d4_search, level)
 }
 
 /// Returns the estimated cost of subproblem `index` of `plan`: the number of ways to place

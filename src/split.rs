@@ -20,6 +20,7 @@
 use std::ops::ControlFlow;
 
 use crate::Error;
+use crate::arch::Level;
 use crate::kernel::{self, full_mask};
 
 /// The most rows a prefix can fix. 16 rows at n = 16 is a whole board; for larger n, a depth of
@@ -122,10 +123,11 @@ impl Subproblem {
         full_mask(n) & !(self.cols | self.ld | self.rd)
     }
 
-    /// Returns the number of completions of this prefix on an `n`-column board (unweighted), and
-    /// adds the search's queen placements to `nodes` when `NODES` is true.
-    pub fn count<const NODES: bool>(&self, n: u32, nodes: &mut u64) -> u64 {
-        kernel::count_completions::<NODES>(full_mask(n), self.cols, self.ld, self.rd, nodes)
+    /// Returns the number of completions of this prefix on an `n`-column board (unweighted),
+    /// counted at the instruction-set `level`, and adds the search's queen placements to
+    /// `nodes` when `NODES` is true.
+    pub fn count<const NODES: bool>(&self, level: Level, n: u32, nodes: &mut u64) -> u64 {
+        kernel::count_completions::<NODES>(level, full_mask(n), self.cols, self.ld, self.rd, nodes)
     }
 }
 
@@ -353,12 +355,20 @@ mod tests {
         let full = full_mask(n);
         for sub in mirror_subproblems(n, 2) {
             let (mut want_nodes, mut got_nodes, mut walk_nodes) = (0, 0, 0);
-            let want = kernel::count_completions::<true>(full, sub.cols, sub.ld, sub.rd, &mut want_nodes);
+            let want = kernel::count_completions::<true>(
+                Level::best(),
+                full,
+                sub.cols,
+                sub.ld,
+                sub.rd,
+                &mut want_nodes,
+            );
             let (mut got, mut shares, mut boards) = (0, 0.0, 0);
             let flow = for_each_step::<true>(n, (sub.cols, sub.ld, sub.rd), 8, &mut walk_nodes, &mut |s| {
                 if let Step::Board { cols, ld, rd, share } = s {
                     assert_eq!((full & !cols).count_ones(), 8);
-                    got += kernel::count_completions::<true>(full, cols, ld, rd, &mut got_nodes);
+                    got +=
+                        kernel::count_completions::<true>(Level::best(), full, cols, ld, rd, &mut got_nodes);
                     shares += share;
                     boards += 1;
                 }

@@ -14,6 +14,7 @@
 
 use std::ops::ControlFlow;
 
+use crate::arch::Level;
 use crate::kernel::{self, full_mask};
 use crate::split::{self, Step, Subproblem};
 use crate::{Algorithm, Error, Plan, Tally, check_n, estimate};
@@ -26,6 +27,8 @@ pub struct MirrorPlan {
     subproblems: Vec<split::Subproblem>,
     prefix_nodes: u64,
     step_rows: u32,
+    /// The instruction-set level of the search.
+    level: Level,
 }
 
 impl MirrorPlan {
@@ -41,7 +44,14 @@ impl MirrorPlan {
         if subproblems.len() >= split::MAX_SUBPROBLEMS {
             return Err(Error::TooManySubproblems { n, depth });
         }
-        Ok(MirrorPlan { n, depth, subproblems, prefix_nodes, step_rows: split::STEP_ROWS })
+        Ok(MirrorPlan {
+            n,
+            depth,
+            subproblems,
+            prefix_nodes,
+            step_rows: split::STEP_ROWS,
+            level: Level::best(),
+        })
     }
 
     /// Returns the plan with the split depth [`split::auto_split_depth`] picks for `threads`.
@@ -57,6 +67,12 @@ impl MirrorPlan {
     /// Returns the subproblems, in their fixed order.
     pub fn subproblems(&self) -> &[split::Subproblem] {
         &self.subproblems
+    }
+
+    /// Returns this plan with its search run at the instruction-set `level` (the default is
+    /// [`Level::best`]).
+    pub fn with_level(self, level: Level) -> MirrorPlan {
+        MirrorPlan { level, ..self }
     }
 
     /// Returns this plan with steps of `rows` free rows instead of [`split::STEP_ROWS`] (for
@@ -76,6 +92,10 @@ impl Plan for MirrorPlan {
         Algorithm::Mirror
     }
 
+    fn level(&self) -> Level {
+        self.level
+    }
+
     fn len(&self) -> usize {
         self.subproblems.len()
     }
@@ -92,9 +112,9 @@ impl Plan for MirrorPlan {
         let sub = &self.subproblems[index];
         let mut nodes = 0u64;
         let completions = if stats {
-            sub.count::<true>(self.n, &mut nodes)
+            sub.count::<true>(self.level, self.n, &mut nodes)
         } else {
-            sub.count::<false>(self.n, &mut nodes)
+            sub.count::<false>(self.level, self.n, &mut nodes)
         };
         Tally {
             solutions: sub.weight as u128 * completions as u128,
@@ -145,9 +165,9 @@ impl Plan for MirrorPlan {
             return Some(self.solve(index, stats));
         }
         let (completions, nodes) = if stats {
-            steps::<true>(self.n, sub, self.step_rows, step)?
+            steps::<true>(self.level, self.n, sub, self.step_rows, step)?
         } else {
-            steps::<false>(self.n, sub, self.step_rows, step)?
+            steps::<false>(self.level, self.n, sub, self.step_rows, step)?
         };
         Some(Tally {
             solutions: sub.weight as u128 * completions as u128,
@@ -159,6 +179,7 @@ impl Plan for MirrorPlan {
 
 /// Returns the completions and nodes of `sub` counted step by step, or `None` if `step` broke.
 fn steps<const NODES: bool>(
+    level: Level,
     n: u32,
     sub: &Subproblem,
     step_rows: u32,
@@ -174,7 +195,8 @@ fn steps<const NODES: bool>(
         &mut nodes,
         &mut |s| match s {
             Step::Board { cols, ld, rd, share } => {
-                completions += kernel::count_completions::<NODES>(full, cols, ld, rd, &mut kernel_nodes);
+                completions +=
+                    kernel::count_completions::<NODES>(level, full, cols, ld, rd, &mut kernel_nodes);
                 step(share)
             }
             Step::Poll => step(0.0),
@@ -239,7 +261,7 @@ mod tests {
     fn mirror_total(n: u32, depth: u32) -> u128 {
         mirror_subproblems(n, depth)
             .iter()
-            .map(|s| s.weight as u128 * s.count::<false>(n, &mut 0) as u128)
+            .map(|s| s.weight as u128 * s.count::<false>(Level::best(), n, &mut 0) as u128)
             .sum()
     }
 
@@ -260,7 +282,7 @@ mod tests {
         for n in [1u32, 2, 3, 4, 5, 8, 9, 11, 12, 13] {
             let (subs, mut want) = mirror_subproblems_counting(n, 1);
             for s in &subs {
-                s.count::<true>(n, &mut want);
+                s.count::<true>(Level::best(), n, &mut want);
             }
             if n % 2 == 0 {
                 let half: Vec<usize> = (0..n as usize / 2).collect();
@@ -269,7 +291,7 @@ mod tests {
             for depth in 1..=n {
                 let (subs, mut nodes) = mirror_subproblems_counting(n, depth);
                 for s in &subs {
-                    s.count::<true>(n, &mut nodes);
+                    s.count::<true>(Level::best(), n, &mut nodes);
                 }
                 assert_eq!(nodes, want, "n = {n}, depth = {depth}");
             }

@@ -6,12 +6,13 @@
 //! | algorithm | plan | search | SIMD copies |
 //! | --- | --- | --- | --- |
 //! | [`mirror`] | `mirror.rs` (mirror halving) | [`crate::kernel`] | the kernel's BMI1 copy |
-//! | [`d4`] | `d4/mod.rs`, `d4/constellation.rs` | `d4/search.rs` | `d4/batched/{avx512,avx2}.rs` |
-//! | [`join`] | `join/mod.rs`, `join/quarter.rs`, `join/half.rs` | `join/matcher.rs` | in `join/matcher.rs`, `join/half.rs` |
+//! | [`d4`] | `d4/mod.rs`, `d4/constellation.rs` | `d4/search.rs` | `d4/batched/lanes.rs` (batched search) |
+//! | [`join`] | `join/mod.rs`, `join/quarter.rs`, `join/half.rs` | `join/matcher.rs` | block loop, table fill, pairing |
 //!
 //! Mirror has no folder: its search is the plain kernel every algorithm shares (d4 finishes its
-//! boards in it, listing walks it), so it lives at the crate root. Which processor runs which
-//! copy is asked in one place, [`crate::cpu`]. The runner ([`crate::parallel`]) sees only
+//! boards in it, listing walks it), so it lives at the crate root. The SIMD copies are generic
+//! code over the traits of [`crate::arch`], compiled once per instruction-set level; a plan
+//! holds the [`Level`] its searches run at. The runner ([`crate::parallel`]) sees only
 //! [`Plan`].
 
 pub mod d4;
@@ -22,6 +23,7 @@ use std::fmt;
 use std::ops::ControlFlow;
 use std::str::FromStr;
 
+use crate::arch::Level;
 use crate::split;
 use crate::{Classes, Error, Tally};
 pub use d4::{D4Plan, D4Search};
@@ -136,6 +138,8 @@ pub trait Plan: Sync {
     /// Returns the algorithm that really counts this plan (a join plan of a board below
     /// [`join::MIN_N`] is a mirror plan).
     fn algorithm(&self) -> Algorithm;
+    /// Returns the instruction-set level the plan's searches run at.
+    fn level(&self) -> Level;
     /// Returns the fundamental solutions of the whole board by orbit size, given the sum of
     /// every subproblem's tally, for plans that get them from the total rather than per
     /// subproblem (the join, by Burnside over its own quarter table); `None` otherwise, and then
@@ -209,36 +213,47 @@ pub fn make_plan(
     split_depth: Option<u32>,
     threads: usize,
 ) -> Result<Box<dyn Plan>, Error> {
-    make_plan_with(algorithm, n, split_depth, threads, D4Search::Auto)
+    make_plan_with(algorithm, n, split_depth, threads, D4Search::Auto, Level::best())
 }
 
 /// [`make_plan`] with the search that counts d4 subproblems (see [`D4Search`]; other
-/// algorithms ignore it).
+/// algorithms ignore it) and the instruction-set `level` every search runs at (the counts are
+/// the same at every level; the speed is not).
 ///
 /// # Errors
-/// Those of [`make_plan`], and [`Error::UnsupportedSearch`] (see [`D4Search::copy`]).
+/// Those of [`make_plan`].
 pub fn make_plan_with(
     algorithm: Algorithm,
     n: u32,
     split_depth: Option<u32>,
     threads: usize,
     d4_search: D4Search,
+    level: Level,
 ) -> Result<Box<dyn Plan>, Error> {
-    Ok(match algorithm.resolve(n) {
-        Algorithm::Mirror => Box::new(match split_depth {
+    let mirror = |depth: Option<u32>| -> Result<MirrorPlan, Error> {
+        Ok(match depth {
             Some(depth) => MirrorPlan::new(n, depth)?,
             None => MirrorPlan::auto(n, threads)?,
-        }),
+        }
+        .with_level(level))
+    };
+    Ok(match algorithm.resolve(n) {
+        Algorithm::Mirror => Box::new(mirror(split_depth)?),
         Algorithm::D4 => Box::new(
             match split_depth {
                 Some(depth) => D4Plan::new(n, depth)?,
                 None => D4Plan::auto(n, threads)?,
             }
-            .with_search(d4_search)?,
+            .with_search(d4_search)
+            .with_level(level),
         ),
         // The join's units are not row prefixes: the split depth does not apply.
-        Algorithm::Join if n >= join::MIN_N => Box::new(join::JoinPlan::new(n)?),
-        Algorithm::Join => Box::new(MirrorPlan::auto(n, threads)?),
+        Algorithm::Join if n >= join::MIN_N => {
+            let mut plan = join::JoinPlan::new(n)?;
+            plan.set_level(level);
+            Box::new(plan)
+        }
+        Algorithm::Join => Box::new(mirror(None)?),
         Algorithm::Auto => unreachable!("resolve() returns a concrete algorithm"),
     })
 }

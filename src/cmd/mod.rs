@@ -96,9 +96,9 @@ pub fn from_library(e: nqueens::Error) -> anyhow::Error {
                  fewer threads (-j) or a machine or job with more memory"
             )
         }
-        Error::UnsupportedSearch { search, feature } => format!(
-            "--d4-search {search} needs {feature}, which this processor lacks: use auto, avx2 or recursive"
-        ),
+        Error::UnsupportedIsa { isa, needs, best } => {
+            format!("--isa {isa} needs {needs}, which this processor lacks: use --isa {best} or lower")
+        }
         _ => return anyhow::Error::new(e),
     };
     Worded { error: e, message }.into()
@@ -190,9 +190,12 @@ mod tests {
         assert_eq!(code(UsageError("bad".into()).into()), EXIT_USAGE);
         assert_eq!(code(anyhow::Error::new(UsageError("bad".into())).context("while parsing")), EXIT_USAGE);
         assert_eq!(code(from_library(nqueens::Error::BoardTooLarge { n: 64 })), EXIT_USAGE);
-        let search = nqueens::Error::UnsupportedSearch { search: "avx512", feature: "AVX-512F" };
-        let worded = from_library(search);
-        assert!(worded.to_string().starts_with("--d4-search avx512 needs AVX-512F"), "{worded}");
+        let isa = nqueens::Error::UnsupportedIsa { isa: "neon", needs: "aarch64", best: "avx2" };
+        let worded = from_library(isa);
+        assert_eq!(
+            worded.to_string(),
+            "--isa neon needs aarch64, which this processor lacks: use --isa avx2 or lower"
+        );
         assert_eq!(code(worded), EXIT_USAGE);
         assert_eq!(code(from_library(pool())), EXIT_FAILED);
         assert_eq!(code(from_run(RunError::Library(pool()))), EXIT_FAILED);

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use nqueens::estimate::{self, CpuEstimate};
-use nqueens::shard::shard_plan;
+use nqueens::shard::shard_plan_with;
 
 use crate::cli::{PlanArgs, PlanFormat};
 
@@ -26,7 +26,9 @@ pub fn run(args: PlanArgs) -> anyhow::Result<ExitCode> {
     let algorithm = args.algorithm.resolve_for(n, args.threads);
     let k = args.shards;
     let built = Instant::now();
-    let plan = shard_plan(algorithm, n, None, k).map_err(super::from_library)?;
+    let level = args.isa.unwrap_or_else(nqueens::arch::Level::best);
+    let plan = shard_plan_with(algorithm, n, None, k, nqueens::D4Search::Auto, level)
+        .map_err(super::from_library)?;
     let setup_seconds = built.elapsed().as_secs_f64();
     let algorithm = plan.algorithm();
     let memory_mib = estimate::memory_bytes(algorithm, n, plan.len(), args.threads).div_ceil(1 << 20);
@@ -61,6 +63,7 @@ pub fn run(args: PlanArgs) -> anyhow::Result<ExitCode> {
                 "n": n,
                 "shards": k,
                 "algorithm": resolved,
+                "isa": level.isa().name(),
                 "split_depth": plan.split_depth(),
                 "subproblems": plan.len(),
                 "memory_mib": memory_mib,
@@ -83,6 +86,10 @@ pub fn run(args: PlanArgs) -> anyhow::Result<ExitCode> {
                 };
                 writeln!(out, "board:        n = {n}, K = {k} shard(s) of {threads} thread(s)")?;
                 writeln!(out, "algorithm:    {resolved}{how}")?;
+                writeln!(
+                    out,
+                    "isa:          {level} (the CPU time below is for this level on this machine)"
+                )?;
                 writeln!(
                     out,
                     "subproblems:  {} (about {} per shard), split depth {}",

@@ -34,6 +34,9 @@ pub struct Record {
     pub threads: usize,
     /// The algorithm's name (`d4` or `mirror`).
     pub algorithm: &'static str,
+    /// The instruction-set level the searches ran at ([`crate::arch::Isa::name`]); `None`
+    /// (JSON `null`, empty in csv, `-` in text) for a count merged from shards.
+    pub isa: Option<&'static str>,
     /// Subproblems the board was split into.
     pub subproblems: usize,
     /// Rows fixed per subproblem.
@@ -66,6 +69,7 @@ impl Record {
             ("seconds", self.seconds.to_string()),
             ("threads", self.threads.to_string()),
             ("algorithm", self.algorithm.to_string()),
+            ("isa", opt(self.isa)),
             ("subproblems", self.subproblems.to_string()),
             ("split_depth", self.split_depth.to_string()),
             ("verified", opt(self.verified)),
@@ -127,6 +131,7 @@ impl Record {
             seconds: count.seconds,
             threads: count.threads,
             algorithm: count.algorithm.name(),
+            isa: count.isa.map(|i| i.name()),
             subproblems: count.subproblems,
             split_depth: count.split_depth,
             verified: table.verify(count.n, count.solutions),
@@ -276,14 +281,20 @@ mod tests {
             seconds: 0.25,
             threads: 2,
             algorithm: "mirror",
+            isa: Some("avx2"),
             subproblems: 10,
             split_depth: 2,
             verified,
             stats: None,
         };
         let classes = Classes { orbit8: 11, orbit4: 1, orbit2: 0, orbit1: 0 };
-        let d4 =
-            Record { unique: Some(12), classes: Some(classes), algorithm: "d4", ..mk(8, 92, Some(true)) };
+        let d4 = Record {
+            unique: Some(12),
+            classes: Some(classes),
+            algorithm: "d4",
+            isa: None,
+            ..mk(8, 92, Some(true))
+        };
         vec![mk(4, 2, Some(true)), mk(5, 11, Some(false)), mk(29, 1u128 << 70, None), d4]
     }
 
@@ -331,6 +342,7 @@ mod tests {
             unique: None,
             classes: None,
             algorithm: crate::Algorithm::Mirror,
+            isa: Some(crate::arch::Isa::Portable),
             seconds: 0.0,
             threads: 1,
             subproblems: 1,

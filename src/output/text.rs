@@ -23,8 +23,8 @@ impl Sink for Text<'_> {
             self.header_done = true;
             write!(
                 self.out,
-                "{:>3} {:>24} {:>24} {:>10} {:>7}",
-                "n", "solutions", "unique", "seconds", "threads"
+                "{:>3} {:>24} {:>24} {:>10} {:>7} {:>8}",
+                "n", "solutions", "unique", "seconds", "threads", "isa"
             )?;
             if self.show_verified {
                 write!(self.out, " {:>8}", "verified")?;
@@ -42,8 +42,13 @@ impl Sink for Text<'_> {
         let unique = r.unique.map_or_else(|| "-".to_string(), |u| u.to_string());
         write!(
             self.out,
-            "{:>3} {:>24} {:>24} {:>10.3} {:>7}",
-            r.n, r.solutions, unique, r.seconds, r.threads
+            "{:>3} {:>24} {:>24} {:>10.3} {:>7} {:>8}",
+            r.n,
+            r.solutions,
+            unique,
+            r.seconds,
+            r.threads,
+            r.isa.unwrap_or("-")
         )?;
         if self.show_verified {
             let v = match r.verified {
@@ -76,20 +81,20 @@ mod tests {
     #[test]
     fn exact_table() {
         let want = [
-            "  n                solutions                   unique    seconds threads",
-            "  4                        2                        -      0.250       2",
-            "  5                       11                        -      0.250       2",
-            " 29   1180591620717411303424                        -      0.250       2",
-            "  8                       92                       12      0.250       2",
+            "  n                solutions                   unique    seconds threads      isa",
+            "  4                        2                        -      0.250       2     avx2",
+            "  5                       11                        -      0.250       2     avx2",
+            " 29   1180591620717411303424                        -      0.250       2     avx2",
+            "  8                       92                       12      0.250       2        -",
             "",
         ];
         assert_eq!(render(Format::Text, false), want.join("\n"));
         let want = [
-            "  n                solutions                   unique    seconds threads verified",
-            "  4                        2                        -      0.250       2      yes",
-            "  5                       11                        -      0.250       2       NO",
-            " 29   1180591620717411303424                        -      0.250       2  unknown",
-            "  8                       92                       12      0.250       2      yes",
+            "  n                solutions                   unique    seconds threads      isa verified",
+            "  4                        2                        -      0.250       2     avx2      yes",
+            "  5                       11                        -      0.250       2     avx2       NO",
+            " 29   1180591620717411303424                        -      0.250       2     avx2  unknown",
+            "  8                       92                       12      0.250       2        -      yes",
             "",
         ];
         assert_eq!(render(Format::Text, true), want.join("\n"));

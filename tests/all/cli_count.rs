@@ -23,17 +23,7 @@ fn done_when_command_prints_15_verified_values() {
 
 #[test]
 fn json_format_exact() {
-    let out =
-        nqueens(&["count", "4..6", "-j", "2", "--format", "json"]).assert().success().get_output().clone();
-    let text = zero_json_seconds(&String::from_utf8(out.stdout).unwrap());
-    assert_eq!(
-        text,
-        r#"{"n":4,"solutions":2,"unique":1,"classes":{"8":0,"4":0,"2":1,"1":0},"seconds":0,"threads":2,"algorithm":"d4","subproblems":1,"split_depth":4,"verified":true}
-{"n":5,"solutions":10,"unique":2,"classes":{"8":1,"4":0,"2":1,"1":0},"seconds":0,"threads":2,"algorithm":"d4","subproblems":2,"split_depth":5,"verified":true}
-{"n":6,"solutions":4,"unique":1,"classes":{"8":0,"4":1,"2":0,"1":0},"seconds":0,"threads":2,"algorithm":"d4","subproblems":1,"split_depth":6,"verified":true}
-"#
-    );
-    let out = nqueens(&["count", "4..6", "-j", "2", "--format", "json", "--algorithm", "mirror"])
+    let out = nqueens(&["count", "4..6", "-j", "2", "--format", "json", "--isa", "portable"])
         .assert()
         .success()
         .get_output()
@@ -41,9 +31,33 @@ fn json_format_exact() {
     let text = zero_json_seconds(&String::from_utf8(out.stdout).unwrap());
     assert_eq!(
         text,
-        r#"{"n":4,"solutions":2,"unique":null,"classes":null,"seconds":0,"threads":2,"algorithm":"mirror","subproblems":1,"split_depth":4,"verified":true}
-{"n":5,"solutions":10,"unique":null,"classes":null,"seconds":0,"threads":2,"algorithm":"mirror","subproblems":5,"split_depth":5,"verified":true}
-{"n":6,"solutions":4,"unique":null,"classes":null,"seconds":0,"threads":2,"algorithm":"mirror","subproblems":2,"split_depth":6,"verified":true}
+        r#"{"n":4,"solutions":2,"unique":1,"classes":{"8":0,"4":0,"2":1,"1":0},"seconds":0,"threads":2,"algorithm":"d4","isa":"portable","subproblems":1,"split_depth":4,"verified":true}
+{"n":5,"solutions":10,"unique":2,"classes":{"8":1,"4":0,"2":1,"1":0},"seconds":0,"threads":2,"algorithm":"d4","isa":"portable","subproblems":2,"split_depth":5,"verified":true}
+{"n":6,"solutions":4,"unique":1,"classes":{"8":0,"4":1,"2":0,"1":0},"seconds":0,"threads":2,"algorithm":"d4","isa":"portable","subproblems":1,"split_depth":6,"verified":true}
+"#
+    );
+    let out = nqueens(&[
+        "count",
+        "4..6",
+        "-j",
+        "2",
+        "--format",
+        "json",
+        "--algorithm",
+        "mirror",
+        "--isa",
+        "portable",
+    ])
+    .assert()
+    .success()
+    .get_output()
+    .clone();
+    let text = zero_json_seconds(&String::from_utf8(out.stdout).unwrap());
+    assert_eq!(
+        text,
+        r#"{"n":4,"solutions":2,"unique":null,"classes":null,"seconds":0,"threads":2,"algorithm":"mirror","isa":"portable","subproblems":1,"split_depth":4,"verified":true}
+{"n":5,"solutions":10,"unique":null,"classes":null,"seconds":0,"threads":2,"algorithm":"mirror","isa":"portable","subproblems":5,"split_depth":5,"verified":true}
+{"n":6,"solutions":4,"unique":null,"classes":null,"seconds":0,"threads":2,"algorithm":"mirror","isa":"portable","subproblems":2,"split_depth":6,"verified":true}
 "#
     );
 }
@@ -137,7 +151,7 @@ fn verify_checks_both_sequences() {
     let known = common::bfile("b002562.txt");
     for (line, (n, u)) in text.lines().skip(1).zip(known) {
         let row: Vec<&str> = line.split(',').collect();
-        assert_eq!((row[0], row[2], row[12]), (n.to_string().as_str(), u.to_string().as_str(), "true"));
+        assert_eq!((row[0], row[2], row[13]), (n.to_string().as_str(), u.to_string().as_str(), "true"));
     }
 }
 
@@ -156,12 +170,13 @@ fn csv_format_exact() {
     let mut lines = text.lines();
     assert_eq!(
         lines.next(),
-        Some("n,solutions,unique,c8,c4,c2,c1,seconds,threads,algorithm,subproblems,split_depth,verified")
+        Some("n,solutions,unique,c8,c4,c2,c1,seconds,threads,algorithm,isa,subproblems,split_depth,verified")
     );
     let row: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let best = nqueens::arch::Level::best().isa().name();
     assert_eq!(
-        (row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[8], row[9], row[12]),
-        ("8", "92", "12", "11", "1", "0", "0", "1", "join", "true")
+        (row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[8], row[9], row[10], row[13]),
+        ("8", "92", "12", "11", "1", "0", "0", "1", "join", best, "true")
     );
     assert!(row[7].parse::<f64>().is_ok());
     assert_eq!(lines.next(), None);
@@ -172,9 +187,10 @@ fn text_format_exact() {
     let out = nqueens(&["count", "7", "8", "-j", "3"]).assert().success().get_output().clone();
     let text = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines[0], "  n                solutions                   unique    seconds threads");
+    assert_eq!(lines[0], "  n                solutions                   unique    seconds threads      isa");
     assert!(lines[1].starts_with("  7                       40                        6 "), "{}", lines[1]);
-    assert!(lines[1].ends_with("       3"));
+    let best = nqueens::arch::Level::best().isa().name();
+    assert!(lines[1].ends_with(&format!("       3 {best:>8}")), "{}", lines[1]);
     assert!(lines[2].starts_with("  8                       92                       12 "));
     assert_eq!(lines.len(), 3);
     let out = nqueens(&["count", "8", "--algorithm", "mirror"]).assert().success().get_output().clone();
@@ -255,7 +271,15 @@ fn bad_options() {
     );
     usage_error(
         &["count", "8", "--d4-search", "fast"],
-        "unknown d4 search 'fast': use one of auto, avx512, avx2, recursive",
+        "unknown d4 search 'fast': use one of auto, batched, recursive",
+    );
+    usage_error(
+        &["count", "8", "--d4-search", "avx2"],
+        "'avx2' is no longer a d4 search: use batched, and --isa avx2 for the level",
+    );
+    usage_error(
+        &["count", "8", "--isa", "sse9"],
+        "unknown instruction-set level 'sse9': use one of portable, avx2, avx512, neon",
     );
     usage_error(
         &["count", "8", "--sequence", "a2562"],
@@ -326,7 +350,7 @@ fn stats_columns_in_csv_and_text() {
     let out = nqueens(&["count", "8", "--stats", "--format", "csv"]).assert().success().get_output().clone();
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.starts_with(
-        "n,solutions,unique,c8,c4,c2,c1,seconds,threads,algorithm,subproblems,split_depth,verified,nodes,nodes_per_second,cpu_seconds,efficiency\n"
+        "n,solutions,unique,c8,c4,c2,c1,seconds,threads,algorithm,isa,subproblems,split_depth,verified,nodes,nodes_per_second,cpu_seconds,efficiency\n"
     ));
     nqueens(&["count", "8", "--stats"]).assert().success().stdout(predicate::str::contains("efficiency"));
 }
@@ -384,34 +408,61 @@ fn progress_always_draws_on_stderr_and_never_on_stdout() {
 }
 
 #[test]
-fn every_d4_search_gives_the_same_counts_and_nodes_or_is_refused() {
-    use nqueens::algo::d4::batched::Isa;
-    let run = |search: &str| {
-        let args = ["count", "12", "--algorithm", "d4", "--d4-search", search, "--stats", "--format", "json"];
+fn every_search_and_level_gives_the_same_counts_and_nodes_or_is_refused() {
+    use nqueens::arch::{Isa, Level};
+    let run = |search: &str, isa: &str| {
+        let args = [
+            "count",
+            "12",
+            "--algorithm",
+            "d4",
+            "--d4-search",
+            search,
+            "--isa",
+            isa,
+            "--stats",
+            "--format",
+            "json",
+        ];
         nqueens(&args)
     };
-    let record = |search: &str| -> serde_json::Value {
-        let out = run(search).assert().success().get_output().clone();
+    let record = |search: &str, isa: &str| -> serde_json::Value {
+        let out = run(search, isa).assert().success().get_output().clone();
         serde_json::from_slice(&out.stdout).unwrap()
     };
-    let want = record("recursive");
+    let want = record("recursive", "portable");
     assert_eq!(want["solutions"], 14_200);
     assert_eq!(want["unique"], 1_787);
-    for (search, isa, feature) in
-        [("avx512", Isa::Avx512, "AVX-512F and POPCNT"), ("avx2", Isa::Avx2, "AVX2 and POPCNT")]
-    {
-        if isa.is_supported() {
-            let got = record(search);
-            for key in ["solutions", "unique", "classes", "nodes"] {
-                assert_eq!(got[key], want[key], "{search}: {key}");
+    assert_eq!(want["isa"], "portable");
+    for isa in Isa::ALL {
+        if isa.is_available() {
+            for search in ["auto", "batched", "recursive"] {
+                let got = record(search, isa.name());
+                for key in ["solutions", "unique", "classes", "nodes"] {
+                    assert_eq!(got[key], want[key], "{search} {isa}: {key}");
+                }
+                assert_eq!(got["isa"], isa.name());
             }
         } else {
-            let message = format!("--d4-search {search} needs {feature}, which this processor lacks");
-            common::assert_usage_error(&mut run(search), &message);
+            let best = Level::best().isa();
+            let message = format!(
+                "invalid value '{isa}' for '--isa <LEVEL>': instruction-set level {isa} needs {}, which this processor lacks (its best level is {best})",
+                isa.needs()
+            );
+            common::assert_usage_error(&mut run("auto", isa.name()), &message);
         }
     }
-    let auto = record("auto");
-    assert_eq!((&auto["nodes"], &auto["unique"]), (&want["nodes"], &want["unique"]));
+    // The environment variable sets the level too, and the flag wins over it.
+    let out = nqueens(&["count", "10", "--format", "json"]).env("NQUEENS_ISA", "portable").assert().success();
+    let v: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!((v["solutions"].as_u64(), v["isa"].as_str()), (Some(724), Some("portable")));
+    let best = Level::best().isa().name();
+    let out = nqueens(&["count", "10", "--format", "json", "--isa", best])
+        .env("NQUEENS_ISA", "portable")
+        .assert()
+        .success();
+    let v: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(v["isa"].as_str(), Some(best));
 }
 
 #[test]

@@ -262,11 +262,16 @@ fn conventions_of_fd_and_ripgrep() {
         committed,
         "doc/nqueens.1 is stale: nqueens man > doc/nqueens.1"
     );
-    // -V is the short version; --version adds the commit and the CPU features used here.
+    // -V is the short version; --version adds the commit and the instruction-set levels this
+    // processor runs, best first.
     nqueens(&["-V"]).assert().success().stdout("nqueens 0.1.0\n");
+    let best = nqueens::arch::Level::best().isa().name();
     nqueens(&["--version"]).assert().success().stdout(
         predicate::str::starts_with("nqueens 0.1.0 (commit ")
-            .and(predicate::str::contains("CPU features used on this processor:\n  ")),
+            .and(predicate::str::contains(format!(
+                "Instruction-set levels this processor runs, best first (--isa):\n  {best} "
+            )))
+            .and(predicate::str::contains("\n  portable  nothing beyond the target's baseline")),
     );
     // Help is wrapped to the terminal (100 columns when it is no terminal).
     let help = nqueens(&["--help"]).assert().success().get_output().stdout.clone();

@@ -26,6 +26,7 @@ fn plan_prints_algorithm_subproblems_memory_estimate_and_command_lines() {
         [
             "board",
             "algorithm",
+            "isa",
             "subproblems",
             "memory",
             "setup",

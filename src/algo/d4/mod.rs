@@ -3,9 +3,9 @@
 //!
 //! It yields Q(n) (OEIS A000170), the fundamental solutions (OEIS A002562) and their breakdown
 //! by orbit size. Each subproblem of a constellation without a symmetry of its own (all but a few
-//! per cent) runs in the batched search ([`batched`], AVX-512 or AVX2) where the
-//! processor has one of them and n ≤ 22, else in the recursive search ([`search`]); all
-//! make the same placements. Symmetric constellations are classified board by board
+//! per cent) runs in the batched search ([`batched`], compiled for the plan's instruction-set
+//! [`Level`]) for n ≤ 22, else in the recursive search ([`search`]); all make the same
+//! placements. Symmetric constellations are classified board by board
 //! ([`search::classify_with_events`]).
 //!
 //! Without look-ahead the search made 0.38 times the queen placements of mirror halving at
@@ -27,57 +27,44 @@ use search::{Classified, apply_events, classify_with_events, count_with_events};
 use std::ops::ControlFlow;
 use std::str::FromStr;
 
+use crate::arch::Level;
 use crate::{Classes, Error, Plan, Tally, check_n, estimate, split};
 
 /// Which search counts the subproblems of the d4 algorithm. Every choice makes the same queen
 /// placements and gives the same counts (tested); they differ only in speed, so this is for
-/// studies and benchmarks of one machine's copies.
+/// studies and benchmarks of one machine's copies. The instruction set of the batched search
+/// is the plan's [`Level`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
 pub enum D4Search {
-    /// The fastest copy this processor runs (the default): AVX-512, else AVX2, else recursive.
+    /// The fastest (the default): the batched search up to [`batched::MAX_N`], the recursive
+    /// one beyond.
     #[default]
     Auto,
-    /// The batched search, eight boards per step (needs AVX-512F; see [`batched`]).
-    Avx512,
-    /// The batched search, four boards per step (needs AVX2).
-    Avx2,
-    /// The recursive search of [`search`] (every processor).
+    /// The batched search up to [`batched::MAX_N`] (several boards per step in vector
+    /// registers; see [`batched`]), the recursive one beyond.
+    Batched,
+    /// The recursive search of [`search`] for every board.
     Recursive,
 }
 
 impl D4Search {
     /// Every choice, in the order `--help` lists them.
-    pub const ALL: [D4Search; 4] = [D4Search::Auto, D4Search::Avx512, D4Search::Avx2, D4Search::Recursive];
+    pub const ALL: [D4Search; 3] = [D4Search::Auto, D4Search::Batched, D4Search::Recursive];
 
     /// Returns the `--d4-search` name.
     pub fn name(self) -> &'static str {
         match self {
             D4Search::Auto => "auto",
-            D4Search::Avx512 => "avx512",
-            D4Search::Avx2 => "avx2",
+            D4Search::Batched => "batched",
             D4Search::Recursive => "recursive",
         }
     }
 
-    /// Returns the copy of the batched search to use (None: the recursive search) for boards
-    /// up to [`batched::MAX_N`]; larger boards always use the recursive search.
-    ///
-    /// # Errors
-    /// [`Error::UnsupportedSearch`] if a batched copy is asked for that this processor does not
-    /// run ([`batched::Isa::is_supported`]).
-    pub fn copy(self) -> Result<Option<batched::Isa>, Error> {
-        use batched::Isa;
-        let (isa, feature) = match self {
-            D4Search::Auto => return Ok(batched::isa()),
-            D4Search::Recursive => return Ok(None),
-            D4Search::Avx512 => (Isa::Avx512, "AVX-512F and POPCNT"),
-            D4Search::Avx2 => (Isa::Avx2, "AVX2 and POPCNT"),
-        };
-        if isa.is_supported() {
-            Ok(Some(isa))
-        } else {
-            Err(Error::UnsupportedSearch { search: self.name(), feature })
-        }
+    /// Returns true if and only if this choice counts boards up to [`batched::MAX_N`] in the
+    /// batched search.
+    pub fn batched(self) -> bool {
+        !matches!(self, D4Search::Recursive)
     }
 }
 
@@ -134,8 +121,10 @@ pub struct D4Plan {
     constellations: Vec<Constellation>,
     subproblems: Vec<D4Subproblem>,
     prefix_nodes: u64,
-    /// The copy of the batched search this processor runs (None: the recursive search).
-    batched: Option<batched::Isa>,
+    /// The instruction-set level of the searches.
+    level: Level,
+    /// Whether boards up to [`batched::MAX_N`] go through the batched search.
+    batched: bool,
     /// The free rows of a step of [`Plan::solve_in_steps`] ([`split::STEP_ROWS`]).
     step_rows: u32,
 }
@@ -214,16 +203,19 @@ impl D4Plan {
         if subproblems.len() >= split::MAX_SUBPROBLEMS {
             return Err(Error::TooManySubproblems { n, depth });
         }
-        let (batched, step_rows) = (batched::isa(), split::STEP_ROWS);
-        Ok(D4Plan { n, depth, constellations, subproblems, prefix_nodes, batched, step_rows })
+        let (level, batched, step_rows) = (Level::best(), D4Search::Auto.batched(), split::STEP_ROWS);
+        Ok(D4Plan { n, depth, constellations, subproblems, prefix_nodes, level, batched, step_rows })
     }
 
-    /// Returns this plan with its subproblems counted by `search` (see [`crate::D4Search`]).
-    ///
-    /// # Errors
-    /// [`Error::UnsupportedSearch`] if this processor does not run the copy asked for.
-    pub fn with_search(self, search: crate::D4Search) -> Result<D4Plan, Error> {
-        Ok(D4Plan { batched: search.copy()?, ..self })
+    /// Returns this plan with its subproblems counted by `search` (see [`D4Search`]).
+    pub fn with_search(self, search: D4Search) -> D4Plan {
+        D4Plan { batched: search.batched(), ..self }
+    }
+
+    /// Returns this plan with its searches run at the instruction-set `level` (the default is
+    /// [`Level::best`]).
+    pub fn with_level(self, level: Level) -> D4Plan {
+        D4Plan { level, ..self }
     }
 
     /// Returns the canonical start constellations.
@@ -249,6 +241,10 @@ impl D4Plan {
 }
 
 impl Plan for D4Plan {
+    fn level(&self) -> Level {
+        self.level
+    }
+
     fn algorithm(&self) -> crate::Algorithm {
         crate::Algorithm::D4
     }
@@ -437,17 +433,17 @@ impl StepWalk<'_, '_> {
 
 impl D4Plan {
     /// Returns the completions of `sub` (of the constellation `c`, without a symmetry of its
-    /// own), adding placements to `nodes` when `NODES` is true: in the copy `isa` of the batched
-    /// search ([`batched`]) when this processor runs it and n ≤ its maximum, else in the
-    /// recursive search ([`count_with_events`]). All give the same counts and nodes.
+    /// own), adding placements to `nodes` when `NODES` is true: in the batched search
+    /// ([`batched`]) if `batched` and n ≤ its maximum, else in the recursive search
+    /// ([`count_with_events`]); both at the plan's level. All give the same counts and nodes.
     fn completions<const NODES: bool>(
         &self,
         c: &Constellation,
         sub: Piece<'_>,
-        isa: Option<batched::Isa>,
+        batched: bool,
         nodes: &mut u64,
     ) -> u64 {
-        if let Some(isa) = isa.filter(|_| self.n <= batched::MAX_N) {
+        if batched && self.n <= batched::MAX_N {
             let mut placed = [(0u32, 0u32); 64];
             let free_rows = (1..sub.row).filter(|&r| !c.is_preplaced(r, self.n));
             let mut len = 0;
@@ -456,12 +452,19 @@ impl D4Plan {
                 len += 1;
             }
             let board = batched::Board::new(c, self.n, &placed[..len], sub.row);
-            if let Some(completions) = batched::count_with::<NODES>(isa, &board, nodes) {
-                return completions;
-            }
+            return batched::count_with::<NODES>(self.level, &board, nodes);
         }
         let events = &c.events()[sub.event as usize..];
-        count_with_events::<NODES>(full_mask(self.n), events, sub.row, sub.cols, sub.ld, sub.rd, nodes)
+        count_with_events::<NODES>(
+            self.level,
+            full_mask(self.n),
+            events,
+            sub.row,
+            sub.cols,
+            sub.ld,
+            sub.rd,
+            nodes,
+        )
     }
 
     /// Returns the weighted counts of `sub` (a board of the constellation `c`), counting nodes
@@ -565,11 +568,6 @@ mod tests {
 
     #[test]
     fn batched_and_recursive_searches_agree_on_counts_and_nodes() {
-        use batched::Isa;
-        let copies: Vec<Isa> = Isa::ALL.into_iter().filter(|i| i.is_supported()).collect();
-        if copies.is_empty() {
-            eprintln!("this processor runs no copy of the batched search: nothing to compare");
-        }
         for n in 4..=14 {
             for depth in [1, 3, 6] {
                 let plan = D4Plan::new(n, depth).unwrap();
@@ -578,16 +576,20 @@ mod tests {
                     if c.stabilizer != 0 {
                         continue;
                     }
+                    let portable = D4Plan { level: Level::portable(), ..plan.clone() };
                     let mut want_nodes = 0;
-                    let want = plan.completions::<true>(c, sub.piece(), None, &mut want_nodes);
-                    for &isa in &copies {
-                        let mut nodes = 0;
-                        let got = plan.completions::<true>(c, sub.piece(), Some(isa), &mut nodes);
-                        assert_eq!(
-                            (got, nodes),
-                            (want, want_nodes),
-                            "{isa:?} n = {n}, depth = {depth}, {sub:?}"
-                        );
+                    let want = portable.completions::<true>(c, sub.piece(), false, &mut want_nodes);
+                    for level in Level::available() {
+                        let plan = D4Plan { level, ..plan.clone() };
+                        for batched in [false, true] {
+                            let mut nodes = 0;
+                            let got = plan.completions::<true>(c, sub.piece(), batched, &mut nodes);
+                            assert_eq!(
+                                (got, nodes),
+                                (want, want_nodes),
+                                "{level} batched {batched} n = {n}, depth = {depth}, {sub:?}"
+                            );
+                        }
                     }
                 }
             }
@@ -607,8 +609,8 @@ mod tests {
         // n = 13 at depth 1 leaves 9 to 11 free rows: with steps of 6 free rows every
         // subproblem is solved in steps, the symmetric constellations' too, in the batched
         // search where this processor has one and in the recursive search.
-        for search in [crate::D4Search::Auto, crate::D4Search::Recursive] {
-            let plan = D4Plan::new(13, 1).unwrap().with_search(search).unwrap().with_step_rows(6);
+        for search in [D4Search::Auto, D4Search::Recursive] {
+            let plan = D4Plan::new(13, 1).unwrap().with_search(search).with_step_rows(6);
             let symmetric = plan
                 .subproblems()
                 .iter()

@@ -24,6 +24,7 @@
 //! placements 2.2 (AVX2) to 3.4 (AVX-512) times faster.
 
 use crate::Classes;
+use crate::arch::Level;
 #[cfg(test)]
 use crate::kernel::count_completions;
 use crate::kernel::{full_mask, looks_ahead};
@@ -120,15 +121,18 @@ pub fn dropped(events: &[RowEvent], row: u32, rest: u64, ld: u64, rd: u64) -> bo
 ///
 /// # Examples
 /// ```
+/// use nqueens::arch::Level;
 /// use nqueens::kernel::full_mask;
 /// use nqueens::algo::d4::search::{count_with_events, RowEvent};
 /// // 4 queens with (0,2) and a pre-placed (1,0): the rows below complete in one way, (2,3), (3,1).
 /// let full = full_mask(4);
 /// let skip = [RowEvent { row: 1, skip: 1, ..RowEvent::default() }];
 /// let (cols, ld, rd) = (0b0101, 0b0100 << 1, 0b0100 >> 1);
-/// assert_eq!(count_with_events::<false>(full, &skip, 1, cols, ld, rd, &mut 0), 1);
+/// assert_eq!(count_with_events::<false>(Level::best(), full, &skip, 1, cols, ld, rd, &mut 0), 1);
 /// ```
+#[allow(clippy::too_many_arguments)]
 pub fn count_with_events<const NODES: bool>(
+    level: Level,
     full: u64,
     events: &[RowEvent],
     row: u32,
@@ -138,11 +142,12 @@ pub fn count_with_events<const NODES: bool>(
     nodes: &mut u64,
 ) -> u64 {
     #[cfg(target_arch = "x86_64")]
-    if crate::kernel::has_bmi1() {
-        // SAFETY: the `bmi1` copy is compiled for BMI1 and POPCNT, and `has_bmi1` has just
-        // checked that this processor executes both.
+    if crate::kernel::has_bmi1(level) {
+        // SAFETY: the `bmi1` copy is compiled for BMI1 and POPCNT, which `has_bmi1` says the
+        // processor has.
         return unsafe { bmi1::resume::<NODES>(events, row, full & !cols, ld, rd, nodes) };
     }
+    let _ = level;
     portable::resume::<NODES>(events, row, full & !cols, ld, rd, nodes)
 }
 
@@ -360,8 +365,12 @@ mod tests {
     fn no_events_is_the_plain_kernel() {
         for n in 0..=10 {
             let full = full_mask(n);
-            let plain = count_completions::<false>(full, 0, 0, 0, &mut 0);
-            assert_eq!(count_with_events::<false>(full, &[], 0, 0, 0, 0, &mut 0), plain, "n = {n}");
+            let plain = count_completions::<false>(Level::best(), full, 0, 0, 0, &mut 0);
+            assert_eq!(
+                count_with_events::<false>(Level::best(), full, &[], 0, 0, 0, 0, &mut 0),
+                plain,
+                "n = {n}"
+            );
         }
     }
 
@@ -383,6 +392,6 @@ mod tests {
         // (going up-right) sits at column 5 + 3 = 8 in row 0, off the board, its diagonal
         // (up-left) at column 2.
         let (ld, rd) = (1u64 << 2, 1u64 << 8);
-        assert_eq!(count_with_events::<false>(full, &ev, 0, 1 << 5, ld, rd, &mut 0), want);
+        assert_eq!(count_with_events::<false>(Level::best(), full, &ev, 0, 1 << 5, ld, rd, &mut 0), want);
     }
 }

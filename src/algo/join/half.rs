@@ -17,6 +17,7 @@
 
 use super::bits::low_mask;
 use super::quarter::QuarterTable;
+use crate::arch::{Lanes, Level, Simd, multiversion};
 
 /// The two halves of the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -90,9 +91,9 @@ pub struct HalfScratch {
     /// Mirrored quarter lists (when the table is compacted).
     north_raw: Vec<u64>,
     south_raw: Vec<u64>,
-    /// Whether the pair loop may use AVX-512: set by the caller for `matcher::Level::Avx512`,
-    /// which [`crate::cpu::Features::Avx512Vpopcnt`] detects (it includes AVX-512F).
-    pub avx512: bool,
+    /// The instruction-set level of the transforms and the pair loop ([`Level::best`] unless
+    /// the caller sets another).
+    pub level: Level,
 }
 
 /// Bit of a window code (from [`window_codes`] with `flags`) set if and only if the half has a
@@ -203,7 +204,9 @@ struct Part {
 }
 
 impl Part {
-    #[inline(always)]
+    /// One entry through the part, as [`transform`] does it `WIDTH` at a time (the reference of
+    /// the tests).
+    #[cfg(test)]
     fn apply(&self, x: u64) -> (u64, u64, bool) {
         let (u, v) = (x & 0xffff_ffff, x >> 32);
         let t = (u << self.tu) | (v << self.tv);
@@ -217,75 +220,56 @@ impl Part {
 }
 
 /// Transforms `list` by `part` into `t[..]` and `c[..]` (each at least `list.len()` + 8 long),
-/// keeping the entries that pass the filter; returns how many it kept.
-/// `AVX512` is true only inside [`factor_avx512`], whose target features the AVX-512 copy
-/// needs.
+/// keeping the entries that pass the filter; returns how many it kept. [`Part::apply`] on
+/// `WIDTH` entries at a time: every shift is by a count the same for all entries.
+///
+/// # Safety
+/// Runs `S`'s instructions: only with `S`'s features enabled.
 #[inline(always)]
-fn transform<const AVX512: bool>(part: &Part, list: &[u64], t: &mut [u64], c: &mut [u64]) -> usize {
-    #[cfg(target_arch = "x86_64")]
-    if AVX512 {
-        // SAFETY: only `factor_avx512` instantiates `AVX512 = true`, and it runs only where
-        // AVX-512F is available (see `factor`).
-        return unsafe { transform_avx512(part, list, t, c) };
-    }
-    transform_scalar(part, list, t, c, 0)
-}
-
-#[inline(always)]
-fn transform_scalar(part: &Part, list: &[u64], t: &mut [u64], c: &mut [u64], mut k: usize) -> usize {
-    for &x in list {
-        let (tx, cx, keep) = part.apply(x);
-        t[k] = tx;
-        c[k] = cx;
-        k += keep as usize;
-    }
-    k
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,popcnt")]
-#[inline]
-fn transform_avx512(part: &Part, list: &[u64], t: &mut [u64], c: &mut [u64]) -> usize {
-    use std::arch::x86_64::*;
-    assert!(t.len() >= list.len() + 8 && c.len() >= list.len() + 8);
-    let count = |s: u32| _mm_cvtsi64_si128(s as i64);
-    let (tu, tv, ul, ur, vl, vr) =
-        (count(part.tu), count(part.tv), count(part.ul), count(part.ur), count(part.vl), count(part.vr));
-    let (l, hm, fbit, ku, kv) =
-        (count(part.l), count(part.hm), count(part.fbit), count(part.ku), count(part.kv));
-    let low = _mm512_set1_epi64(0xffff_ffff);
-    let m = _mm512_set1_epi64(part.m as i64);
-    let flag = _mm512_set1_epi64(part.flag as i64);
-    let (fu, fv) = (_mm512_set1_epi64(part.fu as i64), _mm512_set1_epi64(part.fv as i64));
+unsafe fn transform<S: Simd>(part: &Part, list: &[u64], t: &mut [u64], c: &mut [u64]) -> usize {
+    type V<S> = <S as Simd>::Lanes;
+    assert!(t.len() >= list.len() + 8 && c.len() >= list.len() + 8 && V::<S>::WIDTH <= 8);
     let mut k = 0usize;
     let mut i = 0;
-    while i < list.len() {
-        // Lanes past the end of the list are not loaded and not kept.
-        let lanes: __mmask8 = if list.len() - i >= 8 { 0xff } else { (1u8 << (list.len() - i)) - 1 };
-        // SAFETY: the masked load reads only lanes i.. below list.len(); k <= i, so the 8-lane
-        // stores at k end at most at list.len() + 8 <= t.len(), c.len().
-        unsafe {
-            let x = _mm512_maskz_loadu_epi64(lanes, list.as_ptr().add(i).cast());
-            let u = _mm512_and_si512(x, low);
-            let v = _mm512_srli_epi64::<32>(x);
-            let tw = _mm512_or_si512(_mm512_sll_epi64(u, tu), _mm512_sll_epi64(v, tv));
-            let cu = _mm512_and_si512(_mm512_srl_epi64(_mm512_sll_epi64(u, ul), ur), m);
-            let cv = _mm512_and_si512(_mm512_srl_epi64(_mm512_sll_epi64(v, vl), vr), m);
+    // SAFETY (the loop): this runs with `S`'s features; k ≤ i, so the WIDTH-lane stores at k
+    // end at most at list.len() + 8 ≤ t.len(), c.len() (asserted above).
+    unsafe {
+        let (low, m, flag) = (V::<S>::splat(0xffff_ffff), V::<S>::splat(part.m), V::<S>::splat(part.flag));
+        let (fu, fv) = (V::<S>::splat(part.fu), V::<S>::splat(part.fv));
+        while i < list.len() {
+            let x = V::<S>::load(list, i);
+            let (u, v) = (x.and(low), x.shr(32));
+            let tw = u.shl(part.tu).or(v.shl(part.tv));
+            let cu = u.shl(part.ul).shr(part.ur).and(m);
+            let cv = v.shl(part.vl).shr(part.vr).and(m);
             let src = if part.flag_from_v { v } else { u };
-            let fl = _mm512_sll_epi64(_mm512_and_si512(_mm512_srl_epi64(src, hm), flag), fbit);
-            let code = _mm512_or_si512(_mm512_or_si512(cu, _mm512_sll_epi64(cv, l)), fl);
-            let hit = _mm512_or_si512(
-                _mm512_and_si512(_mm512_sll_epi64(u, ku), fu),
-                _mm512_and_si512(_mm512_sll_epi64(v, kv), fv),
-            );
-            let keep = _mm512_mask_testn_epi64_mask(lanes, hit, hit);
-            _mm512_storeu_si512(t.as_mut_ptr().add(k).cast(), _mm512_maskz_compress_epi64(keep, tw));
-            _mm512_storeu_si512(c.as_mut_ptr().add(k).cast(), _mm512_maskz_compress_epi64(keep, code));
-            k += keep.count_ones() as usize;
+            let fl = src.shr(part.hm).and(flag).shl(part.fbit);
+            let code = cu.or(cv.shl(part.l)).or(fl);
+            let hit = u.shl(part.ku).and(fu).or(v.shl(part.kv).and(fv));
+            // Lanes past the end of the list are not kept.
+            let keep = !hit.nonzero() & V::<S>::first(list.len() - i);
+            V::<S>::compress_store(t.as_mut_ptr().add(k), keep, tw);
+            k += V::<S>::compress_store(c.as_mut_ptr().add(k), keep, code);
+            i += V::<S>::WIDTH;
         }
-        i += 8;
     }
     k
+}
+
+multiversion! {
+    /// [`factor`] in the copy of `level`.
+    fn factor_at(
+        table: &QuarterTable,
+        g: &Geometry,
+        side: Side,
+        rows: u64,
+        cols: u32,
+        forbid_u: u64,
+        forbid_v: u64,
+        flags: bool,
+        scratch: &mut HalfScratch,
+        out: &mut Factors,
+    ) => factor_body;
 }
 
 /// Writes the factored form of every half-solution that [`for_each_half`] would visit on
@@ -297,6 +281,7 @@ fn transform_avx512(part: &Part, list: &[u64], t: &mut [u64], c: &mut [u64]) -> 
 /// clashes if and only if they intersect) and window parts (the OR of a pair's parts is its
 /// window mask). With `flags`, north parts carry [`FLAG_NORTH_U`] and south parts
 /// [`FLAG_SOUTH_V`].
+/// The transforms run at `scratch.level`.
 #[allow(clippy::too_many_arguments)]
 pub fn factor(
     table: &QuarterTable,
@@ -310,37 +295,16 @@ pub fn factor(
     scratch: &mut HalfScratch,
     out: &mut Factors,
 ) {
-    #[cfg(target_arch = "x86_64")]
-    if scratch.avx512 {
-        // SAFETY: `avx512` is set only for `Level::Avx512`, which `Level::detect` returns only
-        // where `cpu::Features::Avx512Vpopcnt` (AVX-512F included) is available.
-        return unsafe { factor_avx512(table, g, side, rows, cols, forbid_u, forbid_v, flags, scratch, out) };
-    }
-    factor_body::<false>(table, g, side, rows, cols, forbid_u, forbid_v, flags, scratch, out)
+    factor_at(scratch.level, table, g, side, rows, cols, forbid_u, forbid_v, flags, scratch, out)
 }
 
-/// [`factor`] compiled for AVX-512, so that the transforms inline into the split loop.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,popcnt")]
-#[allow(clippy::too_many_arguments)]
-fn factor_avx512(
-    table: &QuarterTable,
-    g: &Geometry,
-    side: Side,
-    rows: u64,
-    cols: u32,
-    forbid_u: u64,
-    forbid_v: u64,
-    flags: bool,
-    scratch: &mut HalfScratch,
-    out: &mut Factors,
-) {
-    factor_body::<true>(table, g, side, rows, cols, forbid_u, forbid_v, flags, scratch, out)
-}
-
+/// [`factor`] at the level `S`.
+///
+/// # Safety
+/// Runs `S`'s instructions: only with `S`'s features enabled.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn factor_body<const AVX512: bool>(
+unsafe fn factor_body<S: Simd>(
     table: &QuarterTable,
     g: &Geometry,
     side: Side,
@@ -410,12 +374,10 @@ fn factor_body<const AVX512: bool>(
                             v.resize((end + b_list.len() + 8).max(2 * v.len()), 0);
                         }
                     }
-                    let ks = transform::<AVX512>(
-                        &south,
-                        b_list,
-                        &mut lists.south_t[end..],
-                        &mut lists.south_c[end..],
-                    );
+                    // SAFETY: this runs with `S`'s features.
+                    let ks = unsafe {
+                        transform::<S>(&south, b_list, &mut lists.south_t[end..], &mut lists.south_c[end..])
+                    };
                     lists.ranges[sub as usize] = (end as u32, (end + ks) as u32);
                     end += ks;
                 }
@@ -442,7 +404,8 @@ fn factor_body<const AVX512: bool>(
                     }
                 }
                 let kn =
-                    transform::<AVX512>(&north, a_list, &mut out.north_t[n_end..], &mut out.north_c[n_end..]);
+                    // SAFETY: this runs with `S`'s features.
+                    unsafe { transform::<S>(&north, a_list, &mut out.north_t[n_end..], &mut out.north_c[n_end..]) };
                 if kn > 0 {
                     out.splits.push([n_end as u32, (n_end + kn) as u32, s0, s1]);
                     n_end += kn;
@@ -458,101 +421,96 @@ fn factor_body<const AVX512: bool>(
     (scratch.north_raw, scratch.south_raw) = (north_raw, south_raw);
 }
 
-/// Writes the window mask (with its flags) of every half-board of `factors` into
-/// `out[start..]` (growing `out` as needed; entries past the returned end are scratch) and
-/// returns the end. The pair loop is branch-free: it writes every candidate and advances the
-/// end only when the pair does not clash.
-pub fn materialize(
-    avx512: bool,
+multiversion! {
+    /// Writes the window mask (with its flags) of every half-board of `factors` into
+    /// `out[start..]` (growing `out` as needed; entries past the returned end are scratch) and
+    /// returns the end. The pair loop is branch-free: it tests a register of south entries at a
+    /// time against a north entry and stores the kept window masks compressed. A split's south
+    /// list of up to four registers (16 entries with four lanes, 32 with eight; most lists are
+    /// that short) stays in registers for all its north entries.
+    pub fn materialize(factors: &Factors, lists: &SouthLists, out: &mut Vec<u64>, start: usize) -> usize
+        => materialize_body;
+}
+
+/// # Safety
+/// Runs `S`'s instructions: only with `S`'s features enabled.
+#[inline(always)]
+unsafe fn materialize_body<S: Simd>(
     factors: &Factors,
     lists: &SouthLists,
     out: &mut Vec<u64>,
     start: usize,
 ) -> usize {
-    #[cfg(target_arch = "x86_64")]
-    if avx512 {
-        // SAFETY: as in `pairs`.
-        return unsafe { materialize_avx512(factors, lists, out, start) };
-    }
-    let mut end = start;
-    for k in 0..factors.splits.len() {
-        let (north, south) = factors.split(k);
-        let (st, scode) = (&lists.south_t[south.clone()], &lists.south_c[south]);
-        for i in north {
-            if out.len() < end + st.len() {
-                out.resize((end + st.len()).max(2 * out.len()), 0);
-            }
-            let dst = &mut out[end..end + st.len()];
-            end += pairs(avx512, factors.north_t[i], factors.north_c[i], st, scode, dst);
-        }
-    }
-    end
-}
-
-/// [`materialize`] with AVX-512: a split's south list of up to 16 entries stays in two
-/// registers for all its north entries (most lists are that short), longer ones go through
-/// the pair loop eight at a time.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,popcnt")]
-fn materialize_avx512(factors: &Factors, lists: &SouthLists, out: &mut Vec<u64>, start: usize) -> usize {
-    use std::arch::x86_64::*;
+    type V<S> = <S as Simd>::Lanes;
+    let width = V::<S>::WIDTH;
     let mut end = start;
     for k in 0..factors.splits.len() {
         let (north, south) = factors.split(k);
         let (kn, ks) = (north.len(), south.len());
         // Room for every candidate of the split and one register of slack.
-        if out.len() < end + kn * ks + 8 {
-            out.resize((end + kn * ks + 8).max(2 * out.len()), 0);
+        if out.len() < end + kn * ks + width {
+            out.resize((end + kn * ks + width).max(2 * out.len()), 0);
         }
-        let (st, scode) = (&lists.south_t[south.clone()], &lists.south_c[south]);
-        if ks <= 16 {
-            let lanes0: __mmask8 = if ks >= 8 { 0xff } else { (1u8 << ks) - 1 };
-            let lanes1: __mmask8 = if ks >= 16 {
-                0xff
-            } else if ks > 8 {
-                (1u8 << (ks - 8)) - 1
-            } else {
-                0
-            };
-            // SAFETY: the masked loads read only lanes below ks = st.len() = scode.len().
-            let (t0, c0, t1, c1) = unsafe {
-                (
-                    _mm512_maskz_loadu_epi64(lanes0, st.as_ptr().cast()),
-                    _mm512_maskz_loadu_epi64(lanes0, scode.as_ptr().cast()),
-                    _mm512_maskz_loadu_epi64(lanes1, st.as_ptr().add(8.min(ks)).cast()),
-                    _mm512_maskz_loadu_epi64(lanes1, scode.as_ptr().add(8.min(ks)).cast()),
-                )
-            };
-            let dst = out.as_mut_ptr();
-            for i in north {
-                let at = _mm512_set1_epi64(factors.north_t[i] as i64);
-                let ac = _mm512_set1_epi64(factors.north_c[i] as i64);
-                let k0 = _mm512_mask_testn_epi64_mask(lanes0, at, t0);
-                // SAFETY: end + 8 <= out.len(): at most kn · ks entries are kept per split,
-                // and the split reserved that many plus 8.
-                unsafe {
-                    _mm512_storeu_si512(
-                        dst.add(end).cast(),
-                        _mm512_maskz_compress_epi64(k0, _mm512_or_si512(ac, c0)),
-                    )
-                };
-                end += k0.count_ones() as usize;
-                if lanes1 != 0 {
-                    let k1 = _mm512_mask_testn_epi64_mask(lanes1, at, t1);
-                    // SAFETY: as above.
-                    unsafe {
-                        _mm512_storeu_si512(
-                            dst.add(end).cast(),
-                            _mm512_maskz_compress_epi64(k1, _mm512_or_si512(ac, c1)),
-                        )
-                    };
-                    end += k1.count_ones() as usize;
+        let (st, sc) = (&lists.south_t[south.clone()], &lists.south_c[south]);
+        let dst = out.as_mut_ptr();
+        // SAFETY (both loops): this runs with `S`'s features; every store writes `width`
+        // lanes at `end`, and at most kn · ks entries are kept per split, whose room plus
+        // `width` was reserved above.
+        unsafe {
+            match ks.div_ceil(width) {
+                1 => end = pairs_held::<S, 1>(factors, north, st, sc, dst, end),
+                2 => end = pairs_held::<S, 2>(factors, north, st, sc, dst, end),
+                3 => end = pairs_held::<S, 3>(factors, north, st, sc, dst, end),
+                4 => end = pairs_held::<S, 4>(factors, north, st, sc, dst, end),
+                _ => {
+                    for i in north {
+                        let at = V::<S>::splat(factors.north_t[i]);
+                        let ac = V::<S>::splat(factors.north_c[i]);
+                        let mut j = 0;
+                        while j < ks {
+                            let (t, c) = (V::<S>::load(st, j), V::<S>::load(sc, j));
+                            let keep = !at.and(t).nonzero() & V::<S>::first(ks - j);
+                            end += V::<S>::compress_store(dst.add(end), keep, ac.or(c));
+                            j += width;
+                        }
+                    }
                 }
             }
-        } else {
-            for i in north {
-                let dst = &mut out[end..end + ks];
-                end += pairs_avx512(factors.north_t[i], factors.north_c[i], st, scode, dst);
+        }
+    }
+    end
+}
+
+/// The pair loop of [`materialize`] for a south list of `R` registers (up to `R` · WIDTH
+/// entries, `st` and `sc`), held in registers for all the north entries `north`: writes the
+/// kept window masks at `dst.add(end)` and returns the new end.
+///
+/// # Safety
+/// Runs `S`'s instructions; `dst` has room for `north.len()` · `st.len()` + WIDTH values from
+/// `end`.
+#[inline(always)]
+unsafe fn pairs_held<S: Simd, const R: usize>(
+    factors: &Factors,
+    north: std::ops::Range<usize>,
+    st: &[u64],
+    sc: &[u64],
+    dst: *mut u64,
+    mut end: usize,
+) -> usize {
+    type V<S> = <S as Simd>::Lanes;
+    let width = V::<S>::WIDTH;
+    // SAFETY: this runs with `S`'s features; every store writes WIDTH lanes at `end`, inside
+    // the room the caller gives.
+    unsafe {
+        let held: [(V<S>, V<S>, u32); R] = std::array::from_fn(|r| {
+            (V::<S>::load(st, r * width), V::<S>::load(sc, r * width), V::<S>::first(st.len() - r * width))
+        });
+        for i in north {
+            let at = V::<S>::splat(factors.north_t[i]);
+            let ac = V::<S>::splat(factors.north_c[i]);
+            for &(t, c, live) in &held {
+                let keep = !at.and(t).nonzero() & live;
+                end += V::<S>::compress_store(dst.add(end), keep, ac.or(c));
             }
         }
     }
@@ -580,7 +538,7 @@ pub fn window_codes(
     let mut factors = std::mem::take(&mut scratch.factors);
     factors.clear();
     factor(table, g, side, rows, cols, forbid_u, forbid_v, flags, scratch, &mut factors);
-    let end = materialize(scratch.avx512, &factors, &scratch.south_lists[side as usize], out, start);
+    let end = materialize(scratch.level, &factors, &scratch.south_lists[side as usize], out, start);
     scratch.factors = factors;
     end
 }
@@ -668,75 +626,56 @@ fn prefetch(entries: &[u64]) {
     let _ = entries;
 }
 
-/// Writes `ac | sc[i]` for every i with `at & st[i] == 0` to the front of `dst` (at least as
-/// long as `st`) and returns how many it wrote.
-#[inline]
-fn pairs(avx512: bool, at: u64, ac: u64, st: &[u64], sc: &[u64], dst: &mut [u64]) -> usize {
-    #[cfg(target_arch = "x86_64")]
-    if avx512 {
-        // SAFETY: `avx512` is set only for `Level::Avx512`, which `Level::detect` returns only
-        // where `cpu::Features::Avx512Vpopcnt` (AVX-512F included) is available.
-        return unsafe { pairs_avx512(at, ac, st, sc, dst) };
-    }
-    let _ = avx512;
-    pairs_scalar(at, ac, st, sc, dst, 0)
-}
-
-#[inline(always)]
-fn pairs_scalar(at: u64, ac: u64, st: &[u64], sc: &[u64], dst: &mut [u64], mut j: usize) -> usize {
-    for (&bt, &bc) in st.iter().zip(sc) {
-        dst[j] = ac | bc;
-        j += (at & bt == 0) as usize;
-    }
-    j
-}
-
-/// The pair loop eight south entries at a time: test, then compress the kept window masks into
-/// a register and store all eight lanes (the register form of VPCOMPRESSQ; the memory form is
-/// slow on AMD Zen 4).
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,popcnt")]
-#[inline]
-fn pairs_avx512(at: u64, ac: u64, st: &[u64], sc: &[u64], dst: &mut [u64]) -> usize {
-    use std::arch::x86_64::*;
-    assert!(sc.len() == st.len() && dst.len() >= st.len());
-    let vat = _mm512_set1_epi64(at as i64);
-    let vac = _mm512_set1_epi64(ac as i64);
-    let mut j = 0usize;
-    let mut i = 0;
-    while i < st.len() {
-        let rest = st.len() - i;
-        // SAFETY: i + 8 <= st.len() = sc.len() for the full loads, and the masked loads of the
-        // last group read only lanes below st.len(); j <= i (at most one write per entry), so
-        // a full store at j ends at most at i + 8 <= st.len() <= dst.len(), and the last
-        // group's store writes only its kept lanes, at j.. below st.len().
-        unsafe {
-            if rest >= 8 {
-                let t = _mm512_loadu_si512(st.as_ptr().add(i).cast());
-                let c = _mm512_loadu_si512(sc.as_ptr().add(i).cast());
-                let keep = _mm512_testn_epi64_mask(vat, t);
-                let packed = _mm512_maskz_compress_epi64(keep, _mm512_or_si512(vac, c));
-                _mm512_storeu_si512(dst.as_mut_ptr().add(j).cast(), packed);
-                j += keep.count_ones() as usize;
-            } else {
-                let lanes: __mmask8 = (1u8 << rest) - 1;
-                let t = _mm512_maskz_loadu_epi64(lanes, st.as_ptr().add(i).cast());
-                let c = _mm512_maskz_loadu_epi64(lanes, sc.as_ptr().add(i).cast());
-                let keep = _mm512_mask_testn_epi64_mask(lanes, vat, t);
-                let packed = _mm512_maskz_compress_epi64(keep, _mm512_or_si512(vac, c));
-                let kept = keep.count_ones();
-                _mm512_mask_storeu_epi64(dst.as_mut_ptr().add(j).cast(), ((1u16 << kept) - 1) as u8, packed);
-                j += kept as usize;
-            }
-        }
-        i += 8;
-    }
-    j
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_level_transforms_like_the_scalar_part() {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for len in [0usize, 1, 3, 4, 7, 8, 9, 31, 64] {
+            let list: Vec<u64> = (0..len).map(|_| next() & 0x0fff_0fff_0fff_0fff).collect();
+            for flag_from_v in [false, true] {
+                let part = Part {
+                    tu: 3,
+                    tv: 40,
+                    ul: 2,
+                    ur: 5,
+                    vl: 1,
+                    vr: 4,
+                    m: 0x1fff,
+                    l: 13,
+                    flag_from_v,
+                    hm: 8,
+                    flag: 1,
+                    fbit: 62,
+                    ku: 1,
+                    kv: 2,
+                    fu: next() & next() & next(),
+                    fv: next() & next() & next(),
+                };
+                let want: Vec<(u64, u64)> =
+                    list.iter().map(|&e| part.apply(e)).filter(|r| r.2).map(|(t, c, _)| (t, c)).collect();
+                for level in Level::available() {
+                    let (mut t, mut c) = (vec![0; len + 8], vec![0; len + 8]);
+                    let kept = transform_at(level, &part, &list, &mut t, &mut c);
+                    let got: Vec<(u64, u64)> =
+                        t[..kept].iter().copied().zip(c[..kept].iter().copied()).collect();
+                    assert_eq!(got, want, "{level} {len} {flag_from_v}");
+                }
+            }
+        }
+    }
+
+    multiversion! {
+        fn transform_at(part: &Part, list: &[u64], t: &mut [u64], c: &mut [u64]) -> usize => transform;
+    }
     use crate::join::bits::colex;
 
     /// Every half-solution on `rows` and the columns `cols_global` (global column indices),

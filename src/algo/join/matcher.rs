@@ -32,11 +32,14 @@
 //! only the words it may meet (a masked popcount), so the padding of 2^k partial blocks
 //! mostly disappears. At n = 22 the model picks about 7 cut bits (Kluev's build: a fixed 6).
 //!
-//! The inner loops are plain `[u64; 8]` loops; [`Level`] picks a copy compiled for AVX-512
-//! (with VPOPCNTDQ), AVX2 or the baseline, detected at run time.
+//! The kernels (the block loop, the table fill, the partition, the squeezes and the transposes)
+//! are written once over the traits of [`crate::arch`] and compiled for every instruction-set
+//! level; the [`Level`] passed in picks the copy. The block loop has one copy per chunk count
+//! and width a board reaches, so its shifts and offsets are constants.
 
-use super::bits::{low_mask, pext_soft};
-use crate::cpu::Features;
+use super::bits::low_mask;
+use crate::arch::portable::Squeeze;
+use crate::arch::{Bits512, Lanes, Level, Row, Simd, Tally, multiversion};
 
 /// Stored masks per block: one 512-bit row, 8 `u64` words (one AVX-512 register).
 pub const BLOCK: usize = 512;
@@ -50,54 +53,6 @@ pub const MAX_CHUNK: u32 = 8;
 pub const TAIL: usize = 12;
 
 const WORDS: usize = BLOCK / 64;
-
-/// One 512-bit row, aligned to a cache line: an unaligned row would split each of the block
-/// loop's loads across two lines (measured: 1.9× slower per load).
-#[derive(Clone, Copy, Debug, Default)]
-#[repr(C, align(64))]
-struct Row([u64; WORDS]);
-
-/// Which compiled copy of the inner loops to run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Level {
-    /// Plain x86-64 (or another architecture): scalar popcount.
-    Baseline,
-    /// AVX2, POPCNT and BMI2 (`pext`).
-    Avx2,
-    /// AVX-512 F/BW/VL with VPOPCNTDQ, POPCNT and BMI2.
-    Avx512,
-}
-
-impl Level {
-    /// Returns the best level this CPU supports (checked at run time, by [`crate::cpu`]).
-    pub fn detect() -> Level {
-        if Features::Avx512Vpopcnt.available() {
-            Level::Avx512
-        } else if Features::Avx2Bmi2.available() {
-            Level::Avx2
-        } else {
-            Level::Baseline
-        }
-    }
-
-    /// Returns the levels this CPU can run, best last (for tests and benches).
-    pub fn available() -> Vec<Level> {
-        let best = Level::detect();
-        [Level::Baseline, Level::Avx2, Level::Avx512].into_iter().filter(|&l| l <= best).collect()
-    }
-}
-
-impl PartialOrd for Level {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for Level {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        (*self as u8).cmp(&(*other as u8))
-    }
-}
 
 /// A query: a mask and the weight its count is multiplied by.
 pub type Query = (u64, u32);
@@ -144,7 +99,7 @@ pub struct Matcher {
     /// The codes sorted by bucket only, when their classes have different weights (scratch).
     by_bucket: Vec<u64>,
     /// `blocks × chunks × 2^bits_per_chunk` rows.
-    tables: Vec<Row>,
+    tables: Vec<Bits512>,
     /// Tail masks (squeezed like the blocks' masks), bucket by bucket.
     tail: Vec<u64>,
     /// The runs of `tail`: one per class and bucket with a short tail.
@@ -311,18 +266,9 @@ impl Matcher {
             self.by_bucket = by_bucket;
         }
         prepared.truncate(codes.len());
-        squeeze_codes(level, &mut prepared, occupied);
+        squeeze_all(level, &mut prepared, occupied, CLASS);
         self.query_starts = starts;
-        let total = match level {
-            // SAFETY: `Level::detect` returned this level only after `is_x86_feature_detected!`
-            // confirmed every feature the function enables (`set_level` never raises it).
-            #[cfg(target_arch = "x86_64")]
-            Level::Avx512 => unsafe { count_avx512(self, &prepared) },
-            // SAFETY: as above, for the AVX2 features.
-            #[cfg(target_arch = "x86_64")]
-            Level::Avx2 => unsafe { count_avx2(self, &prepared) },
-            _ => count_generic(self, &prepared),
-        };
+        let total = count_sorted(level, self, &prepared);
         self.queries = prepared;
         total
     }
@@ -420,7 +366,7 @@ impl Matcher {
                     }
                     self.squeezed.clear();
                     self.squeezed.extend_from_slice(&self.sorted[lo..hi]);
-                    squeeze_all_u64(level, &mut self.squeezed, occupied);
+                    squeeze_all(level, &mut self.squeezed, occupied, 0);
                     // Back in place: the blocks and words below read them there.
                     self.sorted[lo..hi].copy_from_slice(&self.squeezed);
                     let whole = len / BLOCK * BLOCK;
@@ -559,7 +505,7 @@ impl Matcher {
         for (w, group) in sample.chunks(64).enumerate() {
             let mut m = [0u64; 64];
             m[..group.len()].copy_from_slice(group);
-            transpose64_with(level == Level::Avx512, &mut m);
+            transpose(level, &mut m);
             for j in 0..64 {
                 columns[j][w] = m[j];
             }
@@ -800,119 +746,36 @@ pub const SIEVE_FROM: usize = 2 * BLOCK;
 /// rounds of a few µs).
 const SIEVE_PAIRS: u64 = 1 << 24;
 
-/// Transposes a 64×64 bit matrix in place: afterwards bit i of `a[j]` is what bit j of `a[i]`
-/// was (H. S. Warren, "Hacker's Delight", §7-3, least significant bit first).
-#[inline]
-pub fn transpose64(a: &mut [u64; 64]) {
-    let mut j = 32;
-    let mut m: u64 = 0x0000_0000_ffff_ffff;
-    while j != 0 {
-        let mut k = 0;
-        while k < 64 {
-            let t = ((a[k] >> j) ^ a[k + j]) & m;
-            a[k + j] ^= t;
-            a[k] ^= t << j;
-            k = (k + j + 1) & !j;
-        }
-        j >>= 1;
-        m ^= m << j;
-    }
+/// Transposes a 64×64 bit matrix in place (see [`crate::arch::portable::transpose64`]), in the
+/// copy of `level`.
+pub fn transpose64(level: Level, a: &mut [u64; 64]) {
+    transpose(level, a)
 }
 
-/// [`transpose64`], with AVX-512 where `avx512` says the CPU has it.
+multiversion! {
+    fn transpose(a: &mut [u64; 64]) => transpose_body;
+}
+
+/// # Safety
+/// Runs `S`'s instructions: only with `S`'s features enabled (every `*_body` below alike).
 #[inline(always)]
-fn transpose64_with(avx512: bool, a: &mut [u64; 64]) {
-    #[cfg(target_arch = "x86_64")]
-    if avx512 {
-        // SAFETY: callers pass true only for `Level::Avx512`, which is detected only with
-        // AVX-512F present.
-        return unsafe { transpose64_avx512(a) };
-    }
-    let _ = avx512;
-    transpose64(a)
+unsafe fn transpose_body<S: Simd>(a: &mut [u64; 64]) {
+    unsafe { S::transpose64(a) }
 }
 
-/// [`transpose64`] with AVX-512: the 64 words in eight registers; the three stages that swap
-/// words 8 or more apart swap whole registers, the three within a register pair lanes with a
-/// permute (about 200 vector operations instead of about 1,150 scalar ones).
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f")]
-fn transpose64_avx512(a: &mut [u64; 64]) {
-    use std::arch::x86_64::*;
-    // SAFETY: eight unaligned loads and stores of 8 words each, inside the 64 words of `a`.
-    let mut r: [__m512i; 8] =
-        std::array::from_fn(|i| unsafe { _mm512_loadu_si512(a.as_ptr().add(8 * i).cast()) });
-    macro_rules! across {
-        ($d:literal, $j:literal, $m:literal) => {
-            for i in (0..8).filter(|i| i & $d == 0) {
-                let t = _mm512_and_si512(
-                    _mm512_xor_si512(_mm512_srli_epi64::<$j>(r[i]), r[i + $d]),
-                    _mm512_set1_epi64($m),
-                );
-                r[i + $d] = _mm512_xor_si512(r[i + $d], t);
-                r[i] = _mm512_xor_si512(r[i], _mm512_slli_epi64::<$j>(t));
-            }
-        };
-    }
-    across!(4, 32, 0x0000_0000_ffff_ffff);
-    across!(2, 16, 0x0000_ffff_0000_ffff);
-    across!(1, 8, 0x00ff_00ff_00ff_00ff);
-    macro_rules! within {
-        ($j:literal, $m:literal, $low:literal) => {
-            // Lane l pairs with lane l ^ j; `low` marks the lanes with bit j clear (word k
-            // of the scalar loop), the others hold word k + j.
-            let partner = _mm512_set_epi64(7 ^ $j, 6 ^ $j, 5 ^ $j, 4 ^ $j, 3 ^ $j, 2 ^ $j, 1 ^ $j, $j);
-            for x in r.iter_mut() {
-                let p = _mm512_permutexvar_epi64(partner, *x);
-                let (lo, hi) = (_mm512_mask_blend_epi64($low, p, *x), _mm512_mask_blend_epi64($low, *x, p));
-                let t = _mm512_and_si512(
-                    _mm512_xor_si512(_mm512_srli_epi64::<$j>(lo), hi),
-                    _mm512_set1_epi64($m),
-                );
-                *x = _mm512_xor_si512(*x, _mm512_mask_blend_epi64($low, t, _mm512_slli_epi64::<$j>(t)));
-            }
-        };
-    }
-    within!(4, 0x0f0f_0f0f_0f0f_0f0f, 0x0f);
-    within!(2, 0x3333_3333_3333_3333, 0x33);
-    within!(1, 0x5555_5555_5555_5555, 0x55);
-    for (i, x) in r.iter().enumerate() {
-        // SAFETY: as above.
-        unsafe { _mm512_storeu_si512(a.as_mut_ptr().add(8 * i).cast(), *x) };
-    }
-}
-
-/// Appends one block's chunk tables to `tables` for the masks of its eight 64-lane `words`
-/// (squeezed, at most 64 each) over `bits` mask bits in `chunks` chunks of `c` bits: row
-/// s of chunk k has bit i set if and only if stored mask i exists and leaves every bit of
-/// s (shifted to the chunk) free.
-fn fill_block(
-    level: Level,
-    words: &[&[u64]; WORDS],
-    tables: &mut Vec<Row>,
-    chunks: usize,
-    c: u32,
-    bits: u32,
-) {
-    #[cfg(target_arch = "x86_64")]
-    if level == Level::Avx512 {
-        // SAFETY: `Level::Avx512` is only detected with AVX-512F present.
-        return unsafe { fill_block_avx512(words, tables, chunks, c, bits) };
-    }
-    let _ = level;
-    fill_block_body::<false>(words, tables, chunks, c, bits)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2,popcnt,bmi2")]
-fn fill_block_avx512(words: &[&[u64]; WORDS], tables: &mut Vec<Row>, chunks: usize, c: u32, bits: u32) {
-    fill_block_body::<true>(words, tables, chunks, c, bits)
+multiversion! {
+    /// Appends one block's chunk tables to `tables` for the masks of its eight 64-lane `words`
+    /// (squeezed, at most 64 each) over `bits` mask bits in `chunks` chunks of `c` bits: row
+    /// s of chunk k has bit i set if and only if stored mask i exists and leaves every bit of
+    /// s (shifted to the chunk) free.
+    fn fill_block(words: &[&[u64]; WORDS], tables: &mut Vec<Bits512>, chunks: usize, c: u32, bits: u32)
+        => fill_block_body;
 }
 
 #[inline(always)]
-fn fill_block_body<const AVX512: bool>(
+unsafe fn fill_block_body<S: Simd>(
     words: &[&[u64]; WORDS],
-    tables: &mut Vec<Row>,
+    tables: &mut Vec<Bits512>,
     chunks: usize,
     c: u32,
     bits: u32,
@@ -920,7 +783,7 @@ fn fill_block_body<const AVX512: bool>(
     // free[j] has bit i set if and only if stored mask i leaves bit j free: 64×64 bit
     // transposes of the complemented masks.
     let mut free = [[0u64; WORDS]; 64];
-    let mut valid = Row::default();
+    let mut valid = Bits512::default();
     for (w, &group) in words.iter().enumerate() {
         if group.is_empty() {
             continue;
@@ -929,8 +792,8 @@ fn fill_block_body<const AVX512: bool>(
         for (i, &x) in group.iter().enumerate() {
             m[i] = !x & low_mask(bits);
         }
-        // `AVX512` is true only inside `fill_block_avx512`, which runs only with AVX-512F.
-        transpose64_with(AVX512, &mut m);
+        // SAFETY: this runs with `S`'s features.
+        unsafe { S::transpose64(&mut m) };
         for j in 0..bits as usize {
             free[j][w] = m[j];
         }
@@ -944,7 +807,7 @@ fn fill_block_body<const AVX512: bool>(
         for s in 1..rows {
             let prev = tables[first + (s & (s - 1))];
             let f = &free[k * c as usize + s.trailing_zeros() as usize];
-            tables.push(Row(std::array::from_fn(|w| prev.0[w] & f[w])));
+            tables.push(Bits512(std::array::from_fn(|w| prev.0[w] & f[w])));
         }
     }
 }
@@ -966,28 +829,6 @@ fn scatter(index: &[u16], low: u16, src: &[u64], next: &mut [usize], out: &mut [
 const CLASS: u64 = 3 << 62;
 /// Weight classes of a code.
 const CLASSES: usize = 4;
-
-/// Squeezes the mask of every code in place, keeping its weight class (one call, so `pext`
-/// inlines into the loop).
-fn squeeze_codes(level: Level, codes: &mut [u64], mask: u64) {
-    #[cfg(target_arch = "x86_64")]
-    if level != Level::Baseline {
-        // SAFETY: levels above the baseline are only detected with BMI2 present.
-        return unsafe { squeeze_codes_bmi2(codes, mask) };
-    }
-    let _ = level;
-    for q in codes {
-        *q = pext_soft(*q, mask) | (*q & CLASS);
-    }
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "bmi2")]
-fn squeeze_codes_bmi2(codes: &mut [u64], mask: u64) {
-    for q in codes {
-        *q = std::arch::x86_64::_pext_u64(*q, mask) | (*q & CLASS);
-    }
-}
 
 /// Returns the slots of a weight table: `sets[s]` holds the classes (bit c: class c) whose
 /// codes go to slot s and `weights[s]` their weight. Classes of one weight share a slot;
@@ -1013,56 +854,34 @@ fn slots(weights: [u32; CLASSES]) -> ([u8; CLASSES], [u32; CLASSES]) {
     (sets, slot_weights)
 }
 
-/// Writes the codes of each slot's classes (`sets`, see [`slots`]) to `out`, slot after
-/// slot, and returns the end of each slot in `out`; codes of no slot are dropped. `out` holds
-/// [`WORDS`] more entries than `codes` (scratch for whole-register stores).
-fn partition_classes(level: Level, codes: &[u64], out: &mut [u64], sets: [u8; CLASSES]) -> [usize; CLASSES] {
-    debug_assert!(out.len() >= codes.len() + WORDS);
-    #[cfg(target_arch = "x86_64")]
-    if level == Level::Avx512 {
-        // SAFETY: `Level::Avx512` is only detected with AVX-512F present.
-        return unsafe { partition_classes_avx512(codes, out, sets) };
-    }
-    let _ = level;
-    let mut ends = [0; CLASSES];
-    let mut at = 0;
-    for (set, end) in sets.iter().zip(&mut ends) {
-        if *set != 0 {
-            for &q in codes {
-                out[at] = q;
-                at += (set >> (q >> 62) & 1) as usize;
-            }
-        }
-        *end = at;
-    }
-    ends
+multiversion! {
+    /// Writes the codes of each slot's classes (`sets`, see [`slots`]) to `out`, slot after
+    /// slot, and returns the end of each slot in `out`; codes of no slot are dropped. `out`
+    /// holds [`WORDS`] more entries than `codes` (scratch for whole-register stores).
+    fn partition_classes(codes: &[u64], out: &mut [u64], sets: [u8; CLASSES]) -> [usize; CLASSES]
+        => partition_body;
 }
 
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2,popcnt,bmi2")]
-fn partition_classes_avx512(codes: &[u64], out: &mut [u64], sets: [u8; CLASSES]) -> [usize; CLASSES] {
-    use std::arch::x86_64::*;
-    assert!(out.len() >= codes.len() + WORDS);
+#[inline(always)]
+unsafe fn partition_body<S: Simd>(codes: &[u64], out: &mut [u64], sets: [u8; CLASSES]) -> [usize; CLASSES] {
+    assert!(out.len() >= codes.len() + WORDS && S::Lanes::WIDTH <= WORDS);
     let mut ends = [0; CLASSES];
     let mut at = 0;
     for (&set, end) in sets.iter().zip(&mut ends) {
         if set != 0 {
-            let members = _mm512_set1_epi64(set as i64);
-            for group in codes.chunks(WORDS) {
-                let live: __mmask8 = (1u16 << group.len()).wrapping_sub(1) as u8;
-                // SAFETY: the masked load reads only the group's `live` lanes; the store
-                // writes 8 lanes at `at` ≤ codes.len(), inside `out` (asserted above).
+            let mut i = 0;
+            while i < codes.len() {
+                // SAFETY: this runs with `S`'s features; the store writes WIDTH ≤ WORDS lanes
+                // at `at` ≤ i < codes.len(), inside `out` (asserted above).
                 unsafe {
-                    let v = _mm512_maskz_loadu_epi64(live, group.as_ptr().cast());
-                    // Bit (class) of the set, per lane.
-                    let hit = _mm512_mask_test_epi64_mask(
-                        live,
-                        _mm512_srlv_epi64(members, _mm512_srli_epi64::<62>(v)),
-                        _mm512_set1_epi64(1),
-                    );
-                    _mm512_storeu_si512(out.as_mut_ptr().add(at).cast(), _mm512_maskz_compress_epi64(hit, v));
-                    at += hit.count_ones() as usize;
+                    let v = S::Lanes::load(codes, i);
+                    // Bit (class) of the set, per lane; lanes past the end are not kept.
+                    let class = v.shr(62);
+                    let member = S::Lanes::splat(set as u64).shrv(class).and(S::Lanes::splat(1));
+                    let keep = member.nonzero() & S::Lanes::first(codes.len() - i);
+                    at += S::Lanes::compress_store(out.as_mut_ptr().add(at), keep, v);
                 }
+                i += S::Lanes::WIDTH;
             }
         }
         *end = at;
@@ -1070,68 +889,132 @@ fn partition_classes_avx512(codes: &[u64], out: &mut [u64], sets: [u8; CLASSES])
     ends
 }
 
-/// Appends `table[pext(x, mask)]` for every x of `src` to `out` (`mask` of at most 10 bits).
-fn index_all(level: Level, src: &[u64], mask: u64, table: &[u16; 1 << MAX_CUTS], out: &mut Vec<u16>) {
-    #[cfg(target_arch = "x86_64")]
-    if level != Level::Baseline {
-        // SAFETY: levels above the baseline are only detected with BMI2 present.
-        return unsafe { index_all_bmi2(src, mask, table, out) };
-    }
-    let _ = level;
-    out.extend(src.iter().map(|&x| table[pext_soft(x, mask) as usize]));
+multiversion! {
+    /// Squeezes every mask of `xs` by `mask` in place (the bits under `mask` packed into the
+    /// low bits), keeping the bits of `keep` where they are (`keep` disjoint from what the
+    /// squeeze can reach: the weight class of a code).
+    fn squeeze_all(xs: &mut [u64], mask: u64, keep: u64) => squeeze_body;
 }
 
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "bmi2")]
-fn index_all_bmi2(src: &[u64], mask: u64, table: &[u16; 1 << MAX_CUTS], out: &mut Vec<u16>) {
-    out.extend(src.iter().map(|&x| table[std::arch::x86_64::_pext_u64(x, mask) as usize]));
-}
-
-/// Squeezes every mask in place.
-fn squeeze_all_u64(level: Level, masks: &mut [u64], mask: u64) {
-    #[cfg(target_arch = "x86_64")]
-    if level != Level::Baseline {
-        // SAFETY: levels above the baseline are only detected with BMI2 present.
-        return unsafe { squeeze_all_u64_bmi2(masks, mask) };
-    }
-    let _ = level;
-    for m in masks {
-        *m = pext_soft(*m, mask);
-    }
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "bmi2")]
-fn squeeze_all_u64_bmi2(masks: &mut [u64], mask: u64) {
-    for m in masks {
-        *m = std::arch::x86_64::_pext_u64(*m, mask);
-    }
-}
-
-/// The portable block loop: plain `[u64; 8]` loops that the compiler vectorises for the
-/// enabled features.
 #[inline(always)]
-fn count_body(m: &Matcher, queries: &[u64]) -> u64 {
-    let chunks = m.chunks;
-    let c = m.bits_per_chunk;
+unsafe fn squeeze_body<S: Simd>(xs: &mut [u64], mask: u64, keep: u64) {
+    if S::PEXT && crate::arch::pext_is_fast() {
+        for x in xs {
+            // SAFETY: this runs with `S`'s features, which have `pext` (`S::PEXT`).
+            *x = unsafe { S::pext(*x, mask) } | (*x & keep);
+        }
+    } else {
+        let squeeze = Squeeze::new(mask);
+        for x in xs {
+            *x = squeeze.apply(*x) | (*x & keep);
+        }
+    }
+}
+
+multiversion! {
+    /// Appends `table[pext(x, mask)]` for every x of `src` to `out` (`mask` of at most 10 bits).
+    fn index_all(src: &[u64], mask: u64, table: &[u16; 1 << MAX_CUTS], out: &mut Vec<u16>) => index_body;
+}
+
+#[inline(always)]
+unsafe fn index_body<S: Simd>(src: &[u64], mask: u64, table: &[u16; 1 << MAX_CUTS], out: &mut Vec<u16>) {
+    if S::PEXT && crate::arch::pext_is_fast() {
+        // SAFETY: as in `squeeze_body`.
+        out.extend(src.iter().map(|&x| table[unsafe { S::pext(x, mask) } as usize]));
+    } else {
+        let squeeze = Squeeze::new(mask);
+        out.extend(src.iter().map(|&x| table[squeeze.apply(x) as usize]));
+    }
+}
+
+multiversion! {
+    /// Returns the weighted count of the stored blocks and raw tails of `m` against `queries`
+    /// (squeezed and sorted into runs by bucket and slot).
+    fn count_sorted(m: &Matcher, queries: &[u64]) -> u64 => count_sorted_body;
+}
+
+#[inline(always)]
+unsafe fn count_sorted_body<S: Simd>(m: &Matcher, queries: &[u64]) -> u64 {
+    // One copy per (chunks, width) a board can reach: at most 2(2h − 1) = 50 mask bits
+    // (h ≤ 13), so 10 chunks of 5 bits, 9 of 6, 8 of 7, 7 of 8. Other shapes (widths under 5
+    // are forced by tests only) take the loop with variable shifts.
+    macro_rules! dispatch {
+        ($($c:literal: $($k:literal)*;)*) => {
+            match (m.chunks, m.bits_per_chunk) {
+                // SAFETY: this runs with `S`'s features.
+                $($(($k, $c) => unsafe { blocks::<S, $k, $c>(m, queries) },)*)*
+                _ => unsafe { blocks_any::<S>(m, queries) },
+            }
+        };
+    }
+    tail_sum(m, queries)
+        + dispatch!(
+            5: 1 2 3 4 5 6 7 8 9 10;
+            6: 1 2 3 4 5 6 7 8 9;
+            7: 1 2 3 4 5 6 7 8;
+            8: 1 2 3 4 5 6 7;
+        )
+}
+
+/// The block loop for `K` chunks of `C` bits: per block, per run of queries of one bucket and
+/// weight (so each run's ones add up in one [`Tally`] and are weighed once), each query ANDs
+/// one row per chunk and the tally counts the ones. The chunk loop unrolls with constant
+/// shifts and offsets. (Row offsets precomputed per query with `pdep`, one `u16` load per
+/// chunk instead of a shift and a mask, ran 6% slower on AVX-512.)
+#[inline(always)]
+unsafe fn blocks<S: Simd, const K: usize, const C: u32>(m: &Matcher, queries: &[u64]) -> u64 {
+    debug_assert_eq!((m.chunks, m.bits_per_chunk), (K, C));
+    // SAFETY: this runs with `S`'s features.
+    unsafe { block_loop::<S>(m, queries, K, C) }
+}
+
+/// [`blocks`] for any shape (variable shifts).
+#[inline(always)]
+unsafe fn blocks_any<S: Simd>(m: &Matcher, queries: &[u64]) -> u64 {
+    // SAFETY: this runs with `S`'s features.
+    unsafe { block_loop::<S>(m, queries, m.chunks, m.bits_per_chunk) }
+}
+
+/// The loop of [`blocks`]: constant `chunks` and `c` when inlined from there. (Plain loops
+/// over buckets and slots: the iterator of [`runs`] was not inlined here and cost 5%.)
+#[inline(always)]
+unsafe fn block_loop<S: Simd>(m: &Matcher, queries: &[u64], chunks: usize, c: u32) -> u64 {
     let rows = 1usize << c;
     let mask = rows as u64 - 1;
     let mut total = 0u64;
     for (b, (&block_weight, &bucket)) in m.block_weights.iter().zip(&m.block_buckets).enumerate() {
         let tables = &m.tables[b * m.block_rows..(b + 1) * m.block_rows];
         let mut sum = 0u64;
-        for (qb, run, weight) in runs(m, bucket) {
+        for qb in 0..m.query_buckets() {
+            if qb as u32 & bucket != 0 {
+                continue;
+            }
             let words = word_mask(m, b, qb as u32);
-            for &q in &queries[run] {
-                let mut acc = tables[(q & mask) as usize].0;
-                for k in 1..chunks {
-                    let row = &tables[k * rows + ((q >> (k as u32 * c)) & mask) as usize];
-                    for (a, r) in acc.iter_mut().zip(&row.0) {
-                        *a &= r;
+            for (slot, &weight) in m.run_weights.iter().enumerate() {
+                let run =
+                    &queries[m.query_starts[qb * CLASSES + slot]..m.query_starts[qb * CLASSES + slot + 1]];
+                if run.is_empty() || weight == 0 {
+                    continue;
+                }
+                let mut ones = 0;
+                for part in run.chunks(S::Tally::BATCH) {
+                    // SAFETY (the loop): this runs with `S`'s features; chunk k's row
+                    // (q >> k·c) & mask is below `rows`, so row k·rows + it lies inside this
+                    // block's rows (the last chunk's only up to its own bits, which the
+                    // squeezed query does not exceed).
+                    unsafe {
+                        let mut tally = S::Tally::new();
+                        for &q in part {
+                            let mut acc = S::Row::load(tables.get_unchecked((q & mask) as usize));
+                            for k in 1..chunks {
+                                let row = k * rows + ((q >> (k as u32 * c)) & mask) as usize;
+                                acc = acc.and(S::Row::load(tables.get_unchecked(row)));
+                            }
+                            tally.add(acc);
+                        }
+                        ones += tally.sum(words);
                     }
                 }
-                let ones: u64 =
-                    (0..WORDS).filter(|&w| words >> w & 1 == 1).map(|w| acc[w].count_ones() as u64).sum();
                 sum += ones * weight as u64;
             }
         }
@@ -1189,91 +1072,6 @@ fn tail_sum(m: &Matcher, queries: &[u64]) -> u64 {
             }
         }
         total += sum * run.weight as u64;
-    }
-    total
-}
-
-fn count_generic(m: &Matcher, queries: &[u64]) -> u64 {
-    count_body(m, queries) + tail_sum(m, queries)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,popcnt,bmi2")]
-fn count_avx2(m: &Matcher, queries: &[u64]) -> u64 {
-    count_body(m, queries) + tail_sum(m, queries)
-}
-
-/// The AVX-512 block loop: one 512-bit register per row, one copy per chunk count and chunk
-/// width so the chunk loop unrolls with constant shifts and offsets. Left to itself, the compiler
-/// vectorises the plain loop across queries with gathers, which is several times slower.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vpopcntdq,avx2,popcnt,bmi2")]
-fn count_avx512(m: &Matcher, queries: &[u64]) -> u64 {
-    // One copy per (chunks, width) a board can reach: at most 2(2h − 1) = 50 mask bits
-    // (h ≤ 13), so 10 chunks of 5 bits, 9 of 6, 8 of 7, 7 of 8. Other shapes (widths under 5
-    // are forced by tests only) take the portable loop, compiled here for AVX-512.
-    macro_rules! dispatch {
-        ($($c:literal: $($k:literal)*;)*) => {
-            match (m.chunks, m.bits_per_chunk) {
-                $($(($k, $c) => blocks_avx512::<$k, $c>(m, queries),)*)*
-                _ => count_body(m, queries),
-            }
-        };
-    }
-    tail_sum(m, queries)
-        + dispatch!(
-            5: 1 2 3 4 5 6 7 8 9 10;
-            6: 1 2 3 4 5 6 7 8 9;
-            7: 1 2 3 4 5 6 7 8;
-            8: 1 2 3 4 5 6 7;
-        )
-}
-
-/// The block loop of [`count_avx512`] for `K` chunks of `C` bits. Queries come in runs of one bucket and weight class, so each run's
-/// popcounts add up in one register and are weighed once. (Row offsets precomputed per query
-/// with `pdep`, one `u16` load per chunk instead of a shift and a mask, ran 6% slower.)
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vpopcntdq,avx2,popcnt,bmi2")]
-fn blocks_avx512<const K: usize, const C: u32>(m: &Matcher, queries: &[u64]) -> u64 {
-    use std::arch::x86_64::*;
-    debug_assert_eq!((m.chunks, m.bits_per_chunk), (K, C));
-    let c = C;
-    let rows = 1usize << c;
-    let mask = rows as u64 - 1;
-    let mut total = 0u64;
-    for (b, (&block_weight, &bucket)) in m.block_weights.iter().zip(&m.block_buckets).enumerate() {
-        let tables = &m.tables[b * m.block_rows..(b + 1) * m.block_rows];
-        let base = tables.as_ptr();
-        let mut sum = 0u64;
-        for qb in 0..m.query_buckets() {
-            if qb as u32 & bucket != 0 {
-                continue;
-            }
-            let words = word_mask(m, b, qb as u32);
-            for (slot, &weight) in m.run_weights.iter().enumerate() {
-                let run =
-                    &queries[m.query_starts[qb * CLASSES + slot]..m.query_starts[qb * CLASSES + slot + 1]];
-                if run.is_empty() || weight == 0 {
-                    continue;
-                }
-                // Popcounts per 64-bit lane: at most 64 per query, so no overflow.
-                let mut lanes = _mm512_setzero_si512();
-                for &q in run {
-                    // SAFETY: chunk k's row (q >> k·c) & mask is below `rows`, so row
-                    // k·rows + it lies inside this block's K·rows initialised rows of 64
-                    // bytes (aligned: `Row` is).
-                    let mut acc = unsafe { _mm512_load_si512(base.add((q & mask) as usize).cast()) };
-                    for k in 1..K {
-                        let row = k * rows + ((q >> (k as u32 * c)) & mask) as usize;
-                        // SAFETY: as above.
-                        acc = _mm512_and_si512(acc, unsafe { _mm512_load_si512(base.add(row).cast()) });
-                    }
-                    lanes = _mm512_add_epi64(lanes, _mm512_maskz_popcnt_epi64(words, acc));
-                }
-                sum += _mm512_reduce_add_epi64(lanes) as u64 * weight as u64;
-            }
-        }
-        total += sum * block_weight as u64;
     }
     total
 }
@@ -1411,7 +1209,7 @@ mod tests {
     fn the_cost_model_sieves_large_sets_and_not_small_ones() {
         let mut rng = Rng(5);
         let mut m = Matcher::new();
-        let level = Level::detect();
+        let level = Level::best();
         // Window-like masks at n = 22: 40 bits, dense.
         let masks: Vec<u64> = (0..40_000).map(|_| rng.next() & low_mask(40)).collect();
         let queries: Vec<u64> = (0..40_000).map(|_| rng.next() & low_mask(40)).collect();
@@ -1466,27 +1264,48 @@ mod tests {
     fn empty_masks_match_everything() {
         let mut m = Matcher::new();
         let masks = vec![0u64; 700];
-        assert_eq!(m.count(Level::detect(), &[(&masks, 1)], &[(0b111, 3), (0, 1)]), 2800);
+        assert_eq!(m.count(Level::best(), &[(&masks, 1)], &[(0b111, 3), (0, 1)]), 2800);
     }
 
     #[test]
-    fn transpose_moves_bit_j_of_row_i_to_bit_i_of_row_j() {
+    fn every_level_transposes_like_the_portable_copy() {
         let mut rng = Rng(77);
         for _ in 0..20 {
             let a: [u64; 64] = std::array::from_fn(|_| rng.next());
-            let mut t = a;
-            transpose64(&mut t);
-            for (i, row) in a.iter().enumerate() {
-                for (j, col) in t.iter().enumerate() {
-                    assert_eq!(col >> i & 1, row >> j & 1);
+            let mut want = a;
+            crate::arch::portable::transpose64(&mut want);
+            for level in Level::available() {
+                let mut t = a;
+                transpose64(level, &mut t);
+                assert_eq!(t, want, "{level}");
+            }
+        }
+    }
+
+    #[test]
+    fn every_level_partitions_and_squeezes_like_the_portable_copy() {
+        let mut rng = Rng(4321);
+        for len in [0, 1, 3, 4, 5, 8, 9, 17, 100] {
+            let codes: Vec<u64> = (0..len).map(|_| rng.next()).collect();
+            let mask = rng.next() & rng.next() & !CLASS;
+            for sets in [[0b1111, 0, 0, 0], [0b0001, 0b0110, 0b1000, 0], [0b0010, 0, 0b0101, 0]] {
+                let mut want = vec![0; len + WORDS];
+                let want_ends = partition_classes(Level::portable(), &codes, &mut want, sets);
+                for level in Level::available() {
+                    let mut out = vec![0; len + WORDS];
+                    let ends = partition_classes(level, &codes, &mut out, sets);
+                    assert_eq!(ends, want_ends, "{level} {len} {sets:?}");
+                    assert_eq!(out[..ends[3]], want[..want_ends[3]], "{level} {len} {sets:?}");
                 }
             }
-            #[cfg(target_arch = "x86_64")]
-            if Level::detect() == Level::Avx512 {
-                let mut v = a;
-                // SAFETY: the AVX-512 level is detected with AVX-512F.
-                unsafe { transpose64_avx512(&mut v) };
-                assert_eq!(v, t, "the AVX-512 transpose equals the scalar one");
+            let mut want = codes.clone();
+            for x in &mut want {
+                *x = crate::arch::portable::pext(*x, mask) | (*x & CLASS);
+            }
+            for level in Level::available() {
+                let mut got = codes.clone();
+                squeeze_all(level, &mut got, mask, CLASS);
+                assert_eq!(got, want, "{level}");
             }
         }
     }

@@ -42,9 +42,10 @@ pub mod symmetric;
 
 use std::cell::RefCell;
 
+use crate::arch::Level;
 use bits::{low_mask, reverse};
 use half::{FLAG_NORTH_U, FLAG_SOUTH_V, Geometry, HalfScratch, Side, window_codes};
-use matcher::{Level, Matcher};
+use matcher::Matcher;
 use quarter::QuarterTable;
 pub use start::Start;
 use symmetric::subsets_of;
@@ -177,7 +178,7 @@ impl JoinPlan {
         Ok(JoinPlan {
             g,
             table,
-            level: Level::detect(),
+            level: Level::best(),
             reduce,
             sieve_from: None,
             chunk_bits: None,
@@ -198,10 +199,10 @@ impl JoinPlan {
         self.level
     }
 
-    /// Sets the matcher's instruction-set level (for tests and benches; the default is the
-    /// best the CPU supports, and a level above it is lowered to it).
+    /// Sets the instruction-set level of the half-boards and the matcher (the default is
+    /// [`Level::best`]).
     pub fn set_level(&mut self, level: Level) {
-        self.level = level.min(Level::detect());
+        self.level = level;
     }
 
     /// Sets the mask bits per chunk of the matcher's tables (for benches and tuning; the
@@ -232,7 +233,7 @@ impl JoinPlan {
             Start::Axis { a, b } => (Kind::Axis { b }, a),
         };
         let mut s = Scratch::default();
-        s.half.avx512 = self.level == Level::Avx512;
+        s.half.level = self.level;
         let mut total = 0;
         for group in self.groups.iter().filter(|gr| gr.kind == kind) {
             for &rows in &self.lists[group.list] {
@@ -411,6 +412,10 @@ impl Plan for JoinPlan {
         Algorithm::Join
     }
 
+    fn level(&self) -> Level {
+        self.level
+    }
+
     /// By Burnside over this plan's own quarter table (no second table is built).
     fn classes(&self, total: &crate::Tally) -> Option<crate::Classes> {
         let n = self.g.n;
@@ -439,7 +444,7 @@ impl Plan for JoinPlan {
         let rows = self.lists[group.list][index - group.first];
         let (solutions, halves) = SCRATCH.with(|s| {
             let s = &mut s.borrow_mut();
-            s.half.avx512 = self.level == Level::Avx512;
+            s.half.level = self.level;
             s.matcher.sieve_from = self.sieve_from;
             s.matcher.chunk_bits = self.chunk_bits;
             s.matcher.cuts = self.cuts;

@@ -1,46 +1,20 @@
-//! The generic step of the batched search on x86-64 ([`drain`]) over one small trait of lane
-//! operations ([`Lanes`]), implemented once per instruction set: AVX-512 (eight `u64` lanes,
-//! `avx512.rs`) and AVX2 (four, `avx2.rs`), each instance compiled inside that file's
-//! `#[target_feature]` entry point. Every lane operation is `#[inline(always)]` so that it is
-//! compiled with its caller's features; the recursion from one level to the next goes back
-//! through the entry point, so no part is compiled without them.
+//! The generic step of the batched search ([`drain`]), written once over the `u64` lanes of
+//! [`crate::arch::Lanes`] and compiled for every instruction-set level by
+//! [`crate::arch::multiversion!`]. Every lane operation is `#[inline(always)]` so that it is
+//! compiled with its caller's features; the recursion from one level of the search to the next
+//! goes back through the entry point [`drain`], so no part is compiled without them.
 
-use super::{FLUSH, Level};
+use super::{Boards, FLUSH};
 use crate::algo::d4::search::LOOKAHEAD;
+use crate::arch::{Lanes, Simd, multiversion};
 use crate::kernel::looks_ahead;
 
-/// Lanes of `u64` in one vector register. Lane masks are the low `WIDTH` bits of a `u32`.
-///
-/// # Safety
-/// Every method executes instructions of the implementing type's feature set: call them only
-/// from that feature set's entry point (`drain_avx512`, `drain_avx2`).
-pub(crate) trait Lanes: Copy {
-    /// Lanes per vector.
-    const WIDTH: usize;
-    /// Loads `v[i..]`, at most `WIDTH` values, zero in the lanes past the end.
-    unsafe fn load(v: &[u64], i: usize) -> Self;
-    unsafe fn splat(x: u64) -> Self;
-    unsafe fn and(self, o: Self) -> Self;
-    unsafe fn or(self, o: Self) -> Self;
-    unsafe fn xor(self, o: Self) -> Self;
-    /// `!self & o`.
-    unsafe fn andnot(self, o: Self) -> Self;
-    unsafe fn sub(self, o: Self) -> Self;
-    unsafe fn add(self, o: Self) -> Self;
-    /// Each lane shifted left by the matching lane of `s`.
-    unsafe fn shlv(self, s: Self) -> Self;
-    /// Each lane shifted right by the matching lane of `s`.
-    unsafe fn shrv(self, s: Self) -> Self;
-    /// Each lane shifted right by `k`.
-    unsafe fn shr(self, k: u32) -> Self;
-    /// The lanes that are not zero.
-    unsafe fn nonzero(self) -> u32;
-    /// The lanes equal to those of `o`.
-    unsafe fn eq(self, o: Self) -> u32;
-    /// Appends the lanes `keep` of `x` to `v`, in lane order.
-    unsafe fn append(v: &mut Vec<u64>, keep: u32, x: Self);
-    /// Calls this type's entry point (the recursion to the next level).
-    unsafe fn drain<const NODES: bool>(levels: &mut [Level], rows: usize, count: &mut u64, nodes: &mut u64);
+multiversion! {
+    /// Searches every board of `levels[rows]` (and, as they fill, the levels below) in the copy
+    /// compiled for `level`, adding completions to `count` and placements to `nodes`; leaves the
+    /// buffers empty. `rows` ≥ 2.
+    pub(super) fn drain[const NODES: bool](levels: &mut [Boards], rows: usize, count: &mut u64, nodes: &mut u64)
+        => drain_body[NODES];
 }
 
 /// Returns the shift after a placement with `rows` free rows left, per lane.
@@ -68,11 +42,13 @@ unsafe fn may_complete<V: Lanes>(rest: V, ld: V, rd: V, schedule: V, rows: usize
     }
 }
 
-/// Searches every board of `levels[rows]` (and, as they fill, the levels below), adding
-/// completions to `count` and placements to `nodes`; leaves the buffers empty. `rows` ≥ 2.
+/// [`drain`] at the level `S`.
+///
+/// # Safety
+/// Runs `S`'s instructions: call it only with `S`'s features enabled.
 #[inline(always)]
-pub(super) unsafe fn drain<V: Lanes, const NODES: bool>(
-    levels: &mut [Level],
+unsafe fn drain_body<S: Simd, const NODES: bool>(
+    levels: &mut [Boards],
     rows: usize,
     count: &mut u64,
     nodes: &mut u64,
@@ -80,10 +56,11 @@ pub(super) unsafe fn drain<V: Lanes, const NODES: bool>(
     let input = std::mem::take(&mut levels[rows]);
     let mut i = 0;
     while i < input.len() {
-        // SAFETY (the whole step): the caller runs with `V`'s feature set.
+        // SAFETY (the whole step): the caller runs with `S`'s features.
         unsafe {
-            let (rest, ld, rd) = (V::load(&input.rest, i), V::load(&input.ld, i), V::load(&input.rd, i));
-            let schedule = V::load(&input.schedule, i);
+            let (rest, ld, rd) =
+                (S::Lanes::load(&input.rest, i), S::Lanes::load(&input.ld, i), S::Lanes::load(&input.rd, i));
+            let schedule = S::Lanes::load(&input.schedule, i);
             let s = shifts(schedule, rows);
             let mut avail = ld.or(rd).andnot(rest);
             let mut live = avail.nonzero();
@@ -91,7 +68,7 @@ pub(super) unsafe fn drain<V: Lanes, const NODES: bool>(
                 if NODES {
                     *nodes += u64::from(live.count_ones());
                 }
-                let bit = avail.and(V::splat(0).sub(avail));
+                let bit = avail.and(S::Lanes::splat(0).sub(avail));
                 avail = avail.xor(bit);
                 let c_rest = rest.xor(bit);
                 let c_ld = ld.or(bit).shlv(s);
@@ -109,18 +86,18 @@ pub(super) unsafe fn drain<V: Lanes, const NODES: bool>(
                         keep &= may_complete(c_rest, c_ld, c_rd, schedule, rows - 1);
                     }
                     let out = &mut levels[rows - 1];
-                    V::append(&mut out.rest, keep, c_rest);
-                    V::append(&mut out.ld, keep, c_ld);
-                    V::append(&mut out.rd, keep, c_rd);
-                    V::append(&mut out.schedule, keep, schedule);
+                    S::Lanes::append(&mut out.rest, keep, c_rest);
+                    S::Lanes::append(&mut out.ld, keep, c_ld);
+                    S::Lanes::append(&mut out.rd, keep, c_rd);
+                    S::Lanes::append(&mut out.schedule, keep, schedule);
                 }
                 live = avail.nonzero();
             }
         }
-        i += V::WIDTH;
+        i += S::Lanes::WIDTH;
         if rows > 2 && levels[rows - 1].len() >= FLUSH {
-            // SAFETY: as above; the entry point has the same feature set.
-            unsafe { V::drain::<NODES>(levels, rows - 1, count, nodes) };
+            // SAFETY: as above: this runs at `S`'s level.
+            drain::<NODES>(unsafe { S::level() }, levels, rows - 1, count, nodes);
         }
     }
     let mut input = input;
@@ -128,6 +105,6 @@ pub(super) unsafe fn drain<V: Lanes, const NODES: bool>(
     levels[rows] = input;
     if rows > 2 && levels[rows - 1].len() > 0 {
         // SAFETY: as above.
-        unsafe { V::drain::<NODES>(levels, rows - 1, count, nodes) };
+        drain::<NODES>(unsafe { S::level() }, levels, rows - 1, count, nodes);
     }
 }

@@ -1,14 +1,14 @@
 //! The batched D4 search: the subtree of one start constellation searched level by level, eight
-//! (AVX-512) or four (AVX2) boards at a time in vector registers, instead of one board per
-//! recursive call.
+//! (AVX-512) or four (AVX2, NEON, portable) boards at a time in vector registers, instead of one
+//! board per recursive call.
 //!
 //! A recursive bitmask search spends most of its time on branches it cannot predict (how many
 //! free squares a row has) and on calls. Here the boards with k free rows left are kept in a
 //! buffer (one array per mask: structure of arrays); a step loads a vector of them, takes the
 //! lowest free square of each at once (`x & -x` on every lane), builds the children, drops those
 //! whose next row is already full or that the look-ahead ([`crate::algo::d4::search::LOOKAHEAD`]) rules
-//! out, and appends the rest to the buffer of level k - 1 (`vpcompressq`, or a permutation table
-//! on AVX2). A level's buffer is searched further whenever it holds [`FLUSH`] boards, so memory
+//! out, and appends the rest to the buffer of level k - 1 (`vpcompressq`, a permutation table
+//! on AVX2, a branch-free store elsewhere: [`crate::arch::Lanes::compress_store`]). A level's buffer is searched further whenever it holds [`FLUSH`] boards, so memory
 //! stays bounded (depth-first over batches) and the buffers stay in the L2 cache. Children with
 //! one free row left are counted where they are made. The same idea as the level-synchronous
 //! searches of GPU counters (e.g. NQueensFAF's OpenCL kernels), written here from that
@@ -33,7 +33,7 @@ use std::cell::RefCell;
 
 use crate::algo::d4::constellation::Constellation;
 use crate::algo::d4::search::LOOKAHEAD;
-use crate::cpu::Features;
+use crate::arch::Level;
 use crate::kernel::{full_mask, looks_ahead};
 
 /// The largest board side of the batched search (see the module docs); larger boards use the
@@ -115,46 +115,6 @@ impl Board {
     }
 }
 
-/// The copies of the batched search: eight boards per step in AVX-512 registers, or four in
-/// AVX2 registers. The same source (the generic step of `lanes.rs`) compiled twice, once in
-/// `avx512.rs` and once in `avx2.rs`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Isa {
-    /// AVX-512F (with POPCNT): eight boards per step, `vpcompressq` to append the children.
-    Avx512,
-    /// AVX2 (with POPCNT): four boards per step, a 16-entry permutation table to append them.
-    Avx2,
-}
-
-impl Isa {
-    /// Every copy, fastest first.
-    pub const ALL: [Isa; 2] = [Isa::Avx512, Isa::Avx2];
-
-    /// Returns true if and only if this processor executes this copy.
-    pub fn is_supported(self) -> bool {
-        self.features().available()
-    }
-
-    /// Returns the instruction sets this copy is compiled for.
-    pub fn features(self) -> Features {
-        match self {
-            Isa::Avx512 => Features::Avx512,
-            Isa::Avx2 => Features::Avx2,
-        }
-    }
-}
-
-/// Returns the fastest copy of the batched search this processor runs, or None (not x86-64, or
-/// neither AVX2 nor AVX-512F): then [`crate::algo::d4::search`]'s recursive search counts instead.
-pub fn isa() -> Option<Isa> {
-    Isa::ALL.into_iter().find(|isa| isa.is_supported())
-}
-
-/// Returns true if and only if this processor runs a copy of the batched search (see [`isa`]).
-pub fn available() -> bool {
-    isa().is_some()
-}
-
 /// One level's boards, one array per mask.
 ///
 /// Aligned to 128 bytes (two cache lines, what the adjacent-line prefetcher fetches together):
@@ -164,14 +124,14 @@ pub fn available() -> bool {
 /// data are the likely cause (false sharing; not proven, no hardware counters here).
 #[derive(Default)]
 #[repr(align(128))]
-struct Level {
+struct Boards {
     rest: Vec<u64>,
     ld: Vec<u64>,
     rd: Vec<u64>,
     schedule: Vec<u64>,
 }
 
-impl Level {
+impl Boards {
     fn len(&self) -> usize {
         self.rest.len()
     }
@@ -193,66 +153,37 @@ impl Level {
 
 thread_local! {
     /// Each thread's level buffers, kept between subproblems (no allocation once warm).
-    static LEVELS: RefCell<Vec<Level>> = RefCell::new((0..64).map(|_| Level::default()).collect());
+    static LEVELS: RefCell<Vec<Boards>> = RefCell::new((0..64).map(|_| Boards::default()).collect());
 }
 
 /// Returns the number of completions of `board`, adding the queen placements made to `nodes`
-/// when `NODES` is true, in the fastest copy this processor runs ([`isa`]); None if it runs
-/// none.
+/// when `NODES` is true, in the copy of the batched search compiled for `level`.
 ///
-/// The same counts and placements as [`crate::algo::d4::search::count_with_events`] on the same board.
-pub fn count<const NODES: bool>(board: &Board, nodes: &mut u64) -> Option<u64> {
-    count_with::<NODES>(isa()?, board, nodes)
-}
-
-/// [`count`] in the copy `isa`; None if this processor does not execute it.
-pub fn count_with<const NODES: bool>(isa: Isa, board: &Board, nodes: &mut u64) -> Option<u64> {
-    if !isa.is_supported() {
-        return None;
-    }
+/// The same counts and placements as [`crate::algo::d4::search::count_with_events`] on the same
+/// board.
+pub fn count_with<const NODES: bool>(level: Level, board: &Board, nodes: &mut u64) -> u64 {
     let rows = board.rest.count_ones();
     if looks_ahead(LOOKAHEAD, rows) && !board.may_complete() {
-        return Some(0);
+        return 0;
     }
     match rows {
-        0 => Some(1),
+        0 => 1,
         1 => {
             let fits = (board.rest & !(board.ld | board.rd) != 0) as u64;
             if NODES {
                 *nodes += fits;
             }
-            Some(fits)
+            fits
         }
-        _ => {
-            #[cfg(target_arch = "x86_64")]
-            {
-                LEVELS.with_borrow_mut(|levels| {
-                    levels[rows as usize].push(board);
-                    let mut count = 0;
-                    let rows = rows as usize;
-                    // SAFETY: `is_supported` has checked that this processor executes the copy.
-                    unsafe {
-                        match isa {
-                            Isa::Avx512 => avx512::drain_avx512::<NODES>(levels, rows, &mut count, nodes),
-                            Isa::Avx2 => avx2::drain_avx2::<NODES>(levels, rows, &mut count, nodes),
-                        }
-                    }
-                    Some(count)
-                })
-            }
-            #[cfg(not(target_arch = "x86_64"))]
-            {
-                unreachable!("no copy is supported off x86-64")
-            }
-        }
+        _ => LEVELS.with_borrow_mut(|levels| {
+            levels[rows as usize].push(board);
+            let mut count = 0;
+            lanes::drain::<NODES>(level, levels, rows as usize, &mut count, nodes);
+            count
+        }),
     }
 }
 
-#[cfg(target_arch = "x86_64")]
-mod avx2;
-#[cfg(target_arch = "x86_64")]
-mod avx512;
-#[cfg(target_arch = "x86_64")]
 mod lanes;
 
 #[cfg(test)]
@@ -267,11 +198,7 @@ mod tests {
     /// (every free square of the first free row, then the leftmost) until ten free rows are left.
     #[test]
     fn copies_agree_with_the_recursive_search_up_to_the_largest_board() {
-        let copies: Vec<Isa> = Isa::ALL.into_iter().filter(|i| i.is_supported()).collect();
-        if copies.is_empty() {
-            eprintln!("this processor runs no copy of the batched search: nothing to compare");
-            return;
-        }
+        let copies = Level::available();
         let (mut compared, mut solved) = (0, 0);
         for n in [12u32, 17, 20, MAX_N] {
             let full = full_mask(n);
@@ -302,15 +229,24 @@ mod tests {
                         continue;
                     }
                     let mut want_nodes = 0;
-                    let want = count_with_events::<true>(full, events, row, cols, ld, rd, &mut want_nodes);
+                    let want = count_with_events::<true>(
+                        Level::portable(),
+                        full,
+                        events,
+                        row,
+                        cols,
+                        ld,
+                        rd,
+                        &mut want_nodes,
+                    );
                     let board = Board::new(c, n, &placed, row);
                     compared += 1;
                     solved += (want > 0) as u32;
-                    for &isa in &copies {
+                    for &level in &copies {
                         let mut nodes = 0;
-                        let got = count_with::<true>(isa, &board, &mut nodes);
-                        assert_eq!(got, Some(want), "{isa:?} n = {n} {:?} {placed:?}", c.border);
-                        assert_eq!(nodes, want_nodes, "{isa:?} n = {n} {:?} {placed:?}", c.border);
+                        let got = count_with::<true>(level, &board, &mut nodes);
+                        assert_eq!(got, want, "{level} n = {n} {:?} {placed:?}", c.border);
+                        assert_eq!(nodes, want_nodes, "{level} n = {n} {:?} {placed:?}", c.border);
                     }
                 }
             }
