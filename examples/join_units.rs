@@ -7,6 +7,7 @@
 
 use std::time::Instant;
 
+use nqueens::arch::Level;
 use nqueens::parallel::{self, Job, Progress};
 use nqueens::{JoinPlan, Plan};
 
@@ -22,7 +23,14 @@ fn main() {
         std::env::args().skip(1).map(|a| a.parse().expect("usage: join_units N STEP THREADS")).collect();
     let [n, step, threads] = args[..] else { panic!("usage: join_units N STEP THREADS") };
     let t0 = Instant::now();
-    let plan = JoinPlan::new(n as u32).expect("the table fits");
+    let mut plan = JoinPlan::new(n as u32).expect("the table fits");
+    // The level from NQUEENS_ISA (as `--isa` takes it), else the best this processor runs.
+    let level: Level =
+        std::env::var("NQUEENS_ISA").map_or(Ok(Level::best()), |s| s.parse()).unwrap_or_else(|e| {
+            eprintln!("NQUEENS_ISA: {e}");
+            std::process::exit(2)
+        });
+    plan.set_level(level);
     let plan_seconds = t0.elapsed().as_secs_f64();
     let table_peak = peak_mib();
     let only: Vec<usize> = (0..plan.len()).step_by(step).collect();

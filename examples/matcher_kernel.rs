@@ -8,7 +8,7 @@
 use std::time::Instant;
 
 use nqueens::algo::join::matcher::Matcher;
-use nqueens::arch::{Isa, Level};
+use nqueens::arch::Level;
 
 fn main() {
     let args: Vec<usize> = std::env::args()
@@ -29,11 +29,11 @@ fn main() {
     let s: Vec<u64> = (0..stored).map(|_| next() & next() & m).collect();
     let q: Vec<u64> = (0..queries).map(|_| next() & next() & m).collect();
     // The level from NQUEENS_ISA (as `--isa` takes it), else the best this processor runs.
-    let level = match std::env::var("NQUEENS_ISA") {
-        Ok(name) => Level::new(name.parse::<Isa>().expect("NQUEENS_ISA: a level name"))
-            .expect("a level this CPU runs"),
-        Err(_) => Level::best(),
-    };
+    let level: Level =
+        std::env::var("NQUEENS_ISA").map_or(Ok(Level::best()), |s| s.parse()).unwrap_or_else(|e| {
+            eprintln!("NQUEENS_ISA: {e}");
+            std::process::exit(2)
+        });
     let mut matcher = Matcher::new();
     matcher.chunk_bits = Some(chunk_bits);
     matcher.sieve_from = Some(usize::MAX);

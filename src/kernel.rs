@@ -319,7 +319,7 @@ where
         let l = (ld | bit) << 1;
         let r = (rd | bit) >> 1;
         let rest = full & !c;
-        if rest & (rest - 1) == 0 {
+        if rest & rest.wrapping_sub(1) == 0 {
             // At most one column left, as in `search`: the last row takes it if it is free.
             if rest == 0 {
                 visit(&path[..depth + 1])?;

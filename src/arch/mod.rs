@@ -171,6 +171,17 @@ impl Default for Level {
     }
 }
 
+impl FromStr for Level {
+    type Err = String;
+
+    /// Parses a level's [`Isa::name`] and checks it against this processor ([`Level::new`]);
+    /// the error is one line: an unknown name with the names accepted, or what the level
+    /// needs that this processor lacks.
+    fn from_str(s: &str) -> Result<Level, String> {
+        Level::new(s.parse()?).map_err(|e| e.to_string())
+    }
+}
+
 impl fmt::Display for Level {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.isa.name())

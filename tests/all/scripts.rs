@@ -157,7 +157,7 @@ fn join_vs_kluev_writes_long_format_csv_and_plots() {
     std::fs::set_permissions(&stand_in, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
     let out = Command::new("bash")
         .arg(script("join-vs-kluev.sh"))
-        .args(["--runs", "2", "8:1", "9:1:2:0"])
+        .args(["--runs", "2", "--isa", "portable", "8:1", "9:1:2:0"])
         .env("NQUEENS", env!("CARGO_BIN_EXE_nqueens"))
         .env("KLUEV", &stand_in)
         .current_dir(dir.path())
@@ -168,16 +168,29 @@ fn join_vs_kluev_writes_long_format_csv_and_plots() {
     std::fs::write(&csv, &out.stdout).unwrap();
     let rows = csv_rows(&csv);
     assert_eq!(rows.len(), 8, "2 specs × 2 runs × 2 programs");
-    let programs: Vec<&str> = rows.iter().map(|r| r[8].as_str()).collect();
-    assert_eq!(programs, ["nqueens", "kluev"].repeat(4));
+    let programs: Vec<(&str, &str)> = rows.iter().map(|r| (r[8].as_str(), r[9].as_str())).collect();
+    assert_eq!(programs, [("nqueens", "portable"), ("kluev", "native")].repeat(4));
     // Our whole count of n = 8 is Q(8); part 0 of 2 of n = 9 is part of Q(9).
-    assert_eq!((rows[0][12].as_str(), rows[1][12].as_str()), ("92", "92"));
-    let part: u64 = rows[4][12].parse().unwrap();
+    assert_eq!((rows[0][13].as_str(), rows[1][13].as_str()), ("92", "92"));
+    let part: u64 = rows[4][13].parse().unwrap();
     assert!(part > 0 && part < 352, "a part: {part}");
     let plot = Command::new(env!("CARGO_BIN_EXE_nqueens-plot")).arg(&csv).output().unwrap();
     assert!(plot.status.success(), "{}", String::from_utf8_lossy(&plot.stderr));
     let svg = std::fs::read_to_string(dir.path().join("vs-ratio.svg")).unwrap();
-    assert!(svg.contains("0.30 (issue 12)") && svg.contains("9: 1/2, 1t"), "{svg}");
+    assert!(svg.contains("0.30 (issue 22, AVX2)") && svg.contains("9: 1/2, 1t"), "{svg}");
+    assert!(svg.contains("nqueens portable / Kluev"), "{svg}");
+    // A level this processor lacks stops the study before any timing, with our message.
+    let out = Command::new("bash")
+        .arg(script("join-vs-kluev.sh"))
+        .args(["--isa", "neon", "8:1"])
+        .env("NQUEENS", env!("CARGO_BIN_EXE_nqueens"))
+        .env("KLUEV", &stand_in)
+        .output()
+        .unwrap();
+    if !nqueens::arch::Isa::Neon.is_available() {
+        assert_eq!(out.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&out.stderr).contains("instruction-set level neon needs"), "{out:?}");
+    }
     let bytes = std::fs::read(dir.path().join("vs-cpu.png")).unwrap();
     assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
 }

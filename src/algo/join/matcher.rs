@@ -288,7 +288,7 @@ impl Matcher {
             let compat = [queries.len() as u64];
             let c = self
                 .widths()
-                .min_by_key(|&c| sieve_cost([&sizes[..]].into_iter(), &compat, bits, c))
+                .min_by_key(|&c| sieve_cost(&Costs::of(level), [&sizes[..]].into_iter(), &compat, bits, c))
                 .unwrap_or(CHUNK);
             (0, c)
         } else {
@@ -568,17 +568,12 @@ impl Matcher {
         hist.resize(bins * sets, 0);
         let mut offset = 0;
         for (c, &(masks, _)) in classes.iter().enumerate() {
-            let h = &mut hist[c * bins..(c + 1) * bins];
-            for &b in &self.stored_index[offset..offset + masks.len()] {
-                h[b as usize] += 1;
-            }
+            histogram(&self.stored_index[offset..offset + masks.len()], &mut hist[c * bins..(c + 1) * bins]);
             offset += masks.len();
         }
-        let h = &mut hist[classes.len() * bins..];
-        for &b in &self.query_index {
-            h[b as usize] += 1;
-        }
+        histogram(&self.query_index, &mut hist[classes.len() * bins..]);
         let bits = all.count_ones();
+        let costs = Costs::of(level);
         let mut best = (u64::MAX, 0, fallback);
         let mut compat = std::mem::take(&mut self.compat);
         self.sizes.clear();
@@ -607,7 +602,7 @@ impl Matcher {
             }
             for c in self.widths() {
                 let stored = (0..classes.len()).map(|c| &hist[c * bins..c * bins + buckets]);
-                let cost = sieve_cost(stored, &compat, bits - k as u32, c);
+                let cost = sieve_cost(&costs, stored, &compat, bits - k as u32, c);
                 if cost <= best.0 {
                     best = (cost, k, c);
                 }
@@ -661,23 +656,29 @@ pub const SIBLINGS: usize = 2;
 /// Pairs sampled to order the cut bits.
 const SAMPLE: usize = 1024;
 
-/// Returns the estimated cost (in tenths of one 512-bit AND of a block row) of matching with
-/// the sieve whose stored buckets (per class) have the sizes `stored` and whose stored bucket
-/// s meets `compat[!s]` queries, with `bits` mask bits left to match in chunks of `c` bits.
+/// Returns the estimated cost (in the units of [`Costs`]) of matching with the sieve whose
+/// stored buckets (per class) have the sizes `stored` and whose stored bucket s meets
+/// `compat[!s]` queries, with `bits` mask bits left to match in chunks of `c` bits.
 ///
 /// Per block (a bucket's whole blocks, and the blocks of sibling buckets' remainders, which
 /// meet the queries disjoint from the AND of their buckets): per compatible query one row
-/// load per chunk ([`row_cost`]: rows leave L1 from 7 bits on) and [`PER_QUERY`], and
-/// [`PER_ROW`] per table row to build; a raw tail costs [`PER_RAW`] per mask and query.
-fn sieve_cost<'a>(stored: impl Iterator<Item = &'a [u32]>, compat: &[u64], bits: u32, c: u32) -> u64 {
+/// load per chunk ([`Costs::row`]) and [`Costs::per_query`], and [`Costs::per_row`] per table
+/// row to build; a raw tail costs [`Costs::per_raw`] per mask and query.
+fn sieve_cost<'a>(
+    costs: &Costs,
+    stored: impl Iterator<Item = &'a [u32]>,
+    compat: &[u64],
+    bits: u32,
+    c: u32,
+) -> u64 {
     let chunks = bits.div_ceil(c).max(1);
     let rows = (chunks as u64 - 1) * (1 << c) + (1 << (bits - (chunks - 1) * c).min(c));
-    let per_query = chunks as u64 * row_cost(c) + PER_QUERY;
+    let per_query = chunks as u64 * costs.row(c) + costs.per_query;
     let all = compat.len() - 1;
     let k = all.count_ones() as usize;
     let group_bits = k.saturating_sub(SIBLINGS);
     // One block met by `queries` queries.
-    let block = |queries: u64| per_query * queries + PER_ROW * rows;
+    let block = |queries: u64| per_query * queries + costs.per_row * rows;
     let mut cost = 0u64;
     for sizes in stored {
         // As the build packs them: whole blocks per bucket, remainder words eight to a block
@@ -696,7 +697,7 @@ fn sieve_cost<'a>(stored: impl Iterator<Item = &'a [u32]>, compat: &[u64], bits:
                     continue;
                 }
                 if rest < TAIL as u64 {
-                    cost += rest * compat[!s & all] * PER_RAW;
+                    cost += rest * compat[!s & all] * costs.per_raw;
                     continue;
                 }
                 for _ in 0..rest.div_ceil(64) {
@@ -716,24 +717,36 @@ fn sieve_cost<'a>(stored: impl Iterator<Item = &'a [u32]>, compat: &[u64], bits:
     cost
 }
 
-/// Returns the cost of one row load and AND for chunks of `c` bits (tenths of a row AND):
-/// a block's tables fit L1 up to 6 bits per chunk (4 KiB a chunk); at 7 and 8 bits (8 and
-/// 16 KiB a chunk) some loads go to L2. Measured on Zen 4 at n = 18–22: 8-bit chunks (4
-/// loads for 32 bits) matched 1.15× faster than 6-bit ones (6 loads).
-fn row_cost(c: u32) -> u64 {
-    match c {
-        0..=6 => 10,
-        7 => 11,
-        _ => 12,
-    }
+/// The cost model's constants for one instruction-set level, in tenths of one row AND of the
+/// block loop at chunks of up to 6 bits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Costs {
+    /// One row load and AND for chunks of 5, 6, 7 and 8 bits: a block's tables fit L1 up to
+    /// 6 bits per chunk (4 KiB a chunk); at 7 and 8 bits (8 and 16 KiB a chunk) some loads go
+    /// to L2.
+    rows: [u64; 4],
+    /// Per query and block besides its rows: counting the ones, the loop.
+    per_query: u64,
+    /// Building one table row: two loads, one AND, one store.
+    per_row: u64,
+    /// One raw tail mask against one query.
+    per_raw: u64,
 }
 
-/// Cost model constants (tenths of one 512-bit AND per block and query; see
-/// results/2026-12-01-join-scale/ and results/2026-12-01-join-final/).
-const PER_QUERY: u64 = 40;
-/// Building one table row: two loads, one AND, one store.
-const PER_ROW: u64 = 20;
-const PER_RAW: u64 = 20;
+impl Costs {
+    /// Returns the constants of `level`. AVX-512 (measured on Zen 4 at n = 18–22,
+    /// results/2026-12-01-join-scale/ and results/2026-12-01-join-final/: 8-bit chunks, 4
+    /// loads for 32 bits, matched 1.15× faster than 6-bit ones, 6 loads).
+    fn of(level: Level) -> Costs {
+        let _ = level;
+        Costs { rows: [10, 10, 11, 12], per_query: 40, per_row: 20, per_raw: 20 }
+    }
+
+    /// Returns the cost of one row for chunks of `c` bits.
+    fn row(&self, c: u32) -> u64 {
+        self.rows[(c.clamp(CHUNK, MAX_CHUNK) - CHUNK) as usize]
+    }
+}
 
 /// The most cut bits the sieve uses (1024 buckets).
 pub const MAX_CUTS: u32 = 10;
@@ -809,6 +822,28 @@ unsafe fn fill_block_body<S: Simd>(
             let f = &free[k * c as usize + s.trailing_zeros() as usize];
             tables.push(Bits512(std::array::from_fn(|w| prev.0[w] & f[w])));
         }
+    }
+}
+
+/// Adds the number of times each bucket occurs in `index` to `bins[bucket]` (every index below
+/// `bins.len()`). Four partial histograms, summed at the end: runs of one bucket (the common
+/// case, sorted-ish input) would otherwise wait on each other's increments through memory
+/// (measured: 3% of a count at n = 20 in one histogram loop).
+fn histogram(index: &[u16], bins: &mut [u32]) {
+    let mut parts = vec![0u32; 4 * bins.len()];
+    let len = bins.len();
+    let mut quads = index.chunks_exact(4);
+    for q in &mut quads {
+        parts[q[0] as usize] += 1;
+        parts[len + q[1] as usize] += 1;
+        parts[2 * len + q[2] as usize] += 1;
+        parts[3 * len + q[3] as usize] += 1;
+    }
+    for &b in quads.remainder() {
+        parts[b as usize] += 1;
+    }
+    for (i, bin) in bins.iter_mut().enumerate() {
+        *bin += parts[i] + parts[len + i] + parts[2 * len + i] + parts[3 * len + i];
     }
 }
 
@@ -1036,18 +1071,6 @@ fn word_mask(m: &Matcher, b: usize, qb: u32) -> u8 {
     }
 }
 
-/// Returns the runs of sorted queries whose cut bits are disjoint from block bucket
-/// `bucket` (the buckets q with q & bucket == 0) and whose slot weight is not 0: (query
-/// bucket, range in the sorted queries, weight).
-#[inline(always)]
-fn runs(m: &Matcher, bucket: u32) -> impl Iterator<Item = (usize, std::ops::Range<usize>, u32)> + '_ {
-    (0..m.query_buckets()).filter(move |&q| q as u32 & bucket == 0).flat_map(move |q| {
-        (0..CLASSES).filter(|&s| m.run_weights[s] != 0).map(move |s| {
-            (q, m.query_starts[q * CLASSES + s]..m.query_starts[q * CLASSES + s + 1], m.run_weights[s])
-        })
-    })
-}
-
 /// A bucket's short tail of one class: `tail[start..end]`, matched raw.
 #[derive(Clone, Copy, Debug)]
 struct TailRun {
@@ -1065,10 +1088,13 @@ fn tail_sum(m: &Matcher, queries: &[u64]) -> u64 {
     for run in &m.tail_runs {
         let masks = &m.tail[run.start as usize..run.end as usize];
         let mut sum = 0u64;
-        for (_, range, weight) in runs(m, run.bucket) {
-            for &q in &queries[range] {
-                let free = masks.iter().filter(|&&t| t & q == 0).count() as u64;
-                sum += free * weight as u64;
+        for qb in (0..m.query_buckets()).filter(|&qb| qb as u32 & run.bucket == 0) {
+            for (slot, &weight) in m.run_weights.iter().enumerate().filter(|(_, w)| **w != 0) {
+                let range = m.query_starts[qb * CLASSES + slot]..m.query_starts[qb * CLASSES + slot + 1];
+                for &q in &queries[range] {
+                    let free = masks.iter().filter(|&&t| t & q == 0).count() as u64;
+                    sum += free * weight as u64;
+                }
             }
         }
         total += sum * run.weight as u64;

@@ -599,15 +599,24 @@ mod tests {
 
     #[test]
     fn every_instruction_set_level_gives_the_same_counts() {
-        for n in [11, 12] {
-            let want = backtrack_count(n) as u128;
+        // Every board the join counts itself up to 16, against the independent backtracker up
+        // to 12 and OEIS A000170 above, at every level this processor runs; the fundamental
+        // solutions (Burnside, over the level's own counts) against A002562.
+        for n in MIN_N..=16 {
+            let want =
+                if n <= 12 { backtrack_count(n) as u128 } else { crate::oeis::A000170.get(n).unwrap() };
             for level in Level::available() {
                 let mut plan = JoinPlan::new(n).unwrap();
                 plan.set_level(level);
                 assert_eq!(plan.level(), level);
-                assert_eq!(run(&plan, 2), want, "n = {n} {level:?}");
-                plan.set_sieve_from(0);
-                assert_eq!(run(&plan, 2), want, "n = {n} {level:?} always sieving");
+                assert_eq!(run(&plan, 2), want, "n = {n} {level}");
+                let total = Tally { solutions: want, ..Tally::default() };
+                let unique = plan.classes(&total).map(|c| c.total());
+                assert_eq!(unique, crate::oeis::A002562.get(n), "n = {n} {level}");
+                if n <= 12 {
+                    plan.set_sieve_from(0);
+                    assert_eq!(run(&plan, 2), want, "n = {n} {level} always sieving");
+                }
             }
         }
     }
