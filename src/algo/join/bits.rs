@@ -1,5 +1,5 @@
-//! Bit helpers for the join counter: k-subsets in colex order, bit reversal over a width,
-//! and `pext` (BMI2 when the CPU has it, a portable loop otherwise).
+//! Bit helpers for the join counter: k-subsets in colex order, bit reversal over a width, and
+//! `pdep` as a portable loop (`pext` is [`crate::arch::portable::pext`]).
 
 /// Returns the mask of the low `bits` bits (`bits` ≤ 64).
 #[inline]
@@ -29,23 +29,6 @@ pub fn colex(m: u32, k: u32) -> impl Iterator<Item = u64> {
         let next = (((ripple ^ x) >> 2) / low) | ripple;
         (next <= limit && ripple != 0).then_some(next)
     })
-}
-
-/// Returns the bits of `x` selected by `mask`, packed into the low bits in order (the BMI2
-/// `pext` instruction), by a loop over the set bits of `mask`.
-#[inline]
-pub fn pext_soft(x: u64, mut mask: u64) -> u64 {
-    let mut out = 0;
-    let mut bit = 0;
-    while mask != 0 {
-        let low = mask & mask.wrapping_neg();
-        if x & low != 0 {
-            out |= 1 << bit;
-        }
-        bit += 1;
-        mask ^= low;
-    }
-    out
 }
 
 /// Places the low bits of `x` at the set bits of `mask`, in order (the BMI2 `pdep`
@@ -95,7 +78,7 @@ mod tests {
             x ^= x >> 7;
             x ^= x << 17;
             let mask = x.rotate_left(17) & x.rotate_left(5);
-            let packed = pext_soft(x, mask);
+            let packed = crate::arch::portable::pext(x, mask);
             assert_eq!(packed.count_ones(), (x & mask).count_ones());
             assert_eq!(pdep_soft(packed, mask), x & mask);
             for w in [1, 7, 33, 64] {

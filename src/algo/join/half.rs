@@ -257,8 +257,16 @@ unsafe fn transform<S: Simd>(part: &Part, list: &[u64], t: &mut [u64], c: &mut [
 }
 
 multiversion! {
-    /// [`factor`] in the copy of `level`.
-    fn factor_at(
+    /// Writes the factored form of every half-solution that [`for_each_half`] would visit on
+    /// `side`, `rows`, `cols` into `out` (replacing what it held) and the side's south lists in
+    /// `scratch` (kept as they are when the south rows, columns, forbidden diagonals and flags are
+    /// those of the side's last call): per column split with non-empty lists, the north and
+    /// south entries that miss the forbidden
+    /// diagonals, as clash words (north u | (v << c) << 32, south u << c | v << 32: a pair
+    /// clashes if and only if they intersect) and window parts (the OR of a pair's parts is its
+    /// window mask). With `flags`, north parts carry [`FLAG_NORTH_U`] and south parts
+    /// [`FLAG_SOUTH_V`]. The transforms run in the copy of `level`.
+    pub fn factor(
         table: &QuarterTable,
         g: &Geometry,
         side: Side,
@@ -270,32 +278,6 @@ multiversion! {
         scratch: &mut HalfScratch,
         out: &mut Factors,
     ) => factor_body;
-}
-
-/// Writes the factored form of every half-solution that [`for_each_half`] would visit on
-/// `side`, `rows`, `cols` into `out` (replacing what it held) and the side's south lists in
-/// `scratch` (kept as they are when the south rows, columns, forbidden diagonals and flags are
-/// those of the side's last call): per column split with non-empty lists, the north and
-/// south entries that miss the forbidden
-/// diagonals, as clash words (north u | (v << c) << 32, south u << c | v << 32: a pair
-/// clashes if and only if they intersect) and window parts (the OR of a pair's parts is its
-/// window mask). With `flags`, north parts carry [`FLAG_NORTH_U`] and south parts
-/// [`FLAG_SOUTH_V`].
-/// The transforms run at `scratch.level`.
-#[allow(clippy::too_many_arguments)]
-pub fn factor(
-    table: &QuarterTable,
-    g: &Geometry,
-    side: Side,
-    rows: u64,
-    cols: u32,
-    forbid_u: u64,
-    forbid_v: u64,
-    flags: bool,
-    scratch: &mut HalfScratch,
-    out: &mut Factors,
-) {
-    factor_at(scratch.level, table, g, side, rows, cols, forbid_u, forbid_v, flags, scratch, out)
 }
 
 /// [`factor`] at the level `S`.
@@ -537,7 +519,7 @@ pub fn window_codes(
 ) -> usize {
     let mut factors = std::mem::take(&mut scratch.factors);
     factors.clear();
-    factor(table, g, side, rows, cols, forbid_u, forbid_v, flags, scratch, &mut factors);
+    factor(scratch.level, table, g, side, rows, cols, forbid_u, forbid_v, flags, scratch, &mut factors);
     let end = materialize(scratch.level, &factors, &scratch.south_lists[side as usize], out, start);
     scratch.factors = factors;
     end
@@ -713,6 +695,7 @@ mod tests {
             let g = Geometry::new(n);
             let table = QuarterTable::build_with(g.h, symmetry);
             let mut scratch = HalfScratch::default();
+            let levels = Level::available();
             let mut out = vec![7u64; 3];
             let free = low_mask(n) & !(if n % 2 == 1 { 1 << g.h } else { 0 });
             let (fu, fv) = if n % 2 == 1 { (1u64 << (n - 2), 1u64 << n) } else { (1u64 << (n - 1), 0) };
@@ -737,6 +720,8 @@ mod tests {
                                 let f = (((u >> hm) & 1) << 62) | (((v >> hm) & 1) << 63);
                                 want.push(g.window(side, u, v) | if flags { f } else { 0 })
                             });
+                            // Each level in turn (they share the kept south lists).
+                            scratch.level = levels[want.len() % levels.len()];
                             let end = window_codes(
                                 &table,
                                 &g,
@@ -753,7 +738,11 @@ mod tests {
                             let mut got = out[3..end].to_vec();
                             got.sort_unstable();
                             want.sort_unstable();
-                            assert_eq!(got, want, "n = {n} rows = {rows:b} cols = {cols:b} {side:?} {flags}");
+                            let level = scratch.level;
+                            assert_eq!(
+                                got, want,
+                                "n = {n} rows = {rows:b} cols = {cols:b} {side:?} {flags} {level}"
+                            );
                         }
                         assert_eq!(out[..3], [7, 7, 7]);
                     }
