@@ -402,6 +402,13 @@ pub struct CountArgs {
     #[arg(long, value_name = "FILE", help_heading = "Long runs")]
     pub checkpoint: Option<PathBuf>,
 
+    /// Instead of counting, read the --checkpoint journal leniently and write the lines that
+    /// pass every check to FILE.repaired (each dropped line named on stderr); when they cover
+    /// every subproblem but still add up to an impossible count, recount them first (as long
+    /// as the count took) and drop those that disagree. Move FILE.repaired over FILE to resume.
+    #[arg(long, requires = "checkpoint", help_heading = "Long runs")]
+    pub repair: bool,
+
     /// Count only shard I of K (0 <= I < K), a partition of the subproblems balanced by
     /// estimated cost and the same on every machine; writes a JSON result for `nqueens merge`.
     /// One board size only.

@@ -107,6 +107,11 @@ impl Plan for MirrorPlan {
         Some(self.subproblems[index].prefix)
     }
 
+    /// The subproblem's weight: 2 from n = 2 (mirror halving), 1 for n = 0 and 1.
+    fn multiple_of(&self, index: usize) -> u128 {
+        u128::from(self.subproblems[index].weight)
+    }
+
     /// The estimated size of the subproblem's search tree ([`estimate::tree_size`] with
     /// [`estimate::weight_paths`] paths, seeded by the index) to the power
     /// [`estimate::WEIGHT_POWER`]; 1 in plans too large for the paths.

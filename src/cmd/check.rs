@@ -16,6 +16,8 @@ use crate::config::CheckConfig;
 /// A [`UsageError`] (exit 2) when the input cannot be read: a missing file, text that is not
 /// UTF-8, an undetectable format, invalid JSON; a failed write.
 pub fn run(config: CheckConfig) -> anyhow::Result<ExitCode> {
+    // Nothing to save: a signal ends the command at once, with one line (exit 130 or 143).
+    crate::signals::exit_at_once().context("installing signal handlers")?;
     let options = &config.options;
     let (report, name) = match &config.file {
         None => (check(io::stdin().lock(), options), "standard input".to_string()),

@@ -22,6 +22,8 @@ const SIGNAL_LEAD: f64 = 120.0;
 /// [`super::UsageError`] for a board or algorithm whose plan cannot be built (such as a join table
 /// that does not fit in memory); a failed write.
 pub fn run(args: PlanArgs) -> anyhow::Result<ExitCode> {
+    // Nothing to save: a signal ends the command at once, with one line (exit 130 or 143).
+    crate::signals::exit_at_once().context("installing signal handlers")?;
     let n = args.n;
     let algorithm = args.algorithm.resolve_for(n, args.threads);
     let k = args.shards;

@@ -26,6 +26,8 @@ const TERMINAL_BYTES: f64 = 1e8;
 /// Worker threads that cannot start as a failed run; a failed write (a broken pipe is treated as
 /// the normal end by `main`).
 pub fn run(config: SolveConfig) -> anyhow::Result<ExitCode> {
+    // Nothing to save: a signal ends the command at once, with one line (exit 130 or 143).
+    crate::signals::exit_at_once().context("installing signal handlers")?;
     let (n, options) = match config {
         SolveConfig::Any { n, format } => {
             let mut out = BufWriter::with_capacity(256 * 1024, io::stdout().lock());
