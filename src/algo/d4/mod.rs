@@ -198,9 +198,9 @@ impl D4Plan {
         let constellations = plan_constellations(n)?;
         let target = split::target_subproblems(threads);
         let target = if n > batched::MAX_N { target.max(LARGE_BOARD_SUBPROBLEMS) } else { target };
-        // A depth whose list cannot be allocated counts as too many (the depth before is taken).
+        // The depths are counted, not built (the lists of those past the target were large).
         let depth = split::split_depth_for(n, target, |d| {
-            try_d4_subproblems_counting(&constellations, n, d).map_or(usize::MAX, |(s, _)| s.len())
+            constellation::count_d4_subproblems(&constellations, n, d, split::MAX_SUBPROBLEMS)
         });
         D4Plan::with_depth(n, depth, constellations)
     }
