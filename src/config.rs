@@ -327,7 +327,7 @@ fn check_paths(args: &CountArgs) -> Result<(), UsageError> {
     {
         return Err(UsageError(format!(
             "checkpoint {} is not a regular file: give the path of a journal file (new or to resume)",
-            path.display()
+            shown(path)
         )));
     }
     // The results are written when the run ends, which can be hours away: a folder that is
@@ -346,7 +346,7 @@ fn check_paths(args: &CountArgs) -> Result<(), UsageError> {
             {
                 return Err(UsageError(format!(
                     "{a} and {b} name the same file {}: give each its own path",
-                    x.display()
+                    shown(x)
                 )));
             }
         }
@@ -363,7 +363,7 @@ fn writable_folder(flag: &str, path: &Path) -> Result<(), UsageError> {
         Ok(m) if m.is_dir() => {
             return Err(UsageError(format!(
                 "{flag} {} is a folder: give the path of a file (new or to replace)",
-                path.display()
+                shown(path)
             )));
         }
         Ok(m) if !m.is_file() => return Ok(()),
@@ -372,17 +372,22 @@ fn writable_folder(flag: &str, path: &Path) -> Result<(), UsageError> {
     if !dir.is_dir() {
         return Err(UsageError(format!(
             "{flag} {}: the folder {} does not exist: give a path in an existing folder",
-            path.display(),
-            dir.display()
+            shown(path),
+            shown(dir)
         )));
     }
     tempfile::Builder::new().prefix(".nqueens-probe.").tempfile_in(dir).map(drop).map_err(|e| {
         UsageError(format!(
             "{flag} {}: cannot create a file in {} ({e}): give a path in a folder you can write to",
-            path.display(),
-            dir.display()
+            shown(path),
+            shown(dir)
         ))
     })
+}
+
+/// Returns `path` as a message shows it: its control characters escaped.
+fn shown(path: &Path) -> String {
+    nqueens::boards::escape_controls(&path.display().to_string())
 }
 
 /// Returns the file a result given as `path` is written to: the target of a symbolic link

@@ -333,7 +333,7 @@ mod tests {
         assert_eq!(memory_bytes(Algorithm::D4, 20, 0, 8), BASE_BYTES + constellations);
         let entry = (PER_SUBPROBLEM_BYTES as usize + std::mem::size_of::<D4Subproblem>()) as u64;
         assert_eq!(memory_bytes(Algorithm::D4, 20, 1000, 1), BASE_BYTES + constellations + 1000 * entry);
-        // d4 at n = 63 reserves room for 1,973,097 constellations: 573 MiB of the 828.
+        // d4 at n = 63 reserves room for 1,973,097 constellations: 573 MiB of the 816.
         assert!(memory_bytes(Algorithm::D4, 63, 1_569_630, 1) >> 20 >= 800);
         let join = memory_bytes(Algorithm::Join, 20, 0, 1);
         assert_eq!(join, BASE_BYTES + join::quarter::estimated_bytes(10) + join::per_thread_bytes(10));

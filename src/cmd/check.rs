@@ -22,9 +22,10 @@ pub fn run(config: CheckConfig) -> anyhow::Result<ExitCode> {
     let (report, name) = match &config.file {
         None => (check(io::stdin().lock(), options), "standard input".to_string()),
         Some(path) => {
-            let file =
-                File::open(path).map_err(|e| UsageError(format!("cannot open {}: {e}", path.display())))?;
-            (check(BufReader::with_capacity(256 * 1024, file), options), path.display().to_string())
+            // A file name is shown with its control characters escaped, as what the list holds.
+            let name = nqueens::boards::escape_controls(&path.display().to_string());
+            let file = File::open(path).map_err(|e| UsageError(format!("cannot open {name}: {e}")))?;
+            (check(BufReader::with_capacity(256 * 1024, file), options), name)
         }
     };
     let report = report.map_err(|e| UsageError(format!("{name}: {e}")))?;

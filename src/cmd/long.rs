@@ -255,7 +255,8 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
         .suffix(".tmp")
         .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666))
         .tempfile_in(&dir)?;
-    tmp.write_all(bytes)?;
+    // Through the file itself: its errors do not name the temporary file (removed again).
+    tmp.as_file_mut().write_all(bytes)?;
     tmp.as_file().sync_all()?;
     tmp.persist(path).map_err(|e| e.error)?;
     Ok(())

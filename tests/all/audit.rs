@@ -7,6 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::common::{nqueens, usage_error};
+use crate::common::{read_shard as read, shard_subtotals as subtotals, write_shard as write};
 use nqueens::merge::ShardResult;
 use nqueens::{Classes, Tally, oeis};
 
@@ -21,22 +22,6 @@ fn shard_files(dir: &Path, n: u32, k: usize, extra: &[&str]) -> Vec<PathBuf> {
             nqueens(&args).assert().success();
             f
         })
-        .collect()
-}
-
-fn read(path: &Path) -> ShardResult {
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
-}
-
-fn write(path: &Path, r: &ShardResult) {
-    std::fs::write(path, serde_json::to_string(r).unwrap()).unwrap();
-}
-
-/// Decodes the subtotals of `r` (d4 when `classifies`).
-fn subtotals(r: &ShardResult, classifies: bool) -> Vec<Tally> {
-    nqueens::subtotals::decode(r.subtotals.as_deref().unwrap(), classifies)
-        .unwrap()
-        .map(Result::unwrap)
         .collect()
 }
 
