@@ -743,14 +743,14 @@ fn plan_refused(name: &str, r: &ShardResult, e: &crate::Error) -> String {
         r.shards
     );
     match e {
-        crate::Error::JoinTooLarge { table_mib, available_mib, address_space_limit_mib, max, n, .. } => {
+        crate::Error::JoinTooLarge { needed_mib, available_mib, address_space_limit_mib, max, n, .. } => {
             if n > max {
                 format!("{what}: the join supports n <= {max}: the file was forged or damaged")
             } else {
                 let limit = address_space_limit_mib
                     .map_or(String::new(), |l| format!(", under an address-space limit of {l} MiB"));
                 format!(
-                    "{what}: it needs the join's quarter table of about {table_mib} MiB, but {available_mib} MiB are available to this process{limit}: merge where more memory is free"
+                    "{what}: the join's quarter table and one thread's buffers need about {needed_mib} MiB, and the join takes at most 3/4 of the {available_mib} MiB available to this process{limit}: merge where more memory is free"
                 )
             }
         }
