@@ -124,7 +124,10 @@ pub fn audit(results: &[(String, ShardResult)], fraction: f64, seed: u64, counte
         let algorithm = match r.algorithm.parse::<Algorithm>() {
             Ok(a) if a != Algorithm::Auto => a,
             _ => {
-                refuse(format!("{who}: algorithm '{}' is not one a shard counts; not audited", r.algorithm));
+                refuse(format!(
+                    "{who}: algorithm '{}' is not one a shard counts; not audited",
+                    crate::boards::escape_controls(&r.algorithm)
+                ));
                 continue;
             }
         };
@@ -166,6 +169,10 @@ pub fn audit(results: &[(String, ShardResult)], fraction: f64, seed: u64, counte
         }
         report.shards += 1;
         report.subproblems += want.len();
+        if let Some(e) = r.missing_subtotals(algorithm.classifies(), want.len()) {
+            refuse(format!("{who}: {e}: the file was forged or damaged"));
+            continue;
+        }
         let Some(text) = &r.subtotals else {
             if fraction >= 1.0 {
                 whole.push((f, key));
@@ -197,6 +204,10 @@ pub fn audit(results: &[(String, ShardResult)], fraction: f64, seed: u64, counte
                     break;
                 }
             };
+            if let Some(why) = want.get(count).and_then(|&id| plan.impossible(id, &t)) {
+                bad = Some(format!("the subtotal of subproblem {} is impossible: {why}", want[count]));
+                break;
+            }
             if next < picks.len() && picks[next] == count {
                 kept.push((want.get(count).copied(), t));
                 next += 1;
@@ -282,7 +293,7 @@ pub fn audit(results: &[(String, ShardResult)], fraction: f64, seed: u64, counte
 
 /// Returns the counts of the subproblems `only` of `plan`, counted on `counter`'s threads, in
 /// increasing id order.
-fn recount(counter: &Counter, plan: &dyn Plan, only: &[usize]) -> Vec<(usize, Tally)> {
+pub(crate) fn recount(counter: &Counter, plan: &dyn Plan, only: &[usize]) -> Vec<(usize, Tally)> {
     let got: Mutex<Vec<(usize, Tally)>> = Mutex::new(Vec::with_capacity(only.len()));
     let on_solved = |id: usize, t: &Tally| {
         let t = Tally { nodes: 0, ..*t };
@@ -296,7 +307,7 @@ fn recount(counter: &Counter, plan: &dyn Plan, only: &[usize]) -> Vec<(usize, Ta
 
 /// Returns `t` as a message gives it: "41984 solutions", with the classes for an algorithm that
 /// classifies ("…, classes 5,0,0,0" by orbit 8, 4, 2, 1).
-fn counts(t: &Tally, classified: bool) -> String {
+pub(crate) fn counts(t: &Tally, classified: bool) -> String {
     let Classes { orbit8, orbit4, orbit2, orbit1 } = t.classes;
     if classified {
         format!("{} solutions (classes {orbit8},{orbit4},{orbit2},{orbit1})", t.solutions)

@@ -11,18 +11,23 @@
 //! its symmetry class, see [`crate::symmetry`]). Completeness is known for n ≤ 27 (the OEIS
 //! tables); a list of a larger board cannot be complete in practice and is reported as unknown.
 //!
-//! Every format is read as it streams in (lines of at most [`crate::boards::MAX_LINE`] bytes,
-//! boards of at most [`crate::MAX_N`] rows kept, a leetcode array parsed byte by byte), so memory
-//! grows with the number of distinct valid boards (about 40–70 bytes each for n ≤ 21, for the
-//! duplicate check), never with the input's bytes. What the report echoes of the input has its
-//! control characters escaped ([`crate::boards::escape_controls`]).
+//! Boards of any side are checked (what `nqueens solve --any` writes goes up to 2^32 − 1): one
+//! pass over the rows, with masks up to n = 64 and a few bits a row beyond ([`Occupancy`]).
+//!
+//! Every format is read as it streams in, byte by byte (see [`crate::boards`]): memory grows
+//! with the side of the board being read, never with the input's bytes. The duplicate check
+//! stores nothing while the list is every solution in lexicographic order, as `nqueens solve`
+//! writes it (n ≤ 27: each board is compared with the next solution, found by a search from
+//! the one before), and a table of the boards out of that order (about 40 bytes each) from the
+//! first board that is not; a table that cannot grow is an error, not an abort. What the
+//! report echoes of the input has its control characters escaped
+//! ([`crate::boards::escape_controls`]).
 
 use std::collections::HashMap;
-use std::collections::hash_map::Entry;
 use std::fmt;
 use std::io::BufRead;
 
-use crate::boards::decode::{self, Board, RawBoard, Row};
+use crate::boards::decode::{self, Board, ColsLine, RawBoard, Row};
 use crate::boards::{BoardFormat, ReadError};
 use crate::oeis;
 use crate::symmetry::is_canonical;
@@ -127,6 +132,15 @@ pub enum Fault {
     /// A board that is not the canonical (lexicographically smallest) one of its symmetry class
     /// (only with `unique`).
     NotCanonical,
+    /// A board that repeats one of the boards the list began with, which were every solution
+    /// in lexicographic order (checked without a table, so which one is not known unless there
+    /// was one).
+    RepeatsOrdered {
+        /// How many boards the list began with in that order.
+        boards: u64,
+        /// The last of them: its 1-based number and first line (0 when unknown).
+        last: (u64, u64),
+    },
     /// A board that repeats an earlier one.
     Duplicate {
         /// The earlier board's 1-based number.
@@ -162,6 +176,17 @@ impl fmt::Display for Fault {
             ),
             Fault::NotCanonical => {
                 write!(f, "not the lexicographically smallest board of its symmetry class")
+            }
+            Fault::RepeatsOrdered { boards: 1, last: (board, 0) } => write!(f, "repeats board {board}"),
+            Fault::RepeatsOrdered { boards: 1, last: (board, line) } => {
+                write!(f, "repeats board {board} (line {line})")
+            }
+            Fault::RepeatsOrdered { boards, last: (board, line) } => {
+                let at = if *line > 0 { format!(" (line {line})") } else { String::new() };
+                write!(
+                    f,
+                    "repeats one of the {boards} boards in lexicographic order up to board {board}{at}, which were every solution up to there"
+                )
             }
             Fault::Duplicate { of, line: Some(line) } => write!(f, "repeats board {of} (line {line})"),
             Fault::Duplicate { of, line: None } => write!(f, "repeats board {of}"),
@@ -267,23 +292,62 @@ impl Report {
     }
 }
 
+/// A column number [`is_solution`] takes: the unsigned integer types (what
+/// [`crate::enumerate::solutions`] gives, `u8`, and what [`crate::construct::any_solution`]
+/// gives, `u64`) and the signed ones, a negative column being off every board.
+pub trait Column: Copy {
+    /// Returns the column as a `u64`, or `None` if it is negative.
+    fn column(self) -> Option<u64>;
+}
+
+macro_rules! unsigned_column {
+    ($($t:ty),*) => {$(
+        impl Column for $t {
+            fn column(self) -> Option<u64> {
+                Some(self as u64)
+            }
+        }
+    )*};
+}
+unsigned_column!(u8, u16, u32, u64, usize);
+
+macro_rules! signed_column {
+    ($($t:ty),*) => {$(
+        impl Column for $t {
+            fn column(self) -> Option<u64> {
+                u64::try_from(self).ok()
+            }
+        }
+    )*};
+}
+signed_column!(i8, i16, i32, i64, isize);
+
 /// Returns true if and only if `board` is a solution of the n-queens problem on the n×n board,
 /// n = `board.len()`: `board[r]` is the 0-based column of the queen in row `r`, every column is
 /// below n, and no two queens share a column, diagonal or anti-diagonal. The empty board (n = 0)
-/// is the one solution of n = 0 (OEIS A000170); boards of more than 64 rows are not solutions
-/// this crate can hold and return false. No allocation.
+/// is the one solution of n = 0 (OEIS A000170). Any n: one pass over the rows, with `u64`/`u128`
+/// masks up to n = 64 (no allocation) and 5 bits a row beyond ([`Occupancy`]), so the boards of
+/// [`crate::construct::any_solution`] (`Vec<u64>`) are checked as they are.
 ///
 /// # Examples
 /// ```
 /// assert!(nqueens::is_solution(&[1, 3, 0, 2]));
 /// assert!(!nqueens::is_solution(&[0, 2, 1, 3])); // (1, 2) and (2, 1) share an anti-diagonal
 /// assert!(!nqueens::is_solution(&[0, 4])); // column 4 is off a 2×2 board
+/// let board = nqueens::construct::any_solution(1000).unwrap();
+/// assert!(nqueens::is_solution(&board));
 /// ```
-pub fn is_solution(board: &[u8]) -> bool {
-    let n = board.len();
-    n <= 64
-        && board.iter().all(|&c| usize::from(c) < n)
-        && attack_free(board.iter().map(|&c| usize::from(c)), n)
+pub fn is_solution<C: Column>(board: &[C]) -> bool {
+    let n = board.len() as u64;
+    if !board.iter().all(|&c| c.column().is_some_and(|c| c < n)) {
+        return false;
+    }
+    let cols = board.iter().map(|&c| c.column().unwrap_or(u64::MAX) as usize);
+    if n <= 64 {
+        return attack_free(cols, n as usize);
+    }
+    let mut occupancy = Occupancy::default();
+    cols.enumerate().all(|(r, c)| matches!(occupancy.place(r as u64, c as u64), Ok(None)))
 }
 
 /// Returns true if and only if no two of the queens `cols` (the column of each row, each below
@@ -302,18 +366,86 @@ fn attack_free(cols: impl Iterator<Item = usize>, size: usize) -> bool {
     true
 }
 
+/// The lines taken by queens placed one row at a time, for boards of any side: a bit per
+/// column, per anti-diagonal (row + column) and per diagonal (row − column, zigzag-coded), grown
+/// as needed: about 5 bits a row. What [`is_solution`] and the checker use beyond the masks
+/// (n > 64), and what the decoder uses to stop keeping a long line of garbage early.
+#[derive(Clone, Debug, Default)]
+pub struct Occupancy {
+    cols: Vec<u64>,
+    sums: Vec<u64>,
+    diffs: Vec<u64>,
+}
+
+impl Occupancy {
+    /// Forgets every queen, keeping the memory.
+    pub fn clear(&mut self) {
+        for bits in [&mut self.cols, &mut self.sums, &mut self.diffs] {
+            bits.iter_mut().for_each(|w| *w = 0);
+        }
+    }
+
+    /// Places a queen at (`row`, `col`), 0-based, and returns the line it shares with a queen
+    /// placed before (column first, then diagonal, then anti-diagonal), if any; the queen is
+    /// placed either way.
+    ///
+    /// # Errors
+    /// The bytes asked for, if the bits cannot grow.
+    pub fn place(&mut self, row: u64, col: u64) -> Result<Option<Line>, u64> {
+        let diff = if row >= col { 2 * (row - col) } else { 2 * (col - row) - 1 };
+        let mut found = None;
+        for (bits, at, line) in [
+            (&mut self.cols, col, Line::Column),
+            (&mut self.diffs, diff, Line::Diagonal),
+            (&mut self.sums, row + col, Line::AntiDiagonal),
+        ] {
+            let word = (at / 64) as usize;
+            if word >= bits.len() {
+                let len = (word + 1).max(2 * bits.len());
+                bits.try_reserve_exact(len - bits.len()).map_err(|_| 8 * len as u64)?;
+                bits.resize(len, 0);
+            }
+            let bit = 1u64 << (at % 64);
+            if bits[word] & bit != 0 && found.is_none() {
+                found = Some(line);
+            }
+            bits[word] |= bit;
+        }
+        Ok(found)
+    }
+}
+
+/// Returns the first row `a` < `b` whose queen (`cols[a]`, 1-based) attacks a queen in row `b`
+/// at the 0-based column `cb`, and how: the pair a message names. There must be one.
+pub(crate) fn first_attacker(cols: &[u32], b: usize, cb: u32) -> (usize, Line) {
+    let cb = u64::from(cb);
+    for (a, &ca) in cols.iter().enumerate().take(b) {
+        let ca = u64::from(ca) - 1;
+        if ca == cb {
+            return (a, Line::Column);
+        }
+        if (b - a) as u64 == ca.abs_diff(cb) {
+            return (a, if cb > ca { Line::Diagonal } else { Line::AntiDiagonal });
+        }
+    }
+    unreachable!("the caller found an attacker")
+}
+
 /// Reads and checks a list of boards.
 ///
-/// The list is read as [`crate::boards`] decodes it, with flat memory whatever the input (see
-/// [`crate::boards::MAX_LINE`]); only the duplicate check grows, with the number of distinct
-/// valid boards. A UTF-8 byte order mark at the start is skipped.
+/// The list is read as [`crate::boards`] decodes it, boards of any side (memory grows with the
+/// side of the board being read, never with the input's bytes); the duplicate check needs no
+/// table while the list is every solution in lexicographic order, as `nqueens solve` writes it
+/// (each board is compared with the next solution, found by a search from the one before: n ≤
+/// 27), and a table of the other boards (about 40 bytes each) once it is not. A UTF-8 byte order
+/// mark at the start is skipped.
 ///
 /// # Errors
 /// [`CheckError`] when the input cannot be read at all: an I/O error, text that is not UTF-8, a
-/// format that cannot be detected, a line longer than [`crate::boards::MAX_LINE`] in the board
-/// or cols format, a leetcode list that is not valid JSON of the right shape, or
-/// [`BoardFormat::Raw`] given as the format. Malformed lines of a readable list are problems in the [`Report`], with their
-/// line numbers, not errors.
+/// format that cannot be detected, a leetcode list that is not valid JSON of the right shape,
+/// [`BoardFormat::Raw`] given as the format, or memory that cannot be allocated (a board's
+/// columns, the duplicate table). Malformed lines of a readable list are problems in the
+/// [`Report`], with their line numbers, not errors.
 ///
 /// # Examples
 /// ```
@@ -329,49 +461,236 @@ fn attack_free(cols: impl Iterator<Item = usize>, size: usize) -> bool {
 /// ```
 pub fn check(input: impl BufRead, options: &CheckOptions) -> Result<Report, CheckError> {
     let mut checker = Checker::new(options);
-    let format = decode::read(input, options.format, &mut |line, board| checker.add(line, board))?;
+    let format = decode::read(input, options.format, &mut checker)?;
     checker.format = format;
     Ok(checker.finish())
 }
 
-/// Where a board was first seen: its 1-based number and first line (0 when unknown), as `u64`
-/// so that an entry of [`Seen::packed`] takes 32 bytes.
+/// Where a board was first seen: its 1-based number and first line (0 when unknown).
 type First = (u64, u64);
 
-/// The distinct boards so far, for the duplicate check. Boards of n ≤ 21 are keyed by their
-/// columns packed 6 bits each into a `u128` (with a leading 1 bit), about 40–70 bytes per
-/// distinct board with the hash table's slack.
+/// The largest board a list is compared with the solutions in order for (every n with a known
+/// count: the first solutions come in milliseconds; from n ≈ 40 they take hours).
+const ORDERED_MAX_N: usize = 27;
+
+/// The distinct boards so far, for the duplicate check. While the list's valid boards are
+/// exactly the solutions (canonical ones with `unique`) in lexicographic order from the first,
+/// nothing is stored: each board is compared with the next solution after the last
+/// ([`next_solution`]). From the first board out of that order, the boards not among those
+/// first `ordered` solutions go into a table keyed by their rank among the permutations (n ≤ 34,
+/// 16 bytes) or their columns, grown fallibly.
 #[derive(Default)]
 struct Seen {
-    packed: HashMap<u128, First>,
-    long: HashMap<Box<[u8]>, First>,
+    unique: bool,
+    /// Whether every valid board so far was the next solution in order.
+    in_order: bool,
+    /// How many valid boards came in that order: the first `ordered` solutions.
+    ordered: u64,
+    /// The last of them, if any, and where it was.
+    last: Option<Vec<u32>>,
+    last_at: First,
+    /// Where the first of them was, and whether they came one after another at one line step
+    /// (`step`), so that the place of a repeated one follows from its rank.
+    first_at: First,
+    step: u64,
+    contiguous: bool,
+    ranks: HashMap<u128, First>,
+    long: HashMap<Box<[u32]>, First>,
+}
+
+/// Where a repeated board was seen first.
+enum Earlier {
+    /// At this board number and line.
+    At(First),
+    /// Among the first `ordered` boards, which came as the solutions in order, the last of them
+    /// at the place given (where, exactly, is not kept).
+    Ordered(u64, First),
 }
 
 impl Seen {
-    /// Records `q` first seen as `first`, or returns where it was first seen.
-    fn insert(&mut self, q: &[u8], first: First) -> Option<First> {
-        if q.len() <= 21 {
-            match self.packed.entry(q.iter().fold(1u128, |k, &c| (k << 6) | c as u128)) {
-                Entry::Occupied(e) => Some(*e.get()),
-                Entry::Vacant(e) => {
-                    e.insert(first);
-                    None
-                }
+    fn new(unique: bool) -> Seen {
+        Seen { unique, in_order: true, ..Seen::default() }
+    }
+
+    /// Records `q` (a valid board, canonical with `unique`) first seen as `first`, or returns
+    /// where it was seen before.
+    ///
+    /// # Errors
+    /// The bytes asked for, if the table cannot grow.
+    fn insert(&mut self, q: &[u32], first: First) -> Result<Option<Earlier>, u64> {
+        if self.in_order && q.len() <= ORDERED_MAX_N {
+            let mut expected = next_solution(q.len(), self.last.as_deref());
+            while self.unique && expected.as_ref().is_some_and(|e| !canonical(e)) {
+                expected = next_solution(q.len(), expected.as_deref());
             }
-        } else {
-            match self.long.entry(q.into()) {
-                Entry::Occupied(e) => Some(*e.get()),
-                Entry::Vacant(e) => {
-                    e.insert(first);
-                    None
+            if expected.as_deref() == Some(q) {
+                match self.ordered {
+                    0 => (self.first_at, self.contiguous) = (first, true),
+                    1 => {
+                        self.step = first.1.wrapping_sub(self.last_at.1);
+                        self.contiguous = first.0 == self.last_at.0 + 1;
+                    }
+                    _ => {
+                        self.contiguous &= first.0 == self.last_at.0 + 1
+                            && first.1.wrapping_sub(self.last_at.1) == self.step;
+                    }
                 }
+                self.ordered += 1;
+                self.last = expected;
+                self.last_at = first;
+                return Ok(None);
             }
         }
+        self.in_order = false;
+        // Every solution up to the last one in order was listed. Where exactly follows from its
+        // rank among them, counted when that is cheap (a million boards or fewer).
+        if self.last.as_deref().is_some_and(|last| q <= last) {
+            if self.contiguous && !self.unique && self.ordered <= ORDERED_RANKED {
+                let rank = solutions_below(q) as u64;
+                let line = if self.first_at.1 > 0 { self.first_at.1 + rank * self.step } else { 0 };
+                return Ok(Some(Earlier::At((self.first_at.0 + rank, line))));
+            }
+            return Ok(Some(Earlier::Ordered(self.ordered, self.last_at)));
+        }
+        // A table that grows doubles: the buckets of twice the boards, 33 bytes each.
+        let bytes = |len: usize| 33 * (2 * len as u64 + 2).next_power_of_two();
+        if let Some(rank) = lehmer_rank(q) {
+            if let Some(&at) = self.ranks.get(&rank) {
+                return Ok(Some(Earlier::At(at)));
+            }
+            self.ranks.try_reserve(1).map_err(|_| bytes(self.ranks.len()))?;
+            self.ranks.insert(rank, first);
+        } else {
+            if let Some(&at) = self.long.get(q) {
+                return Ok(Some(Earlier::At(at)));
+            }
+            self.long.try_reserve(1).map_err(|_| bytes(self.long.len()) + 4 * q.len() as u64)?;
+            self.long.insert(q.into(), first);
+        }
+        Ok(None)
     }
 
     fn len(&self) -> usize {
-        self.packed.len() + self.long.len()
+        self.ordered as usize + self.ranks.len() + self.long.len()
     }
+}
+
+/// The most boards in order a repeated one is placed among by its rank ([`solutions_below`]:
+/// a count of up to this many solutions, milliseconds).
+const ORDERED_RANKED: u64 = 1 << 20;
+
+/// Returns the number of solutions of the `q.len()`×`q.len()` board (n ≤ 63) that come before
+/// the solution `q` in lexicographic order: the completions of every prefix of `q` with a
+/// smaller column in its last row, counted by the kernel.
+fn solutions_below(q: &[u32]) -> u128 {
+    let n = q.len() as u32;
+    let full = crate::kernel::full_mask(n);
+    let (mut cols, mut ld, mut rd) = (0u64, 0u64, 0u64);
+    let mut below = 0u128;
+    for &c in q {
+        let mut free = full & !(cols | ld | rd) & ((1u64 << c) - 1);
+        while free != 0 {
+            let bit = free & free.wrapping_neg();
+            free ^= bit;
+            below += u128::from(crate::kernel::count_completions::<false>(
+                full,
+                cols | bit,
+                (ld | bit) << 1,
+                (rd | bit) >> 1,
+                &mut 0,
+            ));
+        }
+        let bit = 1u64 << c;
+        (cols, ld, rd) = (cols | bit, (ld | bit) << 1, (rd | bit) >> 1);
+    }
+    below
+}
+
+/// Returns the rank of the permutation `q` among the permutations of its length in
+/// lexicographic order (its Lehmer code read as a factorial-base number), if it fits 128 bits
+/// (n ≤ 34) and `q` is a permutation of `0..n`.
+fn lehmer_rank(q: &[u32]) -> Option<u128> {
+    let n = q.len();
+    if n > 34 {
+        return None;
+    }
+    let mut unused = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+    let mut rank = 0u128;
+    for (i, &c) in q.iter().enumerate() {
+        let below = (unused & ((1u64 << c) - 1)).count_ones() as u128;
+        rank = rank * (n - i) as u128 + below;
+        unused &= !(1u64 << c);
+    }
+    Some(rank)
+}
+
+/// Returns the smallest solution of the `n`×`n` board (n ≤ 64) greater than `after` in
+/// lexicographic order, or the smallest of all when `after` is `None`; `None` when there is
+/// none. A backtracking search from `after`'s rows: over a whole list, as much work as listing
+/// the solutions on one thread.
+fn next_solution(n: usize, after: Option<&[u32]>) -> Option<Vec<u32>> {
+    let full = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+    let mut out = vec![0u32; n];
+    /// Fills rows `r..` with the smallest completion of the masks, if any.
+    fn complete(r: usize, full: u64, cols: u64, ld: u64, rd: u64, out: &mut [u32]) -> bool {
+        if r == out.len() {
+            return true;
+        }
+        let mut free = full & !(cols | ld | rd);
+        while free != 0 {
+            let bit = free & free.wrapping_neg();
+            free ^= bit;
+            out[r] = bit.trailing_zeros();
+            if complete(r + 1, full, cols | bit, (ld | bit) << 1, (rd | bit) >> 1, out) {
+                return true;
+            }
+        }
+        false
+    }
+    let Some(after) = after else {
+        return complete(0, full, 0, 0, 0, &mut out).then_some(out);
+    };
+    // The masks before each row of `after`.
+    let mut masks = Vec::with_capacity(n);
+    let (mut cols, mut ld, mut rd) = (0u64, 0u64, 0u64);
+    for &c in after {
+        masks.push((cols, ld, rd));
+        let bit = 1u64 << c;
+        (cols, ld, rd) = (cols | bit, (ld | bit) << 1, (rd | bit) >> 1);
+    }
+    out.copy_from_slice(after);
+    for r in (0..n).rev() {
+        let (cols, ld, rd) = masks[r];
+        let above = !((2u64 << after[r]).wrapping_sub(1)) & if after[r] >= 63 { 0 } else { u64::MAX };
+        let mut free = full & !(cols | ld | rd) & above;
+        while free != 0 {
+            let bit = free & free.wrapping_neg();
+            free ^= bit;
+            out[r] = bit.trailing_zeros();
+            if complete(r + 1, full, cols | bit, (ld | bit) << 1, (rd | bit) >> 1, &mut out) {
+                return Some(out);
+            }
+        }
+    }
+    None
+}
+
+/// Returns true if and only if `q` is the lexicographically smallest board of its symmetry
+/// class ([`crate::symmetry`]), for a board of any side.
+fn canonical(q: &[u32]) -> bool {
+    let n = q.len();
+    if n <= 255 {
+        let board: Vec<u8> = q.iter().map(|&c| c as u8).collect();
+        return is_canonical(&board);
+    }
+    let mut image = vec![0u32; n];
+    crate::symmetry::Symmetry::ALL[1..].iter().all(|s| {
+        for (r, &c) in q.iter().enumerate() {
+            let (r2, c2) = s.map_square(n, r, c as usize);
+            image[r2] = c2 as u32;
+        }
+        q <= &image[..]
+    })
 }
 
 struct Checker {
@@ -385,6 +704,16 @@ struct Checker {
     problem_count: usize,
 }
 
+impl decode::Sink for Checker {
+    fn board(&mut self, line: Option<usize>, board: RawBoard) -> Result<(), ReadError> {
+        self.add(line, board)
+    }
+
+    fn side(&self) -> Option<usize> {
+        self.n
+    }
+}
+
 impl Checker {
     fn new(options: &CheckOptions) -> Checker {
         Checker {
@@ -393,7 +722,7 @@ impl Checker {
             n: options.size.map(|n| n as usize),
             boards: 0,
             valid: 0,
-            seen: Seen::default(),
+            seen: Seen::new(options.unique),
             problems: Vec::new(),
             problem_count: 0,
         }
@@ -407,42 +736,64 @@ impl Checker {
     }
 
     /// Checks one board as read; `line` is its first line.
-    fn add(&mut self, line: Option<usize>, raw: RawBoard) {
+    ///
+    /// # Errors
+    /// [`ReadError::OutOfMemory`] if the duplicate table cannot grow.
+    fn add(&mut self, line: Option<usize>, raw: RawBoard) -> Result<(), ReadError> {
         self.boards += 1;
         let q = match raw.map_err(|reason| Fault::Malformed { reason }).and_then(|board| self.validate(board))
         {
             Ok(q) => q,
-            Err(fault) => return self.problem(line, fault),
+            Err(fault) => {
+                self.problem(line, fault);
+                return Ok(());
+            }
         };
-        if self.options.unique && !is_canonical(&q) {
-            return self.problem(line, Fault::NotCanonical);
+        if self.options.unique && !canonical(&q) {
+            self.problem(line, Fault::NotCanonical);
+            return Ok(());
         }
         self.valid += 1;
         let first = (self.boards as u64, line.unwrap_or(0) as u64);
-        if let Some((of, first_line)) = self.seen.insert(&q, first) {
-            let line_of = (first_line > 0).then_some(first_line as usize);
-            self.problem(line, Fault::Duplicate { of: of as usize, line: line_of });
+        let earlier = self.seen.insert(&q, first).map_err(|bytes| ReadError::OutOfMemory {
+            line: line.unwrap_or(0),
+            what: format!("the duplicate table of {} boards", self.seen.len() + 1),
+            mib: bytes.div_ceil(1 << 20),
+        })?;
+        match earlier {
+            None => {}
+            Some(Earlier::At((of, first_line))) => {
+                let line_of = (first_line > 0).then_some(first_line as usize);
+                self.problem(line, Fault::Duplicate { of: of as usize, line: line_of });
+            }
+            Some(Earlier::Ordered(boards, last)) => {
+                self.problem(line, Fault::RepeatsOrdered { boards, last })
+            }
         }
+        Ok(())
     }
 
     /// Turns a board as read into a solution (0-based column per row), or the first fault.
-    fn validate(&mut self, board: Board) -> Result<Vec<u8>, Fault> {
-        let q: Vec<usize> = match board {
-            Board::Cols(cols) => {
-                let n = cols.len();
+    fn validate(&mut self, board: Board) -> Result<Vec<u32>, Fault> {
+        let q: Vec<u32> = match board {
+            Board::Cols(ColsLine { cols, count: n, stop }) => {
                 // A short or long line among boards of a known side: its length is what is
                 // wrong, not a column beyond it.
                 if let Some(expected) = self.n.filter(|&e| e != n) {
                     return Err(Fault::ColumnCount { columns: n, expected });
                 }
-                let on_board = |(r, &col): (usize, &u64)| {
-                    if col == 0 || col > n as u64 {
-                        Err(Fault::OffBoard { row: r + 1, col, n })
-                    } else {
-                        Ok(col as usize - 1)
-                    }
-                };
-                cols.iter().enumerate().map(on_board).collect::<Result<_, _>>()?
+                if let Some(r) = cols.iter().position(|&c| c as usize > n) {
+                    return Err(Fault::OffBoard { row: r + 1, col: u64::from(cols[r]), n });
+                }
+                if let Some(decode::ColsStop { row, col, attacker }) = stop {
+                    return Err(match attacker {
+                        Some((a, ca, line)) if col >= 1 && col <= n as u64 => {
+                            Fault::Attack { a: (a, ca as usize), b: (row, col as usize), line }
+                        }
+                        _ => Fault::OffBoard { row, col, n },
+                    });
+                }
+                cols.into_iter().map(|c| c - 1).collect()
             }
             Board::Rows(rows) => {
                 let size = rows.len();
@@ -454,7 +805,7 @@ impl Checker {
                     if queens != 1 {
                         return Err(Fault::RowQueens { row: r + 1, queens });
                     }
-                    q.push(col);
+                    q.push(col as u32);
                 }
                 q
             }
@@ -467,38 +818,30 @@ impl Checker {
         {
             return Err(Fault::MixedSize { size, expected });
         }
-        if size > crate::MAX_N as usize {
-            return Err(Fault::Malformed {
-                reason: format!(
-                    "a board of side {size} is larger than the {} this program handles",
-                    crate::MAX_N
-                ),
-            });
-        }
-        // One pass with the kernel's masks; only a failing board looks for the attacking pair.
-        if !attack_free(q.iter().copied(), size) {
-            for b in 1..size {
-                for a in 0..b {
-                    let line = if q[a] == q[b] {
-                        Line::Column
-                    } else if b - a == q[b].abs_diff(q[a]) {
-                        if q[b] > q[a] { Line::Diagonal } else { Line::AntiDiagonal }
-                    } else {
-                        continue;
-                    };
-                    return Err(Fault::Attack { a: (a + 1, q[a] + 1), b: (b + 1, q[b] + 1), line });
+        // One pass with masks (or bits beyond n = 64); only a failing board looks for the pair.
+        if !is_solution(&q) {
+            let mut occupancy = Occupancy::default();
+            for (b, &cb) in q.iter().enumerate() {
+                if !matches!(occupancy.place(b as u64, u64::from(cb)), Ok(None)) {
+                    let one_based: Vec<u32> = q[..b].iter().map(|&c| c + 1).collect();
+                    let (a, line) = first_attacker(&one_based, b, cb);
+                    return Err(Fault::Attack {
+                        a: (a + 1, q[a] as usize + 1),
+                        b: (b + 1, cb as usize + 1),
+                        line,
+                    });
                 }
             }
         }
         self.n.get_or_insert(size);
-        Ok(q.into_iter().map(|c| c as u8).collect())
+        Ok(q)
     }
 
     fn finish(self) -> Report {
         let n = self.n;
         let expected = n.and_then(|n| {
             let table = if self.options.unique { oeis::A002562 } else { oeis::A000170 };
-            table.get(n as u32).map(|v| (v, table.name))
+            u32::try_from(n).ok().and_then(|n| table.get(n)).map(|v| (v, table.name))
         });
         Report {
             format: self.format,
@@ -517,7 +860,6 @@ impl Checker {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::boards::MAX_LINE;
 
     #[test]
     fn is_solution_accepts_exactly_the_solutions() {
@@ -676,7 +1018,7 @@ mod tests {
         );
         assert_eq!(
             faults(&report),
-            ["line 1: board 1: malformed: a board of side 70 is larger than the 63 this program handles"]
+            ["line 1: board 1: the queens at row 1, column 1 and row 2, column 2 share a diagonal"]
         );
         // A board with an attack first does not size the list either.
         let report = run("1 2 3\n2 4 1 3\n3 1 4 2\n", &CheckOptions::default());
@@ -720,19 +1062,23 @@ mod tests {
 
     #[test]
     fn memory_is_bounded_by_the_board_not_the_input() {
-        // A block of more rows than any board has is one malformed board.
+        // A block of more rows than its first row has squares (63 at least) is one malformed
+        // board.
         let text = "QQ\n".repeat(1000);
         let report = run(&text, &CheckOptions::default());
         assert_eq!(
             faults(&report),
             [
-                "line 1: board 1: malformed: more than 63 rows without a blank line: a board has at most 63 rows (is a blank line missing between boards?)"
+                "line 1: board 1: malformed: more than 63 rows without a blank line, where its first row has 2 squares (is a blank line missing between boards?)"
             ]
         );
-        // A line longer than any board needs is refused, in the board and cols formats.
-        let long = format!("{}\n", "1 ".repeat(MAX_LINE));
-        let err = check(long.as_bytes(), &CheckOptions::default()).unwrap_err();
-        assert_eq!(err.to_string(), "line 1 is longer than 1024 bytes: not a list of boards");
+        // A cols line of any length is a board (issue 23: 1,024 bytes were the most); one of
+        // garbage stops being kept at its first two queens on a line.
+        let long = format!("{}\n", "1 ".repeat(100_000));
+        assert_eq!(
+            faults(&run(&long, &CheckOptions::default())),
+            ["line 1: board 1: the queens at row 1, column 1 and row 2, column 1 share a column"]
+        );
         let ok = format!("{:<1024}\n", "2 4 1 3");
         assert!(run(&ok, &CheckOptions::default()).valid == 1);
         // A leetcode row of any length streams: counted, not kept.
@@ -755,6 +1101,112 @@ mod tests {
         assert_eq!(
             faults(&report),
             ["board 2: malformed: '\u{e9}' in row '\u{e9}' (a board row is Q and . only)"]
+        );
+    }
+
+    /// Issue 23: `solve 100 --any | check` said "more than 63 rows", `--size 100` was refused,
+    /// and `is_solution` of the n = 1000 board of `construct` (converted to bytes) was false.
+    #[test]
+    fn boards_of_any_side_are_checked() {
+        for n in [64u64, 65, 100, 1000, 4099] {
+            let board = crate::construct::any_solution(n).unwrap();
+            assert!(is_solution(&board), "n = {n}");
+            let wide: Vec<u32> = board.iter().map(|&c| c as u32).collect();
+            assert!(is_solution(&wide), "n = {n}");
+            for format in BoardFormat::ALL {
+                let mut out = Vec::new();
+                crate::construct::write_any(n, format, &mut out).unwrap();
+                let text = String::from_utf8(out).unwrap();
+                let report = run(&text, &CheckOptions { size: Some(n as u32), ..Default::default() });
+                assert_eq!(
+                    report.summary(),
+                    format!(
+                        "{n}×{n} boards ({format} format): 1 read, 1 valid, 1 distinct, 0 problems; completeness unknown: the number of solutions of n = {n} is not tabulated"
+                    )
+                );
+                assert!(report.ok_partial());
+            }
+            // Two rows swapped: the pair that attacks is named, however far apart.
+            let mut bad = board.clone();
+            bad.swap(0, 1);
+            assert!(!is_solution(&bad));
+            let line: Vec<String> = bad.iter().map(|c| (c + 1).to_string()).collect();
+            let report = run(&line.join(" "), &CheckOptions::default());
+            assert_eq!(report.problem_count, 1, "n = {n}");
+            assert!(
+                faults(&report)[0].starts_with("line 1: board 1: the queens at row "),
+                "{:?}",
+                faults(&report)
+            );
+            // A column beyond the board.
+            let mut off = board.clone();
+            off[n as usize - 1] = n;
+            assert!(!is_solution(&off));
+        }
+        // Negative columns (signed types) are off every board.
+        assert!(!is_solution(&[-1i32, 1]));
+        assert!(is_solution::<i64>(&[]));
+    }
+
+    /// Issue 23: a complete list in lexicographic order is checked without a table; a board out
+    /// of that order repeats one of them or starts the table.
+    #[test]
+    fn an_ordered_list_needs_no_table() {
+        let list = |n: u32, unique: bool| {
+            let mut out = Vec::new();
+            let options =
+                SolveOptions { threads: 2, format: BoardFormat::Cols, unique, ..Default::default() };
+            write_solutions(n, &options, &mut out).unwrap();
+            String::from_utf8(out).unwrap()
+        };
+        for n in 0..=10 {
+            let size = Some(n);
+            let report = run(&list(n, false), &CheckOptions { size, ..Default::default() });
+            assert!(report.ok(), "n = {n}: {}", report.summary());
+            let report = run(&list(n, true), &CheckOptions { size, unique: true, ..Default::default() });
+            // A002562 starts at n = 1.
+            assert_eq!(report.ok(), n > 0, "n = {n} unique: {}", report.summary());
+        }
+        let eight = list(8, false);
+        let lines: Vec<&str> = eight.lines().collect();
+        // The last board again: one of the 92 before it.
+        let again = format!("{eight}{}\n", lines[91]);
+        assert_eq!(
+            faults(&run(&again, &CheckOptions::default())),
+            ["line 93: board 93: repeats board 92 (line 92)"]
+        );
+        // Reversed: a table from the second board on, every board distinct and the list complete.
+        let reversed: String = lines.iter().rev().map(|l| format!("{l}\n")).collect();
+        assert!(run(&reversed, &CheckOptions::default()).ok());
+        // A gap, then a board from before the gap: a repeat found in the table or the order.
+        let gap = format!("{}\n{}\n{}\n{}\n", lines[0], lines[2], lines[1], lines[2]);
+        assert_eq!(
+            faults(&run(&gap, &CheckOptions::default())),
+            ["line 4: board 4: repeats board 2 (line 2)"]
+        );
+        let gap = format!("{}\n{}\n{}\n", lines[0], lines[1], lines[0]);
+        assert_eq!(
+            faults(&run(&gap, &CheckOptions::default())),
+            ["line 3: board 3: repeats board 1 (line 1)"]
+        );
+        assert_eq!(next_solution(3, None), None);
+        assert_eq!(next_solution(4, Some(&[1, 3, 0, 2])), Some(vec![2, 0, 3, 1]));
+        assert_eq!(next_solution(4, Some(&[2, 0, 3, 1])), None);
+        assert_eq!(lehmer_rank(&[0, 1, 2]), Some(0));
+        assert_eq!(lehmer_rank(&[2, 1, 0]), Some(5));
+        // The rank among the solutions is the place in the list.
+        for (k, l) in lines.iter().enumerate() {
+            let q: Vec<u32> = l.split(' ').map(|c| c.parse::<u32>().unwrap() - 1).collect();
+            assert_eq!(solutions_below(&q), k as u128);
+        }
+        // With --unique the place of a repeat is not counted: the range is named.
+        let unique = list(8, true);
+        let again = format!("{unique}{}\n", unique.lines().nth(3).unwrap());
+        assert_eq!(
+            faults(&run(&again, &CheckOptions { unique: true, ..Default::default() })),
+            [
+                "line 13: board 13: repeats one of the 12 boards in lexicographic order up to board 12 (line 12), which were every solution up to there"
+            ]
         );
     }
 

@@ -322,9 +322,9 @@ pub struct CheckArgs {
     #[arg(long, value_name = "FORMAT", value_parser = parse_board_format)]
     pub format: Option<BoardFormat>,
 
-    /// The board size the list must have [default: the first board's]; needed to call an empty
-    /// list (n = 2 or 3) complete.
-    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = parse_size)]
+    /// The board size the list must have, 0 to 4294967295 (what solve --any writes) [default:
+    /// the first board's]; needed to call an empty list (n = 2 or 3) complete.
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = parse_check_size)]
     pub size: Option<u32>,
 
     /// The list should hold the fundamental solutions: one board per symmetry class, the
@@ -410,6 +410,13 @@ pub struct CountArgs {
     #[arg(long, value_name = "FILE", help_heading = "Long runs")]
     pub checkpoint: Option<PathBuf>,
 
+    /// Instead of counting, read the --checkpoint journal leniently and write the lines that
+    /// pass every check to FILE.repaired (each dropped line named on stderr); when they cover
+    /// every subproblem but still add up to an impossible count, recount them first (as long
+    /// as the count took) and drop those that disagree. Move FILE.repaired over FILE to resume.
+    #[arg(long, requires = "checkpoint", help_heading = "Long runs")]
+    pub repair: bool,
+
     /// Count only shard I of K (0 <= I < K), a partition of the subproblems balanced by
     /// estimated cost and the same on every machine; writes a JSON result for `nqueens merge`.
     /// One board size only.
@@ -490,6 +497,18 @@ pub fn parse_solve_size(s: &str) -> Result<u64, String> {
             _ => Err(e),
         }
     })
+}
+
+/// Parses the board size of `check`: any side `solve --any` writes, 0..=2^32 − 1.
+pub fn parse_check_size(s: &str) -> Result<u32, String> {
+    let t = s.trim();
+    match t.parse::<u64>() {
+        Ok(n) if n <= MAX_ANY_N => Ok(n as u32),
+        _ if s.contains("..") => Err(format!("'{s}' is a range: use a single board size 0..={MAX_ANY_N}")),
+        _ => Err(format!(
+            "board size '{s}' is not an integer 0..={MAX_ANY_N}: use one (the side of the list's boards)"
+        )),
+    }
 }
 
 /// Parses a solution limit, an integer 0 or more.

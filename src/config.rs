@@ -81,6 +81,12 @@ pub struct LongConfig {
     /// The run's observer (`options.progress` reports to it): the bar, and what a stop waits
     /// for, also with `--progress never`.
     pub tracker: std::sync::Arc<crate::progress::Tracker>,
+    /// `--repair`: write a cleaned copy of the journal instead of counting.
+    pub repair: bool,
+    /// Whether `--algorithm` was given (else `auto` chose, or the journal fixed it).
+    pub algorithm_given: bool,
+    /// Whether the algorithm is the one an existing journal records (`auto` resuming).
+    pub algorithm_from_journal: bool,
 }
 
 /// `merge` of shard result files.
@@ -216,8 +222,15 @@ fn long_count(args: CountArgs) -> Result<LongConfig, UsageError> {
         Report { format: args.format.unwrap_or_default(), verify: args.verify, sequence: args.sequence };
     check_offset(report.format, report.sequence, std::iter::once(n))?;
     // The journal and the shard result record the concrete algorithm (`auto` resolves per n,
-    // counting the join buffers of every thread that will run, as a plain count does).
-    let algorithm = args.algorithm.resolve_for(n, args.threads.unwrap_or_else(num_cpus::get));
+    // counting the join buffers of every thread that will run, as a plain count does). An
+    // existing journal fixes it: its subproblems are those of its algorithm, and what `auto`
+    // picks depends on the memory free at the time.
+    let from_journal = match (&args.checkpoint, args.algorithm) {
+        (Some(path), Algorithm::Auto) => nqueens::run::journal_algorithm(path, n, args.shard),
+        _ => None,
+    };
+    let algorithm = from_journal
+        .unwrap_or_else(|| args.algorithm.resolve_for(n, args.threads.unwrap_or_else(num_cpus::get)));
     if args.sequence.needs_classes() && algorithm == Algorithm::Mirror {
         return Err(sequence_needs_classes(args.sequence, Algorithm::Mirror));
     }
@@ -230,7 +243,17 @@ fn long_count(args: CountArgs) -> Result<LongConfig, UsageError> {
     let tracker = args.progress.tracker();
     let options =
         CountOptions { progress: nqueens::Progress::To(tracker.clone()), ..count_options(&args, algorithm) };
-    Ok(LongConfig { run, options, report, output: args.output, breakdown: args.breakdown, tracker })
+    Ok(LongConfig {
+        run,
+        options,
+        report,
+        output: args.output,
+        breakdown: args.breakdown,
+        tracker,
+        repair: args.repair,
+        algorithm_given: args.algorithm != Algorithm::Auto,
+        algorithm_from_journal: from_journal.is_some(),
+    })
 }
 
 fn merge(args: MergeArgs) -> MergeConfig {
@@ -305,7 +328,7 @@ fn check_paths(args: &CountArgs) -> Result<(), UsageError> {
     {
         return Err(UsageError(format!(
             "checkpoint {} is not a regular file: give the path of a journal file (new or to resume)",
-            path.display()
+            shown(path)
         )));
     }
     // The results are written when the run ends, which can be hours away: a folder that is
@@ -324,7 +347,7 @@ fn check_paths(args: &CountArgs) -> Result<(), UsageError> {
             {
                 return Err(UsageError(format!(
                     "{a} and {b} name the same file {}: give each its own path",
-                    x.display()
+                    shown(x)
                 )));
             }
         }
@@ -341,7 +364,7 @@ fn writable_folder(flag: &str, path: &Path) -> Result<(), UsageError> {
         Ok(m) if m.is_dir() => {
             return Err(UsageError(format!(
                 "{flag} {} is a folder: give the path of a file (new or to replace)",
-                path.display()
+                shown(path)
             )));
         }
         Ok(m) if !m.is_file() => return Ok(()),
@@ -350,17 +373,22 @@ fn writable_folder(flag: &str, path: &Path) -> Result<(), UsageError> {
     if !dir.is_dir() {
         return Err(UsageError(format!(
             "{flag} {}: the folder {} does not exist: give a path in an existing folder",
-            path.display(),
-            dir.display()
+            shown(path),
+            shown(dir)
         )));
     }
     tempfile::Builder::new().prefix(".nqueens-probe.").tempfile_in(dir).map(drop).map_err(|e| {
         UsageError(format!(
             "{flag} {}: cannot create a file in {} ({e}): give a path in a folder you can write to",
-            path.display(),
-            dir.display()
+            shown(path),
+            shown(dir)
         ))
     })
+}
+
+/// Returns `path` as a message shows it: its control characters escaped.
+fn shown(path: &Path) -> String {
+    nqueens::boards::escape_controls(&path.display().to_string())
 }
 
 /// Returns the file a result given as `path` is written to: the target of a symbolic link

@@ -13,6 +13,13 @@
 //! first-order one (Cochran, *Sampling Techniques*, 3rd ed., §6.3):
 //! N·√((1 − m/N)·s²/m), with s² the sample variance of the residuals tᵢ − R·xᵢ; the estimate is
 //! exact (error 0) when every subproblem was counted.
+//!
+//! A subproblem of a plan that can stop one midway ([`Plan::stops_midway`]: mirror and d4,
+//! whose subproblems take minutes from n ≈ 28) is counted for at most its share of the budget
+//! (budget / [`MIN_SAMPLE`]), in its steps ([`Plan::solve_in_steps`]), and its time is the time
+//! spent over the share of its work the finished steps stand for: the budget is honoured at
+//! any n, and [`CpuEstimate::counted_share`] says how little was measured (the first steps in
+//! lexicographic order, not a random part: a rough estimate).
 
 use std::time::{Duration, Instant};
 
@@ -36,6 +43,10 @@ pub struct CpuEstimate {
     pub std_error: f64,
     /// The CPU seconds the sample itself took.
     pub sample_seconds: f64,
+    /// The mean share of its work that each sampled subproblem was counted for: 1 when every
+    /// one ran to its end, less when some were stopped at their share of the budget and
+    /// extrapolated (see the module docs).
+    pub counted_share: f64,
 }
 
 /// Returns the CPU seconds this thread has run, by its CPU clock; wall-clock seconds since an
@@ -68,33 +79,61 @@ pub fn cpu_time(plan: &dyn Plan, budget: Duration, seed: u64) -> CpuEstimate {
         rng
     };
     let start = thread_cpu_seconds();
-    let mut times = Vec::new();
+    // Each subproblem's share of the budget, in CPU seconds (at least a millisecond).
+    let cap = (budget.as_secs_f64() / MIN_SAMPLE as f64).max(1e-3);
+    let (mut times, mut shares) = (Vec::new(), 0.0);
+    let mut sample_seconds = 0.0;
     for m in 0..n {
         // Partial Fisher–Yates shuffle: order[m] is a uniform draw among those not yet taken.
         let pick = m + (next() % (n - m) as u64) as usize;
         order.swap(m, pick);
         let t0 = thread_cpu_seconds();
-        std::hint::black_box(plan.solve(order[m], false));
-        times.push(thread_cpu_seconds() - t0);
+        let share = if plan.stops_midway() {
+            // Stopped at its share of the budget, once a step has finished.
+            let mut done = 0.0;
+            let whole = plan.solve_in_steps(order[m], false, &mut |step| {
+                done += step;
+                if done > 0.0 && thread_cpu_seconds() - t0 >= cap {
+                    std::ops::ControlFlow::Break(())
+                } else {
+                    std::ops::ControlFlow::Continue(())
+                }
+            });
+            if whole.is_some() { 1.0 } else { f64::min(done, 1.0) }
+        } else {
+            std::hint::black_box(plan.solve(order[m], false));
+            1.0
+        };
+        let spent = thread_cpu_seconds() - t0;
+        sample_seconds += spent;
+        times.push(spent / share);
+        shares += share;
         if times.len() >= MIN_SAMPLE && thread_cpu_seconds() - start >= budget.as_secs_f64() {
             break;
         }
     }
     let m = times.len();
-    let sample_seconds = times.iter().sum::<f64>();
     if m == 0 {
-        return CpuEstimate { subproblems: n, sampled: 0, cpu_seconds: 0.0, std_error: 0.0, sample_seconds };
+        return CpuEstimate {
+            subproblems: n,
+            sampled: 0,
+            cpu_seconds: 0.0,
+            std_error: 0.0,
+            sample_seconds,
+            counted_share: 1.0,
+        };
     }
+    let counted_share = shares / m as f64;
     let x: Vec<f64> = order[..m].iter().map(|&i| probes[i]).collect();
-    let ratio = sample_seconds / x.iter().sum::<f64>();
+    let ratio = times.iter().sum::<f64>() / x.iter().sum::<f64>();
     let cpu_seconds = ratio * all_probes;
-    let std_error = if m >= n || m < 2 {
+    let std_error = if (m >= n && counted_share >= 1.0) || m < 2 {
         0.0
     } else {
         let s2 = times.iter().zip(&x).map(|(t, x)| (t - ratio * x).powi(2)).sum::<f64>() / (m - 1) as f64;
         n as f64 * ((1.0 - m as f64 / n as f64) * s2 / m as f64).sqrt()
     };
-    CpuEstimate { subproblems: n, sampled: m, cpu_seconds, std_error, sample_seconds }
+    CpuEstimate { subproblems: n, sampled: m, cpu_seconds, std_error, sample_seconds, counted_share }
 }
 
 /// Random root-to-leaf paths per subproblem that the mirror and d4 plans' weights
@@ -186,20 +225,39 @@ where
 /// is about 14 MiB; this leaves room).
 pub const BASE_BYTES: u64 = 64 << 20;
 
+/// Bytes per subproblem besides the plan's own list: the shard planner's costs and
+/// assignment, the runner's order and weights, the run's id lists and a shard's subtotals
+/// (measured: 80–90 bytes a subproblem in all with the list, mirror n = 18 and d4 n = 20 at
+/// K = 4,096, 1.1–1.2 M subproblems).
+pub const PER_SUBPROBLEM_BYTES: u64 = 64;
+
 /// Returns the bytes one process counting `algorithm` on the `n`×`n` board with `subproblems`
 /// subproblems on `threads` worker threads needs (an estimate to request from a batch system,
-/// rounded up): where the join applies, its quarter table ([`join::quarter::estimated_bytes`])
-/// and every thread's working buffers ([`join::per_thread_bytes`]); [`BASE_BYTES`]; and 64
-/// bytes per subproblem (plan, costs and assignment). At n = 24, `--shard 0/4096` peaked at
-/// 1.01 GiB on 1 thread and 1.30 GiB on 2 (results/2026-12-01-join-final/); this gives 1.17
-/// and 1.52 GiB.
+/// an upper bound of the peak measured, rounded up): where the join applies, its quarter table
+/// ([`join::quarter::estimated_bytes`]) and every thread's working buffers
+/// ([`join::per_thread_bytes`]); for d4, room for every start constellation
+/// ([`crate::algo::d4::constellation::max_constellations`], reserved whole: 573 MiB at
+/// n = 63); [`BASE_BYTES`]; and each subproblem's entry in the plan's list plus
+/// [`PER_SUBPROBLEM_BYTES`]. At n = 24, join `--shard 0/4096` peaked at 1.01 GiB on 1 thread
+/// and 1.30 GiB on 2 (results/2026-12-01-join-final/); this gives 1.17 and 1.52 GiB. d4
+/// `count 63 -j 1` peaked at 549 MiB (this gives 816), mirror n = 18 at K = 4,096 at 93 MiB (this
+/// gives 193; results/2026-12-02-hardening.md).
 pub fn memory_bytes(algorithm: Algorithm, n: u32, subproblems: usize, threads: usize) -> u64 {
-    let join = match algorithm {
-        Algorithm::Join if n >= join::MIN_N => join::quarter::estimated_bytes(n / 2)
-            .saturating_add(join::per_thread_bytes(n / 2).saturating_mul(threads.max(1) as u64)),
-        _ => 0,
+    use crate::algo::d4::constellation::{Constellation, D4Subproblem, max_constellations};
+    let (tables, entry) = match algorithm {
+        Algorithm::Join if n >= join::MIN_N => (
+            join::quarter::estimated_bytes(n / 2)
+                .saturating_add(join::per_thread_bytes(n / 2).saturating_mul(threads.max(1) as u64)),
+            std::mem::size_of::<u64>(),
+        ),
+        Algorithm::D4 if n >= 2 => (
+            (max_constellations(n) as u64).saturating_mul(std::mem::size_of::<Constellation>() as u64),
+            std::mem::size_of::<D4Subproblem>(),
+        ),
+        _ => (0, std::mem::size_of::<crate::split::Subproblem>()),
     };
-    join.saturating_add(BASE_BYTES).saturating_add(64 * subproblems as u64)
+    let per_subproblem = PER_SUBPROBLEM_BYTES + entry as u64;
+    tables.saturating_add(BASE_BYTES).saturating_add(per_subproblem.saturating_mul(subproblems as u64))
 }
 
 /// Returns Spearman's rank correlation of `pairs` (x, y), ties broken by position: for tests
@@ -270,8 +328,13 @@ mod tests {
 
     #[test]
     fn memory_counts_the_join_table_its_threads_and_the_plan() {
-        assert_eq!(memory_bytes(Algorithm::D4, 20, 0, 8), BASE_BYTES);
-        assert_eq!(memory_bytes(Algorithm::D4, 20, 1000, 1), BASE_BYTES + 64_000);
+        use crate::algo::d4::constellation::{Constellation, D4Subproblem, max_constellations};
+        let constellations = (max_constellations(20) * std::mem::size_of::<Constellation>()) as u64;
+        assert_eq!(memory_bytes(Algorithm::D4, 20, 0, 8), BASE_BYTES + constellations);
+        let entry = (PER_SUBPROBLEM_BYTES as usize + std::mem::size_of::<D4Subproblem>()) as u64;
+        assert_eq!(memory_bytes(Algorithm::D4, 20, 1000, 1), BASE_BYTES + constellations + 1000 * entry);
+        // d4 at n = 63 reserves room for 1,973,097 constellations: 573 MiB of the 816.
+        assert!(memory_bytes(Algorithm::D4, 63, 1_569_630, 1) >> 20 >= 800);
         let join = memory_bytes(Algorithm::Join, 20, 0, 1);
         assert_eq!(join, BASE_BYTES + join::quarter::estimated_bytes(10) + join::per_thread_bytes(10));
         assert_eq!(memory_bytes(Algorithm::Join, 20, 0, 3), join + 2 * join::per_thread_bytes(10));

@@ -24,8 +24,13 @@
 //! # Reading
 //! A last line without its `\n` is a write torn by a crash: it is dropped with a warning (and cut
 //! off before new lines are appended). Any other damage — a bad checksum, an unparsable line, an
-//! id out of range, outside the shard or given twice — and a header that does not match the
-//! command are errors, and the file is left untouched.
+//! id out of range, outside the shard or given twice, counts that its subproblem cannot have
+//! (the plan's cheap invariants, [`crate::Plan::impossible`]) — and a header that does not match
+//! the command are errors naming the line, found before anything is appended, and the file is
+//! left untouched. [`repair`] reads such a journal leniently instead and returns the lines that
+//! pass every check, for a cleaned copy. A line that ends in `\r` (a journal converted to CRLF
+//! line ends) is damage with a message of its own; [`repair`] keeps it without the `\r`.
+//! Whatever the messages quote of a line has its control characters escaped.
 
 use std::collections::HashSet;
 use std::fs::{File, OpenOptions};
@@ -36,6 +41,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
 
+use crate::boards::escape_controls;
 use crate::shard::ShardId;
 use crate::{Classes, Tally};
 
@@ -111,7 +117,7 @@ impl Header {
         let mut out = Vec::new();
         let mut cmp = |name: &str, a: String, b: String| {
             if a != b {
-                out.push(format!("{name} {a} in the journal, {b} in this command"));
+                out.push(format!("{name} {} in the journal, {b} in this command", escape_controls(&a)));
             }
         };
         let shard = |s: Option<ShardId>| s.map_or_else(|| "all".to_string(), |s| s.to_string());
@@ -213,6 +219,9 @@ fn seal(body: &str) -> String {
 
 /// Returns the body of a sealed line (without its `\n`) if and only if its checksum matches.
 fn unseal(line: &str) -> Result<&str, String> {
+    if line.ends_with('\r') {
+        return Err("it ends in a carriage return (\\r): the journal was converted to CRLF line ends (by an editor or a file transfer), which this program never writes".into());
+    }
     let (body, crc) = line.rsplit_once(" crc32=").ok_or("it has no crc32 checksum")?;
     let want = format!("{:08x}", crc32fast::hash(body.as_bytes()));
     if crc != want {
@@ -227,7 +236,7 @@ fn unseal(line: &str) -> Result<&str, String> {
 #[derive(Debug, thiserror::Error)]
 pub enum JournalError {
     /// The file cannot be read, created or written.
-    #[error("checkpoint {path}: {source}")]
+    #[error("checkpoint {}: {source}", shown(.path))]
     Io {
         /// The journal's path.
         path: PathBuf,
@@ -235,7 +244,7 @@ pub enum JournalError {
         source: io::Error,
     },
     /// A line other than a torn last line is damaged or inconsistent.
-    #[error("checkpoint {path} line {line} is corrupt: {reason}; the file was left untouched")]
+    #[error("checkpoint {} line {line} is corrupt: {reason}; the file was left untouched", shown(.path))]
     Corrupt {
         /// The journal's path.
         path: PathBuf,
@@ -245,19 +254,24 @@ pub enum JournalError {
         reason: String,
     },
     /// Another process holds the journal (an advisory `flock`, released when that process ends).
-    #[error("checkpoint {path} is in use by another running nqueens: wait for it to end or stop it first")]
+    #[error("checkpoint {} is in use by another running nqueens: wait for it to end or stop it first", shown(.path))]
     Busy {
         /// The journal's path.
         path: PathBuf,
     },
     /// The header is valid but describes another run.
-    #[error("checkpoint {path} belongs to another run ({}); the file was left untouched: use another file or the same command", .differences.join("; "))]
+    #[error("checkpoint {} belongs to another run ({}); the file was left untouched: use another file or the same command", shown(.path), .differences.join("; "))]
     Mismatch {
         /// The journal's path.
         path: PathBuf,
         /// Each differing field, "field X in the journal, Y in this command".
         differences: Vec<String>,
     },
+}
+
+/// Returns `path` as messages show it: its control characters escaped.
+pub fn shown(path: &Path) -> String {
+    escape_controls(&path.display().to_string())
 }
 
 /// What a journal holds: its header, its complete lines and whether a torn last line was found.
@@ -307,7 +321,7 @@ impl<'p, R: BufRead> Lines<'p, R> {
     }
 
     fn corrupt(&self, line: usize, reason: String) -> JournalError {
-        JournalError::Corrupt { path: self.path.to_path_buf(), line, reason }
+        JournalError::Corrupt { path: self.path.to_path_buf(), line, reason: escape_controls(&reason) }
     }
 
     /// Reads the next line into `buf`.
@@ -339,6 +353,19 @@ impl<'p, R: BufRead> Lines<'p, R> {
         Ok(Line::Torn)
     }
 
+    /// Reads and drops the rest of the current line, through its `\n` (or the end of the file),
+    /// holding at most [`MAX_LINE`] bytes at a time; counts it as complete.
+    fn skip_line(&mut self) -> io::Result<()> {
+        loop {
+            self.buf.clear();
+            let read = (&mut self.reader).take(MAX_LINE as u64).read_until(b'\n', &mut self.buf)?;
+            self.complete += read as u64;
+            if read == 0 || self.buf.last() == Some(&b'\n') {
+                return Ok(());
+            }
+        }
+    }
+
     /// Returns the text of the whole line in `buf`.
     fn text(&self) -> Result<&str, JournalError> {
         std::str::from_utf8(&self.buf).map_err(|_| self.corrupt(self.number, "it is not UTF-8 text".into()))
@@ -353,14 +380,19 @@ impl<'p, R: BufRead> Lines<'p, R> {
         unseal(self.text()?).and_then(Header::parse).map_err(|r| self.corrupt(1, format!("bad header: {r}")))
     }
 
-    /// Reads the entry lines after `header` to the end (see [`parse`]).
-    fn entries(mut self, header: Header, allowed: impl Fn(usize) -> bool) -> Result<Contents, JournalError> {
+    /// Reads the entry lines after `header` to the end (see [`parse`]); `impossible(entry)`
+    /// says why an entry's counts cannot be its subproblem's, if they cannot.
+    fn entries(
+        mut self,
+        header: Header,
+        allowed: impl Fn(usize) -> bool,
+        impossible: impl Fn(&Entry) -> Option<String>,
+    ) -> Result<Contents, JournalError> {
         let mut seen = HashSet::new();
         let mut entries = Vec::new();
         // The lines' sum so far, so that a forged line cannot wrap a resumed count.
         let mut total = Tally::default();
         let mut largest = (0u128, 0usize);
-        let classifies = header.algorithm.parse::<crate::Algorithm>().map(|a| a.classifies());
         let torn = loop {
             match self.next_line()? {
                 Line::Whole => {}
@@ -368,30 +400,13 @@ impl<'p, R: BufRead> Lines<'p, R> {
                 Line::End => break None,
             }
             let no = self.number;
-            let corrupt =
-                |reason: String| JournalError::Corrupt { path: self.path.to_path_buf(), line: no, reason };
+            let corrupt = |reason: String| JournalError::Corrupt {
+                path: self.path.to_path_buf(),
+                line: no,
+                reason: escape_controls(&reason),
+            };
             let entry = unseal(self.text()?).and_then(Entry::parse).map_err(corrupt)?;
-            if entry.id >= header.subproblems {
-                return Err(corrupt(format!(
-                    "subproblem id {} is out of range 0..{}",
-                    entry.id, header.subproblems
-                )));
-            }
-            if !allowed(entry.id) {
-                return Err(corrupt(format!(
-                    "subproblem id {} does not belong to this run's shard",
-                    entry.id
-                )));
-            }
-            if !seen.insert(entry.id) {
-                return Err(corrupt(format!("subproblem id {} is recorded twice", entry.id)));
-            }
-            if classifies == Ok(false) && entry.tally.classes != Classes::default() {
-                return Err(corrupt(format!(
-                    "it records symmetry classes, which the {} algorithm does not count",
-                    header.algorithm
-                )));
-            }
+            entry_problem(&header, &entry, &allowed, &impossible, &mut seen).map_err(corrupt)?;
             if entry.tally.solutions >= largest.0 {
                 largest = (entry.tally.solutions, no);
             }
@@ -413,6 +428,39 @@ impl<'p, R: BufRead> Lines<'p, R> {
         };
         Ok(Contents { header, entries, valid_len: self.complete, torn })
     }
+}
+
+/// Returns why `entry` cannot be a line of the journal of `header`, if it cannot: an id out of
+/// range, not `allowed` (outside the shard) or already in `seen` (recorded twice), or counts
+/// its subproblem cannot have (`impossible`). Adds the id to `seen` when it is fine.
+fn entry_problem(
+    header: &Header,
+    entry: &Entry,
+    allowed: &impl Fn(usize) -> bool,
+    impossible: &impl Fn(&Entry) -> Option<String>,
+    seen: &mut HashSet<usize>,
+) -> Result<(), String> {
+    if entry.id >= header.subproblems {
+        return Err(format!("subproblem id {} is out of range 0..{}", entry.id, header.subproblems));
+    }
+    if !allowed(entry.id) {
+        return Err(format!("subproblem id {} does not belong to this run's shard", entry.id));
+    }
+    if seen.contains(&entry.id) {
+        return Err(format!("subproblem id {} is recorded twice", entry.id));
+    }
+    let classifies = header.algorithm.parse::<crate::Algorithm>().map(|a| a.classifies());
+    if classifies == Ok(false) && entry.tally.classes != Classes::default() {
+        return Err(format!(
+            "it records symmetry classes, which the {} algorithm does not count",
+            header.algorithm
+        ));
+    }
+    if let Some(why) = impossible(entry) {
+        return Err(format!("subproblem {}: {why}", entry.id));
+    }
+    seen.insert(entry.id);
+    Ok(())
 }
 
 /// Parses journal text (see the module docs). `allowed(id)` says whether an id belongs to the
@@ -442,7 +490,124 @@ pub fn read(
 ) -> Result<Contents, JournalError> {
     let mut lines = Lines::new(path, reader);
     let header = lines.header()?;
-    lines.entries(header, allowed)
+    lines.entries(header, allowed, |_| None)
+}
+
+/// A journal read leniently by [`repair`]: its header, the lines that pass every check, and
+/// each line that does not, with why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Repaired {
+    /// The header (valid, and the run's).
+    pub header: Header,
+    /// The entries that pass every check, in file order, each with its 1-based line number.
+    pub kept: Vec<(usize, Entry)>,
+    /// The lines dropped: 1-based line number and why (control characters escaped).
+    pub dropped: Vec<(usize, String)>,
+    /// The lines (the header included) that ended in `\r` (CRLF line ends), kept without it.
+    pub carriage_returns: usize,
+}
+
+impl Repaired {
+    /// Returns the text of the cleaned journal: the header and the kept lines, sealed, in the
+    /// order they were (what a resume of the same run reads).
+    pub fn text(&self) -> String {
+        let mut out = seal(&self.header.body());
+        for (_, e) in &self.kept {
+            out.push_str(&seal(&e.body()));
+        }
+        out
+    }
+}
+
+/// Reads the journal at `path` of the run `header` leniently, line by line as [`read`] does,
+/// and returns the lines that pass every check [`Journal::open`] makes (`allowed` and
+/// `impossible` as there) and the others with why: a bad checksum, an unparsable or non-UTF-8
+/// line, a line longer than [`MAX_LINE`], an id out of range, outside the shard or recorded
+/// again, counts its subproblem cannot have, counts that would take the sum beyond 128 bits, a
+/// torn last line. A line that ends in `\r` (a journal converted to CRLF line ends) is kept
+/// without it when the rest passes. Nothing is written.
+///
+/// # Errors
+/// [`JournalError::Io`] for a failed read; [`JournalError::Corrupt`] for a header that cannot be
+/// read (the lines mean nothing without it); [`JournalError::Mismatch`] for another run's
+/// journal.
+pub fn repair(
+    path: &Path,
+    header: &Header,
+    allowed: impl Fn(usize) -> bool,
+    impossible: impl Fn(&Entry) -> Option<String>,
+) -> Result<Repaired, JournalError> {
+    let file = File::open(path).map_err(|source| JournalError::Io { path: path.to_path_buf(), source })?;
+    let mut lines = Lines::new(path, io::BufReader::new(file));
+    let found = match lines.next_line()? {
+        Line::Whole => {
+            let text = lines.text()?;
+            let crlf = text.strip_suffix('\r');
+            let header = unseal(crlf.unwrap_or(text))
+                .and_then(Header::parse)
+                .map_err(|r| lines.corrupt(1, format!("bad header: {r}")))?;
+            (header, usize::from(crlf.is_some()))
+        }
+        _ => return Err(lines.corrupt(1, "the header line is missing".into())),
+    };
+    let (found, carriage_returns) = found;
+    let differences = found.differences(header);
+    if !differences.is_empty() {
+        return Err(JournalError::Mismatch { path: path.to_path_buf(), differences });
+    }
+    let mut out = Repaired { header: found, kept: Vec::new(), dropped: Vec::new(), carriage_returns };
+    let mut seen = HashSet::new();
+    let mut total = Tally::default();
+    loop {
+        let line = match lines.next_line() {
+            Ok(line) => line,
+            Err(JournalError::Corrupt { line, reason, .. }) => {
+                // A line longer than MAX_LINE: skipped to its end.
+                out.dropped.push((line, reason));
+                lines.skip_line().map_err(|source| JournalError::Io { path: path.to_path_buf(), source })?;
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
+        let no = lines.number;
+        match line {
+            Line::End => break,
+            Line::Torn => {
+                out.dropped.push((no, "a torn last line (a write cut short)".into()));
+                break;
+            }
+            Line::Whole => {}
+        }
+        let mut crlf = false;
+        let checked = std::str::from_utf8(&lines.buf)
+            .map_err(|_| "it is not UTF-8 text".to_string())
+            .and_then(|text| {
+                let body = text.strip_suffix('\r');
+                crlf = body.is_some();
+                unseal(body.unwrap_or(text)).and_then(Entry::parse)
+            })
+            .and_then(|entry| {
+                entry_problem(&out.header, &entry, &allowed, &impossible, &mut seen)?;
+                match total.checked_add(&entry.tally) {
+                    Some(t) => {
+                        total = t;
+                        Ok(entry)
+                    }
+                    None => {
+                        seen.remove(&entry.id);
+                        Err("adding its counts to the lines kept before it overflows 128 bits".into())
+                    }
+                }
+            });
+        match checked {
+            Ok(entry) => {
+                out.carriage_returns += usize::from(crlf);
+                out.kept.push((no, entry));
+            }
+            Err(reason) => out.dropped.push((no, escape_controls(&reason))),
+        }
+    }
+    Ok(out)
 }
 
 /// Returns the header of the journal at `path`, reading its first line only.
@@ -516,6 +681,9 @@ impl Journal {
     /// A torn last line is cut off so new lines start on a line of their own; nothing else is
     /// ever changed.
     ///
+    /// `impossible(entry)` says why an entry's counts cannot be its subproblem's (the plan's
+    /// cheap invariants): every line is checked before anything is appended.
+    ///
     /// # Errors
     /// [`JournalError::Io`] if the file cannot be read or written; [`JournalError::Corrupt`] or
     /// [`JournalError::Mismatch`] as [`parse`] finds, with the file untouched.
@@ -523,6 +691,7 @@ impl Journal {
         path: &Path,
         header: &Header,
         allowed: impl Fn(usize) -> bool,
+        impossible: impl Fn(&Entry) -> Option<String>,
     ) -> Result<(Journal, Resumed), JournalError> {
         let io_err = |source| JournalError::Io { path: path.to_path_buf(), source };
         // One process per journal: two appending to one file would record subproblems twice.
@@ -574,7 +743,7 @@ impl Journal {
         if !differences.is_empty() {
             return Err(JournalError::Mismatch { path: path.to_path_buf(), differences });
         }
-        let contents = lines.entries(found, allowed)?;
+        let contents = lines.entries(found, allowed, impossible)?;
         let file = OpenOptions::new().write(true).open(path).map_err(io_err)?;
         if contents.torn.is_some() {
             file.set_len(contents.valid_len).map_err(io_err)?;
@@ -798,7 +967,7 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("j.txt");
         let _ = std::fs::remove_file(&path);
-        let (j, resumed) = Journal::open(&path, &header(), |_| true).unwrap();
+        let (j, resumed) = Journal::open(&path, &header(), |_| true, |_| None).unwrap();
         assert!(resumed.entries.is_empty());
         let ((), synced) = j.run_syncing(|| {
             j.append(&entry(3, 8)).unwrap();
@@ -809,21 +978,21 @@ mod tests {
         // A torn tail is cut off on reopening, and the next line starts cleanly.
         let mut f = OpenOptions::new().append(true).open(&path).unwrap();
         f.write_all(b"id=9 sol").unwrap();
-        let (j, resumed) = Journal::open(&path, &header(), |_| true).unwrap();
+        let (j, resumed) = Journal::open(&path, &header(), |_| true, |_| None).unwrap();
         assert_eq!(resumed.entries, vec![entry(3, 8), entry(1, 2)]);
         assert_eq!(resumed.torn.as_deref(), Some("id=9 sol"));
         j.append(&entry(9, 1)).unwrap();
         drop(j);
-        let (_, resumed) = Journal::open(&path, &header(), |_| true).unwrap();
+        let (_, resumed) = Journal::open(&path, &header(), |_| true, |_| None).unwrap();
         assert_eq!(resumed.entries.len(), 3);
         // A second open while the first is alive is refused; after it ends, the lock is free.
-        let (first, _) = Journal::open(&path, &header(), |_| true).unwrap();
-        let err = Journal::open(&path, &header(), |_| true).err().unwrap();
+        let (first, _) = Journal::open(&path, &header(), |_| true, |_| None).unwrap();
+        let err = Journal::open(&path, &header(), |_| true, |_| None).err().unwrap();
         assert!(err.to_string().contains("is in use by another running nqueens"), "{err}");
         drop(first);
         // Another n: an error, and the bytes stay as they were.
         let before = std::fs::read(&path).unwrap();
-        let err = Journal::open(&path, &Header { n: 10, ..header() }, |_| true).err().unwrap();
+        let err = Journal::open(&path, &Header { n: 10, ..header() }, |_| true, |_| None).err().unwrap();
         assert!(err.to_string().contains("n = 9 in the journal, 10 in this command"), "{err}");
         assert_eq!(std::fs::read(&path).unwrap(), before);
         std::fs::remove_dir_all(&dir).unwrap();

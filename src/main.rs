@@ -16,6 +16,14 @@ use clap::{CommandFactory, FromArgMatches};
 
 fn main() -> ExitCode {
     let stdout_closed = stdout_was_closed();
+    // A write beyond the file size limit (`ulimit -f`) fails with EFBIG instead of killing the
+    // process (SIGXFSZ's default action), so a finished result is written elsewhere and no
+    // temporary file is left behind.
+    #[cfg(unix)]
+    // SAFETY: setting a signal's disposition to SIG_IGN before any thread starts.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+    }
     // The long version (commit, CPU features) is known only at run time.
     let parsed = cli::Opts::command()
         .long_version(cli::long_version())

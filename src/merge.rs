@@ -13,23 +13,32 @@
 //!
 //! Format 3 adds the counts of every subproblem the shard ran ([`ShardResult::subtotals`],
 //! encoded by [`crate::subtotals`]; about 1.8 KB for a shard of n = 24 in K = 4,096) and the host
-//! that ran it ([`ShardResult::host`]). [`merge`] checks that the subtotals add up to the shard's
-//! counts; `nqueens merge --audit` ([`crate::audit`]) recounts a random sample of them. Formats 1
-//! and 2 are still read.
+//! that ran it ([`ShardResult::host`]); format 4 puts the host under the checksum. [`merge`]
+//! checks that the subtotals add up to the shard's counts and that each is possible for its
+//! subproblem ([`crate::Plan::impossible`]), and that the total satisfies every invariant that
+//! costs nothing and, for n ≤ 27, equals the known value ([`check_total`]); `nqueens merge
+//! --audit` ([`crate::audit`]) recounts a random sample of the subtotals. Formats 1 to 3 are
+//! still read.
+//!
+//! Every string a result carries (format, algorithm, version, host) is written into messages
+//! with its control characters escaped ([`crate::boards::escape_controls`]), so a file cannot
+//! draw on the terminal.
 
 use serde::{Deserialize, Serialize};
 
+use crate::boards::escape_controls;
 #[cfg(test)]
 use crate::shard::assign;
 use crate::shard::{shard_plan, try_assign};
-use crate::{Algorithm, Classes, Count, Tally};
+use crate::{Algorithm, Classes, Count, Plan, Tally};
 
 /// The `format` field of every shard result.
 pub const SHARD_FORMAT: &str = "nqueens-shard";
 
-/// The shard result format version this program writes (3: [`Covers`], subtotals and host);
-/// it reads 1 (a list of ids) and 2 ([`Covers`] alone) too.
-pub const SHARD_FORMAT_VERSION: u32 = 3;
+/// The shard result format version this program writes (4: [`Covers`], subtotals, and the host
+/// under the checksum); it reads 1 (a list of ids), 2 ([`Covers`] alone) and 3 (the host
+/// outside the checksum) too.
+pub const SHARD_FORMAT_VERSION: u32 = 4;
 
 /// Which subproblems a shard counted, compactly: their number and the CRC-32 of their ids
 /// ([`Covers::of`]). With the plan (n, algorithm, split depth, subproblems, K, I) that the result
@@ -102,8 +111,8 @@ pub struct ShardResult {
     /// shard too large to carry them, see [`crate::subtotals::MAX_TEXT`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subtotals: Option<String>,
-    /// The host name of the machine that finished the shard (format 3), like `seconds` and
-    /// `threads` outside the checksum: it names where a result came from, not what it counts.
+    /// The host name of the machine that finished the shard (formats 3 and 4): under the
+    /// checksum from format 4 (format 3 left it outside, with `seconds` and `threads`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub host: Option<String>,
     /// `crc32:` and the CRC-32 (IEEE) of [`ShardResult::checksum_text`], 8 lowercase hex digits.
@@ -111,9 +120,10 @@ pub struct ShardResult {
 }
 
 impl ShardResult {
-    /// Returns the text the checksum covers: every field but `seconds`, `threads`, `host` and
-    /// `checksum` itself, in a fixed order (the subtotals last, where there are any, so that
-    /// the text of formats 1 and 2 is unchanged).
+    /// Returns the text the checksum covers: every field but `seconds`, `threads`, `checksum`
+    /// itself and, before format 4, `host`, in a fixed order (the subtotals, then from format 4
+    /// ` host=` and the host (empty if none), last, so that the text of the older formats is
+    /// unchanged).
     pub fn checksum_text(&self) -> String {
         // Format 1 lists the ids; format 2 names them by count and CRC.
         let ids = match (&self.ids, &self.covers) {
@@ -124,8 +134,13 @@ impl ShardResult {
         let c = &self.classes;
         let nodes = self.nodes.map_or_else(|| "-".to_string(), |v| v.to_string());
         let subtotals = self.subtotals.as_ref().map_or_else(String::new, |t| format!(" subtotals={t}"));
+        let host = if self.format_version >= 4 {
+            format!(" host={}", self.host.as_deref().unwrap_or(""))
+        } else {
+            String::new()
+        };
         format!(
-            "{} {} n={} algorithm={} split_depth={} subproblems={} shard={}/{} version={} {ids} solutions={} classes={},{},{},{} nodes={nodes}{subtotals}",
+            "{} {} n={} algorithm={} split_depth={} subproblems={} shard={}/{} version={} {ids} solutions={} classes={},{},{},{} nodes={nodes}{subtotals}{host}",
             self.format,
             self.format_version,
             self.n,
@@ -168,31 +183,73 @@ impl ShardResult {
     }
 
     /// Returns how a message names the result from the file `name`: `s3.json (shard 3/16, host
-    /// node7)`, without the host where the result records none (formats 1 and 2).
+    /// node7)`, without the host where the result records none (formats 1 and 2); the host's
+    /// control characters escaped.
     pub fn named(&self, name: &str) -> String {
         match &self.host {
-            Some(h) => format!("{name} (shard {}/{}, host {h})", self.shard, self.shards),
+            Some(h) => format!("{name} (shard {}/{}, host {})", self.shard, self.shards, escape_controls(h)),
             None => format!("{name} (shard {}/{})", self.shard, self.shards),
         }
     }
 
-    /// Returns the sum of the subtotals (nodes 0), or `None` where the result carries none.
+    /// Returns the sum of the subtotals (nodes 0), or `None` where the result carries none,
+    /// checking each against its subproblem of `plan` (`ids`, the shard's subproblems in
+    /// increasing order: [`Plan::impossible`]).
     ///
     /// # Errors
-    /// A message if the subtotals cannot be decoded, are not one per covered subproblem
-    /// (`covered`), or add up beyond 128 bits.
-    pub fn subtotals_sum(&self, algorithm: Algorithm, covered: usize) -> Result<Option<Tally>, String> {
+    /// A message if the subtotals cannot be decoded, are not one per covered subproblem,
+    /// add up beyond 128 bits, or one of them is impossible (naming the subproblem).
+    pub fn subtotals_sum(&self, plan: &dyn Plan, ids: &[usize]) -> Result<Option<Tally>, String> {
         let Some(text) = &self.subtotals else { return Ok(None) };
         let mut sum = Tally::default();
         let mut count = 0usize;
-        for t in crate::subtotals::decode(text, algorithm.classifies())? {
-            sum = sum.checked_add(&t?).ok_or("the subtotals add up beyond 128 bits")?;
+        for t in crate::subtotals::decode(text, plan.algorithm().classifies())? {
+            let t = t?;
+            if let Some(&id) = ids.get(count)
+                && let Some(why) = plan.impossible(id, &t)
+            {
+                return Err(format!("the subtotal of subproblem {id} is impossible: {why}"));
+            }
+            sum = sum.checked_add(&t).ok_or("the subtotals add up beyond 128 bits")?;
             count += 1;
         }
-        if count != covered {
-            return Err(format!("it has {count} subtotals for {covered} subproblems"));
+        if count != ids.len() {
+            return Err(format!("it has {count} subtotals for {} subproblems", ids.len()));
         }
         Ok(Some(sum))
+    }
+
+    /// Returns the problem, if any, with a result of format 3 or later that carries no
+    /// subtotals although they fit. A shard omits them only when their text would exceed
+    /// [`crate::subtotals::MAX_TEXT`]; no subtotal exceeds the shard's own solutions (for d4:
+    /// its orbit counts, and a difference under 8× its solutions), so with `covered`
+    /// subproblems the text is at most `covered` times the varints of that size: when even
+    /// that fits, the subtotals were dropped (by a forger hiding a changed count, say).
+    pub fn missing_subtotals(&self, classifies: bool, covered: usize) -> Option<String> {
+        let varint = |v: u128| (128 - v.leading_zeros()).div_ceil(7).max(1) as usize;
+        let c = &self.classes;
+        // A d4 subtotal's difference from its weighted classes is under 4× its solutions.
+        let most = if classifies {
+            [self.solutions.saturating_mul(8), c.orbit8, c.orbit4, c.orbit2, c.orbit1]
+                .into_iter()
+                .max()
+                .unwrap_or(0)
+        } else {
+            self.solutions
+        };
+        let per_subproblem = if classifies { 5 * varint(most) } else { varint(most) };
+        let most_bytes = covered.saturating_mul(per_subproblem);
+        let most_text =
+            crate::subtotals::PREFIX.len().saturating_add(most_bytes.div_ceil(3).saturating_mul(4));
+        (self.format_version >= 3 && self.subtotals.is_none() && most_text <= crate::subtotals::MAX_TEXT).then(
+            || {
+                format!(
+                    "it has no subtotals, which format {} always carries when they fit in {} bytes, as those of its {covered} subproblems do",
+                    self.format_version,
+                    crate::subtotals::MAX_TEXT
+                )
+            },
+        )
     }
 }
 
@@ -273,7 +330,12 @@ pub fn round_micros(seconds: f64) -> f64 {
 /// Checks the invariants a whole count (every subproblem of a plan, summed) satisfies and
 /// returns its fundamental solutions by orbit size, if the algorithm gives them.
 ///
-/// The solutions are at most n! (each is a permutation of the columns). For an algorithm that
+/// Every count: the solutions are at most n! (each is a permutation of the columns); from
+/// n = 2 they are even (no board is its own mirror image, so solutions come in pairs), and for
+/// n ≡ 2 or 3 (mod 4) a multiple of 4 (no board is symmetric under the 90° rotation there, so
+/// every orbit has 4 or 8 boards); where OEIS A000170 knows Q(n) (n ≤ 27), they equal it, and
+/// the classes equal the known ones. For the classes: no orbit of 1 from n = 2, no orbit of 2
+/// unless n ≡ 0 or 1 (mod 4). For an algorithm that
 /// classifies (d4), 8·orbit8 + 4·orbit4 + 2·orbit2 + orbit1 must equal the
 /// solutions (the orbits partition the solutions; subproblems alone need not satisfy it). For the
 /// join, the fundamental solutions come from Burnside's lemma ([`crate::algo::join::burnside_classes`]),
@@ -283,6 +345,55 @@ pub fn round_micros(seconds: f64) -> f64 {
 /// # Errors
 /// A message naming the broken invariant and the numbers.
 pub fn check_total(
+    algorithm: Algorithm,
+    n: u32,
+    tally: &Tally,
+    classes: Option<Classes>,
+) -> Result<Option<Classes>, String> {
+    let s = tally.solutions;
+    if n >= 2 && !s.is_multiple_of(2) {
+        return Err(format!(
+            "{s} solutions of n = {n} are odd, but from n = 2 solutions come in mirror pairs (no board is its own mirror image)"
+        ));
+    }
+    if n % 4 >= 2 && !s.is_multiple_of(4) {
+        return Err(format!(
+            "{s} solutions of n = {n} are not a multiple of 4, but for n ≡ 2 or 3 (mod 4) no board is symmetric under the 90° rotation, so every symmetry class has 4 or 8 boards"
+        ));
+    }
+    let classes = total_classes(algorithm, n, tally, classes)?;
+    if let Some(c) = classes {
+        if n >= 2 && c.orbit1 != 0 {
+            return Err(format!("{} classes of 1 board at n = {n}: only n = 1 has one", c.orbit1));
+        }
+        if n % 4 >= 2 && c.orbit2 != 0 {
+            return Err(format!(
+                "{} classes of 2 boards at n = {n}: for n ≡ 2 or 3 (mod 4) no board is symmetric under the 90° rotation",
+                c.orbit2
+            ));
+        }
+    }
+    if let Some(known) = crate::oeis::A000170.get(n)
+        && known != s
+    {
+        return Err(format!("{s} solutions of n = {n}, but Q({n}) = {known} (OEIS A000170)"));
+    }
+    if let (Some(c), Some(known)) = (classes, crate::oeis::known_classes(n))
+        && c != known
+    {
+        let show = |c: Classes| format!("{}/{}/{}/{}", c.orbit8, c.orbit4, c.orbit2, c.orbit1);
+        return Err(format!(
+            "the symmetry classes 8/4/2/1 of n = {n} are {}, but the known ones are {} (OEIS A002562)",
+            show(c),
+            show(known)
+        ));
+    }
+    Ok(classes)
+}
+
+/// The invariants of [`check_total`] that depend on the algorithm: n!, the classes adding up
+/// (d4), none recorded (mirror), Burnside giving whole classes (join); returns the classes.
+fn total_classes(
     algorithm: Algorithm,
     n: u32,
     tally: &Tally,
@@ -365,13 +476,14 @@ pub fn subtotals_differ(sum: &Tally, r: &ShardResult) -> String {
 pub fn check_file(name: &str, r: &ShardResult) -> Option<String> {
     let named = match r.format_version {
         1 => r.ids.is_some(),
-        2 | 3 => r.covers.is_some(),
+        2..=SHARD_FORMAT_VERSION => r.covers.is_some(),
         _ => false,
     };
     if r.format != SHARD_FORMAT || !(1..=SHARD_FORMAT_VERSION).contains(&r.format_version) {
         Some(format!(
             "{name} is not a shard result of format {SHARD_FORMAT} 1 to {SHARD_FORMAT_VERSION} (it says {} {}): a newer nqueens wrote it, or another program",
-            r.format, r.format_version
+            escape_controls(&r.format),
+            r.format_version
         ))
     } else if r.format_version < 3 && r.subtotals.is_some() {
         Some(format!(
@@ -387,7 +499,7 @@ pub fn check_file(name: &str, r: &ShardResult) -> Option<String> {
     } else if r.checksum != r.compute_checksum() {
         Some(format!(
             "{name}: checksum mismatch ({} written, {} computed): the file was changed or damaged",
-            r.checksum,
+            escape_controls(&r.checksum),
             r.compute_checksum()
         ))
     } else {
@@ -448,11 +560,11 @@ pub fn merge(results: &[(String, ShardResult)]) -> Result<Merged, MergeError> {
             }
         };
         differ("n =", r.n.to_string(), first.n.to_string());
-        differ("algorithm", r.algorithm.clone(), first.algorithm.clone());
+        differ("algorithm", escape_controls(&r.algorithm), escape_controls(&first.algorithm));
         differ("K =", r.shards.to_string(), first.shards.to_string());
         differ("split depth", r.split_depth.to_string(), first.split_depth.to_string());
         differ("subproblems", r.subproblems.to_string(), first.subproblems.to_string());
-        differ("version", r.version.clone(), first.version.clone());
+        differ("version", escape_controls(&r.version), escape_controls(&first.version));
     }
     if !problems.is_empty() {
         return fail(problems);
@@ -471,10 +583,10 @@ pub fn merge(results: &[(String, ShardResult)]) -> Result<Merged, MergeError> {
             None => problems.push(format!("{name} has shard {} but K = {k}", r.shard)),
         }
     }
-    let missing: Vec<String> =
-        holders.iter().enumerate().filter(|(_, h)| h.is_empty()).map(|(i, _)| format!("{i}/{k}")).collect();
+    let missing: Vec<usize> =
+        holders.iter().enumerate().filter(|(_, h)| h.is_empty()).map(|(i, _)| i).collect();
     if !missing.is_empty() {
-        problems.push(format!("missing shard(s) {}", missing.join(", ")));
+        problems.push(missing_shards(&missing, k));
     }
     for (i, h) in holders.iter().enumerate().filter(|(_, h)| h.len() > 1) {
         problems.push(format!("shard {i}/{k} is given {} times ({})", h.len(), h.join(", ")));
@@ -483,12 +595,17 @@ pub fn merge(results: &[(String, ShardResult)]) -> Result<Merged, MergeError> {
         return fail(problems);
     }
     let algorithm: Algorithm = match first.algorithm.parse() {
-        Ok(a) => a,
-        Err(e) => return fail(vec![format!("{first_name}: {e}")]),
+        Ok(a) if a != Algorithm::Auto => a,
+        _ => {
+            return fail(vec![format!(
+                "{first_name}: algorithm '{}' is not one a shard counts (d4, mirror or join)",
+                escape_controls(&first.algorithm)
+            )]);
+        }
     };
     let plan = match shard_plan(algorithm, first.n, Some(first.split_depth), k) {
         Ok(p) => p,
-        Err(e) => return fail(vec![format!("{first_name}: {e}")]),
+        Err(e) => return fail(vec![plan_refused(first_name, first, &e)]),
     };
     if plan.len() != first.subproblems {
         return fail(vec![format!(
@@ -529,13 +646,26 @@ pub fn merge(results: &[(String, ShardResult)]) -> Result<Merged, MergeError> {
                 "{name}: the {algorithm} algorithm does not classify solutions, yet the result records symmetry classes"
             ));
         }
-        // The subtotals, where there are any, add up to the shard's counts.
-        match r.subtotals_sum(algorithm, covers.count) {
+        // The subtotals, where there are any, are each possible and add up to the shard's
+        // counts; a result that can carry them does; its total is a multiple of what every
+        // subproblem's is.
+        match r.subtotals_sum(plan.as_ref(), want) {
             Ok(Some(sum)) if (sum.solutions, sum.classes) != (r.solutions, r.classes) => {
                 problems.push(format!("{}: {}", r.named(name), subtotals_differ(&sum, r)));
             }
             Ok(_) => {}
             Err(e) => problems.push(format!("{}: {e}: the file was forged or damaged", r.named(name))),
+        }
+        if let Some(e) = r.missing_subtotals(algorithm.classifies(), covers.count) {
+            problems.push(format!("{}: {e}: the file was forged or damaged", r.named(name)));
+        }
+        let m = want.iter().fold(0u128, |g, &id| gcd(g, plan.multiple_of(id)));
+        if m > 1 && !r.solutions.is_multiple_of(m) {
+            problems.push(format!(
+                "{}: its {} solutions are not a multiple of {m}, as every subproblem's it covers is: the file was forged or damaged",
+                r.named(name),
+                r.solutions
+            ));
         }
         match merged.tally.checked_add(&r.tally()) {
             Some(t) => merged.tally = t,
@@ -574,6 +704,59 @@ pub fn merge(results: &[(String, ShardResult)]) -> Result<Merged, MergeError> {
         problems: vec![format!("the shards' sum is inconsistent: {e}; one of them was forged or damaged")],
     })?;
     Ok(merged)
+}
+
+/// Returns the greatest common divisor of `a` and `b` (`gcd(0, b) = b`).
+fn gcd(a: u128, b: u128) -> u128 {
+    if b == 0 { a } else { gcd(b, a % b) }
+}
+
+/// Returns the message naming the missing shards `missing` (increasing) of K = `k`, runs of
+/// consecutive shards as ranges: "missing shard(s) 0/4, 3/4", "missing shard(s) 1-4095/4096
+/// (4095 of 4096)".
+pub fn missing_shards(missing: &[usize], k: usize) -> String {
+    let mut runs: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < missing.len() {
+        let mut j = i;
+        while j + 1 < missing.len() && missing[j + 1] == missing[j] + 1 {
+            j += 1;
+        }
+        runs.push(if i == j {
+            format!("{}/{k}", missing[i])
+        } else {
+            format!("{}-{}/{k}", missing[i], missing[j])
+        });
+        i = j + 1;
+    }
+    let all = if runs.len() < missing.len() { format!(" ({} of {k})", missing.len()) } else { String::new() };
+    format!("missing shard(s) {}{all}", runs.join(", "))
+}
+
+/// Returns why the shard plan of `r` (from the file `name`) cannot be rebuilt here to check it,
+/// worded for merging rather than counting: the join's quarter table that does not fit, the
+/// memory a d4 or mirror plan needs, a board or depth out of range.
+fn plan_refused(name: &str, r: &ShardResult, e: &crate::Error) -> String {
+    let what = format!(
+        "{name}: the shard plan of its n = {}, {} with K = {} cannot be rebuilt here to check the shards",
+        r.n,
+        escape_controls(&r.algorithm),
+        r.shards
+    );
+    match e {
+        crate::Error::JoinTooLarge { needed_mib, available_mib, address_space_limit_mib, max, n, .. } => {
+            if n > max {
+                format!("{what}: the join supports n <= {max}: the file was forged or damaged")
+            } else {
+                let limit = address_space_limit_mib
+                    .map_or(String::new(), |l| format!(", under an address-space limit of {l} MiB"));
+                format!(
+                    "{what}: the join's quarter table and one thread's buffers need about {needed_mib} MiB, and the join takes at most 3/4 of the {available_mib} MiB available to this process{limit}: merge where more memory is free"
+                )
+            }
+        }
+        e => format!("{what}: {e}"),
+    }
 }
 
 #[cfg(test)]
@@ -659,7 +842,7 @@ mod tests {
             "{err}"
         );
         let mut s = shards(10, 3);
-        forge(&mut s, 1, |r| r.solutions = u128::MAX - 10);
+        forge(&mut s, 1, |r| r.solutions = u128::MAX - 11);
         assert_eq!(
             merge(&s).unwrap_err().problems,
             [
@@ -692,12 +875,26 @@ mod tests {
         let mut s = good.clone();
         forge(&mut s, 1, |r| r.solutions += 1);
         let err = merge(&s).unwrap_err().to_string();
+        assert!(err.contains("s1.json (shard 1/2, host node1): its 6941 solutions"), "{err}");
+        assert!(
+            err.contains(" solutions are not a multiple of 2, as every subproblem's it covers is"),
+            "{err}"
+        );
+        // Issue 23: + 2 is even, but not a whole number of classes (F180 = 80 at n = 12), + 8 is,
+        // and only the known value refuses it.
+        let mut s = good.clone();
+        forge(&mut s, 1, |r| r.solutions += 2);
+        let err = merge(&s).unwrap_err().to_string();
         assert!(
             err.contains(
-                "14201 solutions of n = 12 are not a whole number of symmetry classes by Burnside's lemma"
+                "14202 solutions of n = 12 are not a whole number of symmetry classes by Burnside's lemma"
             ),
             "{err}"
         );
+        let mut s = good.clone();
+        forge(&mut s, 1, |r| r.solutions += 8);
+        let err = merge(&s).unwrap_err().to_string();
+        assert!(err.contains("14208 solutions of n = 12, but Q(12) = 14200 (OEIS A000170)"), "{err}");
         // Classes in an algorithm that does not classify.
         let mut s = shards(10, 2);
         forge(&mut s, 0, |r| r.classes.orbit1 = 1);
@@ -743,7 +940,7 @@ mod tests {
     fn subtotals_must_add_up_to_the_shard() {
         // Format 3 results carry their subtotals and host; they add up.
         let good = shards_of(Algorithm::D4, 10, 3);
-        assert!(good.iter().all(|(_, r)| r.format_version == 3 && r.subtotals.is_some()));
+        assert!(good.iter().all(|(_, r)| r.format_version == 4 && r.subtotals.is_some()));
         assert_eq!(merge(&good).unwrap().tally.solutions, 724);
         // The total changed but not the subtotals (checksum recomputed): named with its host.
         let mut s = good.clone();
@@ -783,6 +980,10 @@ mod tests {
         let mut s = shards(10, 3);
         s.remove(1);
         assert_eq!(merge(&s).unwrap_err().problems, vec!["missing shard(s) 1/3"]);
+        assert_eq!(
+            missing_shards(&[0, 2, 3, 4, 7, 8, 4095], 4096),
+            "missing shard(s) 0/4096, 2-4/4096, 7-8/4096, 4095/4096 (7 of 4096)"
+        );
         let mut s = shards(10, 3);
         s.push(s[0].clone());
         assert_eq!(merge(&s).unwrap_err().problems, vec!["shard 0/3 is given 2 times (s0.json, s0.json)"]);
@@ -841,9 +1042,9 @@ mod tests {
         assert!(merge(&s).unwrap_err().to_string().contains("s1.json (shard 1/2) covers other subproblems"));
         // A newer format, or a result that names no subproblems, is refused.
         let mut s = shards(10, 2);
-        s[0].1.format_version = 4;
+        s[0].1.format_version = 5;
         assert!(merge(&s).unwrap_err().to_string().contains(
-            "s0.json is not a shard result of format nqueens-shard 1 to 3 (it says nqueens-shard 4)"
+            "s0.json is not a shard result of format nqueens-shard 1 to 4 (it says nqueens-shard 5)"
         ));
         // Subtotals in a format that has none.
         let mut s = shards(10, 2);

@@ -22,7 +22,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use crate::journal::{self, Entry, Header, Journal, JournalError};
+use crate::journal::{self, Entry, Header, Journal, JournalError, Repaired};
 use crate::merge::{Covers, SHARD_FORMAT, SHARD_FORMAT_VERSION, ShardResult, check_total, round_micros};
 use crate::shard::{ShardId, shard_plan_with, try_assign};
 use crate::{Algorithm, Count, CountOptions, Counter, Error, Job, Plan, Tally, make_plan_with};
@@ -87,21 +87,32 @@ pub enum RunError {
         path: PathBuf,
     },
     /// The whole count breaks an invariant ([`check_total`]): a forged or damaged journal.
-    #[error("{}", inconsistent(.journal.as_deref(), .reason))]
+    #[error("{}", inconsistent(.journal.as_deref(), .reason, *.recorded, *.appended))]
     Inconsistent {
         /// The journal the count was resumed from, if any.
         journal: Option<PathBuf>,
         /// The broken invariant, with its numbers.
         reason: String,
+        /// The lines the journal held before this run.
+        recorded: usize,
+        /// The lines this run appended (counted here).
+        appended: usize,
     },
 }
 
-/// The message of [`RunError::Inconsistent`].
-fn inconsistent(journal: Option<&Path>, reason: &str) -> String {
+/// The message of [`RunError::Inconsistent`]: which lines are to blame, and whether the journal
+/// changed (every line passed the checks one line allows, so it is one of those the journal
+/// held before this run; this run's were counted here).
+fn inconsistent(journal: Option<&Path>, reason: &str, recorded: usize, appended: usize) -> String {
     match journal {
+        Some(path) if appended == 0 => format!(
+            "checkpoint {}: the count is inconsistent: {reason}; a line of the journal was forged or damaged (each passes every check one line allows); the file was left untouched",
+            journal::shown(path)
+        ),
         Some(path) => format!(
-            "checkpoint {}: the count is inconsistent: {reason}; the journal was forged or damaged and was left untouched",
-            path.display()
+            "checkpoint {}: the count is inconsistent: {reason}; one of the {recorded} lines it held before this run (lines 2 to {}) was forged or damaged (each passes every check one line allows); this run appended {appended} lines, counted here",
+            journal::shown(path),
+            recorded + 1
         ),
         None => format!("the count is inconsistent: {reason}"),
     }
@@ -164,6 +175,34 @@ impl LongRun {
     /// journal that cannot be used (its file left untouched).
     pub fn open(&self, options: &CountOptions) -> Result<Session, RunError> {
         let start = Instant::now();
+        let Prepared { algorithm, plan, ids, member } = self.prepare(options)?;
+        // Only the journal's entries, keyed by id: a shard of a huge plan holds few of its ids.
+        let mut solved: HashMap<usize, Entry> = HashMap::new();
+        let mut torn = None;
+        let journal = match &self.checkpoint {
+            None => None,
+            Some(path) => {
+                let header = self.header(algorithm, plan.as_ref());
+                // Every line is checked against its subproblem before anything is appended.
+                let impossible = |e: &Entry| plan.impossible(e.id, &e.tally);
+                let (journal, resumed) =
+                    Journal::open(path, &header, |id| member.get(id).copied().unwrap_or(false), impossible)
+                        .map_err(RunError::Journal)?;
+                torn = resumed.torn.map(|t| Torn { bytes: t.len(), free_bytes: journal::free_bytes(path) });
+                for e in resumed.entries {
+                    solved.insert(e.id, e);
+                }
+                Some(journal)
+            }
+        };
+        let to_run: Vec<usize> = ids.iter().copied().filter(|i| !solved.contains_key(i)).collect();
+        let options = CountOptions { algorithm, stats: self.breakdown, ..options.clone() };
+        Ok(Session { run: self.clone(), options, start, plan, ids, journal, solved, to_run, torn })
+    }
+
+    /// Resolves the algorithm, refuses a join that does not fit, builds the plan and selects
+    /// the run's subproblems (see [`LongRun::open`]).
+    fn prepare(&self, options: &CountOptions) -> Result<Prepared, RunError> {
         let n = self.n;
         // The journal and the shard result record the concrete algorithm (`auto` resolves per n).
         let threads = options.threads;
@@ -205,34 +244,116 @@ impl LongRun {
         for &i in &ids {
             member[i] = true;
         }
-        // Only the journal's entries, keyed by id: a shard of a huge plan holds few of its ids.
-        let mut solved: HashMap<usize, Entry> = HashMap::new();
-        let mut torn = None;
-        let journal = match &self.checkpoint {
-            None => None,
-            Some(path) => {
-                let header = Header {
-                    n,
-                    algorithm: algorithm.name().to_string(),
-                    split_depth: plan.split_depth(),
-                    subproblems: plan.len(),
-                    shard: self.shard,
-                    version: VERSION.to_string(),
-                };
-                let (journal, resumed) =
-                    Journal::open(path, &header, |id| member.get(id).copied().unwrap_or(false))
-                        .map_err(RunError::Journal)?;
-                torn = resumed.torn.map(|t| Torn { bytes: t.len(), free_bytes: journal::free_bytes(path) });
-                for e in resumed.entries {
-                    solved.insert(e.id, e);
-                }
-                Some(journal)
-            }
-        };
-        let to_run: Vec<usize> = ids.iter().copied().filter(|i| !solved.contains_key(i)).collect();
-        let options = CountOptions { algorithm, stats: self.breakdown, ..options.clone() };
-        Ok(Session { run: self.clone(), options, start, plan, ids, journal, solved, to_run, torn })
+        Ok(Prepared { algorithm, plan, ids, member })
     }
+
+    /// Returns the journal header of this run with `algorithm` and `plan`.
+    fn header(&self, algorithm: Algorithm, plan: &dyn Plan) -> Header {
+        Header {
+            n: self.n,
+            algorithm: algorithm.name().to_string(),
+            split_depth: plan.split_depth(),
+            subproblems: plan.len(),
+            shard: self.shard,
+            version: VERSION.to_string(),
+        }
+    }
+
+    /// Reads this run's journal leniently ([`journal::repair`]) and returns the lines to keep:
+    /// those that pass every check one line allows. When they cover every subproblem of a
+    /// whole run but their sum still breaks an invariant ([`check_total`]: a line that passes
+    /// every cheap check is wrong), every kept subproblem is counted again here with
+    /// `options` (as long as the run itself took) and the lines that disagree are dropped too.
+    /// Nothing is written: [`journal::Repaired::text`] is the cleaned journal.
+    ///
+    /// # Errors
+    /// [`RunError::Library`] for a plan that cannot be built; [`RunError::Journal`] for a
+    /// journal without a readable header or of another run.
+    pub fn repair(&self, options: &CountOptions) -> Result<Repair, RunError> {
+        let Some(path) = self.checkpoint.as_deref() else {
+            return Err(RunError::Journal(JournalError::Io {
+                path: PathBuf::new(),
+                source: io::Error::new(io::ErrorKind::InvalidInput, "no journal to repair"),
+            }));
+        };
+        let Prepared { algorithm, plan, ids, member } = self.prepare(options)?;
+        let header = self.header(algorithm, plan.as_ref());
+        let impossible = |e: &Entry| plan.impossible(e.id, &e.tally);
+        let mut repaired =
+            journal::repair(path, &header, |id| member.get(id).copied().unwrap_or(false), impossible)
+                .map_err(RunError::Journal)?;
+        let (mut recounted, mut inconsistency) = (None, None);
+        if self.shard.is_none() && repaired.kept.len() == ids.len() {
+            // repair() keeps no line that would take the sum beyond 128 bits.
+            let total = repaired.kept.iter().fold(Tally::default(), |t, (_, e)| t + e.tally);
+            if let Err(reason) = check_total(algorithm, self.n, &total, plan.fundamental(&total, algorithm)) {
+                let counter = Counter::new(&CountOptions { algorithm, stats: false, ..options.clone() })?;
+                let mut only: Vec<usize> = repaired.kept.iter().map(|(_, e)| e.id).collect();
+                only.sort_unstable();
+                let again: HashMap<usize, Tally> =
+                    crate::audit::recount(&counter, plan.as_ref(), &only).into_iter().collect();
+                let classified = algorithm.classifies();
+                let (kept, wrong): (Vec<_>, Vec<_>) =
+                    std::mem::take(&mut repaired.kept).into_iter().partition(|(_, e)| {
+                        again
+                            .get(&e.id)
+                            .is_some_and(|t| (t.solutions, t.classes) == (e.tally.solutions, e.tally.classes))
+                    });
+                repaired.kept = kept;
+                for (line, e) in wrong {
+                    let got = again.get(&e.id).copied().unwrap_or_default();
+                    repaired.dropped.push((
+                        line,
+                        format!(
+                            "subproblem {} recounts to {} but the line says {}",
+                            e.id,
+                            crate::audit::counts(&got, classified),
+                            crate::audit::counts(&e.tally, classified)
+                        ),
+                    ));
+                }
+                repaired.dropped.sort_unstable_by_key(|d| d.0);
+                recounted = Some(only.len());
+                inconsistency = Some(reason);
+            }
+        }
+        let lines = repaired.kept.len() + repaired.dropped.len();
+        Ok(Repair { lines, repaired, recounted, inconsistency })
+    }
+}
+
+/// What [`LongRun::prepare`] gives: the concrete algorithm, the plan, the run's subproblems
+/// (increasing) and which of the plan's ids are among them.
+struct Prepared {
+    algorithm: Algorithm,
+    plan: Box<dyn Plan>,
+    ids: Vec<usize>,
+    member: Vec<bool>,
+}
+
+/// What [`LongRun::repair`] found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Repair {
+    /// The journal's entry lines read (kept and dropped).
+    pub lines: usize,
+    /// The header, the lines kept and the lines dropped with why.
+    pub repaired: Repaired,
+    /// The subproblems counted again, when the kept lines were complete but inconsistent.
+    pub recounted: Option<usize>,
+    /// The invariant the kept lines broke before the recount, if they did.
+    pub inconsistency: Option<String>,
+}
+
+/// Returns the algorithm recorded in the journal at `path` for the run of the `n`×`n` board
+/// (`shard`, or the whole board), if the file exists and has a valid header of that run: a
+/// journal's subproblems are those of its algorithm, so resuming with `auto` takes it rather
+/// than what `auto` would pick here (free memory decides that, and changes between runs).
+pub fn journal_algorithm(path: &Path, n: u32, shard: Option<ShardId>) -> Option<Algorithm> {
+    let header = journal::read_header(path).ok()?;
+    if header.n != n || header.shard != shard {
+        return None;
+    }
+    header.algorithm.parse().ok().filter(|&a| a != Algorithm::Auto)
 }
 
 /// Returns the split depth recorded in the journal at `path`, if it exists, has a valid header
@@ -351,6 +472,8 @@ impl Session {
             total.nodes = 0;
         }
         let seconds = round_micros(self.start.elapsed().as_secs_f64());
+        let recorded = self.solved.len();
+        let appended = if self.journal.is_some() { outcome.solved } else { 0 };
         let mut solved = self.solved;
         for e in fresh.into_inner().unwrap_or_else(|e| e.into_inner()) {
             solved.insert(e.id, e);
@@ -380,6 +503,8 @@ impl Session {
             Breakdown { classifies: self.options.algorithm.classifies(), rows }
         });
         Ok(Finished::Complete(Box::new(Done {
+            recorded,
+            appended,
             breakdown,
             n: self.run.n,
             shard: self.run.shard,
@@ -430,6 +555,10 @@ pub struct Done {
     /// The shard's subtotals ([`crate::subtotals::encode`]); `None` for a whole run or a shard
     /// too large to carry them.
     subtotals: Option<String>,
+    /// The journal's lines from before this session.
+    recorded: usize,
+    /// The lines this session appended to the journal.
+    appended: usize,
 }
 
 impl fmt::Debug for Done {
@@ -493,8 +622,14 @@ impl Done {
             None => {
                 // The invariants of a whole count: a resumed journal's lines must add up.
                 let plan = self.plan.as_ref();
-                let classes = check_total(algorithm, n, total, plan.fundamental(total, algorithm))
-                    .map_err(|reason| RunError::Inconsistent { journal: self.journal.clone(), reason })?;
+                let classes = check_total(algorithm, n, total, plan.fundamental(total, algorithm)).map_err(
+                    |reason| RunError::Inconsistent {
+                        journal: self.journal.clone(),
+                        reason,
+                        recorded: self.recorded,
+                        appended: self.appended,
+                    },
+                )?;
                 let mut count = Count::of_plan(plan, total, algorithm, self.seconds, self.threads, nodes);
                 count.unique = classes.map(|c| c.total());
                 count.classes = classes;

@@ -44,18 +44,32 @@ pub fn name(signal: i32) -> &'static str {
     }
 }
 
-/// Makes each stop signal end the process at once with its exit code.
+/// Returns the line [`exit_at_once`] writes for `signal`: "nqueens: stopped by SIGINT".
+fn stopped_line(signal: i32) -> &'static [u8] {
+    match signal {
+        SIGINT => b"nqueens: stopped by SIGINT\n",
+        SIGTERM => b"nqueens: stopped by SIGTERM\n",
+        SIGUSR1 => b"nqueens: stopped by SIGUSR1\n",
+        _ => b"nqueens: stopped by a signal\n",
+    }
+}
+
+/// Makes each stop signal end the process at once with its exit code (130 or 143) and one
+/// line on stderr naming it, instead of the signal's default action (which SIGUSR1's is too:
+/// a shell would see 138).
 ///
 /// # Errors
 /// If a handler cannot be installed.
 pub fn exit_at_once() -> io::Result<()> {
     for signal in STOP_SIGNALS {
         let code = exit_code(signal) as i32;
-        // SAFETY: the action erases the progress bar's line (an atomic load and `write(2)`) and
-        // calls `_exit`, all async-signal-safe.
+        let line = stopped_line(signal);
+        // SAFETY: the action erases the progress bar's line (an atomic load and `write(2)`),
+        // writes a static line with `write(2)` and calls `_exit`, all async-signal-safe.
         unsafe {
             signal_hook::low_level::register(signal, move || {
                 crate::progress::clear_in_signal_handler();
+                libc::write(2, line.as_ptr().cast(), line.len());
                 signal_hook::low_level::exit(code)
             })
         }?;

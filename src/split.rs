@@ -147,6 +147,55 @@ pub fn expand_counting(seeds: Vec<Subproblem>, n: u32, depth: u32, nodes: &mut u
     out
 }
 
+/// Returns how many subproblems [`expand`] makes of `seeds` at `depth`, counting at most `cap`
+/// of them, without storing any: what the automatic split depth compares with its target (a
+/// list of millions of prefixes took 384 MB just to be counted, and aborted under
+/// `prlimit --as`).
+pub fn count_expanded(seeds: &[Subproblem], n: u32, depth: u32, cap: usize) -> usize {
+    let depth = depth.min(n).min(MAX_SPLIT_DEPTH);
+    let mut count = 0usize;
+    for &seed in seeds {
+        let flow = walk(seed, n, depth, true, &mut 0, &mut |_| {
+            count += 1;
+            if count >= cap { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+        });
+        if flow.is_break() {
+            break;
+        }
+    }
+    count
+}
+
+/// [`expand_counting`] for a plan: counts the subproblems first ([`count_expanded`]; refused
+/// with [`crate::Error::TooManySubproblems`] at [`MAX_SUBPROBLEMS`]), checks their memory against what the process may use
+/// ([`crate::memory::check`]) and reserves it fallibly, so that a list that does not fit is
+/// refused with [`crate::Error::OutOfMemory`] (naming `what`) instead of an abort.
+///
+/// # Errors
+/// [`crate::Error::TooManySubproblems`]; [`crate::Error::OutOfMemory`] if the list does not fit.
+pub fn try_expand_counting(
+    seeds: Vec<Subproblem>,
+    n: u32,
+    depth: u32,
+    nodes: &mut u64,
+    what: impl Fn() -> String,
+) -> Result<Vec<Subproblem>, Error> {
+    let depth = depth.min(n).min(MAX_SPLIT_DEPTH);
+    let len = count_expanded(&seeds, n, depth, MAX_SUBPROBLEMS);
+    if len >= MAX_SUBPROBLEMS {
+        return Err(Error::TooManySubproblems { n, depth });
+    }
+    let bytes = (len as u64).saturating_mul(std::mem::size_of::<Subproblem>() as u64);
+    crate::memory::check(&what, bytes)?;
+    let mut out = Vec::new();
+    out.try_reserve_exact(len)
+        .map_err(|_| crate::memory::out_of_memory(what(), bytes, crate::memory::available()))?;
+    for seed in seeds {
+        expand_one(seed, n, depth, &mut out, nodes);
+    }
+    Ok(out)
+}
+
 fn expand_one(sub: Subproblem, n: u32, depth: u32, out: &mut Vec<Subproblem>, nodes: &mut u64) {
     // The search's look-ahead, applied here too so that node counts do not depend on the split.
     let _ = walk(sub, n, depth, true, nodes, &mut |leaf| {

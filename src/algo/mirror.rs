@@ -40,7 +40,12 @@ impl MirrorPlan {
     pub fn new(n: u32, depth: u32) -> Result<MirrorPlan, Error> {
         check_n(n)?;
         split::check_depth(depth)?;
-        let (subproblems, prefix_nodes) = mirror_subproblems_counting(n, depth);
+        // The list checked against the memory available and reserved fallibly: a refusal, not
+        // an abort (n = 63 at depth 4 makes over 4 million subproblems).
+        let seeds = mirror_seeds(n);
+        let mut prefix_nodes = seed_nodes(n, seeds.len());
+        let what = || format!("the mirror plan of n = {n} at split depth {depth} (its subproblem list)");
+        let subproblems = split::try_expand_counting(seeds, n, depth, &mut prefix_nodes, what)?;
         if subproblems.len() >= split::MAX_SUBPROBLEMS {
             return Err(Error::TooManySubproblems { n, depth });
         }
@@ -60,7 +65,11 @@ impl MirrorPlan {
     /// [`Error::BoardTooLarge`] if `n` > [`crate::MAX_N`].
     pub fn auto(n: u32, threads: usize) -> Result<MirrorPlan, Error> {
         check_n(n)?;
-        let depth = split::auto_split_depth(n, threads, |d| mirror_subproblems(n, d).len());
+        // Counted, not built: the depths past the target are never stored.
+        let seeds = mirror_seeds(n);
+        let depth = split::auto_split_depth(n, threads, |d| {
+            split::count_expanded(&seeds, n, d, split::MAX_SUBPROBLEMS)
+        });
         MirrorPlan::new(n, depth)
     }
 
@@ -125,6 +134,11 @@ impl Plan for MirrorPlan {
 
     fn prefix(&self, index: usize) -> Option<split::Prefix> {
         Some(self.subproblems[index].prefix)
+    }
+
+    /// The subproblem's weight: 2 from n = 2 (mirror halving), 1 for n = 0 and 1.
+    fn multiple_of(&self, index: usize) -> u128 {
+        u128::from(self.subproblems[index].weight)
     }
 
     /// The estimated size of the subproblem's search tree ([`estimate::tree_size`] with
@@ -222,14 +236,19 @@ pub fn mirror_subproblems(n: u32, depth: u32) -> Vec<Subproblem> {
 pub fn mirror_subproblems_counting(n: u32, depth: u32) -> (Vec<Subproblem>, u64) {
     assert!(n <= crate::kernel::MAX_N, "board side {n} is beyond the masks");
     let seeds = mirror_seeds(n);
-    // Row 0's left half, plus (odd n) the middle column and its row-1 children.
-    let mut nodes = match n {
-        0 | 1 => 0,
-        _ if n.is_multiple_of(2) => u64::from(n / 2),
-        _ => u64::from(n / 2) + 1 + (seeds.len() - n as usize / 2) as u64,
-    };
+    let mut nodes = seed_nodes(n, seeds.len());
     let subproblems = split::expand_counting(seeds, n, depth, &mut nodes);
     (subproblems, nodes)
+}
+
+/// Returns the queen placements that make the `seeds` symmetry seeds of the `n`×`n` board: row
+/// 0's left half, plus (odd n) the middle column and its row-1 children.
+fn seed_nodes(n: u32, seeds: usize) -> u64 {
+    match n {
+        0 | 1 => 0,
+        _ if n.is_multiple_of(2) => u64::from(n / 2),
+        _ => u64::from(n / 2) + 1 + (seeds - n as usize / 2) as u64,
+    }
 }
 
 /// Returns the symmetry seeds of mirror halving (see the module docs), in column order.

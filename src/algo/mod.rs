@@ -148,6 +148,32 @@ pub trait Plan: Sync {
         let _ = total;
         None
     }
+    /// Returns a number that the solutions of subproblem `index` are always a multiple of: the
+    /// weight every completion of it stands for (2 for mirror halving from n = 2; 8, 4 or 2, the
+    /// orbit of its start constellation, for d4; for the join, the unit's row-set and
+    /// long-diagonal weights). 1 by default. A shard result or journal line whose count is not
+    /// a multiple was forged or damaged.
+    fn multiple_of(&self, index: usize) -> u128 {
+        let _ = index;
+        1
+    }
+    /// Returns why `tally` cannot be the counts of subproblem `index` of this plan, or `None`:
+    /// the cheap invariants of one subproblem, checked on every shard subtotal and journal line
+    /// before it is added ([`Plan::multiple_of`]; no symmetry classes for an algorithm that
+    /// does not classify; for d4 the orbit sizes its start constellation allows). `None` does
+    /// not mean the count is right: only counting it again tells.
+    fn impossible(&self, index: usize, tally: &Tally) -> Option<String> {
+        let m = self.multiple_of(index);
+        if !tally.solutions.is_multiple_of(m) {
+            return Some(format!(
+                "its {} solutions are not a multiple of {m}, the weight of every solution it counts",
+                tally.solutions
+            ));
+        }
+        (!self.algorithm().classifies() && tally.classes != Classes::default()).then(|| {
+            format!("it records symmetry classes, which the {} algorithm does not count", self.algorithm())
+        })
+    }
     /// Returns the queens subproblem `index` fixes, as the columns of rows 0, 1, …, for plans
     /// whose subproblems are row prefixes; `None` for plans whose subproblems are not (the
     /// breakdown then leaves the prefix empty and the shard planner counts such a subproblem's
@@ -256,4 +282,49 @@ pub fn make_plan_with(
         Algorithm::Join => Box::new(mirror(None)?),
         Algorithm::Auto => unreachable!("resolve() returns a concrete algorithm"),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every subproblem's real counts pass [`Plan::impossible`], every weight from n = 2 is at
+    /// least 2, and one solution more or fewer (or one class of a kind the plan cannot have)
+    /// is caught: n = 0..=13, every algorithm, two split depths.
+    #[test]
+    fn real_counts_are_possible_and_changed_ones_are_not() {
+        for n in 0..=13u32 {
+            for algorithm in Algorithm::ALL {
+                for depth in [None, Some(3)] {
+                    let plan = make_plan(algorithm, n, depth, 2).unwrap();
+                    let mut total = 0u128;
+                    for i in 0..plan.len() {
+                        let t = plan.solve(i, false);
+                        total += t.solutions;
+                        let m = plan.multiple_of(i);
+                        assert_eq!(plan.impossible(i, &t), None, "{algorithm} n = {n} subproblem {i}: {t:?}");
+                        assert!(n < 2 || m >= 2, "{algorithm} n = {n} subproblem {i}: weight {m}");
+                        let more = Tally { solutions: t.solutions + 1, ..t };
+                        assert!(n < 2 || plan.impossible(i, &more).is_some(), "{algorithm} n = {n} {i}");
+                        let mut odd = t;
+                        odd.classes.orbit1 += 1;
+                        assert!(plan.impossible(i, &odd).is_some(), "{algorithm} n = {n} {i}");
+                    }
+                    assert_eq!(Some(total), crate::oeis::A000170.get(n), "{algorithm} n = {n}");
+                }
+            }
+        }
+        // d4 at n = 10 (≡ 2 mod 4): an orbit-2 class is impossible in any subproblem; a class of
+        // 8 more than the completions, too.
+        let plan = make_plan(Algorithm::D4, 10, None, 2).unwrap();
+        let t = plan.solve(0, false);
+        let mut c2 = t;
+        c2.classes.orbit2 += 1;
+        c2.solutions += 8;
+        let why = plan.impossible(0, &c2).unwrap();
+        assert!(why.contains("no board of n ≡ 2 or 3 (mod 4) is symmetric under the 90° rotation"), "{why}");
+        let mut c8 = t;
+        c8.classes.orbit8 += 1;
+        assert!(plan.impossible(0, &c8).is_some());
+    }
 }

@@ -11,8 +11,9 @@
 //!   no text form, so it is neither offered on the command line nor read).
 //!
 //! `encode` formats boards from precomputed rows for the ordered listing; `decode` reads a
-//! list as it streams in, with flat memory, telling each board's rows and queens as written (the
-//! checker judges them).
+//! list as it streams in, boards of any side, with memory that grows with the side of the board
+//! being read and never with the input's bytes, telling each board's rows and queens as written
+//! (the checker judges them).
 
 pub(crate) mod decode;
 pub(crate) mod encode;
@@ -20,7 +21,7 @@ pub(crate) mod encode;
 use std::fmt;
 use std::str::FromStr;
 
-pub use decode::{MAX_LINE, ReadError, escape_controls};
+pub use decode::{ReadError, escape_controls};
 
 /// How each solution is written (and read).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -74,12 +75,13 @@ impl BoardFormat {
     }
 
     /// Returns about how many bytes one board of side `n` takes in this format (exact for board
-    /// and leetcode, an upper bound of 3 bytes a row for cols).
+    /// and leetcode, 3 bytes a row for cols, an upper bound up to n = 99), saturating at
+    /// `usize::MAX`.
     pub fn bytes_per_board(self, n: usize) -> usize {
         match self {
-            BoardFormat::Board => n * (n + 1) + 1,
-            BoardFormat::Leetcode => n * (n + 3) + 3,
-            BoardFormat::Cols => 3 * n.max(1),
+            BoardFormat::Board => n.saturating_mul(n.saturating_add(1)).saturating_add(1),
+            BoardFormat::Leetcode => n.saturating_mul(n.saturating_add(3)).saturating_add(3),
+            BoardFormat::Cols => n.max(1).saturating_mul(3),
             BoardFormat::Raw => n.max(1),
         }
     }

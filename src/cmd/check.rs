@@ -16,13 +16,16 @@ use crate::config::CheckConfig;
 /// A [`UsageError`] (exit 2) when the input cannot be read: a missing file, text that is not
 /// UTF-8, an undetectable format, invalid JSON; a failed write.
 pub fn run(config: CheckConfig) -> anyhow::Result<ExitCode> {
+    // Nothing to save: a signal ends the command at once, with one line (exit 130 or 143).
+    crate::signals::exit_at_once().context("installing signal handlers")?;
     let options = &config.options;
     let (report, name) = match &config.file {
         None => (check(io::stdin().lock(), options), "standard input".to_string()),
         Some(path) => {
-            let file =
-                File::open(path).map_err(|e| UsageError(format!("cannot open {}: {e}", path.display())))?;
-            (check(BufReader::with_capacity(256 * 1024, file), options), path.display().to_string())
+            // A file name is shown with its control characters escaped, as what the list holds.
+            let name = nqueens::boards::escape_controls(&path.display().to_string());
+            let file = File::open(path).map_err(|e| UsageError(format!("cannot open {name}: {e}")))?;
+            (check(BufReader::with_capacity(256 * 1024, file), options), name)
         }
     };
     let report = report.map_err(|e| UsageError(format!("{name}: {e}")))?;

@@ -12,6 +12,9 @@ use std::sync::atomic::AtomicBool;
 use anyhow::Context;
 use nqueens::run::{Counted, Finished};
 
+use nqueens::journal;
+
+use super::UsageError;
 use crate::config::{self, LongConfig};
 use crate::signals::{self, Stop};
 
@@ -22,7 +25,21 @@ use crate::signals::{self, Stop};
 /// A journal that cannot be used, a count that does not add up (exit 2); a failed count or
 /// write (exit 1); see [`super::exit_code`].
 pub fn run(config: LongConfig) -> anyhow::Result<ExitCode> {
-    let LongConfig { run, options, report, output, breakdown, tracker } = config;
+    let LongConfig {
+        run,
+        options,
+        report,
+        output,
+        breakdown,
+        tracker,
+        repair,
+        algorithm_given,
+        algorithm_from_journal,
+    } = config;
+    if repair {
+        signals::exit_at_once().context("installing signal handlers")?;
+        return write_repaired(&run, &options);
+    }
     // Signals, before any work: a graceful stop when there is a journal to keep (a signal that
     // comes while the plan is built ends the command at once: nothing is to be saved yet), else
     // an immediate exit.
@@ -35,8 +52,8 @@ pub fn run(config: LongConfig) -> anyhow::Result<ExitCode> {
     if let Some(stop) = &stop {
         stop.watch(tracker, shell_command());
     }
-    let session = run.open(&options).map_err(super::from_run)?;
-    let journal = run.checkpoint.as_deref().map_or_else(String::new, |p| p.display().to_string());
+    let journal = run.checkpoint.as_deref().map_or_else(String::new, journal::shown);
+    let session = run.open(&options).map_err(|e| worded(e, &journal, algorithm_from_journal))?;
     if let Some(torn) = session.torn() {
         super::warn(format_args!("nqueens: warning: checkpoint {journal}: {torn}"));
     }
@@ -52,12 +69,16 @@ pub fn run(config: LongConfig) -> anyhow::Result<ExitCode> {
     }
     let never = AtomicBool::new(false);
     let stop_flag: &AtomicBool = stop.as_ref().map_or(&never, |s| &s.flag);
-    let done = match session.run(stop_flag).map_err(super::from_run)? {
+    let done = match session.run(stop_flag).map_err(|e| worded(e, &journal, algorithm_from_journal))? {
         Finished::Stopped { recorded, subproblems } => {
             stop.as_ref().inspect(|s| s.settle());
             let signal = stop.as_ref().and_then(Stop::signal).unwrap_or(signal_hook::consts::SIGTERM);
+            // The journal fixes the algorithm: a command that let `auto` choose is given it, so
+            // that the resume does not depend on the memory free then.
+            let fixed =
+                if algorithm_given { String::new() } else { format!(" --algorithm {}", options.algorithm) };
             super::warn(format_args!(
-                "nqueens: stopped by {}: {recorded} of {subproblems} subproblems are recorded in {journal}; run the same command again to resume: {}",
+                "nqueens: stopped by {}: {recorded} of {subproblems} subproblems are recorded in {journal}; run the same command again to resume: {}{fixed}",
                 signals::name(signal),
                 shell_command()
             ));
@@ -65,26 +86,140 @@ pub fn run(config: LongConfig) -> anyhow::Result<ExitCode> {
         }
         Finished::Complete(done) => done,
     };
+    // The result first (a count that does not add up is refused before anything is written),
+    // then the files; a finished count survives a failed write.
+    let counted = done.result().map_err(|e| worded(e, &journal, algorithm_from_journal))?;
+    let mut failed = false;
     if let (Some(path), Some(rows)) = (&breakdown, &done.breakdown) {
         let mut csv = Vec::new();
-        rows.write_csv(&mut csv)
-            .and_then(|()| write_atomically(path, &csv))
-            .with_context(|| format!("writing breakdown {}", path.display()))?;
+        if let Err(e) = rows.write_csv(&mut csv).and_then(|()| write_atomically(path, &csv)) {
+            super::warn(format_args!(
+                "nqueens: error: writing breakdown {}: {e}; the count is still written",
+                journal::shown(path)
+            ));
+            failed = true;
+        }
     }
-    match done.result().map_err(super::from_run)? {
+    let code = match counted {
         Counted::Shard(result) => {
             let mut text = serde_json::to_string(&result).context("encoding the shard result")?;
             text.push('\n');
-            match &output {
-                Some(path) => write_atomically(path, text.as_bytes())
-                    .with_context(|| format!("writing shard result {}", path.display()))?,
-                None => io::stdout().lock().write_all(text.as_bytes()).context("writing the shard result")?,
-            }
-            Ok(ExitCode::SUCCESS)
+            write_shard_result(output.as_deref(), &text)
         }
-        Counted::Whole(count) => super::merge::report(&count, &report),
+        Counted::Whole(count) => super::merge::report(&count, &report)?,
+    };
+    Ok(if failed { ExitCode::from(super::EXIT_FAILED) } else { code })
+}
+
+/// Writes the shard result `text` to `output` (stdout when `None`). If that fails (a full disk,
+/// a file size limit), the finished result is not lost: it goes to standard output instead, or
+/// to standard error when standard output fails too, with one line saying so; exit 1.
+fn write_shard_result(output: Option<&Path>, text: &str) -> ExitCode {
+    let to_stdout = || -> io::Result<()> {
+        let mut out = io::stdout().lock();
+        out.write_all(text.as_bytes())?;
+        out.flush()
+    };
+    let first = match output {
+        Some(path) => match write_atomically(path, text.as_bytes()) {
+            Ok(()) => return ExitCode::SUCCESS,
+            Err(e) => format!("writing shard result {}: {e}", journal::shown(path)),
+        },
+        None => match to_stdout() {
+            Ok(()) => return ExitCode::SUCCESS,
+            Err(e) => format!("writing the shard result to standard output: {e}"),
+        },
+    };
+    if output.is_some() && to_stdout().is_ok() {
+        super::warn(format_args!(
+            "nqueens: error: {first}; the result is on standard output instead: save it as the shard's file"
+        ));
+    } else {
+        super::warn(format_args!(
+            "nqueens: error: {first}; the result follows on standard error: save its last line as the shard's file"
+        ));
+        let _ = io::stderr().lock().write_all(text.as_bytes());
+    }
+    ExitCode::from(super::EXIT_FAILED)
+}
+
+/// Returns the error of a long run as the command line reports it ([`super::from_run`]), with
+/// what to do added: a corrupt or inconsistent journal names `--repair`; a join that does not
+/// fit where the journal fixed the algorithm says so (the journal cannot change algorithm).
+fn worded(e: nqueens::run::RunError, journal: &str, algorithm_from_journal: bool) -> anyhow::Error {
+    use nqueens::run::RunError;
+    let repair = |e: &RunError| {
+        UsageError(format!(
+            "{e}: `--repair` writes the lines that pass every check (recounting them if need be) to {journal}.repaired"
+        ))
+        .into()
+    };
+    match e {
+        RunError::Journal(nqueens::journal::JournalError::Corrupt { .. }) => repair(&e),
+        RunError::Inconsistent { journal: Some(_), .. } => repair(&e),
+        RunError::Library(nqueens::Error::JoinTooLarge { needed_mib, available_mib, .. }) if algorithm_from_journal => {
+            UsageError(format!(
+                "checkpoint {journal} was written by the join algorithm (its lines are join units), which does not fit here: it needs about {needed_mib} MiB but {available_mib} MiB are available to this process, of which the join uses at most 3/4; resume it with more memory or fewer threads (-j), or count into a new journal"
+            ))
+            .into()
+        }
+        e => super::from_run(e),
     }
 }
+
+/// `--repair`: reads the journal leniently ([`nqueens::run::LongRun::repair`]), names each
+/// dropped line on stderr, and writes the lines kept to `JOURNAL.repaired` (never over the
+/// journal itself); exit 0, or 2 when the journal has no readable header or is another run's.
+fn write_repaired(run: &nqueens::run::LongRun, options: &nqueens::CountOptions) -> anyhow::Result<ExitCode> {
+    let path = run.checkpoint.as_deref().expect("--repair requires --checkpoint");
+    let name = journal::shown(path);
+    let found = run.repair(options).map_err(super::from_run)?;
+    if let Some(reason) = &found.inconsistency {
+        super::warn(format_args!(
+            "nqueens: checkpoint {name}: its lines cover every subproblem but add up to an impossible count ({reason}): recounted its {} subproblems",
+            found.recounted.unwrap_or(0)
+        ));
+    }
+    let dropped = &found.repaired.dropped;
+    for (line, why) in dropped.iter().take(MAX_DROPPED_SHOWN) {
+        super::warn(format_args!("nqueens: checkpoint {name} line {line} dropped: {why}"));
+    }
+    if dropped.len() > MAX_DROPPED_SHOWN {
+        super::warn(format_args!(
+            "nqueens: ... and {} more lines dropped",
+            dropped.len() - MAX_DROPPED_SHOWN
+        ));
+    }
+    let crlf = found.repaired.carriage_returns;
+    if dropped.is_empty() && crlf == 0 {
+        super::warn(format_args!(
+            "nqueens: checkpoint {name}: all {} lines pass every check; nothing to repair (no file written)",
+            found.lines
+        ));
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut target = path.as_os_str().to_owned();
+    target.push(".repaired");
+    let target = std::path::PathBuf::from(target);
+    write_atomically(&target, found.repaired.text().as_bytes())
+        .with_context(|| format!("writing {}", journal::shown(&target)))?;
+    let target = journal::shown(&target);
+    let crlf = if crlf > 0 {
+        format!(" ({crlf} lines, the header included, without the \\r of CRLF line ends)")
+    } else {
+        String::new()
+    };
+    super::warn(format_args!(
+        "nqueens: checkpoint {name}: kept {} of {} lines in {target}{crlf}, dropped {}; {name} itself is unchanged: move {target} over it to resume from the kept lines",
+        found.repaired.kept.len(),
+        found.lines,
+        dropped.len()
+    ));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The dropped lines `--repair` names one by one; the rest are counted.
+const MAX_DROPPED_SHOWN: usize = 100;
 
 /// Returns `n` with a comma between groups of three digits: 4922 as "4,922".
 fn grouped(n: usize) -> String {
@@ -120,7 +255,8 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
         .suffix(".tmp")
         .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666))
         .tempfile_in(&dir)?;
-    tmp.write_all(bytes)?;
+    // Through the file itself: its errors do not name the temporary file (removed again).
+    tmp.as_file_mut().write_all(bytes)?;
     tmp.as_file().sync_all()?;
     tmp.persist(path).map_err(|e| e.error)?;
     Ok(())

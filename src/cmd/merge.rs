@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use nqueens::audit::audit;
+use nqueens::boards::escape_controls;
 use nqueens::merge::{ShardResult, merge};
 use nqueens::output::Record;
 use nqueens::{Count, CountOptions, Counter, oeis};
@@ -27,9 +28,12 @@ const MAX_SHARD_FILE: u64 = 8 << 20;
 /// [`UsageError`] for a file that cannot be read or is not a shard result; a plain error (exit
 /// 1) listing every missing, duplicated or mismatched shard.
 pub fn run(config: MergeConfig) -> anyhow::Result<ExitCode> {
+    // Nothing to save: a signal ends the merge at once, with one line (exit 130 or 143).
+    crate::signals::exit_at_once().context("installing signal handlers")?;
     let mut results = Vec::new();
     for path in &config.files {
-        let name = path.display().to_string();
+        // A file name is shown with its control characters escaped, as the fields of a result.
+        let name = escape_controls(&path.display().to_string());
         // A shard result is a few kilobytes: refuse anything that is not a plain file of sane
         // size rather than reading a device or a huge file without end.
         let meta = std::fs::metadata(path)
@@ -50,11 +54,19 @@ pub fn run(config: MergeConfig) -> anyhow::Result<ExitCode> {
             ))
             .into());
         }
-        let result: ShardResult = serde_json::from_str(&text).map_err(|e| {
+        // A UTF-8 byte order mark (an editor's) is no part of the JSON: skipped.
+        let json = text.strip_prefix('\u{feff}').unwrap_or(&text);
+        let result: ShardResult = serde_json::from_str(json).map_err(|e| {
             UsageError(format!("{name} is not a shard result of `nqueens count --shard`: {e}"))
         })?;
         results.push((name, result));
     }
+    // The cheap checks first (every file, the set complete, the invariants of the total): an
+    // audit recounts, and a set that cannot merge is refused before that work.
+    let merged = match &config.audit {
+        Some(a) if a.partial => None,
+        _ => Some(merge(&results)?),
+    };
     if let Some(a) = &config.audit {
         let (fraction, threads) = (a.fraction, a.threads);
         let seed = a.seed.unwrap_or_else(clock_seed);
@@ -84,7 +96,7 @@ pub fn run(config: MergeConfig) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::SUCCESS);
         }
     }
-    let merged = merge(&results)?;
+    let Some(merged) = merged else { return Ok(ExitCode::SUCCESS) };
     let count = merged.count();
     config::check_offset(config.report.format, config.report.sequence, std::iter::once(count.n))?;
     report(&count, &config.report)

@@ -22,6 +22,8 @@ const SIGNAL_LEAD: f64 = 120.0;
 /// [`super::UsageError`] for a board or algorithm whose plan cannot be built (such as a join table
 /// that does not fit in memory); a failed write.
 pub fn run(args: PlanArgs) -> anyhow::Result<ExitCode> {
+    // Nothing to save: a signal ends the command at once, with one line (exit 130 or 143).
+    crate::signals::exit_at_once().context("installing signal handlers")?;
     let n = args.n;
     let algorithm = args.algorithm.resolve_for(n, args.threads);
     let k = args.shards;
@@ -71,6 +73,7 @@ pub fn run(args: PlanArgs) -> anyhow::Result<ExitCode> {
                 "cpu_seconds": cpu.as_ref().map(|c| c.cpu_seconds),
                 "cpu_seconds_std_error": cpu.as_ref().map(|c| c.std_error),
                 "sampled": cpu.as_ref().map(|c| c.sampled),
+                "sampled_share_counted": cpu.as_ref().map(|c| c.counted_share),
                 "time_limit_seconds": time_limit,
                 "sbatch": sbatch,
                 "parallel": parallel,
@@ -119,7 +122,7 @@ pub fn run(args: PlanArgs) -> anyhow::Result<ExitCode> {
 
 /// Writes the CPU time lines of the text format.
 fn write_cpu(out: &mut impl Write, c: &CpuEstimate, k: usize, threads: usize) -> io::Result<()> {
-    let exact = c.sampled == c.subproblems;
+    let exact = c.sampled == c.subproblems && c.counted_share >= 1.0;
     let spread = if exact {
         "every subproblem counted".to_string()
     } else {
@@ -132,12 +135,28 @@ fn write_cpu(out: &mut impl Write, c: &CpuEstimate, k: usize, threads: usize) ->
             c.subproblems
         )
     };
+    // Subproblems too long for the budget were counted in part and extrapolated: say how little.
+    let spread = if c.counted_share < 1.0 {
+        format!(
+            "{spread}, each counted for its share of --sample-seconds only: {} of their work on average (their first steps), so a rough estimate",
+            percent(c.counted_share)
+        )
+    } else {
+        spread
+    };
     writeln!(out, "CPU time:     {} on one core of this machine, {spread}", human(c.cpu_seconds))?;
     writeln!(
         out,
         "per shard:    about {} wall-clock on {threads} thread(s), if threads scale",
         human(c.cpu_seconds / k as f64 / threads as f64)
     )
+}
+
+/// Returns the fraction `f` as a percentage with two significant digits (0.0031 as "0.31%").
+fn percent(f: f64) -> String {
+    let p = 100.0 * f;
+    let decimals = if p >= 10.0 { 0 } else { (1.0 - p.max(1e-12).log10().floor()).clamp(1.0, 12.0) as usize };
+    format!("{p:.decimals$}%")
 }
 
 /// Returns `seconds` as a short human-readable duration: 0.42 s, 37 s, 12.5 min, 3.2 h, 4.1 d.
@@ -172,5 +191,8 @@ mod tests {
         assert_eq!(hms(300.0), "0:05:00");
         assert_eq!(hms(301.0), "0:06:00");
         assert_eq!(hms(26.0 * 3600.0), "1-02:00:00");
+        assert_eq!(percent(0.0031), "0.31%");
+        assert_eq!(percent(0.5), "50%");
+        assert_eq!(percent(0.012), "1.2%");
     }
 }

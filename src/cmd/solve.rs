@@ -26,11 +26,23 @@ const TERMINAL_BYTES: f64 = 1e8;
 /// Worker threads that cannot start as a failed run; a failed write (a broken pipe is treated as
 /// the normal end by `main`).
 pub fn run(config: SolveConfig) -> anyhow::Result<ExitCode> {
+    // Nothing to save: a signal ends the command at once, with one line (exit 130 or 143).
+    crate::signals::exit_at_once().context("installing signal handlers")?;
     let (n, options) = match config {
         SolveConfig::Any { n, format } => {
+            if let Some(warning) = any_warning(n, format, io::stdout().is_terminal()) {
+                super::warn(format_args!("nqueens: warning: {warning}"));
+            }
             let mut out = BufWriter::with_capacity(256 * 1024, io::stdout().lock());
-            construct::write_any(n, format, &mut out).context("writing the solution")?;
+            let written = construct::write_any(n, format, &mut out).context("writing the solution")?;
             out.flush().context("writing the solution")?;
+            if written == 0 {
+                // --any promises one board: none is a failed search, as grep's exit 1.
+                super::warn(format_args!(
+                    "nqueens: n = {n} has no solution (OEIS A000170: Q(2) = Q(3) = 0): --any writes one board for n = 0, 1 and every n >= 4"
+                ));
+                return Ok(ExitCode::from(super::EXIT_FAILED));
+            }
             return Ok(ExitCode::SUCCESS);
         }
         SolveConfig::List { n, options } => (n, options),
@@ -78,9 +90,30 @@ fn warning(n: u32, format: BoardFormat, limit: Option<u64>, unique: bool, termin
     }
 }
 
+/// Returns a warning for `solve N --any` to a terminal when the one board is larger than a
+/// listing that warns (`TERMINAL_BYTES`): n = 100,000 in the board format is 10 GB.
+fn any_warning(n: u64, format: BoardFormat, terminal: bool) -> Option<String> {
+    let bytes = format.bytes_per_board(usize::try_from(n).unwrap_or(usize::MAX)) as f64;
+    (terminal && bytes > TERMINAL_BYTES).then(|| {
+        format!(
+            "the board of n = {n} in the {format} format is about {bytes:.1e} bytes, to the terminal; --format cols writes it in about {:.1e}, or send it to a file",
+            BoardFormat::Cols.bytes_per_board(usize::try_from(n).unwrap_or(usize::MAX)) as f64
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_huge_board_to_a_terminal_warns() {
+        let w = any_warning(100_000, BoardFormat::Board, true).unwrap();
+        assert!(w.starts_with("the board of n = 100000 in the board format is about 1.0e10 bytes"), "{w}");
+        assert_eq!(any_warning(100_000, BoardFormat::Board, false), None);
+        assert_eq!(any_warning(1000, BoardFormat::Board, true), None);
+        assert!(any_warning(u64::from(u32::MAX), BoardFormat::Cols, true).is_some());
+    }
 
     #[test]
     fn warns_where_a_listing_cannot_finish() {

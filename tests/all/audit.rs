@@ -1,10 +1,13 @@
-//! `nqueens merge --audit FRACTION`: shard results carry per-subproblem subtotals (format 3) and
-//! the audit recounts a seeded sample of them, naming the shard file and host that disagree
-//! (issue 15).
+//! `nqueens merge --audit FRACTION`: shard results carry per-subproblem subtotals (format 3, and
+//! 4 with the host under the checksum) and the audit recounts a seeded sample of them, naming
+//! the shard file and host that disagree (issue 15). Since issue 23 every cheap check (the
+//! known value of n ≤ 27 among them) runs first, so the forgeries here that only an audit can
+//! see move solutions between subproblems, keeping every total.
 
 use std::path::{Path, PathBuf};
 
 use crate::common::{nqueens, usage_error};
+use crate::common::{read_shard as read, shard_subtotals as subtotals, write_shard as write};
 use nqueens::merge::ShardResult;
 use nqueens::{Classes, Tally, oeis};
 
@@ -22,38 +25,39 @@ fn shard_files(dir: &Path, n: u32, k: usize, extra: &[&str]) -> Vec<PathBuf> {
         .collect()
 }
 
-fn read(path: &Path) -> ShardResult {
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
-}
-
-fn write(path: &Path, r: &ShardResult) {
-    std::fs::write(path, serde_json::to_string(r).unwrap()).unwrap();
-}
-
-/// Decodes the subtotals of `r` (d4 when `classifies`).
-fn subtotals(r: &ShardResult, classifies: bool) -> Vec<Tally> {
-    nqueens::subtotals::decode(r.subtotals.as_deref().unwrap(), classifies)
-        .unwrap()
-        .map(Result::unwrap)
-        .collect()
-}
-
-/// Forges the subtotal at `position` of the shard result at `path` by `edit`, and the total so
-/// that it stays consistent, with a recomputed checksum: what a dishonest or broken machine
-/// could send. Returns the subproblem id it forged.
-fn forge_subtotal(path: &Path, position: usize, classifies: bool, edit: impl Fn(&mut Tally)) -> usize {
+/// Moves `delta` solutions (with `delta / 8` classes of 8 for d4) from the subtotal at position
+/// `from` to the one at `to` in the shard result at `path`, checksum recomputed: every total
+/// and every cheap invariant still holds, only a recount tells. Returns the two subproblem ids.
+fn forge_pair(path: &Path, to: usize, from: usize, classifies: bool, delta: u128) -> (usize, usize) {
     let mut r = read(path);
     let mut subs = subtotals(&r, classifies);
-    edit(&mut subs[position]);
-    let sum = subs.iter().fold(Tally::default(), |s, t| s + *t);
-    r.solutions = sum.solutions;
-    r.classes = sum.classes;
+    subs[to].solutions += delta;
+    subs[from].solutions -= delta;
+    if classifies {
+        subs[to].classes.orbit8 += delta / 8;
+        subs[from].classes.orbit8 -= delta / 8;
+    }
     r.subtotals = nqueens::subtotals::encode(classifies, &subs);
     r.checksum = r.compute_checksum();
     write(path, &r);
     let algorithm: nqueens::Algorithm = r.algorithm.parse().unwrap();
     let plan = nqueens::shard::shard_plan(algorithm, r.n, Some(r.split_depth), r.shards).unwrap();
-    nqueens::shard::assign(plan.as_ref(), r.shards)[r.shard][position]
+    let ids = &nqueens::shard::assign(plan.as_ref(), r.shards)[r.shard];
+    (ids[to], ids[from])
+}
+
+/// Returns the first position other than `not` whose subtotal has at least `delta` solutions
+/// (and, for d4, a class of 8 with no other classes: a start constellation without symmetry).
+fn donor(r: &ShardResult, classifies: bool, delta: u128, not: usize) -> usize {
+    subtotals(r, classifies)
+        .iter()
+        .enumerate()
+        .position(|(i, t)| {
+            i != not
+                && t.solutions >= delta
+                && (!classifies || (t.classes.orbit8 * 8 == t.solutions && t.classes.orbit4 == 0))
+        })
+        .unwrap()
 }
 
 /// Runs `merge` with `args` and the files; returns (exit code, stdout, stderr).
@@ -83,7 +87,7 @@ fn a_clean_audit_passes_at_every_fraction_and_prints_its_seed() {
         let before = bytes(&files);
         let host = nqueens::merge::host_name();
         for r in files.iter().map(|f| read(f)) {
-            assert_eq!(r.format_version, 3);
+            assert_eq!(r.format_version, 4);
             assert_eq!(r.host, host);
             let subs = subtotals(&r, algorithm == "d4");
             assert_eq!(subs.len(), r.covers.as_ref().unwrap().count);
@@ -133,45 +137,73 @@ fn a_forged_subtotal_with_a_consistent_total_is_caught_and_named() {
     let files = shard_files(dir.path(), 15, 3, &["--algorithm", "d4"]);
     let host = read(&files[1]).host.unwrap();
     let pristine = bytes(&files);
-    // One subproblem of shard 1 claims one more class of 8 (8 more solutions); the total follows,
-    // so the checksum, the subtotals' sum and 8·c8 + 4·c4 + 2·c2 + c1 = solutions all hold.
+    // One subproblem of shard 1 claims one more class of 8 (8 more solutions) and another one
+    // fewer: the checksum, the subtotals' sum, every total and every subproblem's invariants
+    // hold.
     let r = read(&files[1]);
     let m = r.covers.as_ref().unwrap().count;
-    // A position the audit at fraction 0.05 with seed 11 samples (the draw is reproducible).
+    // A position the audit at fraction 0.05 with seed 11 samples (the draw is reproducible), and
+    // a donor it does not.
     let picks = nqueens::audit::sample(m, 0.05, nqueens::audit::shard_seed(11, 1));
     let position = picks[picks.len() / 2];
-    let real = subtotals(&r, true)[position];
-    let id = forge_subtotal(&files[1], position, true, |t| {
-        t.solutions += 8;
-        t.classes.orbit8 += 1;
-    });
+    let subs = subtotals(&r, true);
+    let from = (0..m)
+        .find(|&i| {
+            let t = subs[i];
+            !picks.contains(&i) && t.solutions >= 8 && t.classes.orbit8 * 8 == t.solutions
+        })
+        .unwrap();
+    let (real, real_from) = (subs[position], subs[from]);
+    let (id, id_from) = forge_pair(&files[1], position, from, true, 8);
     let forged = bytes(&files);
-    // A plain merge cannot tell: the forged total is consistent.
+    // A plain merge cannot tell: every total is right.
     let (code, stdout, stderr) = merge(&["--format", "bfile"], &files);
-    assert_eq!((code, stdout, stderr), (0, format!("15 {}\n", 2279184 + 8), String::new()));
+    assert_eq!((code, stdout, stderr), (0, "15 2279184\n".to_string(), String::new()));
     // The audit recounts the sampled subproblem and names the file, the shard and the host.
-    let line = format!(
-        "nqueens: audit: {} (shard 1/3, host {host}): subproblem {id} recounts to {} solutions (classes {},{},{},{}) but its subtotal says {} solutions (classes {},{},{},{})",
-        files[1].display(),
-        real.solutions,
-        real.classes.orbit8,
-        real.classes.orbit4,
-        real.classes.orbit2,
-        real.classes.orbit1,
-        real.solutions + 8,
-        real.classes.orbit8 + 1,
-        real.classes.orbit4,
-        real.classes.orbit2,
-        real.classes.orbit1,
+    let show = |t: Tally| {
+        let c = t.classes;
+        format!("{} solutions (classes {},{},{},{})", t.solutions, c.orbit8, c.orbit4, c.orbit2, c.orbit1)
+    };
+    let moved = |t: Tally, up: bool| {
+        let mut c = t.classes;
+        let s = if up {
+            c.orbit8 += 1;
+            t.solutions + 8
+        } else {
+            c.orbit8 -= 1;
+            t.solutions - 8
+        };
+        Tally { solutions: s, classes: c, nodes: 0 }
+    };
+    let file = files[1].display();
+    let raised = format!(
+        "nqueens: audit: {file} (shard 1/3, host {host}): subproblem {id} recounts to {} but its subtotal says {}",
+        show(real),
+        show(moved(real, true))
     );
-    for fraction in ["0.05", "1"] {
+    let lowered = format!(
+        "nqueens: audit: {file} (shard 1/3, host {host}): subproblem {id_from} recounts to {} but its subtotal says {}",
+        show(real_from),
+        show(moved(real_from, false))
+    );
+    let both = if id < id_from { vec![raised.clone(), lowered] } else { vec![lowered, raised.clone()] };
+    for (fraction, found) in [("0.05", vec![raised]), ("1", both)] {
         let (code, stdout, stderr) = merge(&["--audit", fraction, "--seed", "11"], &files);
         assert_eq!(code, 1, "{stderr}");
         assert_eq!(stdout, "", "no total from an audit that disagrees");
         let lines: Vec<&str> = stderr.lines().collect();
-        assert_eq!(lines.len(), 3, "{stderr}");
-        assert_eq!(lines[1], line);
-        assert!(lines[2].ends_with(": 1 disagreement"), "{stderr}");
+        assert_eq!(lines.len(), 2 + found.len(), "{stderr}");
+        assert_eq!(
+            lines[1..=found.len()],
+            found.iter().map(String::as_str).collect::<Vec<_>>()[..],
+            "{stderr}"
+        );
+        let verdict = if found.len() == 1 {
+            ": 1 disagreement".to_string()
+        } else {
+            format!(": {} disagreements", found.len())
+        };
+        assert!(lines[lines.len() - 1].ends_with(&verdict), "{stderr}");
     }
     // At fraction 0 only the sums are checked, and they hold.
     let (code, _, stderr) = merge(&["--audit", "0", "--seed", "11"], &files);
@@ -193,12 +225,12 @@ fn a_forged_subtotal_with_a_consistent_total_is_caught_and_named() {
         r.solutions - 8,
         r.solutions
     );
-    let (code, stdout, stderr) = merge(&["--audit", "0", "--seed", "3"], &files);
-    assert_eq!((code, stdout.as_str()), (1, ""), "{stderr}");
-    assert_eq!(stderr.lines().nth(1), Some(format!("nqueens: audit: {message}").as_str()), "{stderr}");
-    let (code, _, stderr) = merge(&[], &files);
-    assert_eq!(code, 1, "{stderr}");
-    assert_eq!(stderr, format!("nqueens: error: cannot merge: {message}\n"));
+    // The cheap checks come first: refused before any audit starts (issue 23).
+    for args in [&["--audit", "0", "--seed", "3"][..], &["--audit", "1", "--seed", "3"], &[]] {
+        let (code, stdout, stderr) = merge(args, &files);
+        assert_eq!((code, stdout.as_str()), (1, ""), "{stderr}");
+        assert_eq!(stderr, format!("nqueens: error: cannot merge: {message}\n"), "{args:?}");
+    }
 }
 
 #[test]
@@ -208,16 +240,22 @@ fn join_and_mirror_forgeries_are_caught_too() {
         let sub = dir.path().join(algorithm);
         std::fs::create_dir(&sub).unwrap();
         let files = shard_files(&sub, n, 2, &["--algorithm", algorithm]);
-        // A multiple of 8 keeps the join's Burnside count whole, so only the audit sees it.
-        let id = forge_subtotal(&files[0], 0, false, |t| t.solutions += 8);
+        // 8 solutions moved between two subproblems (a multiple of every unit's weight) keep
+        // every total and invariant, so only the audit sees it.
+        let from = donor(&read(&files[0]), false, 8, 0);
+        let (id, id_from) = forge_pair(&files[0], 0, from, false, 8);
+        let (code, stdout, stderr) = merge(&["--format", "bfile"], &files);
+        assert_eq!((code, stdout), (0, format!("{n} {}\n", oeis::A000170.get(n).unwrap())), "{stderr}");
         let (code, _, stderr) = merge(&["--audit", "1", "--seed", "1"], &files);
         assert_eq!(code, 1, "{algorithm}: {stderr}");
-        assert!(
-            stderr.contains("s0.json (shard 0/2, host ")
-                && stderr.contains(&format!("): subproblem {id} recounts to ")),
-            "{stderr}"
-        );
-        assert_eq!(stderr.lines().count(), 3, "{stderr}");
+        for id in [id, id_from] {
+            assert!(
+                stderr.contains("s0.json (shard 0/2, host ")
+                    && stderr.contains(&format!("): subproblem {id} recounts to ")),
+                "{stderr}"
+            );
+        }
+        assert_eq!(stderr.lines().count(), 4, "{stderr}");
     }
 }
 
@@ -268,28 +306,36 @@ fn old_results_without_subtotals_are_audited_whole_or_named() {
         "{stderr}"
     );
     assert_eq!(stderr.lines().count(), 4, "{stderr}");
-    // A forged old result, recounted whole.
-    let mut r = read(&files[1]);
-    r.solutions += 8;
-    r.classes.orbit8 += 1;
-    r.checksum = r.compute_checksum();
-    write(&files[1], &r);
+    // Forged old results, recounted whole: a class of 8 moved from shard 0 to shard 1 keeps
+    // the total right (a plain merge cannot tell).
+    let c = |c: Classes| format!("{},{},{},{}", c.orbit8, c.orbit4, c.orbit2, c.orbit1);
+    let mut wrong = Vec::new();
+    for (i, d) in [(1usize, 1i128), (0, -1)] {
+        let mut r = read(&files[i]);
+        let real = r.clone();
+        r.solutions = (r.solutions as i128 + 8 * d) as u128;
+        r.classes.orbit8 = (r.classes.orbit8 as i128 + d) as u128;
+        r.checksum = r.compute_checksum();
+        write(&files[i], &r);
+        wrong.push((i, real, r));
+    }
+    let (code, stdout, stderr) = merge(&["--format", "bfile"], &files);
+    assert_eq!((code, stdout.as_str()), (0, "12 14200\n"), "{stderr}");
     let (code, _, stderr) = merge(&["--audit", "1", "--seed", "2"], &files);
     assert_eq!(code, 1, "{stderr}");
-    let m = r.covers.as_ref().unwrap().count;
-    let c = |c: Classes| format!("{},{},{},{}", c.orbit8, c.orbit4, c.orbit2, c.orbit1);
-    let mut real = r.classes;
-    real.orbit8 -= 1;
-    assert!(
-        stderr.contains(&format!(
-            "(shard 1/2): its {m} subproblems recount to {} solutions (classes {}) but it says {} solutions (classes {})",
-            r.solutions - 8,
-            c(real),
-            r.solutions,
-            c(r.classes)
-        )),
-        "{stderr}"
-    );
+    for (i, real, r) in wrong {
+        let m = r.covers.as_ref().unwrap().count;
+        assert!(
+            stderr.contains(&format!(
+                "(shard {i}/2): its {m} subproblems recount to {} solutions (classes {}) but it says {} solutions (classes {})",
+                real.solutions,
+                c(real.classes),
+                r.solutions,
+                c(r.classes)
+            )),
+            "{stderr}"
+        );
+    }
 }
 
 #[test]
@@ -300,10 +346,10 @@ fn a_part_of_a_published_set_is_audited_with_partial() {
     let (code, stdout, stderr) = merge(&["--audit", "0.5", "--seed", "9", "--partial"], part);
     assert_eq!((code, stdout.as_str()), (0, ""), "{stderr}");
     assert!(stderr.contains("in 2 shard(s) recounted: all agree"), "{stderr}");
-    // Without --partial the missing shards are refused after the audit.
+    // Without --partial the missing shards are refused, before the audit (issue 23).
     let (code, _, stderr) = merge(&["--audit", "0.5", "--seed", "9"], part);
     assert_eq!(code, 1, "{stderr}");
-    assert!(stderr.contains("missing shard(s) 0/4, 3/4"), "{stderr}");
+    assert_eq!(stderr, "nqueens: error: cannot merge: missing shard(s) 0/4, 3/4\n");
     // A damaged file in the part is named, not audited.
     let mut r = read(&part[0]);
     r.solutions += 1;

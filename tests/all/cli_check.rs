@@ -116,8 +116,16 @@ fn unreadable_input_and_bad_options() {
          expected a string (a board row), found '7'",
     );
     unreadable(&["check", "--format", "raw"], "", "unknown format 'raw': use one of board, leetcode, cols");
-    unreadable(&["check", "--size", "64"], "", "board size 64 is too large: the u64 masks allow n <= 63");
-    unreadable(&["check", "--size", "x"], "", "board size 'x' is not an integer: use an integer 0..=63");
+    unreadable(
+        &["check", "--size", "4294967296"],
+        "",
+        "board size '4294967296' is not an integer 0..=4294967295: use one (the side of the list's boards)",
+    );
+    unreadable(
+        &["check", "--size", "x"],
+        "",
+        "board size 'x' is not an integer 0..=4294967295: use one (the side of the list's boards)",
+    );
     unreadable(&["check", "a", "b"], "", "unexpected argument 'b'");
     let out = nqueens(&["check"]).write_stdin(b"1 2\n\xff\n".to_vec()).assert().code(2).get_output().clone();
     assert_eq!(
@@ -172,7 +180,7 @@ fn a_bad_first_line_does_not_size_the_list() {
     let mut list = format!("{}\n", cols.join(" ")).into_bytes();
     list.extend(solve(&["solve", "8", "--format", "cols"]));
     nqueens(&["check"]).write_stdin(list).assert().code(1).stdout(
-        "line 1: board 1: malformed: a board of side 70 is larger than the 63 this program handles\n\
+        "line 1: board 1: the queens at row 1, column 1 and row 2, column 2 share a diagonal\n\
          8×8 boards (cols format): 93 read, 92 valid, 92 distinct, 1 problem; \
          complete: all 92 solutions of n = 8 (OEIS A000170)\n",
     );

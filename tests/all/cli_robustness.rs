@@ -375,9 +375,12 @@ fn forged_shard_sums_and_fields_are_refused() {
     let dir = tempfile::tempdir().unwrap();
     let files = shard_files(dir.path(), 13, 2, &["--algorithm", "join"]);
     forge(&files[1], |r| r.solutions += 1);
+    merge_refused(&files, " solutions are not a multiple of 2, as every subproblem's it covers is");
+    // Issue 23: + 2 keeps it even, but not a whole number of classes (F180 = 136 at n = 13).
+    forge(&files[1], |r| r.solutions += 1);
     merge_refused(
         &files,
-        "73713 solutions of n = 13 are not a whole number of symmetry classes by Burnside's lemma",
+        "73714 solutions of n = 13 are not a whole number of symmetry classes by Burnside's lemma",
     );
 }
 
@@ -424,7 +427,8 @@ fn forged_journal_lines_cannot_wrap_a_resumed_count() {
         &journal,
         "line 3 is corrupt: it records symmetry classes, which the mirror algorithm does not count",
     );
-    // A d4 journal whose classes were raised on one line: the whole count does not add up.
+    // A d4 journal whose classes were raised on one line: that line's counts are impossible
+    // (issue 23; before, the whole count did not add up, after the run).
     std::fs::remove_file(&journal).unwrap();
     nqueens(&["count", "12", "--algorithm", "d4", "--checkpoint", j]).assert().success();
     let text = std::fs::read_to_string(&journal).unwrap();
@@ -439,8 +443,11 @@ fn forged_journal_lines_cannot_wrap_a_resumed_count() {
     resume_refused(
         &["count", "12", "--algorithm", "d4", "--checkpoint", j],
         &journal,
-        "the count is inconsistent: 8·orbit8 + 4·orbit4 + 2·orbit2 + orbit1 = ",
+        &format!("line {line} is corrupt: subproblem "),
     );
+    let err = nqueens(&["count", "12", "--algorithm", "d4", "--checkpoint", j]).output().unwrap().stderr;
+    let err = String::from_utf8(err).unwrap();
+    assert!(err.contains(" cannot be those of ") && err.contains("; the file was left untouched"), "{err}");
 }
 
 #[test]

@@ -215,20 +215,38 @@ fn any_writes_one_valid_solution_of_any_size_at_once() {
         stdout(&["solve", "4", "--any", "--format", "leetcode"]),
         "[[\".Q..\",\"...Q\",\"Q...\",\"..Q.\"]]\n"
     );
-    // n = 2 and 3 have none: the same output as their full listings.
+    // n = 2 and 3 have none: the same output as their full listings, and (issue 23: exit 0 and
+    // nothing said) one line and exit 1, as grep finds nothing.
     for n in ["2", "3"] {
         for format in ["board", "leetcode", "cols"] {
+            let out =
+                nqueens(&["solve", n, "--any", "--format", format]).assert().code(1).get_output().clone();
             assert_eq!(
-                stdout(&["solve", n, "--any", "--format", format]),
+                String::from_utf8(out.stdout).unwrap(),
                 stdout(&["solve", n, "--format", format]),
                 "n = {n}, {format}"
             );
+            assert_eq!(
+                String::from_utf8(out.stderr).unwrap(),
+                format!(
+                    "nqueens: n = {n} has no solution (OEIS A000170: Q(2) = Q(3) = 0): --any writes one board for n = 0, 1 and every n >= 4\n"
+                )
+            );
         }
     }
-    // What --any writes, check accepts: every format at n = 63, the largest check reads.
-    for format in ["board", "leetcode", "cols"] {
-        let text = stdout(&["solve", "63", "--any", "--format", format]);
-        nqueens(&["check", "--format", format, "--partial"]).write_stdin(text).assert().success();
+    // What --any writes, check accepts (issue 23: n = 63 was the most): every format, boards
+    // beyond the masks and their --size.
+    for n in ["63", "64", "100", "1000"] {
+        for format in ["board", "leetcode", "cols"] {
+            let text = stdout(&["solve", n, "--any", "--format", format]);
+            nqueens(&["check", "--format", format, "--size", n, "--partial"])
+                .write_stdin(text)
+                .assert()
+                .success()
+                .stdout(format!(
+                    "{n}×{n} boards ({format} format): 1 read, 1 valid, 1 distinct, 0 problems; completeness unknown: the number of solutions of n = {n} is not tabulated\n"
+                ));
+        }
     }
 }
 

@@ -94,11 +94,18 @@ pub fn under_address_limit(bytes: u64, args: &[&str]) -> (Option<i32>, String, S
     )
 }
 
-/// Runs the binary with `args` (stdout discarded) and returns (exit code, stderr, peak resident
-/// memory in bytes), the peak measured by `wait4` for this child alone.
+/// Runs the binary with `args` (stdout discarded) to its end and returns (exit code, stderr,
+/// peak resident memory in bytes), as [`peak_rss_within`] does.
+pub fn peak_rss(args: &[&str]) -> (i32, String, u64) {
+    peak_rss_within(f64::INFINITY, args)
+}
+
+/// Runs the binary with `args` (stdout discarded) for at most `seconds`, then stops it with
+/// SIGINT (a count without a journal ends at once) unless it ended before; returns (exit code,
+/// stderr, peak resident memory in bytes), the peak measured by `wait4` for this child alone.
 // The child is reaped by wait4 (for its rusage), which clippy does not see.
 #[allow(clippy::zombie_processes)]
-pub fn peak_rss(args: &[&str]) -> (i32, String, u64) {
+pub fn peak_rss_within(seconds: f64, args: &[&str]) -> (i32, String, u64) {
     let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("nqueens"))
         .args(args)
         .stdin(std::process::Stdio::null())
@@ -106,17 +113,52 @@ pub fn peak_rss(args: &[&str]) -> (i32, String, u64) {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    let mut err = String::new();
-    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut err).unwrap();
+    let pid = child.id() as libc::pid_t;
+    // stderr is read on a thread of its own, so that a child that says much cannot block.
+    let mut stderr = child.stderr.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut err = String::new();
+        std::io::Read::read_to_string(&mut stderr, &mut err).unwrap();
+        err
+    });
+    let start = std::time::Instant::now();
     let mut status = 0;
-    // SAFETY: wait4 on our own child with valid pointers to plain data; `child` is not waited
-    // for again.
+    // SAFETY: wait4 on our own child with valid pointers to plain data; kill of our own child,
+    // not yet reaped.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    assert_eq!(
-        unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage) },
-        child.id() as i32
-    );
+    loop {
+        let got = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
+        if got == pid {
+            break;
+        }
+        assert_eq!(got, 0, "wait4: {}", std::io::Error::last_os_error());
+        if start.elapsed().as_secs_f64() > seconds {
+            unsafe { libc::kill(pid, libc::SIGINT) };
+            assert_eq!(unsafe { libc::wait4(pid, &mut status, 0, &mut usage) }, pid);
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let err = reader.join().unwrap();
     (libc::WEXITSTATUS(status), err, usage.ru_maxrss as u64 * 1024)
+}
+
+/// Reads a shard result file.
+pub fn read_shard(path: &std::path::Path) -> nqueens::merge::ShardResult {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// Writes a shard result file.
+pub fn write_shard(path: &std::path::Path, r: &nqueens::merge::ShardResult) {
+    std::fs::write(path, serde_json::to_string(r).unwrap()).unwrap();
+}
+
+/// Decodes the subtotals of `r` (d4 when `classifies`).
+pub fn shard_subtotals(r: &nqueens::merge::ShardResult, classifies: bool) -> Vec<nqueens::Tally> {
+    nqueens::subtotals::decode(r.subtotals.as_deref().unwrap(), classifies)
+        .unwrap()
+        .map(Result::unwrap)
+        .collect()
 }
 
 /// Returns the CRC-32 and length of the file at `path`, read in pieces (the files here are

@@ -400,7 +400,7 @@ fn merge_refuses_missing_duplicate_and_mismatched_shards() {
     merge_fails(&merge_args(&k3[..2], &[]), &["cannot merge: missing shard(s) 2/3"]);
     merge_fails(
         &merge_args(&[k3[0].clone(), k3[0].clone()], &[]),
-        &["missing shard(s) 1/3, 2/3", "shard 0/3 is given 2 times"],
+        &["missing shard(s) 1-2/3 (2 of 3)", "shard 0/3 is given 2 times"],
     );
     let dup = [k3.clone(), vec![k3[1].clone()]].concat();
     merge_fails(&merge_args(&dup, &[]), &["shard 1/3 is given 2 times"]);
@@ -443,11 +443,11 @@ fn merge_refuses_missing_duplicate_and_mismatched_shards() {
         &[&format!("{} (shard 1/3) covers other subproblems than the shard plan gives it", s(&other))],
     );
     let mut newer = read(&k3[2]);
-    newer.format_version = 4;
+    newer.format_version = 5;
     let newer = write("newer.json", &newer);
     merge_fails(
         &merge_args(&[k3[0].clone(), k3[1].clone(), newer], &[]),
-        &["is not a shard result of format nqueens-shard 1 to 3 (it says nqueens-shard 4)"],
+        &["is not a shard result of format nqueens-shard 1 to 4 (it says nqueens-shard 5)"],
     );
     let plan = nqueens::shard::shard_plan(nqueens::Algorithm::Join, 10, None, 3).unwrap();
     let old: Vec<PathBuf> = nqueens::shard::assign(plan.as_ref(), 3)

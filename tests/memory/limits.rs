@@ -199,3 +199,125 @@ fn auto_counts_every_threads_join_buffers() {
         assert_eq!(v["algorithm"], want, "-j {threads}: {stdout}");
     }
 }
+
+/// Issue 23: `plan`'s memory per process was below the peak of the count it plans (d4 n = 63:
+/// 160 MiB for 549 measured; mirror n = 30 at K = 4,096: 78 MiB for 207). Now an upper bound,
+/// for each algorithm: runs that end (a shard of n = 18–20) and runs stopped once their plan
+/// is built (d4 n = 40 at K = 4,096, d4 n = 63).
+#[test]
+fn plan_memory_is_an_upper_bound_of_the_peak() {
+    for (algorithm, n, k, seconds) in [
+        ("mirror", "18", "4096", 30.0),
+        ("d4", "20", "4096", 30.0),
+        ("join", "20", "64", 30.0),
+        ("mirror", "30", "4096", 3.0),
+        ("d4", "40", "4096", 4.0),
+        ("d4", "63", "1", 6.0),
+    ] {
+        let out = common::nqueens(&[
+            "plan",
+            n,
+            "--algorithm",
+            algorithm,
+            "--shards",
+            k,
+            "-j",
+            "1",
+            "--sample-seconds",
+            "0",
+            "--format",
+            "json",
+        ])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+        let plan: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        let mib = plan["memory_mib"].as_u64().unwrap();
+        let shard = format!("0/{k}");
+        let mut args = vec!["count", n, "--algorithm", algorithm, "-j", "1", "--progress", "never"];
+        if k != "1" {
+            args.extend(["--shard", &shard]);
+        }
+        let (code, err, peak) = common::peak_rss_within(seconds, &args);
+        eprintln!("{algorithm} n = {n}, K = {k}: plan {mib} MiB, peak {} MiB", peak >> 20);
+        assert!(code == 0 || code == 130, "{algorithm} {n}: exit {code}: {err}");
+        assert!(
+            peak <= mib << 20,
+            "{algorithm} n = {n}, K = {k}: plan says {mib} MiB, the count peaked at {} MiB",
+            peak >> 20
+        );
+    }
+}
+
+/// Issue 23: `prlimit --as=300000000 count 63 --algorithm mirror --shard 0/4096` aborted
+/// ("memory allocation of 383778816 bytes failed" in the automatic split depth), and so did
+/// `plan 40 --algorithm mirror --shards 4096` under 100 and 200 MB: the depths are counted,
+/// not built, and the plan's list is checked before it is reserved.
+#[test]
+fn mirror_plans_under_an_address_space_limit_count_and_never_abort() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("x.json");
+    let args = [
+        "count",
+        "63",
+        "--algorithm",
+        "mirror",
+        "--shard",
+        "0/4096",
+        "-j",
+        "1",
+        "--output",
+        out.to_str().unwrap(),
+    ];
+    assert_eq!(limited_for(300_000_000, 4.0, &args), None, "it fitted and counted");
+    for bytes in [100_000_000u64, 200_000_000] {
+        let (code, stdout, stderr, _) = common::under_address_limit(
+            bytes,
+            &["plan", "40", "--algorithm", "mirror", "--shards", "4096", "--sample-seconds", "0"],
+        );
+        assert_eq!(code, Some(0), "{bytes}: {stderr}");
+        assert!(stdout.contains("subproblems:  804940 (about 197 per shard), split depth 4"), "{stdout}");
+    }
+}
+
+/// Issue 23: `check` of the n = 15 list aborted under 60 MB (in the duplicate table), and
+/// `solve 16 --format cols | check -` peaked at 1.6 GB. A list in the order `solve` writes
+/// needs no table now; one out of order that does not fit is refused with one line, exit 2.
+#[test]
+fn check_of_an_ordered_list_needs_no_table() {
+    // The lists go from one child to a file (this parent must stay small: its memory would
+    // count in the peaks of the children other tests start meanwhile).
+    let dir = tempfile::tempdir().unwrap();
+    let to_file = |cmd: &mut std::process::Command, path: &std::path::Path| {
+        assert!(cmd.stdout(std::fs::File::create(path).unwrap()).status().unwrap().success());
+    };
+    let list = dir.path().join("l15.txt");
+    let mut solve = std::process::Command::new(assert_cmd::cargo::cargo_bin("nqueens"));
+    to_file(solve.args(["solve", "15", "--format", "cols"]), &list);
+    let (code, stdout, stderr, _) =
+        common::under_address_limit(60_000_000, &["check", list.to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(
+        stdout,
+        "15×15 boards (cols format): 2279184 read, 2279184 valid, 2279184 distinct, 0 problems; complete: all 2279184 solutions of n = 15 (OEIS A000170)\n"
+    );
+    let (code, _, peak) = common::peak_rss(&["check", list.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    eprintln!("check of the n = 15 list in order: peak {} KiB", peak >> 10);
+    assert!(peak < 16 << 20, "peak {} MiB", peak >> 20);
+    // Reversed: every board out of order, a table of 2.3 million that 60 MB cannot hold.
+    let reversed = dir.path().join("reversed.txt");
+    to_file(std::process::Command::new("tac").arg(&list), &reversed);
+    let (code, stdout, stderr, _) =
+        common::under_address_limit(60_000_000, &["check", reversed.to_str().unwrap()]);
+    assert_eq!((code, stdout.as_str()), (Some(2), ""), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains(": the duplicate table of ")
+            && stderr.contains(" boards would need about ")
+            && stderr.ends_with(" MiB, which this process cannot allocate\n"),
+        "{stderr}"
+    );
+}

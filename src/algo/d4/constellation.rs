@@ -350,19 +350,50 @@ pub fn try_d4_subproblems_counting(
     let mut out = Vec::new();
     let room = constellations.len();
     out.try_reserve_exact(room).map_err(|_| (room * std::mem::size_of::<D4Subproblem>()) as u64)?;
+    let mut leaf = |sub: D4Subproblem| {
+        if out.len() >= crate::split::MAX_SUBPROBLEMS {
+            return Ok(false);
+        }
+        crate::memory::try_push(&mut out, sub).map(|()| true)
+    };
     for (i, c) in constellations.iter().enumerate() {
-        let start = D4Subproblem {
-            constellation: i as u32,
-            placed: Prefix::default(),
-            row: 1,
-            cols: c.cols,
-            ld: c.ld,
-            rd: c.rd,
-            event: 0,
-        };
-        expand(c, start, full, depth, &mut out, &mut nodes)?;
+        if !expand(c, start(i, c), full, depth, &mut leaf, &mut nodes)? {
+            break;
+        }
     }
     Ok((out, nodes))
+}
+
+/// Returns how many subproblems [`d4_subproblems`] makes at `depth`, counting at most `cap` of
+/// them, without storing any: what the automatic split depth compares with its target (the
+/// lists of the depths it tried were built whole: 429 MiB at n = 50 for K = 4,096 shards).
+pub fn count_d4_subproblems(constellations: &[Constellation], n: u32, depth: u32, cap: usize) -> usize {
+    let depth = depth.min(n).min(crate::split::MAX_SPLIT_DEPTH);
+    let full = full_mask(n);
+    let mut count = 0usize;
+    let mut leaf = |_: D4Subproblem| {
+        count += 1;
+        Ok(count < cap)
+    };
+    for (i, c) in constellations.iter().enumerate() {
+        if !matches!(expand(c, start(i, c), full, depth, &mut leaf, &mut 0), Ok(true)) {
+            break;
+        }
+    }
+    count
+}
+
+/// Returns the subproblem of constellation `c` (number `i`) with no row fixed below it.
+fn start(i: usize, c: &Constellation) -> D4Subproblem {
+    D4Subproblem {
+        constellation: i as u32,
+        placed: Prefix::default(),
+        row: 1,
+        cols: c.cols,
+        ld: c.ld,
+        rd: c.rd,
+        event: 0,
+    }
 }
 
 /// Returns [`d4_subproblems`] and the number of queen placements made to build them (the rows
@@ -378,27 +409,27 @@ pub fn d4_subproblems_counting(
         .unwrap_or_else(|bytes| panic!("cannot allocate {bytes} bytes"))
 }
 
+/// Walks the subproblems below `sub` (of `c`) down to `depth` in order and hands each to
+/// `leaf`, adding the placements to `nodes`; returns `Ok(false)` as soon as `leaf` does (no
+/// more wanted), the bytes of a failed allocation as `Err`.
 fn expand(
     c: &Constellation,
     sub: D4Subproblem,
     full: u64,
     depth: u32,
-    out: &mut Vec<D4Subproblem>,
+    leaf: &mut impl FnMut(D4Subproblem) -> Result<bool, u64>,
     nodes: &mut u64,
-) -> Result<(), u64> {
+) -> Result<bool, u64> {
     let all = c.events();
     let ahead = &all[sub.event as usize..];
     let (ahead, row, ld, rd) = apply_events(ahead, sub.row, sub.ld, sub.rd);
     let sub = D4Subproblem { row, ld, rd, event: (all.len() - ahead.len()) as u8, ..sub };
-    if out.len() >= crate::split::MAX_SUBPROBLEMS {
-        return Ok(());
-    }
     // The searches' look-ahead, applied here too so that node counts do not depend on the split.
     if search::dropped(ahead, row, full & !sub.cols, ld, rd) {
-        return Ok(());
+        return Ok(true);
     }
     if row >= depth || sub.cols == full {
-        return crate::memory::try_push(out, sub);
+        return leaf(sub);
     }
     let mut free = full & !(sub.cols | ld | rd);
     while free != 0 {
@@ -413,9 +444,11 @@ fn expand(
             ..sub
         };
         *nodes += 1;
-        expand(c, next, full, depth, out, nodes)?;
+        if !expand(c, next, full, depth, leaf, nodes)? {
+            return Ok(false);
+        }
     }
-    Ok(())
+    Ok(true)
 }
 
 #[cfg(test)]

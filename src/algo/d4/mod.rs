@@ -194,9 +194,9 @@ impl D4Plan {
         let constellations = plan_constellations(n)?;
         let target = split::target_subproblems(threads);
         let target = if n > batched::MAX_N { target.max(LARGE_BOARD_SUBPROBLEMS) } else { target };
-        // A depth whose list cannot be allocated counts as too many (the depth before is taken).
+        // The depths are counted, not built (the lists of those past the target were large).
         let depth = split::split_depth_for(n, target, |d| {
-            try_d4_subproblems_counting(&constellations, n, d).map_or(usize::MAX, |(s, _)| s.len())
+            constellation::count_d4_subproblems(&constellations, n, d, split::MAX_SUBPROBLEMS)
         });
         D4Plan::with_depth(n, depth, constellations)
     }
@@ -310,6 +310,18 @@ impl Plan for D4Plan {
 
     fn stops_midway(&self) -> bool {
         true
+    }
+
+    /// The orbit of the subproblem's start constellation (8, 4 or 2); 1 for n < 2.
+    fn multiple_of(&self, index: usize) -> u128 {
+        if self.small_board() {
+            return 1;
+        }
+        u128::from(self.constellations[self.subproblems[index].constellation as usize].weight)
+    }
+
+    fn impossible(&self, index: usize, tally: &Tally) -> Option<String> {
+        impossible_tally(self, index, tally)
     }
 
     /// In steps of at most [`split::STEP_ROWS`] free rows, walked as the splitter walks
@@ -515,6 +527,61 @@ impl D4Plan {
         );
         Tally { solutions: weight * out.solutions as u128, classes: out.classes, nodes: out.nodes as u128 }
     }
+}
+
+/// Returns why `t` cannot be the counts of subproblem `index` of `plan` (see
+/// [`Plan::impossible`]), or `None`. With w the orbit of its start constellation: the solutions
+/// are w × its completions; each class it records is one of those completions (the canonical
+/// board of its orbit under the constellation's stabiliser), so there are at most that many,
+/// and a class's own stabiliser lies in the constellation's, so its orbit is at least w (w = 8:
+/// every completion is one class of 8); an orbit of 1 is n = 1 alone, and one of 2 (symmetric
+/// under the 90° rotation) needs n ≡ 0 or 1 (mod 4). n = 0 and 1 are one known subproblem.
+fn impossible_tally(plan: &D4Plan, index: usize, t: &Tally) -> Option<String> {
+    let c = &t.classes;
+    let show = |c: &Classes| format!("{}/{}/{}/{}", c.orbit8, c.orbit4, c.orbit2, c.orbit1);
+    if plan.small_board() {
+        let want = plan.solve(index, false);
+        return ((t.solutions, t.classes) != (want.solutions, want.classes)).then(|| {
+            format!(
+                "it says {} solution(s) and classes 8/4/2/1 {}, but the board of n = {} has {} and {}",
+                t.solutions,
+                show(c),
+                plan.n,
+                want.solutions,
+                show(&want.classes)
+            )
+        });
+    }
+    let w = plan.multiple_of(index);
+    if !t.solutions.is_multiple_of(w) {
+        return Some(format!(
+            "its {} solutions are not a multiple of {w}, the orbit of its start constellation",
+            t.solutions
+        ));
+    }
+    let completions = t.solutions / w;
+    let why = if c.orbit1 != 0 {
+        "only n = 1 has a class of 1 board"
+    } else if c.orbit2 != 0 && plan.n % 4 >= 2 {
+        "no board of n ≡ 2 or 3 (mod 4) is symmetric under the 90° rotation"
+    } else if (c.orbit2 != 0 && w > 2) || (c.orbit4 != 0 && w > 4) {
+        "a class's orbit cannot be smaller than the orbit of its start constellation"
+    } else if w == 8 && c.orbit8 != completions {
+        "a start constellation without symmetry counts each of its completions as one class of 8"
+    } else if [c.orbit8, c.orbit4, c.orbit2]
+        .iter()
+        .try_fold(0u128, |a, &b| a.checked_add(b))
+        .is_none_or(|k| k > completions)
+    {
+        "it records more classes than it has completions"
+    } else {
+        return None;
+    };
+    Some(format!(
+        "its classes 8/4/2/1 {} cannot be those of {} solutions ({completions} completions of a constellation of orbit {w}): {why}",
+        show(c),
+        t.solutions
+    ))
 }
 
 #[cfg(test)]

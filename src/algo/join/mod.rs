@@ -432,6 +432,14 @@ impl Plan for JoinPlan {
         0
     }
 
+    /// The weights [`JoinPlan::round`] and [`JoinPlan::round_axis`] apply to the unit
+    /// ([`unit_multiple`]).
+    fn multiple_of(&self, index: usize) -> u128 {
+        let gi = self.groups.partition_point(|gr| gr.first <= index) - 1;
+        let group = &self.groups[gi];
+        unit_multiple(&self.g, group.kind, self.lists[group.list][index - group.first], self.reduce)
+    }
+
     /// From the quarter-table list lengths of the unit's row sets ([`cost::weight`]).
     fn weight(&self, index: usize) -> f64 {
         cost::weight(self, index)
@@ -454,6 +462,30 @@ impl Plan for JoinPlan {
             }
         });
         Tally { solutions, nodes: if stats { halves as u128 } else { 0 }, ..Tally::default() }
+    }
+}
+
+/// Returns a number every count of the unit (`kind`, east rows `rows`) is a multiple of, from
+/// the weights the rounds apply: an axis unit counts each pair 8 times (one pair (a, b) per D4
+/// orbit); a centre unit (reduced) multiplies its matches by the size of the orbit of its row
+/// set, at least 2 (S and its complement differ); an even unit (reduced) multiplies by 2 unless
+/// S is a palindrome, and weighs west halves `plain` (0, 1 or 2), 2, 2 or 4, where a palindrome
+/// has `plain` 0 or 2. So every unit of n ≥ 4 is a multiple of 2 (Q(n) is even), some of 4 or
+/// 8. Without the reductions every weight is 1 but the axis units'.
+fn unit_multiple(g: &Geometry, kind: Kind, rows: u64, reduce: bool) -> u128 {
+    let free = kind_start(kind).free_rows(g);
+    match kind {
+        Kind::Axis { .. } => 8,
+        _ if !reduce => 1,
+        Kind::Centre => u128::from(orbit(rows, free, g.n).1),
+        Kind::Even => {
+            let (min, size, palindrome) = orbit(rows, free, g.n);
+            let mirror = if palindrome { 1 } else { 2 };
+            let plain = if min == rows { size / mirror } else { 0 };
+            // The gcd of the west weights [plain, 2, 2, 4] that can occur.
+            let inner = if plain % 2 == 0 { 2 } else { 1 };
+            u128::from(mirror * inner)
+        }
     }
 }
 
