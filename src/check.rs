@@ -593,6 +593,7 @@ fn solutions_below(q: &[u32]) -> u128 {
             let bit = free & free.wrapping_neg();
             free ^= bit;
             below += u128::from(crate::kernel::count_completions::<false>(
+                crate::arch::Level::best(),
                 full,
                 cols | bit,
                 (ld | bit) << 1,
