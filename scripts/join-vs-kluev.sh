@@ -62,7 +62,7 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/gxx"
 printf '#!/bin/sh\nexec %s "$@" -mno-avx512f\n' "$(command -v g++)" >"$tmp/gxx/g++"
 chmod +x "$tmp/gxx/g++"
-kluev_noavx512() { PATH="$tmp/gxx:$PATH" KLUEV_CACHE="${TMPDIR:-/tmp}/kluev-build-noavx512" "$kluev" "$@"; }
+noavx512_env=(env "PATH=$tmp/gxx:$PATH" "KLUEV_CACHE=${TMPDIR:-/tmp}/kluev-build-noavx512")
 programs=(nqueens kluev)
 ((kluev_avx2)) && programs+=(kluev-noavx512)
 echo "date,host,cpu,commit,n,parts,part,threads,program,isa,cpu_s,wall_s,peak_kb,result"
@@ -71,7 +71,7 @@ for spec in "$@"; do
   parts=${parts:-1}; part=${part:-0}
   ((part < parts)) || { echo "join-vs-kluev.sh: part $part is not below parts $parts" >&2; exit 2; }
   KLUEV_BUILD_ONLY=1 "$kluev" "$n" 1 >&2
-  ((kluev_avx2)) && KLUEV_BUILD_ONLY=1 kluev_noavx512 "$n" 1 >&2
+  ((kluev_avx2)) && KLUEV_BUILD_ONLY=1 "${noavx512_env[@]}" "$kluev" "$n" 1 >&2
   for ((i = 1; i <= runs; i++)); do
     for program in "${programs[@]}"; do
       runs_of=("")
@@ -92,7 +92,7 @@ for spec in "$@"; do
             /usr/bin/time -f "%e %U %S %M" -o "$tmp/time" "$kluev" "$n" "$threads" "${extra[@]}" >"$tmp/out"
             result=$(awk '/^Result:/ {print $2}' "$tmp/out"); ran=native ;;
           kluev-noavx512)
-            /usr/bin/time -f "%e %U %S %M" -o "$tmp/time" kluev_noavx512 "$n" "$threads" "${extra[@]}" >"$tmp/out"
+            /usr/bin/time -f "%e %U %S %M" -o "$tmp/time" "${noavx512_env[@]}" "$kluev" "$n" "$threads" "${extra[@]}" >"$tmp/out"
             result=$(awk '/^Result:/ {print $2}' "$tmp/out"); ran=no-avx512 ;;
         esac
         read -r wall user sys rss < <(tail -1 "$tmp/time")
