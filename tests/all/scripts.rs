@@ -179,6 +179,20 @@ fn join_vs_kluev_writes_long_format_csv_and_plots() {
     let svg = std::fs::read_to_string(dir.path().join("vs-ratio.svg")).unwrap();
     assert!(svg.contains("0.30 (issue 22, AVX2)") && svg.contains("9: 1/2, 1t"), "{svg}");
     assert!(svg.contains("nqueens portable / Kluev"), "{svg}");
+    // --kluev-avx2 adds his build without AVX-512 to every round.
+    let out = Command::new("bash")
+        .arg(script("join-vs-kluev.sh"))
+        .args(["--isa", "portable", "--kluev-avx2", "8:1"])
+        .env("NQUEENS", env!("CARGO_BIN_EXE_nqueens"))
+        .env("KLUEV", &stand_in)
+        .env("TMPDIR", dir.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let programs: Vec<&str> = text.lines().skip(1).map(|l| l.split(',').nth(8).unwrap()).collect();
+    assert_eq!(programs, ["nqueens", "kluev", "kluev-noavx512"], "{text}");
+    assert!(text.lines().last().unwrap().contains(",kluev-noavx512,no-avx512,"), "{text}");
     // A level this processor lacks stops the study before any timing, with our message.
     let out = Command::new("bash")
         .arg(script("join-vs-kluev.sh"))

@@ -962,23 +962,18 @@ unsafe fn index_body<S: Simd>(src: &[u64], mask: u64, table: &[u16; 1 << MAX_CUT
     }
 }
 
-multiversion! {
-    /// Returns the weighted count of the stored blocks and raw tails of `m` against `queries`
-    /// (squeezed and sorted into runs by bucket and slot).
-    fn count_sorted(m: &Matcher, queries: &[u64]) -> u64 => count_sorted_body;
-}
-
-#[inline(always)]
-unsafe fn count_sorted_body<S: Simd>(m: &Matcher, queries: &[u64]) -> u64 {
+/// Returns the weighted count of the stored blocks and raw tails of `m` against `queries`
+/// (squeezed and sorted into runs by bucket and slot), in the copies of `level`.
+fn count_sorted(level: Level, m: &Matcher, queries: &[u64]) -> u64 {
     // One copy per (chunks, width) a board can reach: at most 2(2h − 1) = 50 mask bits
-    // (h ≤ 13), so 10 chunks of 5 bits, 9 of 6, 8 of 7, 7 of 8. Other shapes (widths under 5
-    // are forced by tests only) take the loop with variable shifts.
+    // (h ≤ 13), so 10 chunks of 5 bits, 9 of 6, 8 of 7, 7 of 8, each a function of its own
+    // per level (inlined into one function they ran 5–10% slower at AVX-512, n = 20). Other
+    // shapes (widths under 5 are forced by tests only) take the loop with variable shifts.
     macro_rules! dispatch {
         ($($c:literal: $($k:literal)*;)*) => {
             match (m.chunks, m.bits_per_chunk) {
-                // SAFETY: this runs with `S`'s features.
-                $($(($k, $c) => unsafe { blocks::<S, $k, $c>(m, queries) },)*)*
-                _ => unsafe { blocks_any::<S>(m, queries) },
+                $($(($k, $c) => blocks::<$k, $c>(level, m, queries),)*)*
+                _ => blocks_any(level, m, queries),
             }
         };
     }
@@ -991,26 +986,36 @@ unsafe fn count_sorted_body<S: Simd>(m: &Matcher, queries: &[u64]) -> u64 {
         )
 }
 
+multiversion! {
+    /// The block loop for `K` chunks of `C` bits ([`blocks_body`]).
+    fn blocks[const K: usize, const C: u32](m: &Matcher, queries: &[u64]) -> u64 => blocks_body[K, C];
+}
+
+multiversion! {
+    /// The block loop for any shape (variable shifts).
+    fn blocks_any(m: &Matcher, queries: &[u64]) -> u64 => blocks_any_body;
+}
+
 /// The block loop for `K` chunks of `C` bits: per block, per run of queries of one bucket and
 /// weight (so each run's ones add up in one [`Tally`] and are weighed once), each query ANDs
 /// one row per chunk and the tally counts the ones. The chunk loop unrolls with constant
 /// shifts and offsets. (Row offsets precomputed per query with `pdep`, one `u16` load per
 /// chunk instead of a shift and a mask, ran 6% slower on AVX-512.)
 #[inline(always)]
-unsafe fn blocks<S: Simd, const K: usize, const C: u32>(m: &Matcher, queries: &[u64]) -> u64 {
+unsafe fn blocks_body<S: Simd, const K: usize, const C: u32>(m: &Matcher, queries: &[u64]) -> u64 {
     debug_assert_eq!((m.chunks, m.bits_per_chunk), (K, C));
     // SAFETY: this runs with `S`'s features.
     unsafe { block_loop::<S>(m, queries, K, C) }
 }
 
-/// [`blocks`] for any shape (variable shifts).
+/// [`blocks_body`] for any shape (variable shifts).
 #[inline(always)]
-unsafe fn blocks_any<S: Simd>(m: &Matcher, queries: &[u64]) -> u64 {
+unsafe fn blocks_any_body<S: Simd>(m: &Matcher, queries: &[u64]) -> u64 {
     // SAFETY: this runs with `S`'s features.
     unsafe { block_loop::<S>(m, queries, m.chunks, m.bits_per_chunk) }
 }
 
-/// The loop of [`blocks`]: constant `chunks` and `c` when inlined from there. (Plain loops
+/// The loop of [`blocks_body`]: constant `chunks` and `c` when inlined from there. (Plain loops
 /// over buckets and slots: the iterator of [`runs`] was not inlined here and cost 5%.)
 #[inline(always)]
 unsafe fn block_loop<S: Simd>(m: &Matcher, queries: &[u64], chunks: usize, c: u32) -> u64 {
