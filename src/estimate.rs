@@ -245,11 +245,7 @@ pub const PER_SUBPROBLEM_BYTES: u64 = 64;
 pub fn memory_bytes(algorithm: Algorithm, n: u32, subproblems: usize, threads: usize) -> u64 {
     use crate::algo::d4::constellation::{Constellation, D4Subproblem, max_constellations};
     let (tables, entry) = match algorithm {
-        Algorithm::Join if n >= join::MIN_N => (
-            join::quarter::estimated_bytes(n / 2)
-                .saturating_add(join::per_thread_bytes(n / 2).saturating_mul(threads.max(1) as u64)),
-            std::mem::size_of::<u64>(),
-        ),
+        Algorithm::Join if n >= join::MIN_N => (join::memory_bytes(n, threads), std::mem::size_of::<u64>()),
         Algorithm::D4 if n >= 2 => (
             (max_constellations(n) as u64).saturating_mul(std::mem::size_of::<Constellation>() as u64),
             std::mem::size_of::<D4Subproblem>(),
