@@ -16,7 +16,10 @@ fn thread_counts_are_bounded() {
 
 #[test]
 fn shard_counts_are_bounded() {
-    usage_error(&["count", "10", "--shard", "0/100000"], "has too many shards: use I/K with K <= 4096");
+    usage_error(&["count", "10", "--shard", "0/1000001"], "has too many shards: use I/K with K <= 1000000");
+    usage_error(&["count", "10", "--shard", "1000000/1000000"], "is out of range: use I/K with 0 <= I < K");
+    usage_error(&["count", "10", "--shard", "5/0"], "has K = 0 shards");
+    usage_error(&["count", "10", "--shard", "5"], "is not of the form I/K");
     usage_error(&["count", "10", "--shard", "0/18446744073709551615"], "has too many shards");
 }
 
@@ -25,7 +28,7 @@ fn a_checkpoint_or_shard_result_must_be_a_regular_file() {
     usage_error(&["count", "10", "--checkpoint", "/dev/zero"], "checkpoint /dev/zero is not a regular file");
     usage_error(&["merge", "/dev/zero"], "/dev/zero is not a shard result of `nqueens count --shard`");
     let dir = tempfile::tempdir().unwrap();
-    usage_error(&["merge", dir.path().to_str().unwrap()], "is not a shard result");
+    usage_error(&["merge", dir.path().to_str().unwrap()], "holds no shard result (no *.json file)");
 }
 
 /// Found by a newcomer: `count 19 --shard 0/4 --output /nonexist/x.json` ran the whole shard and
