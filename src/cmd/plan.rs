@@ -65,7 +65,7 @@ pub fn run(args: PlanArgs) -> anyhow::Result<ExitCode> {
     // the recipe splits K into arrays of at most that many, which the plan says.
     let arrays = k.div_ceil(DEFAULT_MAX_ARRAY_SIZE);
     let arrays_note = format!(
-        "K = {k} task(s): the recipe submits them as job arrays of at most the cluster's MaxArraySize tasks (from `scontrol show config`, or --max-array), {arrays} array(s) at Slurm's default {DEFAULT_MAX_ARRAY_SIZE}; --throttle P runs at most P at once"
+        "{k} task(s) in job arrays of at most the cluster's MaxArraySize tasks (`scontrol show config`; --max-array overrides): {arrays} array(s) at Slurm's default {DEFAULT_MAX_ARRAY_SIZE}; --throttle P runs at most P at once"
     );
     let empty = k.saturating_sub(plan.len());
     let mut out = io::stdout().lock();
@@ -131,7 +131,7 @@ pub fn run(args: PlanArgs) -> anyhow::Result<ExitCode> {
                     )?;
                 }
                 writeln!(out, "slurm:        {sbatch}")?;
-                writeln!(out, "              ({arrays_note})")?;
+                writeln!(out, "arrays:       {arrays_note}")?;
                 writeln!(out, "parallel:     {parallel}")?;
                 Ok(())
             };

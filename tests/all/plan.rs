@@ -33,8 +33,13 @@ fn plan_prints_algorithm_subproblems_memory_estimate_and_command_lines() {
             "CPU time",
             "per shard",
             "slurm",
+            "arrays",
             "parallel"
         ],
+        "{text}"
+    );
+    assert!(
+        text.contains("arrays:       4 task(s) in job arrays of at most the cluster's MaxArraySize"),
         "{text}"
     );
     assert!(text.contains("n = 14, K = 4 shard(s) of 2 thread(s)"), "{text}");
@@ -91,6 +96,27 @@ fn the_most_shards_get_the_finest_plan_under_the_subproblem_limit() {
     assert_eq!(v["split_depth"], 2, "{v}");
     let subproblems = v["subproblems"].as_u64().unwrap();
     assert!((4096..1 << 22).contains(&subproblems), "{v}");
+}
+
+/// K = 4096 is no longer printed without a word about MaxArraySize; K above the plan's
+/// subproblems says which shards are empty.
+#[test]
+fn plan_says_how_many_arrays_and_which_shards_are_empty() {
+    let out = nqueens(&["plan", "10", "--shards", "4096", "--sample-seconds", "0"]).assert().success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(text.contains("4096 task(s) in job arrays of at most the cluster's MaxArraySize tasks (`scontrol show config`; --max-array overrides): 5 array(s) at Slurm's default 1001"), "{text}");
+    assert!(
+        text.contains(
+            "empty:        3970 shard(s): K exceeds the 126 subproblems, so shards 126..4095 count nothing"
+        ),
+        "{text}"
+    );
+    let v = json(&["10", "--shards", "4096", "--sample-seconds", "0"]);
+    assert_eq!(
+        (v["slurm_arrays_at_default_max_array_size"].as_u64(), v["empty_shards"].as_u64()),
+        (Some(5), Some(3970)),
+        "{v}"
+    );
 }
 
 #[test]

@@ -120,13 +120,23 @@ fn ended(state: &str) -> bool {
 /// `limit`, cancelling `job` first.
 fn wait_ended(job: &str, limit: Duration) -> Vec<(String, String, String)> {
     let start = Instant::now();
+    // When each task was first seen held for Slurm's requeue delay.
+    let mut held: std::collections::HashMap<String, Instant> = std::collections::HashMap::new();
     loop {
         let now = states(job);
         if !now.is_empty() && now.iter().all(|(_, st, _)| ended(st)) {
             return now;
         }
         for (id, st, reason) in &now {
-            if st == "PENDING" && reason == "BeginTime" {
+            // Not at once: released within a moment of its requeue, a task was once started
+            // while Slurm still revoked its last run's credential, and killed ("Job
+            // credential revoked", state FAILED).
+            if st != "PENDING" || reason != "BeginTime" {
+                held.remove(id);
+                continue;
+            }
+            let since = *held.entry(id.clone()).or_insert_with(Instant::now);
+            if since.elapsed() > Duration::from_secs(3) {
                 let _ = Command::new("scontrol")
                     .args(["update", &format!("JobId={id}"), "StartTime=now"])
                     .status();
@@ -460,7 +470,7 @@ fn submit_refuses_bad_options_with_code_2() {
         (vec!["20", "4", "--max-array", "many"], "--max-array 'many' must be an integer >= 1"),
         (vec!["20", "4", "--audit", "2"], "--audit '2' must be a fraction from 0 to 1"),
         (vec!["20", "4", "--audit", "-0.1"], "--audit '-0.1' must be a fraction from 0 to 1"),
-        (vec!["20", "4", "--audit"], "--audit needs a value"),
+        (vec!["20", "4", "--audit", "most"], "--audit 'most' must be a fraction from 0 to 1"),
         (vec!["20", "0"], "K '0' must be integers, K >= 1"),
         (vec!["20"], "submit needs N and K"),
         (vec!["20", "4", "--frobnicate"], "unknown option '--frobnicate'"),
