@@ -58,8 +58,11 @@ impl fmt::Display for ShardId {
 /// from K ≈ 16,000 shards hold fewer (about 4 each at K = 10^6), and where K exceeds the
 /// plan's subproblems (the join's units: 472 at n = 12, 1.2 million at n = 27) the shards past
 /// them are empty: each still writes a result (no subproblems, zero counts), and `merge` needs
-/// every one of them like any other. Dealing 4 million subproblems into 10^6 shards takes about
-/// a second and 200 MB in every shard's process (and in `merge`).
+/// every one of them like any other. What a shard's process pays for K = 10^6 (measured
+/// 2026-12-02, `count … -j 1 --shard 999999/1000000`): 1.7 s and 156 MiB for mirror at n = 16
+/// (2 million subproblems, each probed for its cost and dealt greedily), 0.34 s and 145 MiB for
+/// d4 at n = 16 and 0.20 s and 63 MiB for d4 at n = 27 (dealt round robin), 0.006 s for the
+/// join at n = 12.
 pub const MAX_SHARDS: usize = 1_000_000;
 
 impl FromStr for ShardId {
