@@ -12,6 +12,9 @@
 //! can be checked only whole: at fraction 1 its subproblems are recounted and their sum compared
 //! with its counts; at a smaller fraction the audit says it cannot check it.
 //!
+//! The results are read one at a time ([`Auditor`]): of each file the audit keeps its name and
+//! the sampled subtotals, and one shard plan per distinct plan the files name.
+//!
 //! # Sample
 //! Each shard's sample is ⌈F·m⌉ of its m subproblems (none at F = 0, all at F = 1), drawn
 //! uniformly without replacement by selection sampling (Knuth, TAOCP vol. 2, §3.4.2,
