@@ -19,8 +19,8 @@ of every shard (`nqueens merge --audit F`) and writes DIR/result.txt, or refuses
 Arrays: Slurm refuses an array whose task indices reach the cluster's MaxArraySize (1001 by
 default), so K shards go into ceil(K / M) arrays of at most M tasks (indices 0..M-1), array j
 counting shards j*M .. j*M+M-1, where M is MaxArraySize as `scontrol show config` says (or
---max-array). Each array is one job of the cluster's MaxJobCount until its tasks start (then
-each task is one): K = 10^5 at M = 1001 is 100 arrays. With --throttle P every array runs at
+--max-array). A pending array is one job record of the controller (MaxJobCount) and each
+task that starts becomes one: K = 10^5 at M = 1001 is 100 arrays. With --throttle P every array runs at
 most P tasks at once and starts when the one before it has ended (`afterany`), so the run
 never holds more than P; without it every array is submitted at once.
 
@@ -171,19 +171,31 @@ submit_jobs() {
     local array_opts=() merge_opts=()
     saved_opts array_opts NQ_ARRAY_OPTS
     saved_opts merge_opts NQ_MERGE_OPTS
-    local arrays=() offset spec array after=() shards=0 first="" last=""
+    local arrays=() offset spec array after=() first="" last="" errors
+    # sbatch's own messages: passed on, or into the one line that says why an array was refused.
+    errors="$(mktemp)"
     while read -r offset spec; do
         after=()
         # With a throttle, one array at a time: the run never holds more than P tasks.
         [[ -n "$throttle" && ${#arrays[@]} -gt 0 ]] && after=(--dependency "afterany:${arrays[-1]}")
-        array=$(sbatch --parsable --job-name "nqueens-$NQ_N" --array "$spec${throttle:+%$throttle}" \
+        if ! array=$(sbatch --parsable --job-name "nqueens-$NQ_N" --array "$spec${throttle:+%$throttle}" \
             --cpus-per-task "$NQ_THREADS" --mem "${NQ_MEM}M" --time "$NQ_TIME" --signal "B:USR1@$NQ_SIGNAL_LEAD" \
             --requeue --open-mode append --output "$NQ_DIR/slurm-%A.log" --export "$base,NQ_OFFSET=$offset" \
-            "${after[@]}" "${extra[@]}" "${array_opts[@]}" "$NQ_SCRIPT" task </dev/null)
+            "${after[@]}" "${extra[@]}" "${array_opts[@]}" "$NQ_SCRIPT" task </dev/null 2>"$errors"); then
+            # A limit on jobs (MaxJobCount, a QOS's MaxSubmitJobs) can refuse a later array: keep
+            # the ones submitted in DIR/jobs, so that `resume` waits for them.
+            ((${#arrays[@]} == 0)) || echo "${arrays[*]}" >>"$NQ_DIR/jobs"
+            local why
+            why="$(tail -n 1 "$errors")"
+            rm -f "$errors"
+            die "sbatch refused the array of shards $(shards_of "$offset:$spec") (${why:-no message}) after ${#arrays[@]} array(s) were submitted (${arrays[*]:-none}); no merge job was submitted: once they have ended, \`resume $NQ_DIR\` submits the rest"
+        fi
+        cat "$errors" >&2
         arrays+=("${array%%;*}")
         [[ -n "$first" ]] || first="$offset:$spec"
         last="$offset:$spec"
     done < <(array_specs "$max")
+    rm -f "$errors"
     [[ ${#arrays[@]} -gt 0 ]] || die "no shards to submit"
     local dependency
     dependency="afterany$(printf ':%s' "${arrays[@]}")"

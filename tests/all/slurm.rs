@@ -288,6 +288,27 @@ fn more_shards_than_max_array_size_spread_over_arrays_and_merge_with_an_audit() 
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// An array that sbatch refuses (here: a partition that does not exist) ends `submit` with one
+/// line and exit 2, naming the shards and what was submitted before it; no merge job follows.
+#[test]
+fn an_array_sbatch_refuses_is_named_in_one_line_with_code_2() {
+    if !cluster() {
+        return;
+    }
+    let _turn = CLUSTER.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = scratch("refused");
+    let bin = assert_cmd::cargo::cargo_bin("nqueens");
+    let args = ["submit", "10", "5", "--max-array", "2", "--dir", s(&dir), "--nqueens", s(&bin)];
+    let out = recipe(&[&args[..], &["--array-opt=--partition=nosuchpartition"]].concat());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("sbatch refused the array of shards 0-1 (sbatch: error: "), "{err}");
+    assert!(err.contains("after 0 array(s) were submitted (none)"), "{err}");
+    assert!(!dir.join("jobs").exists(), "nothing was submitted");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// Returns (n, K) for the time-limit test: d4 boards whose shards each take about 70–150 CPU
 /// seconds on this machine (by `nqueens plan`), one shard per CPU of the node.
 fn long_board() -> (u32, usize) {
