@@ -25,7 +25,9 @@
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Mutex;
 
-use crate::merge::{ShardResult, check_covers, check_file, subtotals_differ};
+use std::rc::Rc;
+
+use crate::merge::{Dealt, ShardResult, check_covers, check_file, subtotals_differ};
 use crate::shard::{shard_plan, try_assign};
 use crate::{Algorithm, Classes, Counter, Job, Plan, Tally};
 
@@ -107,9 +109,6 @@ struct Recorded {
 /// The plan a result names: (algorithm, n, split depth, K).
 type Key = (Algorithm, u32, u32, usize);
 
-/// A shard plan and its partition into shards.
-type Dealt = (Box<dyn Plan>, Vec<Vec<usize>>);
-
 /// Audits `results` (each with the name of its file) at `fraction`, seeded by `seed`, counting
 /// on `counter`'s threads (see the module docs): an [`Auditor`] fed every result in order.
 pub fn audit(results: &[(String, ShardResult)], fraction: f64, seed: u64, counter: &Counter) -> Report {
@@ -129,7 +128,7 @@ pub struct Auditor {
     seed: u64,
     report: Report,
     /// One plan per distinct (algorithm, n, split depth, K): normally one for all the files.
-    plans: HashMap<Key, Dealt>,
+    plans: HashMap<Key, Rc<Dealt>>,
     /// Per plan: sampled id → the files that recorded it.
     sampled: HashMap<Key, BTreeMap<usize, Vec<Recorded>>>,
     /// Shards without subtotals, recounted whole at fraction 1: (file, plan, shard, counts).
@@ -152,6 +151,17 @@ impl Auditor {
             whole: Vec::new(),
             who: Vec::new(),
             lines: Vec::new(),
+        }
+    }
+
+    /// Takes `dealt`, the shard plan that `first`'s fields name, as the plan of every result
+    /// that names the same (a [`crate::merge::Merger`]'s, [`crate::merge::Merger::plan`]), so
+    /// that the audit builds no copy of it. A plan it already has is kept.
+    pub fn adopt(&mut self, first: &ShardResult, dealt: Rc<Dealt>) {
+        let Ok(algorithm) = first.algorithm.parse::<Algorithm>() else { return };
+        let key = (algorithm, first.n, first.split_depth, first.shards);
+        if dealt.ids.len() == first.shards {
+            self.plans.entry(key).or_insert(dealt);
         }
     }
 
@@ -187,7 +197,7 @@ impl Auditor {
             match shard_plan(algorithm, r.n, Some(r.split_depth), r.shards) {
                 Ok(plan) => match try_assign(plan.as_ref(), r.shards) {
                     Ok(ids) => {
-                        v.insert((plan, ids));
+                        v.insert(Rc::new(Dealt { plan, ids }));
                     }
                     Err(e) => {
                         refuse(format!("{who}: its shard plan cannot be dealt here: {e}; not audited"));
@@ -200,7 +210,7 @@ impl Auditor {
                 }
             }
         }
-        let (plan, expected) = &plans[&key];
+        let (plan, expected) = (&plans[&key].plan, &plans[&key].ids);
         if plan.len() != r.subproblems {
             refuse(format!(
                 "{who}: the shard plan has {} subproblems here but {} in the result; not audited",
@@ -291,7 +301,7 @@ impl Auditor {
         let Auditor { mut report, plans, sampled, whole, who, mut lines, .. } = self;
         // Count the samples: one run per plan over every sampled id (each once).
         for (key, ids) in &sampled {
-            let plan = plans[key].0.as_ref();
+            let plan = plans[key].plan.as_ref();
             let only: Vec<usize> = ids.keys().copied().collect();
             let got = recount(counter, plan, &only);
             report.recounted += only.len();
@@ -315,7 +325,7 @@ impl Auditor {
         }
         // Shards without subtotals at fraction 1: recount each whole.
         for (f, key, shard, said) in whole {
-            let (plan, expected) = &plans[&key];
+            let (plan, expected) = (&plans[&key].plan, &plans[&key].ids);
             let want = &expected[shard];
             let sum = recount(counter, plan.as_ref(), want)
                 .into_iter()

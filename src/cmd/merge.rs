@@ -42,6 +42,7 @@ pub fn run(config: MergeConfig) -> anyhow::Result<ExitCode> {
     let mut merger = Merger::new();
     let mut auditor = audit.map(|(a, seed)| Auditor::new(a.fraction, seed));
     let partial = config.audit.as_ref().is_some_and(|a| a.partial);
+    let mut adopted = false;
     for path in &files {
         // A file name is shown with its control characters escaped, as the fields of a result.
         let name = escape_controls(&path.display().to_string());
@@ -50,6 +51,11 @@ pub fn run(config: MergeConfig) -> anyhow::Result<ExitCode> {
             merger.add(&name, &result);
         }
         if let Some(a) = &mut auditor {
+            // One copy of the shard plan for both (the join's table is gigabytes from n = 26).
+            if !adopted && let Some((first, dealt)) = merger.plan() {
+                a.adopt(first, dealt);
+                adopted = true;
+            }
             a.add(&name, &result);
         }
     }
