@@ -179,11 +179,13 @@ fn journal_seconds(journal: &Path) -> f64 {
 fn a_resumed_run_counts_the_seconds_of_every_session() {
     let dir = scratch("seconds");
     for shard in [true, false] {
-        let journal = dir.join(format!("q16-{shard}.journal"));
-        let result = dir.join(format!("q16-{shard}.json"));
+        // n = 18 by d4 on one thread: about 13 s here (a shard of 2 half that), long enough to
+        // stop it after a second on an idle machine (n = 16 once finished before the signal).
+        let journal = dir.join(format!("q18-{shard}.journal"));
+        let result = dir.join(format!("q18-{shard}.json"));
         let mut args = vec![
             "count",
-            "16",
+            "18",
             "--algorithm",
             "d4",
             "-j",
@@ -200,14 +202,20 @@ fn a_resumed_run_counts_the_seconds_of_every_session() {
         }
         let child = spawn(&args);
         wait_for_entries(&journal, 3);
-        std::thread::sleep(Duration::from_millis(700));
+        let start = Instant::now();
+        while journal_seconds(&journal) < 0.6 {
+            assert!(start.elapsed() < Duration::from_secs(20), "no line after 0.6 s");
+            std::thread::sleep(Duration::from_millis(20));
+        }
         signal(&child, "TERM");
         assert_eq!(child.wait_with_output().unwrap().status.code(), Some(143));
         let first = journal_seconds(&journal);
         assert!(first > 0.5, "the first session's lines say {first} s");
         assert!(entries(&journal).iter().all(|l| l.contains(" seconds=")), "every line carries its seconds");
+        // The resume on 2 threads, as another machine might (the plan does not depend on them).
+        let resume: Vec<&str> = args.iter().map(|&a| if a == "1" { "2" } else { a }).collect();
         let start = Instant::now();
-        let out = nqueens(&args).assert().success().get_output().clone();
+        let out = nqueens(&resume).assert().success().get_output().clone();
         let second = start.elapsed().as_secs_f64();
         let text = if shard {
             std::fs::read_to_string(&result).unwrap()
@@ -221,13 +229,13 @@ fn a_resumed_run_counts_the_seconds_of_every_session() {
         assert!(seconds <= first + second + 0.01, "{seconds} s reported, {first} + {second} s measured");
         assert!(journal_seconds(&journal) >= first);
         if shard {
-            let merged = nqueens(&["count", "16", "--algorithm", "d4", "-j", "1", "--shard", "1/2"])
+            let merged = nqueens(&["count", "18", "--algorithm", "d4", "-j", "2", "--shard", "1/2"])
                 .assert()
                 .success()
                 .get_output()
                 .stdout
                 .clone();
-            let other = dir.join("q16-1.json");
+            let other = dir.join("q18-1.json");
             std::fs::write(&other, merged).unwrap();
             let out = nqueens(&["merge", s(&result), s(&other), "--format", "json"]).assert().success();
             let v: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
