@@ -7,8 +7,8 @@ use clap::{Args, Parser, Subcommand};
 
 use nqueens::arch::Level;
 use nqueens::construct::MAX_ANY_N;
-use nqueens::output::{Format, Sequence};
-use nqueens::shard::ShardId;
+use crate::output::{Format, Sequence};
+use nqueens_runs::shard::ShardId;
 use nqueens::{Algorithm, BoardFormat, D4Search, MAX_N};
 
 use crate::progress::When;
@@ -212,9 +212,9 @@ fn parse_plan_format(s: &str) -> Result<PlanFormat, String> {
     }
 }
 
-/// Parses a shard count K, 1..=[`nqueens::shard::MAX_SHARDS`].
+/// Parses a shard count K, 1..=[`nqueens_runs::shard::MAX_SHARDS`].
 pub fn parse_shard_count(s: &str) -> Result<usize, String> {
-    let max = nqueens::shard::MAX_SHARDS;
+    let max = nqueens_runs::shard::MAX_SHARDS;
     match s.trim().parse::<usize>() {
         Ok(k) if (1..=max).contains(&k) => Ok(k),
         _ => Err(format!("shard count '{s}' is not an integer 1..={max}")),
@@ -259,7 +259,7 @@ pub struct MergeArgs {
     /// Before merging, recount a random FRACTION (0 to 1) of every shard's subproblems here and
     /// compare them with the subtotals the shard recorded; exit 1 naming each shard file (and
     /// host) that disagrees. 0 checks only that the subtotals add up; 1 recounts everything.
-    #[arg(long, value_name = "FRACTION", allow_negative_numbers = true, value_parser = nqueens::audit::parse_fraction)]
+    #[arg(long, value_name = "FRACTION", allow_negative_numbers = true, value_parser = nqueens_runs::audit::parse_fraction)]
     pub audit: Option<f64>,
 
     /// The audit's random seed (printed by every audit) [default: from the clock].

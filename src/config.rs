@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 
 use nqueens::check::CheckOptions;
 use nqueens::enumerate::SolveOptions;
-use nqueens::output::{Format, Sequence};
-use nqueens::run::LongRun;
+use crate::output::{Format, Sequence};
+use nqueens_runs::run::LongRun;
 use nqueens::{Algorithm, BoardFormat, Count, CountOptions, MAX_N};
 
 use crate::cli::{CheckArgs, Command, CountArgs, MergeArgs, Opts, PlanArgs, SolveArgs};
@@ -99,7 +99,7 @@ pub struct MergeConfig {
     pub audit: Option<AuditConfig>,
 }
 
-/// `merge --audit`: what to recount (see [`nqueens::audit`]).
+/// `merge --audit`: what to recount (see [`nqueens_runs::audit`]).
 pub struct AuditConfig {
     /// The fraction of every shard's subproblems to recount, 0 to 1.
     pub fraction: f64,
@@ -226,7 +226,7 @@ fn long_count(args: CountArgs) -> Result<LongConfig, UsageError> {
     // existing journal fixes it: its subproblems are those of its algorithm, and what `auto`
     // picks depends on the memory free at the time.
     let from_journal = match (&args.checkpoint, args.algorithm) {
-        (Some(path), Algorithm::Auto) => nqueens::run::journal_algorithm(path, n, args.shard),
+        (Some(path), Algorithm::Auto) => nqueens_runs::run::journal_algorithm(path, n, args.shard),
         _ => None,
     };
     let algorithm = from_journal

@@ -1,14 +1,14 @@
-//! `nqueens merge FILES...`: reads shard results, checks them ([`nqueens::merge::merge`]) and
+//! `nqueens merge FILES...`: reads shard results, checks them ([`nqueens_runs::merge::merge`]) and
 //! writes the total as `nqueens count` would.
 
 use std::io::{self, BufWriter};
 use std::process::ExitCode;
 
 use anyhow::Context;
-use nqueens::audit::audit;
+use nqueens_runs::audit::audit;
 use nqueens::boards::escape_controls;
-use nqueens::merge::{ShardResult, merge};
-use nqueens::output::Record;
+use nqueens_runs::merge::{ShardResult, merge};
+use crate::output::Record;
 use nqueens::{Count, CountOptions, Counter, oeis};
 
 use super::{EXIT_FAILED, UsageError};
@@ -21,7 +21,7 @@ use crate::config::{self, MergeConfig, Report};
 const MAX_SHARD_FILE: u64 = 8 << 20;
 
 /// Merges the shard results of `config.files` and writes the total; with an audit, first
-/// recounts a sample of every shard's subproblems ([`nqueens::audit`]) and exits 1, naming each
+/// recounts a sample of every shard's subproblems ([`nqueens_runs::audit`]) and exits 1, naming each
 /// disagreement, if any differs (with `partial` it only audits).
 ///
 /// # Errors

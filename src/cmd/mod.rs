@@ -11,7 +11,7 @@ pub mod solve;
 
 use std::process::ExitCode;
 
-use nqueens::run::RunError;
+use nqueens_runs::run::RunError;
 
 use crate::config::Config;
 

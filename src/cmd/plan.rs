@@ -7,8 +7,8 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use nqueens::estimate::{self, CpuEstimate};
-use nqueens::shard::shard_plan_with;
+use nqueens_runs::estimate::{self, CpuEstimate};
+use nqueens_runs::shard::shard_plan_with;
 
 use crate::cli::{PlanArgs, PlanFormat};
 
@@ -33,7 +33,7 @@ pub fn run(args: PlanArgs) -> anyhow::Result<ExitCode> {
         .map_err(super::from_library)?;
     let setup_seconds = built.elapsed().as_secs_f64();
     let algorithm = plan.algorithm();
-    let memory_mib = estimate::memory_bytes(algorithm, n, plan.len(), args.threads).div_ceil(1 << 20);
+    let memory_mib = estimate::memory_bytes(plan.as_ref(), args.threads).div_ceil(1 << 20);
     let cpu = (args.sample_seconds > 0.0).then(|| {
         let seed = args.seed.unwrap_or_else(|| {
             std::time::SystemTime::now()

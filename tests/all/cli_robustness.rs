@@ -296,8 +296,8 @@ fn shard_files(dir: &std::path::Path, n: u32, k: usize, extra: &[&str]) -> Vec<s
 /// Rewrites the shard result at `path` with `edit` and a recomputed checksum, as a forger would
 /// who also drops the subtotals that would give the edit away (format 2; tests/all/audit.rs forges
 /// subtotals too).
-fn forge(path: &std::path::Path, edit: impl FnOnce(&mut nqueens::merge::ShardResult)) {
-    let mut r: nqueens::merge::ShardResult =
+fn forge(path: &std::path::Path, edit: impl FnOnce(&mut nqueens_runs::merge::ShardResult)) {
+    let mut r: nqueens_runs::merge::ShardResult =
         serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     r.subtotals = None;
     r.format_version = 2;
@@ -493,7 +493,7 @@ fn six_concurrent_writers_to_one_output_leave_one_whole_result() {
             assert!(c.wait().unwrap().success(), "round {round}");
         }
         let text = std::fs::read_to_string(&out).unwrap();
-        let r: nqueens::merge::ShardResult =
+        let r: nqueens_runs::merge::ShardResult =
             serde_json::from_str(&text).unwrap_or_else(|e| panic!("round {round}: {e}: {text}"));
         assert_eq!(r.checksum, r.compute_checksum(), "round {round}");
         assert_eq!(temp_files(dir.path()), Vec::<String>::new(), "round {round}");

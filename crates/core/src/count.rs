@@ -1,73 +1,14 @@
 //! Counting one board: the exact sums ([`Tally`], [`Classes`]), the options, the result
 //! ([`Count`]) and the [`Counter`] that owns the only thread pool.
 
-use std::ops::{Add, AddAssign};
+
 use std::time::Instant;
 
-use crate::algo::{Algorithm, D4Search, Plan, join, make_plan_with};
+use crate::algo::{D4Search, make_plan_with};
+use crate::plan::{Algorithm, Classes, Plan, Tally};
 use crate::arch::{Isa, Level};
 use crate::parallel::{self, Job, Outcome, Progress};
 use crate::{Error, split};
-
-/// The exact counts of one subproblem or of a sum of them.
-///
-/// `classes` holds the fundamental solutions (symmetry classes under D4) by orbit size, for
-/// algorithms that classify solutions per subproblem; zero otherwise.
-/// `nodes` is the number of queen placements the search made, when statistics were asked for.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Tally {
-    /// Solutions of the whole board that the counted subproblems stand for (weights applied).
-    pub solutions: u128,
-    /// Fundamental solutions by orbit size 1, 2, 4, 8.
-    pub classes: Classes,
-    /// Queen placements made by the search (search-tree nodes below the subproblems' prefixes).
-    pub nodes: u128,
-}
-
-impl Tally {
-    /// Returns the fundamental solutions of this tally by orbit size, if and only if `algorithm`
-    /// classifies solutions (see [`Algorithm::classifies`]) and n ≥ 1: A002562 starts at n = 1,
-    /// and the empty board has no fundamental count.
-    ///
-    /// For the join (whose subproblems do not classify), the classes of a whole count come from
-    /// [`join::burnside_classes`] instead; this is what `merge` and a completed checkpointed run
-    /// use.
-    pub fn fundamental(&self, algorithm: Algorithm, n: u32) -> Option<Classes> {
-        if algorithm.resolve(n) == Algorithm::Join {
-            return join::burnside_classes(n, self.solutions).ok().flatten();
-        }
-        (algorithm.classifies() && n >= 1).then_some(self.classes)
-    }
-}
-
-impl Tally {
-    /// Returns the sum of `self` and `rhs`, or `None` if any count overflows 128 bits (a forged
-    /// or damaged shard result or journal line; no real count comes near).
-    pub fn checked_add(&self, rhs: &Tally) -> Option<Tally> {
-        Some(Tally {
-            solutions: self.solutions.checked_add(rhs.solutions)?,
-            classes: self.classes.checked_add(&rhs.classes)?,
-            nodes: self.nodes.checked_add(rhs.nodes)?,
-        })
-    }
-}
-
-impl Add for Tally {
-    type Output = Tally;
-
-    fn add(mut self, rhs: Tally) -> Tally {
-        self += rhs;
-        self
-    }
-}
-
-impl AddAssign for Tally {
-    fn add_assign(&mut self, rhs: Tally) {
-        self.solutions += rhs.solutions;
-        self.classes += rhs.classes;
-        self.nodes += rhs.nodes;
-    }
-}
 
 /// How to count: threads, algorithm, split depth, progress bar, statistics.
 #[derive(Clone, Debug)]
@@ -106,7 +47,8 @@ impl Default for CountOptions {
 
 /// The result of counting one board. Serializes with serde (field names as below; `u128`
 /// counts as numbers).
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct Count {
     /// The board side.
@@ -139,6 +81,27 @@ pub struct Count {
 }
 
 impl Count {
+    /// Returns the count of the `n`×`n` board: `solutions` and the fundamental solutions
+    /// `classes`, counted with `algorithm`; the other fields empty (no instruction-set level, no
+    /// time, no threads, subproblems or nodes). For counts assembled elsewhere, such as shards
+    /// merged: set the public fields that apply.
+    pub fn new(n: u32, solutions: u128, classes: Option<Classes>, algorithm: Algorithm) -> Count {
+        Count {
+            n,
+            solutions,
+            unique: classes.map(|c| c.total()),
+            classes,
+            algorithm,
+            isa: None,
+            seconds: 0.0,
+            threads: 0,
+            subproblems: 0,
+            split_depth: 0,
+            nodes: None,
+            cpu_seconds: None,
+        }
+    }
+
     /// Returns the count of the board of `plan` from `total`, the sum of the tallies of every
     /// one of its subproblems, counted with `algorithm` (concrete) in `seconds` on `threads`
     /// threads, with `nodes` where they were counted; the fundamental solutions are those of
@@ -167,82 +130,6 @@ impl Count {
             nodes,
             cpu_seconds: None,
         }
-    }
-}
-
-/// The fundamental solutions of a board by the number of boards in their D4 orbit (the 8
-/// rotations and reflections of the square): solutions = 8·orbit8 + 4·orbit4 + 2·orbit2 +
-/// orbit1 and fundamental solutions = orbit8 + orbit4 + orbit2 + orbit1. Only n = 1 has an orbit
-/// of 1.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-pub struct Classes {
-    /// Symmetry classes of 8 boards (no symmetry).
-    #[serde(rename = "8")]
-    pub orbit8: u128,
-    /// Symmetry classes of 4 boards (symmetric under the 180° rotation only).
-    #[serde(rename = "4")]
-    pub orbit4: u128,
-    /// Symmetry classes of 2 boards (symmetric under the 90° rotation).
-    #[serde(rename = "2")]
-    pub orbit2: u128,
-    /// Symmetry classes of 1 board (n = 1 alone).
-    #[serde(rename = "1")]
-    pub orbit1: u128,
-}
-
-impl Classes {
-    /// Returns the number of fundamental solutions (symmetry classes), OEIS A002562.
-    pub fn total(&self) -> u128 {
-        self.orbit8 + self.orbit4 + self.orbit2 + self.orbit1
-    }
-
-    /// Returns the number of solutions the classes stand for: 8·orbit8 + 4·orbit4 + 2·orbit2 +
-    /// orbit1 (OEIS A000170).
-    pub fn solutions(&self) -> u128 {
-        8 * self.orbit8 + 4 * self.orbit4 + 2 * self.orbit2 + self.orbit1
-    }
-
-    /// Returns 8·orbit8 + 4·orbit4 + 2·orbit2 + orbit1 as [`Classes::solutions`] does, or `None`
-    /// if it overflows 128 bits.
-    pub fn checked_solutions(&self) -> Option<u128> {
-        self.orbit8
-            .checked_mul(8)?
-            .checked_add(self.orbit4.checked_mul(4)?)?
-            .checked_add(self.orbit2.checked_mul(2)?)?
-            .checked_add(self.orbit1)
-    }
-
-    /// Returns the sum of `self` and `rhs` orbit by orbit, or `None` if one overflows 128 bits.
-    pub fn checked_add(&self, rhs: &Classes) -> Option<Classes> {
-        Some(Classes {
-            orbit8: self.orbit8.checked_add(rhs.orbit8)?,
-            orbit4: self.orbit4.checked_add(rhs.orbit4)?,
-            orbit2: self.orbit2.checked_add(rhs.orbit2)?,
-            orbit1: self.orbit1.checked_add(rhs.orbit1)?,
-        })
-    }
-
-    /// Adds `count` symmetry classes whose orbit has `boards` boards.
-    ///
-    /// # Panics
-    /// If `boards` is not 1, 2, 4 or 8 (the orbit sizes under D4).
-    pub fn add(&mut self, boards: u32, count: u128) {
-        match boards {
-            8 => self.orbit8 += count,
-            4 => self.orbit4 += count,
-            2 => self.orbit2 += count,
-            1 => self.orbit1 += count,
-            _ => panic!("an orbit under D4 has 1, 2, 4 or 8 boards, not {boards}"),
-        }
-    }
-}
-
-impl AddAssign for Classes {
-    fn add_assign(&mut self, rhs: Classes) {
-        self.orbit8 += rhs.orbit8;
-        self.orbit4 += rhs.orbit4;
-        self.orbit2 += rhs.orbit2;
-        self.orbit1 += rhs.orbit1;
     }
 }
 

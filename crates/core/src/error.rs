@@ -1,34 +1,28 @@
 //! The errors of the library: one enum, each variant naming the bad value and what is accepted.
 
-use crate::kernel::MAX_N;
-use crate::split;
+use std::fmt;
+
+use crate::limits::{MAX_N, MAX_SPLIT_DEPTH, MAX_SUBPROBLEMS};
 
 /// The errors the library returns. Messages name the bad value and what is accepted, never a
 /// command-line flag (the `nqueens` binary words its own).
-#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Error {
     /// The board side is larger than the `u64` masks allow.
-    #[error("board size {n} is too large: the u64 masks allow n <= {max}", max = MAX_N)]
     BoardTooLarge {
         /// The rejected board side.
         n: u32,
     },
     /// A thread count of zero was asked for.
-    #[error("thread count 0 is not allowed: use 1 or more")]
     ZeroThreads,
     /// The split depth is outside what the splitter can fix.
-    #[error("split depth {depth} is out of range: use 1..={max}", max = split::MAX_SPLIT_DEPTH)]
     BadSplitDepth {
         /// The rejected depth.
         depth: u32,
     },
     /// The join algorithm's quarter table would not fit in memory (or n is beyond the join's
     /// largest board).
-    #[error(
-        "board size {n} is too large for the join algorithm: its quarter table needs about {needed_mib} MiB \
-         and {available_mib} MiB are available (the join supports n <= {max}); use the d4 algorithm"
-    )]
     JoinTooLarge {
         /// The rejected board side.
         n: u32,
@@ -47,8 +41,7 @@ pub enum Error {
         /// The largest board the join supports at all.
         max: u32,
     },
-    /// The split depth would make more subproblems than [`split::MAX_SUBPROBLEMS`].
-    #[error("split depth {depth} makes more than {max} subproblems at n = {n}: use a smaller depth (or none)", max = split::MAX_SUBPROBLEMS)]
+    /// The split depth would make more subproblems than [`MAX_SUBPROBLEMS`].
     TooManySubproblems {
         /// The board side.
         n: u32,
@@ -56,9 +49,6 @@ pub enum Error {
         depth: u32,
     },
     /// An instruction-set level was asked for that this processor does not run.
-    #[error(
-        "instruction-set level {isa} needs {needs}, which this processor lacks (its best level is {best})"
-    )]
     UnsupportedIsa {
         /// The level asked for (its [`crate::arch::Isa::name`]).
         isa: &'static str,
@@ -70,7 +60,6 @@ pub enum Error {
     /// An allocation that grows with the board or the thread count would not fit in the memory
     /// available to the process ([`crate::memory::available`]): refused before it is made, or
     /// when a fallible reservation fails, never an abort.
-    #[error("{what} would need about {needed_mib} MiB but {} {}", available(*available_mib), limit(*address_space_limit_mib))]
     OutOfMemory {
         /// What needs the memory, e.g. "the d4 plan of n = 63 (1,969,120 start constellations at most)".
         what: String,
@@ -82,7 +71,6 @@ pub enum Error {
         address_space_limit_mib: Option<u64>,
     },
     /// The operating system refused to start the worker threads.
-    #[error("cannot start {threads} worker threads: {reason}")]
     ThreadPool {
         /// The thread count asked for.
         threads: usize,
@@ -90,6 +78,46 @@ pub enum Error {
         reason: String,
     },
 }
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::BoardTooLarge { n } => {
+                write!(f, "board size {n} is too large: the u64 masks allow n <= {MAX_N}")
+            }
+            Error::ZeroThreads => f.write_str("thread count 0 is not allowed: use 1 or more"),
+            Error::BadSplitDepth { depth } => {
+                write!(f, "split depth {depth} is out of range: use 1..={MAX_SPLIT_DEPTH}")
+            }
+            Error::JoinTooLarge { n, needed_mib, available_mib, max, .. } => write!(
+                f,
+                "board size {n} is too large for the join algorithm: its quarter table needs about \
+                 {needed_mib} MiB and {available_mib} MiB are available (the join supports n <= {max}); \
+                 use the d4 algorithm"
+            ),
+            Error::TooManySubproblems { n, depth } => write!(
+                f,
+                "split depth {depth} makes more than {MAX_SUBPROBLEMS} subproblems at n = {n}: use a smaller \
+                 depth (or none)"
+            ),
+            Error::UnsupportedIsa { isa, needs, best } => write!(
+                f,
+                "instruction-set level {isa} needs {needs}, which this processor lacks (its best level is {best})"
+            ),
+            Error::OutOfMemory { what, needed_mib, available_mib, address_space_limit_mib } => write!(
+                f,
+                "{what} would need about {needed_mib} MiB but {} {}",
+                available(*available_mib),
+                limit(*address_space_limit_mib)
+            ),
+            Error::ThreadPool { threads, reason } => {
+                write!(f, "cannot start {threads} worker threads: {reason}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for Error {}
 
 /// Words the memory available for [`Error::OutOfMemory`].
 fn available(mib: Option<u64>) -> String {

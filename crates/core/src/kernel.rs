@@ -23,9 +23,7 @@ use std::ops::ControlFlow;
 
 use crate::arch::Level;
 
-/// The largest board side the masks can hold: one bit per column of a `u64`, and bit 63 is the
-/// last one a left shift can still carry out of the board.
-pub const MAX_N: u32 = 63;
+pub use crate::limits::MAX_N;
 
 /// Returns the mask with the low `n` bits set: every column of an `n`-column board.
 ///

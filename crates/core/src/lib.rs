@@ -52,64 +52,57 @@
 //! assert!(!nqueens::is_solution(&[0, 2, 1, 3])); // rows 1 and 2 attack along a diagonal
 //! ```
 //!
+//! # Layers
+//! Each module imports only modules below it (tests aside):
+//!
+//! | layer | modules |
+//! | --- | --- |
+//! | the whole count | [`Counter`], [`count()`] (`count.rs`); [`enumerate`], [`check`] |
+//! | the runner | [`parallel`]: a rayon pool solves a [`Plan`]'s subproblems |
+//! | the algorithms | [`algo`]: [`mirror`](algo::mirror), [`d4`](algo::d4), [`join`](algo::join), their plans and searches |
+//! | shared vocabulary | [`plan`]: [`Plan`], [`Tally`], [`Classes`], [`Algorithm`] |
+//! | building blocks | [`split`] (row prefixes), [`kernel`] (the sequential search), [`memory`], [`symmetry`], [`boards`], [`construct`], [`oeis`], [`reference`] |
+//! | the SIMD layer | [`arch`]: instruction-set [`Level`](arch::Level)s and the traits the kernels are written against |
+//! | leaves | [`error`] ([`Error`]), [`limits`] ([`MAX_N`]) |
+//!
+//! Long runs (checkpoint journal, shards, merge, audit, estimates) are the `nqueens-runs` crate;
+//! the command line is `nqueens-cli`.
+//!
 //! # Features
-//! `cli` (default) builds the `nqueens` command line (clap, indicatif, signal-hook, anyhow);
-//! `plot` (default) builds `nqueens-plot`, which draws the scaling studies of `scripts/`
-//! (plotters). A library user who only counts, lists and checks turns both off:
-//! `nqueens = { version = "0.1", default-features = false }`.
+//! `serde`: `Serialize` for [`Count`], [`Classes`] (also `Deserialize`), [`Algorithm`] and the
+//! instruction-set [`Isa`](arch::Isa). Off by default: the library needs only rayon, num_cpus and
+//! libc.
 #![deny(missing_docs)]
 
-// The public API: the items re-exported below and the modules `boards`, `check`, `construct`,
-// `enumerate`, `oeis`, `output`, `reference` and `symmetry`. The hidden modules are what the
-// `nqueens` binary, the benches, the examples and the integration tests reach into (searches,
-// tables, the runner, long runs, the checkpoint journal, shard plans and merges): not part of the
-// API, they may change in any release.
-#[doc(hidden)]
 pub mod algo;
 pub mod arch;
-#[doc(hidden)]
-pub mod audit;
 pub mod boards;
 pub mod check;
 pub mod construct;
 mod count;
 pub mod enumerate;
-mod error;
-#[doc(hidden)]
-pub mod estimate;
-#[doc(hidden)]
-pub mod journal;
-#[doc(hidden)]
+pub mod error;
 pub mod kernel;
-#[doc(hidden)]
+pub mod limits;
 pub mod memory;
-#[doc(hidden)]
-pub mod merge;
 pub mod oeis;
-pub mod output;
-#[doc(hidden)]
 pub mod parallel;
+pub mod plan;
 pub mod reference;
-#[doc(hidden)]
-pub mod run;
-#[doc(hidden)]
-pub mod shard;
-#[doc(hidden)]
 pub mod split;
-#[doc(hidden)]
-pub mod subtotals;
 pub mod symmetry;
 
 #[cfg(test)] // The join's tests name it `crate::join`, its path before `algo/`.
 use algo::join;
 pub use algo::join::JoinPlan;
-pub use algo::{Algorithm, D4Plan, D4Search, MirrorPlan, Plan, make_plan, make_plan_with};
+pub use algo::{D4Plan, D4Search, MirrorPlan, make_plan, make_plan_with};
 pub use boards::BoardFormat;
 pub use check::is_solution;
-pub use count::{Classes, Count, CountOptions, Counter, Tally};
+pub use count::{Count, CountOptions, Counter};
 pub use error::{Error, check_n};
-pub use kernel::MAX_N;
+pub use limits::MAX_N;
 pub use parallel::{Job, Observer, Outcome, Progress};
+pub use plan::{Algorithm, Classes, Plan, Tally};
 
 /// Returns Q(n), the number of solutions of the `n`×`n` board (OEIS A000170), counted on every
 /// logical CPU with the default algorithm.

@@ -23,13 +23,7 @@ use crate::Error;
 use crate::arch::Level;
 use crate::kernel::{self, full_mask};
 
-/// The most rows a prefix can fix. 16 rows at n = 16 is a whole board; for larger n, a depth of
-/// 4 already makes over a million subproblems.
-pub const MAX_SPLIT_DEPTH: u32 = 16;
-
-/// The most subproblems a plan holds (about 200 MB of prefixes): expansion stops there, and a
-/// plan that reaches it is refused. The automatic depth aims far lower (at most 32 × 4,096).
-pub const MAX_SUBPROBLEMS: usize = 1 << 22;
+pub use crate::limits::{MAX_SPLIT_DEPTH, MAX_SUBPROBLEMS};
 
 /// The subproblems [`auto_split_depth`] aims for per worker thread.
 pub const SUBPROBLEMS_PER_THREAD: usize = 32;

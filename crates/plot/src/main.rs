@@ -31,7 +31,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 /// DejaVu Sans (Bitstream Vera license, assets/fonts/DejaVuSans-LICENSE.txt).
-const FONT: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
+const FONT: &[u8] = include_bytes!("../assets/fonts/DejaVuSans.ttf");
 
 type Res<T> = Result<T, Box<dyn Error>>;
 

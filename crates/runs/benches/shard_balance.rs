@@ -10,7 +10,7 @@
 use std::sync::Mutex;
 
 use nqueens::parallel::{self, Job};
-use nqueens::shard::{estimate_rows, partition, shard_plan};
+use nqueens_runs::shard::{estimate_rows, partition, shard_plan};
 use nqueens::{Algorithm, Progress, Tally};
 
 fn main() {
@@ -24,7 +24,8 @@ fn main() {
     let plan = shard_plan(Algorithm::Mirror, n, None, k).expect("a valid plan");
     let nodes = Mutex::new(vec![0u128; plan.len()]);
     let on_solved = |i: usize, t: &Tally| nodes.lock().unwrap()[i] = t.nodes;
-    let pool = rayon::ThreadPoolBuilder::new().build().expect("a thread pool");
+    let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
+    let pool = parallel::pool(threads, "shard-balance").expect("a thread pool");
     let start = std::time::Instant::now();
     let job = Job { on_solved: Some(&on_solved), ..Job::default() };
     let outcome = parallel::run_with(plan.as_ref(), &pool, Progress::Never, true, job);

@@ -15,7 +15,7 @@
 
 use std::collections::BinaryHeap;
 
-use nqueens::estimate::thread_cpu_seconds;
+use nqueens_runs::estimate::thread_cpu_seconds;
 use nqueens::parallel::shuffled;
 use nqueens::{Algorithm, make_plan};
 

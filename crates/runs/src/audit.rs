@@ -24,7 +24,7 @@ use std::sync::Mutex;
 
 use crate::merge::{ShardResult, check_covers, check_file, subtotals_differ};
 use crate::shard::{shard_plan, try_assign};
-use crate::{Algorithm, Classes, Counter, Job, Plan, Tally};
+use nqueens::{Algorithm, Classes, Counter, Job, Plan, Tally};
 
 /// Parses an audit fraction: a number from 0 to 1 (0.01 recounts 1% of every shard).
 ///
@@ -126,7 +126,7 @@ pub fn audit(results: &[(String, ShardResult)], fraction: f64, seed: u64, counte
             _ => {
                 refuse(format!(
                     "{who}: algorithm '{}' is not one a shard counts; not audited",
-                    crate::boards::escape_controls(&r.algorithm)
+                    nqueens::boards::escape_controls(&r.algorithm)
                 ));
                 continue;
             }

@@ -25,7 +25,7 @@
 //! A last line without its `\n` is a write torn by a crash: it is dropped with a warning (and cut
 //! off before new lines are appended). Any other damage — a bad checksum, an unparsable line, an
 //! id out of range, outside the shard or given twice, counts that its subproblem cannot have
-//! (the plan's cheap invariants, [`crate::Plan::impossible`]) — and a header that does not match
+//! (the plan's cheap invariants, [`nqueens::Plan::impossible`]) — and a header that does not match
 //! the command are errors naming the line, found before anything is appended, and the file is
 //! left untouched. [`repair`] reads such a journal leniently instead and returns the lines that
 //! pass every check, for a cleaned copy. A line that ends in `\r` (a journal converted to CRLF
@@ -41,9 +41,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use crate::boards::escape_controls;
+use nqueens::boards::escape_controls;
 use crate::shard::ShardId;
-use crate::{Classes, Tally};
+use nqueens::{Classes, Tally};
 
 /// The journal format version this program reads and writes.
 pub const FORMAT_VERSION: u32 = 1;
@@ -449,7 +449,7 @@ fn entry_problem(
     if seen.contains(&entry.id) {
         return Err(format!("subproblem id {} is recorded twice", entry.id));
     }
-    let classifies = header.algorithm.parse::<crate::Algorithm>().map(|a| a.classifies());
+    let classifies = header.algorithm.parse::<nqueens::Algorithm>().map(|a| a.classifies());
     if classifies == Ok(false) && entry.tally.classes != Classes::default() {
         return Err(format!(
             "it records symmetry classes, which the {} algorithm does not count",

@@ -15,22 +15,22 @@
 //! encoded by [`crate::subtotals`]; about 1.8 KB for a shard of n = 24 in K = 4,096) and the host
 //! that ran it ([`ShardResult::host`]); format 4 puts the host under the checksum. [`merge`]
 //! checks that the subtotals add up to the shard's counts and that each is possible for its
-//! subproblem ([`crate::Plan::impossible`]), and that the total satisfies every invariant that
+//! subproblem ([`nqueens::Plan::impossible`]), and that the total satisfies every invariant that
 //! costs nothing and, for n ≤ 27, equals the known value ([`check_total`]); `nqueens merge
 //! --audit` ([`crate::audit`]) recounts a random sample of the subtotals. Formats 1 to 3 are
 //! still read.
 //!
 //! Every string a result carries (format, algorithm, version, host) is written into messages
-//! with its control characters escaped ([`crate::boards::escape_controls`]), so a file cannot
+//! with its control characters escaped ([`nqueens::boards::escape_controls`]), so a file cannot
 //! draw on the terminal.
 
 use serde::{Deserialize, Serialize};
 
-use crate::boards::escape_controls;
+use nqueens::boards::escape_controls;
 #[cfg(test)]
 use crate::shard::assign;
 use crate::shard::{shard_plan, try_assign};
-use crate::{Algorithm, Classes, Count, Plan, Tally};
+use nqueens::{Algorithm, Classes, Count, Plan, Tally};
 
 /// The `format` field of every shard result.
 pub const SHARD_FORMAT: &str = "nqueens-shard";
@@ -300,21 +300,13 @@ impl Merged {
     /// Returns the count the merged shards add up to, as a whole run would report it (no CPU
     /// time: the shards ran elsewhere), with the fundamental solutions [`merge`] checked.
     pub fn count(&self) -> Count {
-        let classes = self.classes;
-        Count {
-            n: self.n,
-            solutions: self.tally.solutions,
-            unique: classes.map(|c| c.total()),
-            classes,
-            algorithm: self.algorithm,
-            isa: None,
-            seconds: self.seconds,
-            threads: self.threads,
-            subproblems: self.subproblems,
-            split_depth: self.split_depth,
-            nodes: self.nodes_counted.then_some(self.tally.nodes),
-            cpu_seconds: None,
-        }
+        let mut count = Count::new(self.n, self.tally.solutions, self.classes, self.algorithm);
+        count.seconds = self.seconds;
+        count.threads = self.threads;
+        count.subproblems = self.subproblems;
+        count.split_depth = self.split_depth;
+        count.nodes = self.nodes_counted.then_some(self.tally.nodes);
+        count
     }
 }
 
@@ -338,7 +330,7 @@ pub fn round_micros(seconds: f64) -> f64 {
 /// unless n ≡ 0 or 1 (mod 4). For an algorithm that
 /// classifies (d4), 8·orbit8 + 4·orbit4 + 2·orbit2 + orbit1 must equal the
 /// solutions (the orbits partition the solutions; subproblems alone need not satisfy it). For the
-/// join, the fundamental solutions come from Burnside's lemma ([`crate::algo::join::burnside_classes`]),
+/// join, the fundamental solutions come from Burnside's lemma ([`nqueens::algo::join::burnside_classes`]),
 /// which must give a whole number; `classes` is what the caller already computed for it
 /// (`Plan::fundamental`), or `None` to compute it here. For mirror, classes must be zero.
 ///
@@ -373,12 +365,12 @@ pub fn check_total(
             ));
         }
     }
-    if let Some(known) = crate::oeis::A000170.get(n)
+    if let Some(known) = nqueens::oeis::A000170.get(n)
         && known != s
     {
         return Err(format!("{s} solutions of n = {n}, but Q({n}) = {known} (OEIS A000170)"));
     }
-    if let (Some(c), Some(known)) = (classes, crate::oeis::known_classes(n))
+    if let (Some(c), Some(known)) = (classes, nqueens::oeis::known_classes(n))
         && c != known
     {
         let show = |c: Classes| format!("{}/{}/{}/{}", c.orbit8, c.orbit4, c.orbit2, c.orbit1);
@@ -439,7 +431,7 @@ fn total_classes(
     let classes = match classes {
         Some(c) => Some(c),
         // A table that does not fit here leaves the classes unknown, not wrong.
-        None => match crate::algo::join::burnside_classes(n, tally.solutions) {
+        None => match nqueens::algo::join::burnside_classes(n, tally.solutions) {
             Ok(c) => c,
             Err(_) => return Ok(None),
         },
@@ -736,7 +728,7 @@ pub fn missing_shards(missing: &[usize], k: usize) -> String {
 /// Returns why the shard plan of `r` (from the file `name`) cannot be rebuilt here to check it,
 /// worded for merging rather than counting: the join's quarter table that does not fit, the
 /// memory a d4 or mirror plan needs, a board or depth out of range.
-fn plan_refused(name: &str, r: &ShardResult, e: &crate::Error) -> String {
+fn plan_refused(name: &str, r: &ShardResult, e: &nqueens::Error) -> String {
     let what = format!(
         "{name}: the shard plan of its n = {}, {} with K = {} cannot be rebuilt here to check the shards",
         r.n,
@@ -744,7 +736,7 @@ fn plan_refused(name: &str, r: &ShardResult, e: &crate::Error) -> String {
         r.shards
     );
     match e {
-        crate::Error::JoinTooLarge { needed_mib, available_mib, address_space_limit_mib, max, n, .. } => {
+        nqueens::Error::JoinTooLarge { needed_mib, available_mib, address_space_limit_mib, max, n, .. } => {
             if n > max {
                 format!("{what}: the join supports n <= {max}: the file was forged or damaged")
             } else {

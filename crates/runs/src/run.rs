@@ -25,7 +25,7 @@ use std::time::Instant;
 use crate::journal::{self, Entry, Header, Journal, JournalError, Repaired};
 use crate::merge::{Covers, SHARD_FORMAT, SHARD_FORMAT_VERSION, ShardResult, check_total, round_micros};
 use crate::shard::{ShardId, shard_plan_with, try_assign};
-use crate::{Algorithm, Count, CountOptions, Counter, Error, Job, Plan, Tally, make_plan_with};
+use nqueens::{Algorithm, Count, CountOptions, Counter, Error, Job, Plan, Tally, make_plan_with};
 
 /// The program version every journal and shard result records (`CARGO_PKG_VERSION`).
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -208,8 +208,8 @@ impl LongRun {
         let threads = options.threads;
         let algorithm = options.algorithm.resolve_for(n, threads);
         // Refuse a join board whose table and per-thread buffers would not fit before building it.
-        if algorithm == Algorithm::Join && n >= crate::algo::join::MIN_N {
-            crate::algo::join::check_memory_for(n, threads)?;
+        if algorithm == Algorithm::Join && n >= nqueens::algo::join::MIN_N {
+            nqueens::algo::join::check_memory_for(n, threads)?;
         }
         let observer = options.progress.observer();
         if let Some(o) = observer {
@@ -701,7 +701,7 @@ impl Breakdown {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::oeis;
+    use nqueens::oeis;
 
     fn options(algorithm: Algorithm, threads: usize) -> CountOptions {
         CountOptions { threads, algorithm, ..CountOptions::default() }

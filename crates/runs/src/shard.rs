@@ -18,7 +18,7 @@
 //!
 //! # Split depth
 //! A shard plan needs more subproblems than a one-machine plan: [`shard_plan`] picks the split
-//! depth as [`crate::make_plan`] does for [`THREADS_PER_SHARD`] × K threads, that is at least
+//! depth as [`nqueens::make_plan`] does for [`THREADS_PER_SHARD`] × K threads, that is at least
 //! 256 subproblems per shard, from K alone, never from the machine's thread count.
 
 use std::cmp::Reverse;
@@ -26,16 +26,16 @@ use std::collections::BinaryHeap;
 use std::fmt;
 use std::str::FromStr;
 
-use crate::arch::Level;
-use crate::split::{self, Subproblem};
-use crate::{Algorithm, D4Search, Error, Plan, make_plan_with};
+use nqueens::arch::Level;
+use nqueens::split::{self, Subproblem};
+use nqueens::{Algorithm, D4Search, Error, Plan, make_plan_with};
 
 /// Rows below a subproblem's prefix that the cost probe extends it by. Two rows cost about
 /// (n - 2·depth)² steps per subproblem; three rows were not markedly better at n = 16 and 17.
 pub const PROBE_ROWS: u32 = 2;
 
 /// The thread count a shard plan's split depth is chosen for, per shard: 8 × 32 = 256
-/// subproblems per shard (see [`crate::split::auto_split_depth`]).
+/// subproblems per shard (see [`nqueens::split::auto_split_depth`]).
 pub const THREADS_PER_SHARD: usize = 8;
 
 /// One shard of a partition: `index` in `0..count`.
@@ -92,7 +92,7 @@ impl FromStr for ShardId {
 /// threads (at least 256 subproblems per shard, and at least 2048 in all).
 ///
 /// # Errors
-/// As [`crate::make_plan`].
+/// As [`nqueens::make_plan`].
 pub fn shard_plan(
     algorithm: Algorithm,
     n: u32,
@@ -106,7 +106,7 @@ pub fn shard_plan(
 /// counts whatever the search: see [`D4Search`]).
 ///
 /// # Errors
-/// As [`crate::make_plan_with`].
+/// As [`nqueens::make_plan_with`].
 pub fn shard_plan_with(
     algorithm: Algorithm,
     n: u32,
@@ -177,7 +177,7 @@ pub const ASSIGN_BYTES_PER_SUBPROBLEM: u64 = 40;
 
 /// [`assign`], its memory ([`ASSIGN_BYTES_PER_SUBPROBLEM`] per subproblem: 63 MB for the 1.57
 /// million subproblems of d4 at n = 63) checked first against the memory available
-/// ([`crate::memory::check`]).
+/// ([`nqueens::memory::check`]).
 ///
 /// # Errors
 /// [`Error::OutOfMemory`] if it does not fit.
@@ -187,11 +187,11 @@ pub const ASSIGN_BYTES_PER_SUBPROBLEM: u64 = 40;
 pub fn try_assign(plan: &dyn Plan, k: usize) -> Result<Vec<Vec<usize>>, Error> {
     let bytes = ASSIGN_BYTES_PER_SUBPROBLEM.saturating_mul(plan.len() as u64);
     let what = || format!("dealing the {} subproblems of n = {} into {k} shards", plan.len(), plan.n());
-    crate::memory::check(what, bytes)?;
+    nqueens::memory::check(what, bytes)?;
     let mut costs: Vec<u64> = Vec::new();
     costs
         .try_reserve_exact(plan.len())
-        .map_err(|_| crate::memory::out_of_memory(what(), bytes, crate::memory::available()))?;
+        .map_err(|_| nqueens::memory::out_of_memory(what(), bytes, nqueens::memory::available()))?;
     costs.extend((0..plan.len()).map(|i| estimate(plan, i)));
     Ok(partition(&costs, k))
 }
@@ -199,7 +199,7 @@ pub fn try_assign(plan: &dyn Plan, k: usize) -> Result<Vec<Vec<usize>>, Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::MirrorPlan;
+    use nqueens::MirrorPlan;
 
     #[test]
     fn shard_ids_parse() {

@@ -17,7 +17,8 @@ use std::ops::ControlFlow;
 use crate::arch::Level;
 use crate::kernel::{self, full_mask};
 use crate::split::{self, Step, Subproblem};
-use crate::{Algorithm, Error, Plan, Tally, check_n, estimate};
+use crate::algo::weight;
+use crate::{Algorithm, Error, Plan, Tally, check_n};
 
 /// The mirror-halving plan (see the module docs): subproblems with `split_depth` rows fixed.
 #[derive(Clone, Debug)]
@@ -141,11 +142,11 @@ impl Plan for MirrorPlan {
         u128::from(self.subproblems[index].weight)
     }
 
-    /// The estimated size of the subproblem's search tree ([`estimate::tree_size`] with
-    /// [`estimate::weight_paths`] paths, seeded by the index) to the power
-    /// [`estimate::WEIGHT_POWER`]; 1 in plans too large for the paths.
+    /// The estimated size of the subproblem's search tree ([`weight::tree_size`] with
+    /// [`weight::weight_paths`] paths, seeded by the index) to the power
+    /// [`weight::WEIGHT_POWER`]; 1 in plans too large for the paths.
     fn weight(&self, index: usize) -> f64 {
-        let paths = estimate::weight_paths(self.n, self.subproblems.len());
+        let paths = weight::weight_paths(self.n, self.subproblems.len());
         if paths == 0 {
             return 1.0;
         }
@@ -153,7 +154,7 @@ impl Plan for MirrorPlan {
         let full = full_mask(self.n);
         let free = |&(c, l, r): &(u64, u64, u64)| full & !(c | l | r);
         let place = |&(c, l, r): &(u64, u64, u64), b: u64| (c | b, (l | b) << 1, (r | b) >> 1);
-        estimate::weight_of_tree(estimate::tree_size(
+        weight::weight_of_tree(weight::tree_size(
             (sub.cols, sub.ld, sub.rd),
             paths,
             index as u64,
@@ -354,7 +355,7 @@ mod tests {
         let plan = MirrorPlan::new(17, 5).unwrap();
         let pairs: Vec<(f64, f64)> =
             (0..plan.len()).step_by(97).map(|i| (plan.weight(i), plan.solve(i, true).nodes as f64)).collect();
-        let rho = crate::estimate::rank_correlation(&pairs);
+        let rho = crate::algo::weight::rank_correlation(&pairs);
         assert!(pairs.len() > 100 && rho > 0.7, "{} subproblems, rank correlation {rho}", pairs.len());
         // Below n = 17 every weight is 1.
         assert_eq!(MirrorPlan::new(16, 3).unwrap().weight(5), 1.0);

@@ -18,47 +18,32 @@
 pub mod d4;
 pub mod join;
 pub mod mirror;
+pub mod weight;
 
-use std::fmt;
-use std::ops::ControlFlow;
-use std::str::FromStr;
 
 use crate::arch::Level;
-use crate::split;
-use crate::{Classes, Error, Tally};
+use crate::Error;
+use crate::plan::{Classes, Tally};
+pub use crate::plan::{Algorithm, Plan};
 pub use d4::{D4Plan, D4Search};
 pub use mirror::MirrorPlan;
 
-/// The search algorithm behind a count. Serialized as its [`Algorithm::name`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Algorithm {
-    /// Mirror halving: the row-0 queen in the left half, counted twice (see [`mirror`]). Visits
-    /// half of the search tree. Gives solutions (A000170) only.
-    Mirror,
-    /// Full D4 symmetry by start constellations (see [`d4::constellation`]): one border
-    /// configuration per symmetry class, weighted by its orbit. Gives solutions (A000170),
-    /// fundamental solutions (A002562) and their orbit sizes.
-    D4,
-    /// Quadrant join (see [`join`]): joins half-boards built from quarter-board placements and
-    /// counts disjoint pairs bit-sliced; no backtracking over whole boards. Gives solutions,
-    /// fundamental solutions and classes (by Burnside). Boards below [`join::MIN_N`] fall back
-    /// to `mirror`.
-    Join,
-    /// The fastest for each n (the default): [`Algorithm::Join`] from
-    /// [`Algorithm::JOIN_FROM`] while its quarter table fits in memory, [`Algorithm::D4`]
-    /// otherwise. See [`Algorithm::resolve`].
-    #[default]
-    Auto,
-}
-
 impl Algorithm {
-    /// Every algorithm, in the order `--help` lists them.
-    pub const ALL: [Algorithm; 3] = [Algorithm::D4, Algorithm::Mirror, Algorithm::Join];
-
-    /// The smallest n for which [`Algorithm::Auto`] picks the join: measured side by side with
-    /// d4 on one thread (results/2026-11-29-vm/README.md).
-    pub const JOIN_FROM: u32 = 8;
+    /// Returns `Ok(())` if the `n`×`n` board counted with this algorithm on `threads` worker
+    /// threads fits in the memory available to the process, as far as can be told before its
+    /// plan is built: the join's quarter table and every thread's buffers
+    /// ([`join::check_memory_for`]) are checked here, from n = [`join::MIN_N`]; mirror and d4
+    /// check their lists as they build them. A caller counting several boards refuses a join
+    /// that does not fit before counting any.
+    ///
+    /// # Errors
+    /// [`Error::JoinTooLarge`] for a join board that does not fit.
+    pub fn check_memory(self, n: u32, threads: usize) -> Result<(), Error> {
+        match self {
+            Algorithm::Join if n >= join::MIN_N => join::check_memory_for(n, threads),
+            _ => Ok(()),
+        }
+    }
 
     /// Returns the concrete algorithm that counts an `n`×`n` board: `self`, or for
     /// [`Algorithm::Auto`] the join from [`Algorithm::JOIN_FROM`] when its table fits in memory
@@ -79,138 +64,21 @@ impl Algorithm {
             concrete => concrete,
         }
     }
+}
 
-    /// Returns true if and only if the algorithm's subproblem tallies carry the fundamental
-    /// solutions ([`Tally::classes`]): d4 does; the join gets them for a whole count by
-    /// Burnside ([`Plan::classes`], [`join::burnside_classes`]), so its tallies do not.
-    pub fn classifies(self) -> bool {
-        matches!(self, Algorithm::D4)
-    }
-
-    /// Returns the algorithm's name as the CLI and the output formats spell it.
-    pub fn name(self) -> &'static str {
-        match self {
-            Algorithm::Mirror => "mirror",
-            Algorithm::D4 => "d4",
-            Algorithm::Join => "join",
-            Algorithm::Auto => "auto",
+impl Tally {
+    /// Returns the fundamental solutions of this tally by orbit size, if and only if `algorithm`
+    /// classifies solutions (see [`Algorithm::classifies`]) and n ≥ 1: A002562 starts at n = 1,
+    /// and the empty board has no fundamental count.
+    ///
+    /// For the join (whose subproblems do not classify), the classes of a whole count come from
+    /// [`join::burnside_classes`] instead; this is what `merge` and a completed checkpointed run
+    /// use.
+    pub fn fundamental(&self, algorithm: Algorithm, n: u32) -> Option<Classes> {
+        if algorithm.resolve(n) == Algorithm::Join {
+            return join::burnside_classes(n, self.solutions).ok().flatten();
         }
-    }
-}
-
-impl fmt::Display for Algorithm {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Algorithm {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let every = [Algorithm::Auto, Algorithm::D4, Algorithm::Mirror, Algorithm::Join];
-        crate::error::parse_name(s, &every, Algorithm::name, "algorithm")
-    }
-}
-
-/// A list of independent subproblems that together count one board: what the parallel runner
-/// ([`crate::parallel::run`]) consumes, whatever the algorithm.
-pub trait Plan: Sync {
-    /// Returns the board side n.
-    fn n(&self) -> u32;
-    /// Returns the number of subproblems.
-    fn len(&self) -> usize;
-    /// Returns true if and only if the plan has no subproblem.
-    fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-    /// Returns the number of rows each subproblem fixes (at least; symmetry seeds may fix more).
-    fn split_depth(&self) -> u32;
-    /// Returns the weighted counts of subproblem `index` (`0..len()`); counts nodes too when
-    /// `stats` is true.
-    fn solve(&self, index: usize, stats: bool) -> Tally;
-    /// Returns the queen placements made while building the subproblems (the prefix tree), so
-    /// that with the nodes of every subproblem they add up to the nodes of the whole search,
-    /// whatever the split depth.
-    fn prefix_nodes(&self) -> u128 {
-        0
-    }
-    /// Returns the algorithm that really counts this plan (a join plan of a board below
-    /// [`join::MIN_N`] is a mirror plan).
-    fn algorithm(&self) -> Algorithm;
-    /// Returns the instruction-set level the plan's searches run at.
-    fn level(&self) -> Level;
-    /// Returns the fundamental solutions of the whole board by orbit size, given the sum of
-    /// every subproblem's tally, for plans that get them from the total rather than per
-    /// subproblem (the join, by Burnside over its own quarter table); `None` otherwise, and then
-    /// [`Tally::fundamental`] applies.
-    fn classes(&self, total: &Tally) -> Option<Classes> {
-        let _ = total;
-        None
-    }
-    /// Returns a number that the solutions of subproblem `index` are always a multiple of: the
-    /// weight every completion of it stands for (2 for mirror halving from n = 2; 8, 4 or 2, the
-    /// orbit of its start constellation, for d4; for the join, the unit's row-set and
-    /// long-diagonal weights). 1 by default. A shard result or journal line whose count is not
-    /// a multiple was forged or damaged.
-    fn multiple_of(&self, index: usize) -> u128 {
-        let _ = index;
-        1
-    }
-    /// Returns why `tally` cannot be the counts of subproblem `index` of this plan, or `None`:
-    /// the cheap invariants of one subproblem, checked on every shard subtotal and journal line
-    /// before it is added ([`Plan::multiple_of`]; no symmetry classes for an algorithm that
-    /// does not classify; for d4 the orbit sizes its start constellation allows). `None` does
-    /// not mean the count is right: only counting it again tells.
-    fn impossible(&self, index: usize, tally: &Tally) -> Option<String> {
-        let m = self.multiple_of(index);
-        if !tally.solutions.is_multiple_of(m) {
-            return Some(format!(
-                "its {} solutions are not a multiple of {m}, the weight of every solution it counts",
-                tally.solutions
-            ));
-        }
-        (!self.algorithm().classifies() && tally.classes != Classes::default()).then(|| {
-            format!("it records symmetry classes, which the {} algorithm does not count", self.algorithm())
-        })
-    }
-    /// Returns the queens subproblem `index` fixes, as the columns of rows 0, 1, …, for plans
-    /// whose subproblems are row prefixes; `None` for plans whose subproblems are not (the
-    /// breakdown then leaves the prefix empty and the shard planner counts such a subproblem's
-    /// cost as 1).
-    fn prefix(&self, index: usize) -> Option<split::Prefix> {
-        let _ = index;
-        None
-    }
-    /// Returns the estimated cost of subproblem `index` (`0..len()`) in units of the plan's own
-    /// choosing (the same for every subproblem of one plan), positive and finite; 1 by default.
-    /// The runner weighs progress by it (so that the ETA of a run whose subproblems differ
-    /// 100-fold holds), never the plan itself: which subproblems exist and their indices do not
-    /// depend on it. A pure function of the plan and `index`, cheap next to [`Plan::solve`].
-    fn weight(&self, index: usize) -> f64 {
-        let _ = index;
-        1.0
-    }
-    /// Returns true if and only if [`Plan::solve_in_steps`] can stop a subproblem midway, that
-    /// is, within about a second at any n (the mirror and d4 plans); false where a running
-    /// subproblem always runs to its end (the join's, of seconds up to n = 27).
-    fn stops_midway(&self) -> bool {
-        false
-    }
-    /// Returns what [`Plan::solve`] returns, solving in steps: calls `step` with the fraction of
-    /// the subproblem's work each finished step stands for (an estimate; the fractions add up
-    /// to at most 1, and 0 means "no new step, may I go on?"), at least once a second or so
-    /// where [`Plan::stops_midway`] is true, and returns `None` as soon as `step` returns
-    /// [`ControlFlow::Break`] (the subproblem's counts are then lost: it must be solved again).
-    /// The default solves in one step, without calling `step`.
-    fn solve_in_steps(
-        &self,
-        index: usize,
-        stats: bool,
-        step: &mut dyn FnMut(f64) -> ControlFlow<()>,
-    ) -> Option<Tally> {
-        let _ = step;
-        Some(self.solve(index, stats))
+        (algorithm.classifies() && n >= 1).then_some(self.classes)
     }
 }
 
@@ -232,7 +100,7 @@ impl dyn Plan + '_ {
 ///
 /// # Errors
 /// [`Error::BoardTooLarge`] if `n` > [`crate::MAX_N`]; [`Error::BadSplitDepth`] if the depth is 0 or
-/// more than [`split::MAX_SPLIT_DEPTH`].
+/// more than [`crate::split::MAX_SPLIT_DEPTH`].
 pub fn make_plan(
     algorithm: Algorithm,
     n: u32,

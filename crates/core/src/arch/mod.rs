@@ -35,8 +35,9 @@ pub mod x86_64;
 /// The levels of one architecture are ordered (a later one runs wherever the features it needs
 /// are present and is faster): on x86-64 `Portable` < `Avx2` < `Avx512`, on aarch64 `Portable` <
 /// `Neon`. The names are what `--isa` accepts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
 #[non_exhaustive]
 pub enum Isa {
     /// Plain Rust for the target's baseline (x86-64: SSE2, no POPCNT; aarch64: NEON), vectorised

@@ -12,28 +12,23 @@
 //! has squares, and 63 at least; a longer block is one malformed board, read to its end without
 //! being kept.
 
+use std::fmt;
 use std::io::{self, BufRead};
 
 use super::BoardFormat;
 use crate::check::{Line, Occupancy};
 
 /// Why a list of boards could not be read at all (`nqueens check` exits 2).
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug)]
 pub enum ReadError {
     /// The input could not be read.
-    #[error("cannot read the input: {0}")]
-    Io(#[from] io::Error),
+    Io(io::Error),
     /// A line is not UTF-8 text.
-    #[error("line {line}: not UTF-8 text")]
     NotText {
         /// The 1-based line number.
         line: usize,
     },
     /// The format could not be told from the first non-blank line.
-    #[error(
-        "line {line}: cannot tell the format from '{start}': expected rows of Q and . (board), \
-         1-based columns (cols) or a JSON array (leetcode)"
-    )]
     UnknownFormat {
         /// The 1-based line number.
         line: usize,
@@ -41,9 +36,6 @@ pub enum ReadError {
         start: String,
     },
     /// A leetcode list is not a JSON array of arrays of strings.
-    #[error(
-        "line {line}, column {column}: not a leetcode list (a JSON array of arrays of strings): {reason}"
-    )]
     Json {
         /// The 1-based line of the error.
         line: usize,
@@ -53,10 +45,8 @@ pub enum ReadError {
         reason: String,
     },
     /// The format was given as raw, which has no text form.
-    #[error("the raw format cannot be checked: use board, leetcode or cols")]
     RawFormat,
     /// What checking the list needs does not fit in the memory available to the process.
-    #[error("line {line}: {what} would need about {mib} MiB, which this process cannot allocate")]
     OutOfMemory {
         /// The 1-based line where it was needed.
         line: usize,
@@ -65,6 +55,43 @@ pub enum ReadError {
         /// The memory asked for, in MiB.
         mib: u64,
     },
+}
+
+impl fmt::Display for ReadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReadError::Io(e) => write!(f, "cannot read the input: {e}"),
+            ReadError::NotText { line } => write!(f, "line {line}: not UTF-8 text"),
+            ReadError::UnknownFormat { line, start } => write!(
+                f,
+                "line {line}: cannot tell the format from '{start}': expected rows of Q and . (board), \
+                 1-based columns (cols) or a JSON array (leetcode)"
+            ),
+            ReadError::Json { line, column, reason } => write!(
+                f,
+                "line {line}, column {column}: not a leetcode list (a JSON array of arrays of strings): {reason}"
+            ),
+            ReadError::RawFormat => f.write_str("the raw format cannot be checked: use board, leetcode or cols"),
+            ReadError::OutOfMemory { line, what, mib } => {
+                write!(f, "line {line}: {what} would need about {mib} MiB, which this process cannot allocate")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ReadError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ReadError::Io(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<io::Error> for ReadError {
+    fn from(e: io::Error) -> Self {
+        ReadError::Io(e)
+    }
 }
 
 /// One row of the board and leetcode formats as read: its queens, the 0-based column of the

@@ -28,7 +28,8 @@ use std::ops::ControlFlow;
 use std::str::FromStr;
 
 use crate::arch::{Isa, Level};
-use crate::{Classes, Error, Plan, Tally, check_n, estimate, split};
+use crate::algo::weight;
+use crate::{Classes, Error, Plan, Tally, check_n, split};
 
 /// Which search counts the subproblems of the d4 algorithm. Every choice makes the same queen
 /// placements and gives the same counts (tested); they differ only in speed, so this is for
@@ -256,6 +257,18 @@ impl Plan for D4Plan {
         crate::Algorithm::D4
     }
 
+    /// Room for every start constellation ([`max_constellations`]), reserved whole: 573 MiB at
+    /// n = 63.
+    fn search_bytes(&self, threads: usize) -> u64 {
+        let _ = threads;
+        let room = if self.n >= 2 { max_constellations(self.n) } else { 0 };
+        (room as u64).saturating_mul(std::mem::size_of::<Constellation>() as u64)
+    }
+
+    fn subproblem_bytes(&self) -> usize {
+        std::mem::size_of::<D4Subproblem>()
+    }
+
     fn prefix_nodes(&self) -> u128 {
         self.prefix_nodes as u128
     }
@@ -288,11 +301,11 @@ impl Plan for D4Plan {
     }
 
     /// The estimated size of the subproblem's search tree below its fixed rows
-    /// ([`estimate::tree_size`] over the rows and events of its constellation with
-    /// [`estimate::weight_paths`] paths, seeded by the index) to the power
-    /// [`estimate::WEIGHT_POWER`]; 1 in plans too large for the paths.
+    /// ([`weight::tree_size`] over the rows and events of its constellation with
+    /// [`weight::weight_paths`] paths, seeded by the index) to the power
+    /// [`weight::WEIGHT_POWER`]; 1 in plans too large for the paths.
     fn weight(&self, index: usize) -> f64 {
-        let paths = estimate::weight_paths(self.n, self.subproblems.len());
+        let paths = weight::weight_paths(self.n, self.subproblems.len());
         if self.small_board() || paths == 0 {
             return 1.0;
         }
@@ -305,7 +318,7 @@ impl Plan for D4Plan {
             ((events.len() - ahead.len()) as u8, row, c | b, l, r)
         };
         let root = (sub.event, sub.row, sub.cols, sub.ld, sub.rd);
-        estimate::weight_of_tree(estimate::tree_size(root, paths, index as u64, free, place))
+        weight::weight_of_tree(weight::tree_size(root, paths, index as u64, free, place))
     }
 
     fn stops_midway(&self) -> bool {
@@ -712,7 +725,7 @@ mod tests {
         let plan = D4Plan::new(17, 2).unwrap();
         let pairs: Vec<(f64, f64)> =
             (0..plan.len()).step_by(37).map(|i| (plan.weight(i), plan.solve(i, true).nodes as f64)).collect();
-        let rho = crate::estimate::rank_correlation(&pairs);
+        let rho = crate::algo::weight::rank_correlation(&pairs);
         assert!(pairs.len() > 100 && rho > 0.7, "{} subproblems, rank correlation {rho}", pairs.len());
         assert_eq!(D4Plan::new(16, 1).unwrap().weight(5), 1.0);
     }

@@ -23,9 +23,9 @@ pub const PAIR_POWER: f64 = 0.83;
 pub const LOOKUP_BUDGET: u64 = 1 << 26;
 
 /// Returns true if and only if [`weight`] weighs the units of `plan`: from n =
-/// [`crate::estimate::WEIGHTS_FROM`], within [`LOOKUP_BUDGET`].
+/// [`crate::algo::weight::WEIGHTS_FROM`], within [`LOOKUP_BUDGET`].
 pub fn weighs(plan: &JoinPlan) -> bool {
-    if plan.g.n < crate::estimate::WEIGHTS_FROM {
+    if plan.g.n < crate::algo::weight::WEIGHTS_FROM {
         return false;
     }
     let h = u64::from(plan.g.h);

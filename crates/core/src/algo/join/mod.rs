@@ -408,6 +408,18 @@ impl Plan for JoinPlan {
         self.g.n
     }
 
+    /// The quarter table ([`quarter::estimated_bytes`]) and every thread's working buffers
+    /// ([`per_thread_bytes`]).
+    fn search_bytes(&self, threads: usize) -> u64 {
+        let half = self.g.n / 2;
+        quarter::estimated_bytes(half).saturating_add(per_thread_bytes(half).saturating_mul(threads.max(1) as u64))
+    }
+
+    /// A unit is one `u64`.
+    fn subproblem_bytes(&self) -> usize {
+        std::mem::size_of::<u64>()
+    }
+
     fn algorithm(&self) -> Algorithm {
         Algorithm::Join
     }
