@@ -225,7 +225,7 @@ fn process_cpu_seconds() -> Option<f64> {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "serde"))]
 mod tests {
     use super::*;
 

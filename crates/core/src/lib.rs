@@ -61,7 +61,7 @@
 //! | the runner | [`parallel`]: a rayon pool solves a [`Plan`]'s subproblems |
 //! | the algorithms | [`algo`]: [`mirror`](algo::mirror), [`d4`](algo::d4), [`join`](algo::join), their plans and searches |
 //! | shared vocabulary | [`plan`]: [`Plan`], [`Tally`], [`Classes`], [`Algorithm`] |
-//! | building blocks | [`split`] (row prefixes), [`kernel`] (the sequential search), [`memory`], [`symmetry`], [`boards`], [`construct`], [`oeis`], [`reference`] |
+//! | building blocks | [`split`] (row prefixes), [`kernel`] (the sequential search), [`memory`], [`symmetry`], [`boards`], [`construct`], [`oeis`], [`reference`](mod@reference) |
 //! | the SIMD layer | [`arch`]: instruction-set [`Level`](arch::Level)s and the traits the kernels are written against |
 //! | leaves | [`error`] ([`Error`]), [`limits`] ([`MAX_N`]) |
 //!
@@ -76,6 +76,7 @@
 
 pub mod algo;
 pub mod arch;
+pub mod attack;
 pub mod boards;
 pub mod check;
 pub mod construct;

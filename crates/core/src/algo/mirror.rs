@@ -87,8 +87,8 @@ impl MirrorPlan {
 
     /// Returns this plan with steps of `rows` free rows instead of [`split::STEP_ROWS`] (for
     /// tests, which cannot wait for boards of 17 free rows; the counts are the same).
-    #[doc(hidden)]
-    pub fn with_step_rows(self, rows: u32) -> MirrorPlan {
+    #[cfg(test)]
+    pub(crate) fn with_step_rows(self, rows: u32) -> MirrorPlan {
         MirrorPlan { step_rows: rows, ..self }
     }
 }

@@ -2,8 +2,8 @@
 //! kernel is compiled for each of them.
 //!
 //! A kernel (the join's block loop, its half-board pairing, the batched d4 search, the recursive
-//! searches) is written once, generic over [`Simd`], and compiled once per [`Isa`] by
-//! [`multiversion!`]: each copy runs with that instruction set enabled. Which copy runs is
+//! searches) is written once, generic over `Simd`, and compiled once per [`Isa`] by
+//! `multiversion!`: each copy runs with that instruction set enabled. Which copy runs is
 //! chosen by a [`Level`], and a `Level` names only an instruction set this processor executes:
 //! safe code gets one from [`Level::best`], [`Level::new`] (which checks) or [`Level::portable`];
 //! only `unsafe` [`Level::new_unchecked`] can name another. So no safe function runs an
@@ -16,8 +16,8 @@
 //!
 //! One file per instruction set, in the manner of memchr's `arch/`: [`portable`] (any
 //! processor), `x86_64/avx2.rs` and `x86_64/avx512.rs`, `aarch64/neon.rs`. Each implements the
-//! three small traits the kernels are written against: [`Lanes`] (`u64` lanes with compress),
-//! [`Row`] (a 512-bit row of the join's tables) and [`Tally`] (population counts of rows, summed).
+//! three small traits the kernels are written against: `Lanes` (`u64` lanes with compress),
+//! `Row` (a 512-bit row of the join's tables) and `Tally` (population counts of rows, summed).
 
 use std::fmt;
 use std::str::FromStr;
@@ -194,7 +194,7 @@ impl fmt::Display for Level {
 /// # Safety
 /// An implementation's methods (and those of its associated types) may execute the instructions
 /// of [`Simd::ISA`]: they must be called only from code compiled with that level's features,
-/// which is what [`multiversion!`] compiles, for a [`Level`] of that `Isa`.
+/// which is what `multiversion!` compiles, for a [`Level`] of that `Isa`.
 pub(crate) unsafe trait Simd: Copy + 'static {
     /// The level this implements.
     const ISA: Isa;
@@ -227,7 +227,7 @@ pub(crate) unsafe trait Simd: Copy + 'static {
         portable::transpose64(a)
     }
 
-    /// Returns the level (for kernels that recurse through their [`multiversion!`] entry point).
+    /// Returns the level (for kernels that recurse through their `multiversion!` entry point).
     ///
     /// # Safety
     /// As the trait: only code running at this level may ask.
@@ -243,7 +243,7 @@ pub(crate) unsafe trait Simd: Copy + 'static {
 ///
 /// # Safety
 /// Every method may execute the instructions of its level: call them only from code compiled
-/// for that level ([`Simd`]).
+/// for that level (`Simd`).
 pub(crate) unsafe trait Lanes: Copy {
     /// Lanes per vector.
     const WIDTH: usize;
@@ -308,7 +308,7 @@ pub(crate) unsafe trait Lanes: Copy {
 /// A 512-bit row of the join's tables ([`Bits512`]) held in registers.
 ///
 /// # Safety
-/// As [`Lanes`].
+/// As `Lanes`.
 pub(crate) unsafe trait Row: Copy {
     /// Loads a row.
     unsafe fn load(row: &Bits512) -> Self;
@@ -316,11 +316,11 @@ pub(crate) unsafe trait Row: Copy {
     unsafe fn and(self, o: Self) -> Self;
 }
 
-/// Population counts of [`Row`]s, summed per 64-bit word of the row: what the join's block
+/// Population counts of `Row`s, summed per 64-bit word of the row: what the join's block
 /// loop adds up over a run of queries.
 ///
 /// # Safety
-/// As [`Lanes`].
+/// As `Lanes`.
 pub(crate) unsafe trait Tally<R: Row>: Copy {
     /// The rows one tally may add before [`Tally::sum`] (so that narrow counters cannot
     /// overflow); `usize::MAX` if there is no limit.
@@ -343,7 +343,7 @@ pub struct Bits512(pub [u64; 8]);
 ///
 /// `multiversion! { vis fn name[GENERICS](args) -> R => kernel[ARGS]; }` defines
 /// `vis fn name<GENERICS>(level: Level, args) -> R`, which calls `kernel::<S, ARGS>(args)` with
-/// `S` the [`Simd`] type of `level` inside a function compiled with that level's target
+/// `S` the `Simd` type of `level` inside a function compiled with that level's target
 /// features. `kernel` is an `unsafe fn` whose safety condition is exactly "runs with `S`'s
 /// features" (mark it `#[inline(always)]` so that it is compiled there). The feature lists below
 /// are the only ones in the crate.

@@ -2,7 +2,7 @@
 //! NEON copy, and what an x86-64 processor without AVX2 runs), and the scalar helpers every
 //! level shares: [`pext`], [`Squeeze`] and [`transpose64`].
 //!
-//! Its [`Tally`] counts ones without a population-count instruction (the x86-64 baseline has
+//! Its `Tally` counts ones without a population-count instruction (the x86-64 baseline has
 //! none, and `count_ones` there is a dozen operations per word): rows are added into bit-sliced
 //! counters with carry-save adders (Harley and Seal, as in W. Muła, N. Kurz and D. Lemire,
 //! "Faster population counts using AVX2 instructions", 2018, §2), so a word's ones are counted
@@ -10,7 +10,7 @@
 
 use super::{Bits512, Isa, Lanes, Row, Simd, Tally};
 
-/// The portable level's [`Simd`] implementation.
+/// The portable level's `Simd` implementation.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Portable;
 

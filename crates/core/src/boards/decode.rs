@@ -6,7 +6,7 @@
 //! grows with the side of the board being read, never with the bytes of the input. A cols line
 //! keeps its columns (4 bytes each) until one of them shows the board invalid whatever its side
 //! (a column of 0 or beyond 2^32 − 1, or two queens on one line among the first columns read,
-//! found with a few bits a row: [`crate::check::Occupancy`]), or until it has more columns than
+//! found with a few bits a row: [`crate::attack::Occupancy`]), or until it has more columns than
 //! the list's boards ([`Sink::side`]); the rest of the line is only counted. A block of the
 //! board format (a board of the leetcode format) keeps at most as many rows as its first row
 //! has squares, and 63 at least; a longer block is one malformed board, read to its end without
@@ -16,7 +16,7 @@ use std::fmt;
 use std::io::{self, BufRead};
 
 use super::BoardFormat;
-use crate::check::{Line, Occupancy};
+use crate::attack::{Line, Occupancy};
 
 /// Why a list of boards could not be read at all (`nqueens check` exits 2).
 #[derive(Debug)]
@@ -594,7 +594,7 @@ impl ColsScan {
         match self.early.place(r as u64, u64::from(v) - 1) {
             Ok(None) => std::ops::ControlFlow::Continue(()),
             Ok(Some(_)) => {
-                let (a, how) = crate::check::first_attacker(&line.cols[..r], r, v - 1);
+                let (a, how) = crate::attack::first_attacker(&line.cols[..r], r, v - 1);
                 let attacker = Some((a + 1, line.cols[a], how));
                 line.stop = Some(ColsStop { row: r + 1, col: u64::from(v), attacker });
                 line.cols.truncate(r);

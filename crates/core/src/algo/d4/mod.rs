@@ -242,8 +242,8 @@ impl D4Plan {
 
     /// Returns this plan with steps of `rows` free rows instead of [`split::STEP_ROWS`] (for
     /// tests, which cannot wait for boards of 17 free rows; the counts are the same).
-    #[doc(hidden)]
-    pub fn with_step_rows(self, rows: u32) -> D4Plan {
+    #[cfg(test)]
+    pub(crate) fn with_step_rows(self, rows: u32) -> D4Plan {
         D4Plan { step_rows: rows, ..self }
     }
 }

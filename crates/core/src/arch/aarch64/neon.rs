@@ -10,7 +10,7 @@ use std::arch::aarch64::*;
 
 use crate::arch::{Bits512, Isa, Lanes, Row, Simd, Tally};
 
-/// The NEON level's [`Simd`] implementation.
+/// The NEON level's `Simd` implementation.
 #[derive(Clone, Copy, Debug)]
 pub struct Neon;
 

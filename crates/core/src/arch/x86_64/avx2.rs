@@ -11,7 +11,7 @@ use std::arch::x86_64::*;
 
 use crate::arch::{Bits512, Isa, Lanes, Row, Simd, Tally};
 
-/// The AVX2 level's [`Simd`] implementation.
+/// The AVX2 level's `Simd` implementation.
 #[derive(Clone, Copy, Debug)]
 pub struct Avx2;
 
@@ -160,7 +160,7 @@ unsafe impl Row for Row256x2 {
     }
 }
 
-/// Ones per byte of each half of the row, summed over up to [`NibbleTally::BATCH`] rows.
+/// Ones per byte of each half of the row, summed over up to `NibbleTally::BATCH` rows.
 #[derive(Clone, Copy)]
 pub struct NibbleTally(__m256i, __m256i);
 

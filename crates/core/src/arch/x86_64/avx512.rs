@@ -6,7 +6,7 @@ use std::arch::x86_64::*;
 
 use crate::arch::{Bits512, Isa, Lanes, Row, Simd, Tally};
 
-/// The AVX-512 level's [`Simd`] implementation.
+/// The AVX-512 level's `Simd` implementation.
 #[derive(Clone, Copy, Debug)]
 pub struct Avx512;
 

@@ -8,7 +8,7 @@
 //! lowest free square of each at once (`x & -x` on every lane), builds the children, drops those
 //! whose next row is already full or that the look-ahead ([`crate::algo::d4::search::LOOKAHEAD`]) rules
 //! out, and appends the rest to the buffer of level k - 1 (`vpcompressq`, a permutation table
-//! on AVX2, a branch-free store elsewhere: [`crate::arch::Lanes::compress_store`]). A level's buffer is searched further whenever it holds [`FLUSH`] boards, so memory
+//! on AVX2, a branch-free store elsewhere: `Lanes::compress_store` of `crate::arch`). A level's buffer is searched further whenever it holds [`FLUSH`] boards, so memory
 //! stays bounded (depth-first over batches) and the buffers stay in the L2 cache. Children with
 //! one free row left are counted where they are made. The same idea as the level-synchronous
 //! searches of GPU counters (e.g. NQueensFAF's OpenCL kernels), written here from that
