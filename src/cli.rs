@@ -5,13 +5,13 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
+use crate::output::{Format, PlanFormat, Sequence};
 use nqueens::arch::Level;
 use nqueens::construct::MAX_ANY_N;
-use crate::output::{Format, Sequence};
-use nqueens_runs::shard::ShardId;
 use nqueens::{Algorithm, BoardFormat, D4Search, MAX_N};
+use nqueens_runs::shard::ShardId;
 
-use crate::progress::When;
+use crate::term::When;
 
 const COUNT_EXAMPLES: &str = "\
 Examples:
@@ -193,15 +193,6 @@ pub struct PlanArgs {
     /// processor runs; also from NQUEENS_ISA]. The estimate is for this machine at that level.
     #[arg(long, value_name = "LEVEL", env = "NQUEENS_ISA", value_parser = parse_isa)]
     pub isa: Option<Level>,
-}
-
-/// The output formats of `nqueens plan`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PlanFormat {
-    /// Aligned `label: value` lines.
-    Text,
-    /// One JSON object.
-    Json,
 }
 
 fn parse_plan_format(s: &str) -> Result<PlanFormat, String> {

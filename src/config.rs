@@ -9,12 +9,14 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
+use crate::output::{Format, PlanFormat, Sequence};
+use nqueens::arch::Level;
 use nqueens::check::CheckOptions;
 use nqueens::enumerate::SolveOptions;
-use crate::output::{Format, Sequence};
-use nqueens_runs::run::LongRun;
 use nqueens::{Algorithm, BoardFormat, Count, CountOptions, MAX_N};
+use nqueens_runs::run::LongRun;
 
 use crate::cli::{CheckArgs, Command, CountArgs, MergeArgs, Opts, PlanArgs, SolveArgs};
 
@@ -24,6 +26,27 @@ use crate::cli::{CheckArgs, Command, CountArgs, MergeArgs, Opts, PlanArgs, Solve
 #[error("{0}")]
 pub struct UsageError(pub String);
 
+/// What `nqueens plan` describes: a long run of one board in shards, before it starts.
+#[derive(Clone, Debug)]
+pub struct PlanConfig {
+    /// The board side.
+    pub n: u32,
+    /// The shards K.
+    pub shards: usize,
+    /// Worker threads per shard.
+    pub threads: usize,
+    /// The algorithm asked for (`auto` is resolved by the command, on this machine).
+    pub algorithm: Algorithm,
+    /// The CPU time to spend counting the random sample; `None` skips the estimate.
+    pub sample: Option<Duration>,
+    /// The sample's seed; `None` takes one from the clock.
+    pub seed: Option<u64>,
+    /// How to write the plan.
+    pub format: PlanFormat,
+    /// The instruction-set level the sample is counted at.
+    pub level: Level,
+}
+
 /// What to run: one command and its configuration.
 pub enum Config {
     /// `count` of one or more board sizes.
@@ -32,8 +55,8 @@ pub enum Config {
     LongCount(LongConfig),
     /// `merge` of shard results.
     Merge(MergeConfig),
-    /// `plan`: its options have no rule between them, so its parsed arguments are its config.
-    Plan(PlanArgs),
+    /// `plan`.
+    Plan(PlanConfig),
     /// `solve`.
     Solve(SolveConfig),
     /// `check`.
@@ -153,7 +176,7 @@ impl Config {
             }
             Command::Count(args) => Config::Count(count(args)?),
             Command::Merge(args) => Config::Merge(merge(args)),
-            Command::Plan(args) => Config::Plan(args),
+            Command::Plan(args) => Config::Plan(plan(args)),
             Command::Solve(args) => Config::Solve(solve(args)?),
             Command::Check(args) => Config::Check(check(args)),
             Command::Completions(args) => Config::Completions(args.shell),
@@ -254,6 +277,20 @@ fn long_count(args: CountArgs) -> Result<LongConfig, UsageError> {
         algorithm_given: args.algorithm != Algorithm::Auto,
         algorithm_from_journal: from_journal.is_some(),
     })
+}
+
+/// The configuration of `plan`: its options have no rule between them.
+fn plan(args: PlanArgs) -> PlanConfig {
+    PlanConfig {
+        n: args.n,
+        shards: args.shards,
+        threads: args.threads,
+        algorithm: args.algorithm,
+        sample: (args.sample_seconds > 0.0).then(|| Duration::from_secs_f64(args.sample_seconds)),
+        seed: args.seed,
+        format: args.format,
+        level: args.isa.unwrap_or_else(Level::best),
+    }
 }
 
 fn merge(args: MergeArgs) -> MergeConfig {

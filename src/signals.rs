@@ -139,7 +139,7 @@ impl Stop {
             let state = tracker.stop_state_at(seen.load(Ordering::SeqCst) as u8);
             match state {
                 StopState::Planning if tracker.end_planning() => {
-                    crate::cmd::warn(format_args!(
+                    crate::term::warn(format_args!(
                         "nqueens: stopped by {} while building the plan: nothing new to record; run the same command again to go on: {command}",
                         name(sig)
                     ));
@@ -148,7 +148,7 @@ impl Stop {
                 }
                 // The plan got built meanwhile: the run stops before its first subproblem.
                 StopState::Planning => {}
-                StopState::Waiting(what) => crate::cmd::warn(format_args!(
+                StopState::Waiting(what) => crate::term::warn(format_args!(
                     "nqueens: {}: stopping: waiting for {what}; a second signal ends at once (what is recorded stays)",
                     name(sig)
                 )),

@@ -3,8 +3,8 @@
 use std::io::{self, BufWriter};
 use std::process::ExitCode;
 
-use anyhow::Context;
 use crate::output::Record;
+use anyhow::Context;
 use nqueens::{Algorithm, Counter, oeis};
 
 use super::EXIT_FAILED;

@@ -170,7 +170,10 @@ fn worded(e: nqueens_runs::run::RunError, journal: &str, algorithm_from_journal:
 /// `--repair`: reads the journal leniently ([`nqueens_runs::run::LongRun::repair`]), names each
 /// dropped line on stderr, and writes the lines kept to `JOURNAL.repaired` (never over the
 /// journal itself); exit 0, or 2 when the journal has no readable header or is another run's.
-fn write_repaired(run: &nqueens_runs::run::LongRun, options: &nqueens::CountOptions) -> anyhow::Result<ExitCode> {
+fn write_repaired(
+    run: &nqueens_runs::run::LongRun,
+    options: &nqueens::CountOptions,
+) -> anyhow::Result<ExitCode> {
     let path = run.checkpoint.as_deref().expect("--repair requires --checkpoint");
     let name = journal::shown(path);
     let found = run.repair(options).map_err(super::from_run)?;

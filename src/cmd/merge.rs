@@ -4,12 +4,12 @@
 use std::io::{self, BufWriter};
 use std::process::ExitCode;
 
-use anyhow::Context;
-use nqueens_runs::audit::audit;
-use nqueens::boards::escape_controls;
-use nqueens_runs::merge::{ShardResult, merge};
 use crate::output::Record;
+use anyhow::Context;
+use nqueens::boards::escape_controls;
 use nqueens::{Count, CountOptions, Counter, oeis};
+use nqueens_runs::audit::audit;
+use nqueens_runs::merge::{ShardResult, merge};
 
 use super::{EXIT_FAILED, UsageError};
 use crate::config::{self, MergeConfig, Report};

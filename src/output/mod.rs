@@ -154,6 +154,15 @@ pub enum Format {
     Bfile,
 }
 
+/// The output formats of `nqueens plan`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlanFormat {
+    /// Aligned `label: value` lines.
+    Text,
+    /// One JSON object.
+    Json,
+}
+
 impl Format {
     /// Every format, as the CLI spells them.
     pub const NAMES: [&'static str; 4] = ["text", "json", "csv", "bfile"];

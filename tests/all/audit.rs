@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 
 use crate::common::{nqueens, usage_error};
 use crate::common::{read_shard as read, shard_subtotals as subtotals, write_shard as write};
-use nqueens_runs::merge::ShardResult;
 use nqueens::{Classes, Tally, oeis};
+use nqueens_runs::merge::ShardResult;
 
 /// Counts `n` in `k` shards with `extra` arguments and returns the result files.
 fn shard_files(dir: &Path, n: u32, k: usize, extra: &[&str]) -> Vec<PathBuf> {

@@ -8,8 +8,8 @@ use std::time::Duration;
 
 use crate::common::nqueens;
 use crate::common::{read_shard as read, shard_subtotals as subtotals, write_shard as write};
-use nqueens_runs::merge::ShardResult;
 use nqueens::{Tally, oeis};
+use nqueens_runs::merge::ShardResult;
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()

@@ -50,7 +50,6 @@ fn scaling_threads_writes_long_format_csv_and_plots() {
     }
     // Nodes do not depend on the thread count.
     assert!(rows.iter().all(|r| r[8] == rows[0][8]));
-
 }
 
 #[test]

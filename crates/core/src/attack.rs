@@ -90,4 +90,3 @@ pub(crate) fn first_attacker(cols: &[u32], b: usize, cb: u32) -> (usize, Line) {
     }
     unreachable!("the caller found an attacker")
 }
-

@@ -27,12 +27,12 @@ use std::collections::HashMap;
 use std::fmt;
 use std::io::BufRead;
 
+use crate::attack::first_attacker;
+pub use crate::attack::{Line, Occupancy};
 use crate::boards::decode::{self, Board, ColsLine, RawBoard, Row};
 use crate::boards::{BoardFormat, ReadError};
 use crate::oeis;
 use crate::symmetry::is_canonical;
-pub use crate::attack::{Line, Occupancy};
-use crate::attack::first_attacker;
 
 /// Why a list could not be read at all (exit code 2 on the command line): the decoder's error.
 pub type CheckError = ReadError;

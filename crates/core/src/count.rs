@@ -1,13 +1,12 @@
 //! Counting one board: the exact sums ([`Tally`], [`Classes`]), the options, the result
 //! ([`Count`]) and the [`Counter`] that owns the only thread pool.
 
-
 use std::time::Instant;
 
 use crate::algo::{D4Search, make_plan_with};
-use crate::plan::{Algorithm, Classes, Plan, Tally};
 use crate::arch::{Isa, Level};
 use crate::parallel::{self, Job, Outcome, Progress};
+use crate::plan::{Algorithm, Classes, Plan, Tally};
 use crate::{Error, split};
 
 /// How to count: threads, algorithm, split depth, progress bar, statistics.

@@ -190,7 +190,6 @@ pub trait Plan: Sync {
     }
 }
 
-
 /// The exact counts of one subproblem or of a sum of them.
 ///
 /// `classes` holds the fundamental solutions (symmetry classes under D4) by orbit size, for
@@ -311,4 +310,3 @@ impl AddAssign for Classes {
         self.orbit1 += rhs.orbit1;
     }
 }
-

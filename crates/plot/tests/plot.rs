@@ -84,4 +84,3 @@ fn plot_rejects_bad_input() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("is not a finite number"), "{out:?}");
 }
-

@@ -10,8 +10,8 @@
 use std::sync::Mutex;
 
 use nqueens::parallel::{self, Job};
-use nqueens_runs::shard::{estimate_rows, partition, shard_plan};
 use nqueens::{Algorithm, Progress, Tally};
+use nqueens_runs::shard::{estimate_rows, partition, shard_plan};
 
 fn main() {
     // `cargo bench` passes `--bench`; keep only our numbers.

@@ -15,9 +15,9 @@
 
 use std::collections::BinaryHeap;
 
-use nqueens_runs::estimate::thread_cpu_seconds;
 use nqueens::parallel::shuffled;
 use nqueens::{Algorithm, make_plan};
+use nqueens_runs::estimate::thread_cpu_seconds;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -41,8 +41,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use nqueens::boards::escape_controls;
 use crate::shard::ShardId;
+use nqueens::boards::escape_controls;
 use nqueens::{Classes, Tally};
 
 /// The journal format version this program reads and writes.

@@ -26,10 +26,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use nqueens::boards::escape_controls;
 #[cfg(test)]
 use crate::shard::assign;
 use crate::shard::{shard_plan, try_assign};
+use nqueens::boards::escape_controls;
 use nqueens::{Algorithm, Classes, Count, Plan, Tally};
 
 /// The `format` field of every shard result.
@@ -736,7 +736,9 @@ fn plan_refused(name: &str, r: &ShardResult, e: &nqueens::Error) -> String {
         r.shards
     );
     match e {
-        nqueens::Error::JoinTooLarge { needed_mib, available_mib, address_space_limit_mib, max, n, .. } => {
+        nqueens::Error::JoinTooLarge {
+            needed_mib, available_mib, address_space_limit_mib, max, n, ..
+        } => {
             if n > max {
                 format!("{what}: the join supports n <= {max}: the file was forged or damaged")
             } else {

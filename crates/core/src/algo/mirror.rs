@@ -14,10 +14,10 @@
 
 use std::ops::ControlFlow;
 
+use crate::algo::weight;
 use crate::arch::Level;
 use crate::kernel::{self, full_mask};
 use crate::split::{self, Step, Subproblem};
-use crate::algo::weight;
 use crate::{Algorithm, Error, Plan, Tally, check_n};
 
 /// The mirror-halving plan (see the module docs): subproblems with `split_depth` rows fixed.

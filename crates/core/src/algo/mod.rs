@@ -20,11 +20,10 @@ pub mod join;
 pub mod mirror;
 pub mod weight;
 
-
-use crate::arch::Level;
 use crate::Error;
-use crate::plan::{Classes, Tally};
+use crate::arch::Level;
 pub use crate::plan::{Algorithm, Plan};
+use crate::plan::{Classes, Tally};
 pub use d4::{D4Plan, D4Search};
 pub use mirror::MirrorPlan;
 

@@ -71,9 +71,14 @@ impl fmt::Display for ReadError {
                 f,
                 "line {line}, column {column}: not a leetcode list (a JSON array of arrays of strings): {reason}"
             ),
-            ReadError::RawFormat => f.write_str("the raw format cannot be checked: use board, leetcode or cols"),
+            ReadError::RawFormat => {
+                f.write_str("the raw format cannot be checked: use board, leetcode or cols")
+            }
             ReadError::OutOfMemory { line, what, mib } => {
-                write!(f, "line {line}: {what} would need about {mib} MiB, which this process cannot allocate")
+                write!(
+                    f,
+                    "line {line}: {what} would need about {mib} MiB, which this process cannot allocate"
+                )
             }
         }
     }

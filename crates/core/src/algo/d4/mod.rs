@@ -27,8 +27,8 @@ use search::{Classified, apply_events, classify_with_events, count_with_events};
 use std::ops::ControlFlow;
 use std::str::FromStr;
 
-use crate::arch::{Isa, Level};
 use crate::algo::weight;
+use crate::arch::{Isa, Level};
 use crate::{Classes, Error, Plan, Tally, check_n, split};
 
 /// Which search counts the subproblems of the d4 algorithm. Every choice makes the same queen

@@ -412,7 +412,8 @@ impl Plan for JoinPlan {
     /// ([`per_thread_bytes`]).
     fn search_bytes(&self, threads: usize) -> u64 {
         let half = self.g.n / 2;
-        quarter::estimated_bytes(half).saturating_add(per_thread_bytes(half).saturating_mul(threads.max(1) as u64))
+        quarter::estimated_bytes(half)
+            .saturating_add(per_thread_bytes(half).saturating_mul(threads.max(1) as u64))
     }
 
     /// A unit is one `u64`.
