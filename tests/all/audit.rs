@@ -298,7 +298,7 @@ fn old_results_without_subtotals_are_audited_whole_or_named() {
         stderr.lines().nth(1),
         Some(
             format!(
-                "nqueens: audit: {} (shard 0/2): it records no subtotals (format 2), so only --audit 1 can check it, by recounting the whole shard",
+                "nqueens: audit: {} (shard 0/2): it records no subtotals (format 2), so only an audit at fraction 1 can check it, by recounting the whole shard",
                 files[0].display()
             )
             .as_str()

@@ -237,7 +237,9 @@ impl Report {
         self.problem_count == 0
     }
 
-    /// Returns the one-line summary: sizes, counts and completeness.
+    /// Returns the one-line summary: sizes, counts and completeness. Without a list size
+    /// ([`Report::n`] `None`), completeness is unknown: a caller may say how to give one
+    /// ([`CheckOptions::size`]).
     pub fn summary(&self) -> String {
         let what = if self.unique { "fundamental solutions" } else { "solutions" };
         let size = match self.n {
@@ -256,9 +258,9 @@ impl Report {
         );
         let tail = match (self.n, self.expected) {
             (None, _) if self.boards > 0 => {
-                "completeness unknown: no valid board gives the list's size (give --size N)".to_string()
+                "completeness unknown: no valid board gives the list's size".to_string()
             }
-            (None, _) => "completeness unknown: give --size N for an empty list".to_string(),
+            (None, _) => "completeness unknown: an empty list does not tell its size".to_string(),
             (Some(n), None) => {
                 format!("completeness unknown: the number of {what} of n = {n} is not tabulated")
             }
@@ -843,7 +845,7 @@ mod tests {
         assert!(run("[]\n", &CheckOptions { size: Some(3), ..Default::default() }).ok());
         let report = run("", &CheckOptions::default());
         assert!(!report.ok());
-        assert!(report.summary().contains("give --size N"), "{}", report.summary());
+        assert!(report.summary().contains("an empty list does not tell its size"), "{}", report.summary());
         assert!(!run("", &CheckOptions { size: Some(4), ..Default::default() }).ok());
     }
 
@@ -948,7 +950,7 @@ mod tests {
         let report = run("1 x\n1 y\n", &CheckOptions::default());
         assert_eq!(
             report.summary(),
-            "no valid board (cols format): 2 read, 0 valid, 0 distinct, 2 problems; completeness unknown: no valid board gives the list's size (give --size N)"
+            "no valid board (cols format): 2 read, 0 valid, 0 distinct, 2 problems; completeness unknown: no valid board gives the list's size"
         );
     }
 

@@ -178,7 +178,7 @@ pub fn audit(results: &[(String, ShardResult)], fraction: f64, seed: u64, counte
                 whole.push((f, key));
             } else {
                 refuse(format!(
-                    "{who}: it records no subtotals (format {}), so only --audit 1 can check it, by recounting the whole shard",
+                    "{who}: it records no subtotals (format {}), so only an audit at fraction 1 can check it, by recounting the whole shard",
                     r.format_version
                 ));
             }
