@@ -445,13 +445,21 @@ pub fn output_folder(path: &Path) -> PathBuf {
 
 /// Returns true if and only if `x` and `y` name one file: the same path, the same folder and
 /// name once symbolic links are followed (also a link whose target does not exist yet, which
-/// writing would create), or one file under two hard links.
+/// writing would create), or one file under two hard links (told by device and inode on Unix;
+/// elsewhere two hard links to one file are not recognised).
 fn same_file(x: &Path, y: &Path) -> bool {
-    use std::os::unix::fs::MetadataExt;
     if x == y || resolve(x) == resolve(y) {
         return true;
     }
-    matches!((fs::metadata(x), fs::metadata(y)), (Ok(a), Ok(b)) if (a.dev(), a.ino()) == (b.dev(), b.ino()))
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        matches!((fs::metadata(x), fs::metadata(y)), (Ok(a), Ok(b)) if (a.dev(), a.ino()) == (b.dev(), b.ino()))
+    }
+    #[cfg(not(unix))]
+    {
+        false
+    }
 }
 
 /// Returns `path` with its symbolic links followed (up to 40, as the kernel does) and its folder

@@ -253,11 +253,13 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
     // one whole result; dropped (removed) on every error path, a full disk included.
     let dir = config::output_folder(path);
     let name = path.file_name().map_or_else(|| "output".into(), |n| n.to_string_lossy().into_owned());
-    let mut tmp = tempfile::Builder::new()
-        .prefix(&format!(".{name}."))
-        .suffix(".tmp")
-        .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666))
-        .tempfile_in(&dir)?;
+    let prefix = format!(".{name}.");
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix).suffix(".tmp");
+    // Read-write for all under the umask, as a file `>` creates (tempfile's own default is 0600).
+    #[cfg(unix)]
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+    let mut tmp = builder.tempfile_in(&dir)?;
     // Through the file itself: its errors do not name the temporary file (removed again).
     tmp.as_file_mut().write_all(bytes)?;
     tmp.as_file().sync_all()?;

@@ -145,12 +145,21 @@ pub fn check_threads(threads: usize) -> Result<(), Error> {
 }
 
 /// Returns the process's soft address-space limit (`RLIMIT_AS`) in bytes; `None` when it is
-/// unlimited or cannot be read.
+/// unlimited or cannot be read, and on systems without one (not Unix: Windows has no such
+/// limit per process).
 pub fn address_space_limit() -> Option<u64> {
-    let mut limit = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
-    // SAFETY: getrlimit only writes the struct it is given.
-    let ok = unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut limit) } == 0;
-    (ok && limit.rlim_cur != libc::RLIM_INFINITY).then_some(limit.rlim_cur)
+    #[cfg(unix)]
+    {
+        let mut limit = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+        // SAFETY: getrlimit only writes the struct it is given.
+        let ok = unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut limit) } == 0;
+        #[allow(clippy::unnecessary_cast)] // rlim_t is u64 on Linux, not everywhere
+        (ok && limit.rlim_cur != libc::RLIM_INFINITY).then_some(limit.rlim_cur as u64)
+    }
+    #[cfg(not(unix))]
+    {
+        None
+    }
 }
 
 /// Returns `VmSize` of a `/proc/self/status` text in bytes (the address space mapped now; the

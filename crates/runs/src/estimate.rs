@@ -48,17 +48,20 @@ pub struct CpuEstimate {
     pub counted_share: f64,
 }
 
-/// Returns the CPU seconds this thread has run, by its CPU clock; wall-clock seconds since an
-/// arbitrary start where that clock is missing.
+/// Returns the CPU seconds this thread has run, by its CPU clock (`CLOCK_THREAD_CPUTIME_ID`,
+/// Unix); wall-clock seconds since an arbitrary start where that clock is missing (other
+/// systems: the estimate then counts other load on the machine too).
 pub fn thread_cpu_seconds() -> f64 {
-    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
-    // SAFETY: `ts` is a valid, writable timespec for the duration of the call.
-    if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) } == 0 {
-        ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
-    } else {
-        static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
-        START.get_or_init(Instant::now).elapsed().as_secs_f64()
+    #[cfg(unix)]
+    {
+        let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+        // SAFETY: `ts` is a valid, writable timespec for the duration of the call.
+        if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) } == 0 {
+            return ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9;
+        }
     }
+    static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+    START.get_or_init(Instant::now).elapsed().as_secs_f64()
 }
 
 /// Returns the estimated CPU time of counting all of `plan` on one core (see the module docs):

@@ -639,6 +639,7 @@ pub fn free_bytes(path: &Path) -> Option<u64> {
     }
     #[cfg(not(unix))]
     {
+        let _ = path;
         None
     }
 }
