@@ -8,7 +8,7 @@
 //!   n = 2..=27; A000170 = 8·c8 + 4·c4 + 2·c2 and A002562 = c8 + c4 + c2 (n = 1 is the one board
 //!   with an orbit of 1).
 //!
-//! The tables are copied from the b-files in `tests/data/` (themselves copies of the OEIS
+//! The tables are copied from the b-files in the workspace's `tests/data/` (themselves copies of the OEIS
 //! b-files); a test checks each entry against those files.
 
 /// A table of known values of a sequence: `values[i]` is a(`offset` + i).
@@ -187,7 +187,8 @@ mod tests {
     use super::*;
 
     fn bfile(name: &str) -> Vec<(u32, u128)> {
-        let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
+        // The b-files live in the workspace's tests/data/, beside the CLI's tests that read them too.
+        let path = format!("{}/../../tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
         std::fs::read_to_string(&path)
             .unwrap_or_else(|e| panic!("{path}: {e}"))
             .lines()
