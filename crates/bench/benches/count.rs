@@ -2,7 +2,7 @@
 //! count per n and thread count. Each bench asserts the known count (OEIS A000170) once, outside
 //! the timed loop.
 //!
-//! Run: `cargo bench --bench count` (about two minutes on a 2-core machine).
+//! Run: `cargo bench -p nqueens-bench --bench count` (about two minutes on a 2-core machine).
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use nqueens::arch::Level;

@@ -2,7 +2,7 @@
 //! its searches (`--d4-search`) at every instruction-set level (`--isa`) this processor runs,
 //! one thread.
 //!
-//! `cargo bench --bench d4`; each count is checked against OEIS A000170 and A002562 before it is
+//! `cargo bench -p nqueens-bench --bench d4`; each count is checked against OEIS A000170 and A002562 before it is
 //! timed. Figures and machine notes go to `results/`.
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};

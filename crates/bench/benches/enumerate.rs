@@ -2,7 +2,7 @@
 //! ordered parallel stream written to a sink in `cols` format, per n and thread count. Each bench
 //! asserts the known number of boards (OEIS A000170) once, outside the timed loop.
 //!
-//! Run: `cargo bench --bench enumerate`.
+//! Run: `cargo bench -p nqueens-bench --bench enumerate`.
 
 use std::io::{self, Write};
 use std::ops::ControlFlow;

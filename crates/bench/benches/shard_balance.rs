@@ -1,7 +1,7 @@
 //! Shard balance: how evenly `--shard I/K` spreads the work, measured in search-tree nodes
 //! (deterministic, unlike times on a shared machine).
 //!
-//! `cargo bench --bench shard_balance -- N K [ROWS...]` builds the shard plan of n = N for K
+//! `cargo bench -p nqueens-bench --bench shard_balance -- N K [ROWS...]` builds the shard plan of n = N for K
 //! shards, solves every subproblem once with node counting, and prints one CSV row per
 //! partition: by the cost estimate probing ROWS rows (default 1 2 3; 2 is what `--shard` uses)
 //! and, for comparison, by equal counts (round robin): the slowest shard's nodes over the mean.
