@@ -659,16 +659,20 @@ mod tests {
         for n in 4..=14 {
             for depth in [1, 3, 6] {
                 let plan = D4Plan::new(n, depth).unwrap();
+                // One copy of the plan per level, made once (a copy per subproblem made the test
+                // quadratic: minutes without LTO, whose view of the allocator elided the copies).
+                let portable = D4Plan { level: Level::portable(), ..plan.clone() };
+                let at_levels: Vec<D4Plan> =
+                    Level::available().into_iter().map(|level| D4Plan { level, ..plan.clone() }).collect();
                 for sub in plan.subproblems() {
                     let c = &plan.constellations()[sub.constellation as usize];
                     if c.stabilizer != 0 {
                         continue;
                     }
-                    let portable = D4Plan { level: Level::portable(), ..plan.clone() };
                     let mut want_nodes = 0;
                     let want = portable.completions::<true>(c, sub.piece(), false, &mut want_nodes);
-                    for level in Level::available() {
-                        let plan = D4Plan { level, ..plan.clone() };
+                    for plan in &at_levels {
+                        let level = plan.level;
                         for batched in [false, true] {
                             let mut nodes = 0;
                             let got = plan.completions::<true>(c, sub.piece(), batched, &mut nodes);
