@@ -19,7 +19,7 @@
 //! use nqueens_runs::shard::shard_plan;
 //!
 //! // The mirror plan of n = 12 dealt into 4 shards: every subproblem in exactly one of them.
-//! let plan = shard_plan(Algorithm::Mirror, 12, None).unwrap();
+//! let plan = shard_plan(Algorithm::Mirror, 12, None, 4).unwrap();
 //! let shards = nqueens_runs::shard::assign(plan.as_ref(), 4);
 //! assert_eq!(shards.iter().map(Vec::len).sum::<usize>(), plan.len());
 //! ```
