@@ -3,7 +3,7 @@
 
 join-vs-kluev.csv (scripts/join-vs-kluev.sh): per n and program/level, the median CPU seconds
 (user + sys), and the median of the per-round ratios nqueens / Kluev (his -march=native build,
-and his build without AVX-512). ab-join.csv, ab-d4-mirror.csv (scripts/ab-builds.sh): per
+and his build without AVX-512). ab-*.csv (scripts/ab-builds.sh): per
 command, the median CPU seconds of the build before (38d89fe) and after, and their ratio.
 Usage: python3 summarize.py (in this folder)."""
 import csv
@@ -54,7 +54,8 @@ def ab(path):
 
 if __name__ == "__main__":
     import os
-    for name, f in [("join-vs-kluev.csv", vs_kluev), ("ab-join.csv", ab), ("ab-d4-mirror.csv", ab)]:
+    for name, f in [("join-vs-kluev.csv", vs_kluev), ("ab-join.csv", ab), ("ab-d4-mirror.csv", ab),
+                    ("ab-join-avx512-final.csv", ab), ("ab-join-n18-avx512.csv", ab)]:
         if os.path.exists(name):
             print(f"\n### {name}\n")
             f(name)

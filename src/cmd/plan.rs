@@ -73,6 +73,7 @@ pub fn run(config: PlanConfig) -> anyhow::Result<ExitCode> {
                 "setup_seconds": setup_seconds,
                 "cpu_seconds": cpu.as_ref().map(|c| c.cpu_seconds),
                 "cpu_seconds_std_error": cpu.as_ref().map(|c| c.std_error),
+                "cpu_core_years": cpu.as_ref().map(|c| c.cpu_seconds / YEAR),
                 "sampled": cpu.as_ref().map(|c| c.sampled),
                 "sampled_share_counted": cpu.as_ref().map(|c| c.counted_share),
                 "time_limit_seconds": time_limit,
@@ -146,12 +147,34 @@ fn write_cpu(out: &mut impl Write, c: &CpuEstimate, k: usize, threads: usize) ->
         spread
     };
     writeln!(out, "CPU time:     {} on one core of this machine, {spread}", human(c.cpu_seconds))?;
+    if let Some(line) = core_years(c) {
+        writeln!(out, "{line}")?;
+    }
     writeln!(
         out,
         "per shard:    about {} wall-clock on {threads} thread(s), if threads scale",
         human(c.cpu_seconds / k as f64 / threads as f64)
     )
 }
+
+/// Returns, for a run of 30 CPU-days or more, its line in core-years (with the 95% interval,
+/// ± 2 standard errors) and its wall-clock time on 1,000 and 10,000 cores like this one.
+fn core_years(c: &CpuEstimate) -> Option<String> {
+    (c.cpu_seconds >= 30.0 * 86400.0).then(|| {
+        let (lo, hi) = (c.cpu_seconds - 2.0 * c.std_error, c.cpu_seconds + 2.0 * c.std_error);
+        format!(
+            "core-years:   {:.2} (95%: {:.2} to {:.2}); wall-clock on 1,000 cores: {}, on 10,000 cores: {} (cores like this one, if the shards keep them busy)",
+            c.cpu_seconds / YEAR,
+            lo.max(0.0) / YEAR,
+            hi / YEAR,
+            human(c.cpu_seconds / 1000.0),
+            human(c.cpu_seconds / 10000.0)
+        )
+    })
+}
+
+/// Seconds in a (Julian) year, for core-years.
+const YEAR: f64 = 365.25 * 86400.0;
 
 /// Returns the fraction `f` as a percentage with two significant digits (0.0031 as "0.31%").
 fn percent(f: f64) -> String {
@@ -195,5 +218,24 @@ mod tests {
         assert_eq!(percent(0.0031), "0.31%");
         assert_eq!(percent(0.5), "50%");
         assert_eq!(percent(0.012), "1.2%");
+    }
+
+    #[test]
+    fn big_runs_read_in_core_years_and_cluster_time() {
+        let c = |cpu_seconds: f64, std_error: f64| CpuEstimate {
+            subproblems: 100,
+            sampled: 10,
+            cpu_seconds,
+            std_error,
+            sample_seconds: 60.0,
+            counted_share: 1.0,
+        };
+        assert_eq!(core_years(&c(29.0 * 86400.0, 0.0)), None);
+        // 20 core-years ± 1 (one standard error): 18 to 22; 7.3 days on 1,000 cores.
+        let line = core_years(&c(20.0 * YEAR, YEAR)).unwrap();
+        assert_eq!(
+            line,
+            "core-years:   20.00 (95%: 18.00 to 22.00); wall-clock on 1,000 cores: 7.3 d, on 10,000 cores: 17.5 h (cores like this one, if the shards keep them busy)"
+        );
     }
 }

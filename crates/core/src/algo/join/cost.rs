@@ -25,7 +25,8 @@ pub const LOOKUP_BUDGET: u64 = 1 << 26;
 /// Returns true if and only if [`weight`] weighs the units of `plan`: from n =
 /// [`crate::algo::weight::WEIGHTS_FROM`], within [`LOOKUP_BUDGET`].
 pub fn weighs(plan: &JoinPlan) -> bool {
-    if plan.g.n < crate::algo::weight::WEIGHTS_FROM {
+    // Row-set plans (n ≥ 28) hold no lists to read the lengths from.
+    if plan.g.n < crate::algo::weight::WEIGHTS_FROM || plan.table.is_row_sets() {
         return false;
     }
     let h = u64::from(plan.g.h);

@@ -126,6 +126,10 @@ pub struct Matcher {
     /// Forces the number of cut bits (for tests and tuning; at most [`MAX_CUTS`], fewer when
     /// fewer bits separate pairs): `None` lets the cost model choose.
     pub cuts: Option<u32>,
+    /// The most masks stored at once: [`Matcher::count_coded`] stores a larger side in pieces of
+    /// this many, matching every code against each piece (its bit-sliced tables take about
+    /// 100–250 B a stored mask, the most memory a unit of n = 28 needs). `None`: all at once.
+    pub max_stored: Option<usize>,
 }
 
 impl Matcher {
@@ -181,8 +185,25 @@ impl Matcher {
         if codes.is_empty() || classes.iter().all(|c| c.0.is_empty()) {
             return 0;
         }
-        self.build(level, classes, codes);
-        self.count_stored(level, codes, weights)
+        let stored: usize = classes.iter().map(|c| c.0.len()).sum();
+        match self.max_stored {
+            // Stored in pieces, each matched against every code: the same sum, in the memory of
+            // one piece's tables (a pass over the codes per piece).
+            Some(cap) if stored > cap.max(1) => {
+                let mut total = 0;
+                for &(masks, weight) in classes {
+                    for piece in masks.chunks(cap.max(1)) {
+                        self.build(level, &[(piece, weight)], codes);
+                        total += self.count_stored(level, codes, weights);
+                    }
+                }
+                total
+            }
+            _ => {
+                self.build(level, classes, codes);
+                self.count_stored(level, codes, weights)
+            }
+        }
     }
 
     /// Returns the sum [`Matcher::count_coded`] returns, against the masks stored by the last

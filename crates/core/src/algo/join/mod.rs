@@ -31,6 +31,13 @@
 //! 60 MB at n = 22, 0.3 GB at n = 24 and 2.1 GB at n = 26 ([`per_thread_bytes`]).
 //! [`JoinPlan::new`] refuses boards whose table would not fit in the memory available, and
 //! [`check_memory_for`] (which the command line runs first) counts every thread's buffers too.
+//!
+//! From n = 28 ([`Quarters::RowSets`]) no table is built: the h = 14 table would hold about
+//! 8 × 10^9 placements with compaction (65 GB), but one unit reads the lists of only four row
+//! sets (the north and south rows of its east and west halves), at most 1.75 million
+//! placements (14 MB) each at h = 14, which the thread walks when it starts the unit (about
+//! 0.1 s, against minutes of matching). So memory is per thread, not per table, and n = 28–29
+//! run on a node of modest memory; the same path runs at every n for the tests.
 
 pub mod bits;
 pub mod cost;
@@ -56,7 +63,8 @@ use crate::{Algorithm, Error, Plan, Tally};
 /// backtracker (the output then names `mirror` as the algorithm).
 pub const MIN_N: u32 = 4;
 
-/// The largest board the join supports: quarter side h ≤ [`quarter::MAX_H`].
+/// The largest board the join supports: quarter side h ≤ [`quarter::MAX_H`] (29; the whole
+/// quarter table up to n = 27, row sets beyond, see [`Quarters`]).
 pub const MAX_N: u32 = 2 * quarter::MAX_H + 1;
 
 /// The kind of a unit: which start configurations it counts.
@@ -90,9 +98,30 @@ pub struct JoinPlan {
     sieve_from: Option<usize>,
     chunk_bits: Option<u32>,
     cuts: Option<u32>,
+    max_stored: Option<usize>,
     groups: Vec<Group>,
     lists: Vec<Vec<u64>>,
     len: usize,
+}
+
+/// Where a plan's units read the quarter lists from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Quarters {
+    /// The whole quarter table, built once by the plan and shared by every thread (n ≤ 27).
+    Table,
+    /// Each thread loads the lists of the at most four row sets a unit reads, when it starts the
+    /// unit ([`QuarterTable::load_rows`]): a few tens of MB a thread instead of the whole table
+    /// (which at n = 28–29 would take about 65 GB), at the cost of walking those row sets again
+    /// per unit (about 0.1 s at n = 28, against minutes of matching).
+    RowSets,
+}
+
+impl Quarters {
+    /// Returns what the join uses for the `n`×`n` board: the whole table while its side is at
+    /// most [`quarter::MAX_TABLE_H`] (n ≤ 27), row sets beyond.
+    pub fn for_board(n: u32) -> Quarters {
+        if n / 2 <= quarter::MAX_TABLE_H { Quarters::Table } else { Quarters::RowSets }
+    }
 }
 
 /// Per-thread scratch: the half enumerator's buffers, the east masks, the west masks by weight
@@ -107,6 +136,8 @@ struct Scratch {
     /// West masks of weight 1, 2 and 4.
     west: [Vec<u64>; 3],
     matcher: Matcher,
+    /// The row sets of the current unit, when the plan reads [`Quarters::RowSets`].
+    quarters: QuarterTable,
 }
 
 thread_local! {
@@ -137,10 +168,27 @@ impl JoinPlan {
     /// # Panics
     /// If n < [`MIN_N`].
     pub fn with_reduction(n: u32, reduce: bool) -> Result<JoinPlan, Error> {
+        JoinPlan::with_options(n, reduce, Quarters::for_board(n))
+    }
+
+    /// Returns the plan reading its quarter lists from `quarters` ([`Quarters::for_board`] is
+    /// the choice of [`JoinPlan::new`]; [`Quarters::RowSets`] at small n checks that path against
+    /// the whole table).
+    ///
+    /// # Errors
+    /// As [`JoinPlan::new`]; [`Error::JoinTooLarge`] also for [`Quarters::Table`] beyond n = 27.
+    ///
+    /// # Panics
+    /// If n < [`MIN_N`].
+    pub fn with_options(n: u32, reduce: bool, quarters: Quarters) -> Result<JoinPlan, Error> {
         assert!(n >= MIN_N, "the join needs n >= {MIN_N}");
-        check_memory(n)?;
+        check_memory_with(n, 1, quarters)?;
         let g = Geometry::new(n);
-        let table = QuarterTable::try_build_with(g.h, quarter::Symmetry::for_side(g.h)).map_err(|_| {
+        let table = match quarters {
+            Quarters::RowSets => Ok(QuarterTable::rows_only(g.h)),
+            Quarters::Table => QuarterTable::try_build_with(g.h, quarter::Symmetry::for_side(g.h)),
+        };
+        let table = table.map_err(|_| {
             // The estimate let it through but the allocator refused: the same refusal.
             let needed = quarter::estimated_bytes(g.h);
             Error::JoinTooLarge {
@@ -183,15 +231,40 @@ impl JoinPlan {
             sieve_from: None,
             chunk_bits: None,
             cuts: None,
+            max_stored: max_stored(g.h),
             groups,
             lists,
             len,
         })
     }
 
-    /// Returns the quarter table (side ⌊n/2⌋).
+    /// Returns the quarter table (side ⌊n/2⌋; an empty row-set table when the units load their
+    /// own, [`Quarters::RowSets`]).
     pub fn table(&self) -> &QuarterTable {
         &self.table
+    }
+
+    /// Returns where the units read their quarter lists from.
+    pub fn quarters(&self) -> Quarters {
+        if self.table.is_row_sets() { Quarters::RowSets } else { Quarters::Table }
+    }
+
+    /// Returns the quarter lists of the unit on east rows `rows` of kind `kind`: the plan's table,
+    /// or the scratch's row-set table loaded with the unit's four row sets (its east and west
+    /// halves' north and south rows).
+    fn quarters_for<'a>(&'a self, kind: Kind, rows: u64, quarters: &'a mut QuarterTable) -> &'a QuarterTable {
+        if !self.table.is_row_sets() {
+            return &self.table;
+        }
+        let g = &self.g;
+        if quarters.h() != g.h || !quarters.is_row_sets() {
+            *quarters = QuarterTable::rows_only(g.h);
+        }
+        let west = kind_start(kind).free_rows(g) & !rows;
+        let (en, es) = g.split_rows(rows);
+        let (wn, ws) = g.split_rows(west);
+        quarters.load_rows(&[en, es, wn, ws]);
+        quarters
     }
 
     /// Returns the instruction-set level the matcher runs at.
@@ -215,6 +288,12 @@ impl JoinPlan {
     /// cost model choose).
     pub fn set_cuts(&mut self, cuts: u32) {
         self.cuts = Some(cuts);
+    }
+
+    /// Sets the most half-boards the matcher stores at once (see [`matcher::Matcher::max_stored`];
+    /// the default is [`max_stored`] for the board; `None`: all at once).
+    pub fn set_max_stored(&mut self, masks: Option<usize>) {
+        self.max_stored = masks;
     }
 
     /// Sets the stored-set size from which the matcher uses its sieve (for benches; the
@@ -271,16 +350,16 @@ impl JoinPlan {
             Kind::Centre if self.reduce => (orbit(rows, free, n).1, 1, false),
             _ => (1, 1, false),
         };
-        let Scratch { half, east, west_raw, west, matcher } = s;
+        let Scratch { half, east, west_raw, west, matcher, quarters } = s;
+        let table = self.quarters_for(kind, rows, quarters);
         let cols = low_mask(g.h) as u32;
-        let e_end =
-            window_codes(&self.table, g, Side::East, rows, cols, east_u, east_v, false, half, east, 0);
+        let e_end = window_codes(table, g, Side::East, rows, cols, east_u, east_v, false, half, east, 0);
         if e_end == 0 {
             return (0, 0);
         }
         let east = &east[..e_end];
         let w_end = window_codes(
-            &self.table,
+            table,
             g,
             Side::West,
             west_rows,
@@ -329,20 +408,10 @@ impl JoinPlan {
         let free = Start::Axis { a: 1, b }.free_rows(g);
         let west_rows = free & !rows;
         let (col_u, col_v) = (1u64 << (2 * h + b), 1u64 << (n - 1 - b));
-        let Scratch { half, east, west_raw, matcher, .. } = s;
-        let e_end = window_codes(
-            &self.table,
-            g,
-            Side::East,
-            rows,
-            low_mask(h) as u32,
-            col_u,
-            col_v,
-            false,
-            half,
-            east,
-            0,
-        );
+        let Scratch { half, east, west_raw, matcher, quarters, .. } = s;
+        let table = self.quarters_for(Kind::Axis { b }, rows, quarters);
+        let e_end =
+            window_codes(table, g, Side::East, rows, low_mask(h) as u32, col_u, col_v, false, half, east, 0);
         if e_end == 0 {
             return (0, 0);
         }
@@ -355,7 +424,7 @@ impl JoinPlan {
             let row_queen = g.window(Side::East, 1 << (2 * h + a), 1 << (n - 1 + a));
             let from = w_end;
             w_end = window_codes(
-                &self.table,
+                table,
                 g,
                 Side::West,
                 west_rows,
@@ -408,12 +477,10 @@ impl Plan for JoinPlan {
         self.g.n
     }
 
-    /// The quarter table ([`quarter::estimated_bytes`]) and every thread's working buffers
-    /// ([`per_thread_bytes`]).
+    /// The quarter table and every thread's working buffers ([`memory_bytes`]; from n = 28 the
+    /// row sets' lists each thread reads instead of the table).
     fn search_bytes(&self, threads: usize) -> u64 {
-        let half = self.g.n / 2;
-        quarter::estimated_bytes(half)
-            .saturating_add(per_thread_bytes(half).saturating_mul(threads.max(1) as u64))
+        memory_bytes(self.g.n, threads)
     }
 
     /// A unit is one `u64`.
@@ -469,6 +536,7 @@ impl Plan for JoinPlan {
             s.matcher.sieve_from = self.sieve_from;
             s.matcher.chunk_bits = self.chunk_bits;
             s.matcher.cuts = self.cuts;
+            s.matcher.max_stored = self.max_stored;
             match group.kind {
                 Kind::Axis { b } => self.round_axis(b, rows, 1..b, s),
                 kind => self.round(kind, rows, s),
@@ -517,21 +585,31 @@ pub fn check_memory(n: u32) -> Result<(), Error> {
     check_memory_for(n, 1)
 }
 
+/// Returns the most half-boards one unit's matcher stores at once on quarter side `h`
+/// ([`matcher::Matcher::max_stored`]): all of them up to h = 13 (n ≤ 27, where a unit's buffers
+/// stay under 3 GB), 2^23 from h = 14, so that a thread of n = 28–29 fits a node of modest memory.
+pub fn max_stored(h: u32) -> Option<usize> {
+    (h > quarter::MAX_TABLE_H).then_some(1 << 23)
+}
+
 /// Returns the estimated bytes of one thread's working buffers (half-board lists, window
 /// masks, queries, matcher) for quarter side `h`, from the peak resident set a sample of units
 /// added beside the plan (`examples/join_units`, one thread, results/2026-12-01-join-table/):
 /// 58 MiB at h = 11 (n = 22), 285 MiB at h = 12 (n = 24; 357 MiB in a whole `--shard 0/4096`
 /// part, 367 MiB with the south lists kept since results/2026-12-02-join/), 2,141 MiB at
 /// h = 13 (n = 26, 53 units). Taken with a margin for the units no sample met: 72 MiB,
-/// 400 MiB and 2.75 GiB, 8× more per further step; 4 MiB up to h = 10 (under 2 MB measured
-/// at n = 20).
+/// 400 MiB and 2.75 GiB; 4 MiB up to h = 10 (under 2 MB measured at n = 20). At h = 14
+/// (n = 28–29) the matcher stores at most [`max_stored`] half-boards at once, which bounds its
+/// tables but not the half-boards themselves: units of n = 28 peaked at 6.5 and 8.6 GiB
+/// (results/2026-12-02-q28/; one stored whole passed 12 GiB), taken as 12 GiB.
 pub fn per_thread_bytes(h: u32) -> u64 {
     const MIB: u64 = 1 << 20;
     match h {
         0..=10 => 4 * MIB,
         11 => 72 * MIB,
         12 => 400 * MIB,
-        _ => (2816 * MIB).saturating_mul(8u64.saturating_pow(h - 13)),
+        13 => 2816 * MIB,
+        _ => 12 * 1024 * MIB,
     }
 }
 
@@ -543,8 +621,41 @@ pub fn per_thread_bytes(h: u32) -> u64 {
 /// # Errors
 /// [`Error::JoinTooLarge`] otherwise.
 pub fn check_memory_for(n: u32, threads: usize) -> Result<(), Error> {
-    let table = quarter::estimated_bytes(n / 2);
-    let per_thread = per_thread_bytes(n / 2);
+    check_memory_with(n, threads, Quarters::for_board(n))
+}
+
+/// Returns the estimated bytes the join of the `n`×`n` board takes on `threads` worker threads
+/// with the quarter lists the join reads there ([`Quarters::for_board`]): the whole quarter
+/// table ([`quarter::estimated_bytes`]) plus `threads` × [`per_thread_bytes`], or from n = 28
+/// `threads` × ([`per_thread_bytes`] + 4 × [`ROW_SET_BYTES`]). What [`check_memory_for`]
+/// checks and `nqueens plan` reports (plus its bookkeeping).
+pub fn memory_bytes(n: u32, threads: usize) -> u64 {
+    let (table, per_thread) = memory_parts(n, Quarters::for_board(n));
+    table.saturating_add(per_thread.saturating_mul(threads.max(1) as u64))
+}
+
+/// Returns (bytes shared by the threads, bytes per thread) of the join of the `n`×`n` board
+/// reading `quarters` (the whole table beyond n = 27: `u64::MAX`, it is never built).
+fn memory_parts(n: u32, quarters: Quarters) -> (u64, u64) {
+    match quarters {
+        Quarters::Table if n / 2 > quarter::MAX_TABLE_H => (u64::MAX, per_thread_bytes(n / 2)),
+        Quarters::Table => (quarter::estimated_bytes(n / 2), per_thread_bytes(n / 2)),
+        Quarters::RowSets => (0, per_thread_bytes(n / 2).saturating_add(4 * ROW_SET_BYTES)),
+    }
+}
+
+/// The most bytes the lists of one row set take at the largest side ([`quarter::MAX_H`] = 14):
+/// 14.1 MB measured for the row set of alternate rows, 1.75 million placements (the test
+/// `row_sets_of_side_14`), taken with a margin.
+pub const ROW_SET_BYTES: u64 = 32 << 20;
+
+/// As [`check_memory_for`], with the quarter lists read from `quarters`: the whole table once,
+/// or four row sets ([`ROW_SET_BYTES`] each) per thread.
+///
+/// # Errors
+/// [`Error::JoinTooLarge`] if it does not fit, or for [`Quarters::Table`] beyond n = 27.
+pub fn check_memory_with(n: u32, threads: usize, quarters: Quarters) -> Result<(), Error> {
+    let (table, per_thread) = memory_parts(n, quarters);
     let needed = table.saturating_add(per_thread.saturating_mul(threads.max(1) as u64));
     let available = available_memory();
     let fits = n <= MAX_N && available.is_none_or(|a| needed <= a / 4 * 3);
@@ -686,6 +797,87 @@ mod tests {
                 assert_eq!(symmetric::fixed_by_half_turn(&plan.table, n), full, "n = {n} {symmetry:?}");
             }
         }
+    }
+
+    /// Row-set plans (each unit loads its own four row sets, the path of n = 28–29) give the
+    /// counts of the whole table, OEIS A000170 and, by Burnside over row sets, A002562, on
+    /// several thread counts; reduced or not.
+    #[test]
+    fn row_set_plans_equal_the_whole_table() {
+        for n in MIN_N..=15 {
+            let want = crate::oeis::A000170.get(n).unwrap();
+            let plan = JoinPlan::with_options(n, true, Quarters::RowSets).unwrap();
+            assert_eq!(plan.quarters(), Quarters::RowSets);
+            for threads in [1, 2, 3] {
+                assert_eq!(run(&plan, threads), want, "n = {n} threads = {threads}");
+            }
+            let whole = JoinPlan::new(n).unwrap();
+            assert_eq!(whole.quarters(), Quarters::Table);
+            assert_eq!(
+                symmetric::fixed_by_half_turn(plan.table(), n),
+                symmetric::fixed_by_half_turn(whole.table(), n),
+                "n = {n}"
+            );
+            let total = Tally { solutions: want, ..Tally::default() };
+            assert_eq!(plan.classes(&total).map(|c| c.total()), crate::oeis::A002562.get(n), "n = {n}");
+            if n <= 11 {
+                let plain = JoinPlan::with_options(n, false, Quarters::RowSets).unwrap();
+                assert_eq!(run(&plain, 2), want, "n = {n} unreduced");
+            }
+        }
+        // Unit by unit at n = 18: the same subtotals from either source.
+        let (rows, table) =
+            (JoinPlan::with_options(18, true, Quarters::RowSets).unwrap(), JoinPlan::new(18).unwrap());
+        for index in (0..rows.len()).step_by(101) {
+            assert_eq!(rows.solve(index, true), table.solve(index, true), "n = 18 unit {index}");
+        }
+    }
+
+    /// The n = 28–29 path against the whole table on real units of large boards: 24 units each
+    /// of n = 22, 23, 24 and 25, spread over each plan, give the same subtotals and half-board
+    /// counts from row sets as from the table (about a minute and 1.5 GB:
+    /// `cargo test --release -- --ignored row_sets_equal_the_table_on_large_boards`).
+    #[test]
+    #[ignore]
+    fn row_sets_equal_the_table_on_large_boards() {
+        for n in 22..=25 {
+            let table = JoinPlan::new(n).unwrap();
+            let rows = JoinPlan::with_options(n, true, Quarters::RowSets).unwrap();
+            assert_eq!(rows.len(), table.len());
+            let step = table.len() / 24 + 1;
+            for index in (step / 2..table.len()).step_by(step) {
+                let (a, b) = (rows.solve(index, true), table.solve(index, true));
+                assert_eq!(a, b, "n = {n} unit {index}");
+                eprintln!("n = {n} unit {index}: {} solutions, {} halves", a.solutions, a.nodes);
+            }
+        }
+    }
+
+    /// A stored side matched in pieces (the bound of n = 28–29) gives the same counts.
+    #[test]
+    fn stored_pieces_give_the_same_counts() {
+        for n in [8, 11, 14, 15] {
+            let want = crate::oeis::A000170.get(n).unwrap();
+            for cap in [1, 7, 100, 5000] {
+                let mut plan = JoinPlan::with_options(n, true, Quarters::RowSets).unwrap();
+                plan.set_max_stored(Some(cap));
+                assert_eq!(run(&plan, 2), want, "n = {n} pieces of {cap}");
+            }
+        }
+        assert_eq!(max_stored(13), None);
+        assert_eq!(max_stored(14), Some(1 << 23));
+    }
+
+    /// The join covers n = 28–29 with row sets: the plan is made without a table, and the whole
+    /// table is refused there.
+    #[test]
+    fn boards_past_27_read_row_sets() {
+        assert_eq!(MAX_N, 29);
+        assert_eq!(Quarters::for_board(27), Quarters::Table);
+        assert_eq!(Quarters::for_board(28), Quarters::RowSets);
+        assert_eq!(Quarters::for_board(29), Quarters::RowSets);
+        assert!(matches!(check_memory_with(28, 1, Quarters::Table), Err(Error::JoinTooLarge { n: 28, .. })));
+        assert!(matches!(check_memory_for(30, 1), Err(Error::JoinTooLarge { n: 30, max: 29, .. })));
     }
 
     #[test]

@@ -31,10 +31,16 @@
 //! 18 at h = 13 (plus about 8 s of page faults there), against 4.5, 40 and 460 for a walk over
 //! every placement (results/2026-12-01-join-table/).
 
-/// The largest quarter side the table supports: 4^h offsets must stay modest (4^13 · 4 B =
-/// 256 MiB) and the stored entries must fit a `u32` index (827 million at h = 13 with one key
-/// per D4 orbit).
-pub const MAX_H: u32 = 13;
+/// The largest quarter side whose whole table is built ([`QuarterTable::try_build_with`]):
+/// 4^h offsets must stay modest (4^13 · 4 B = 256 MiB) and the stored entries must fit a `u32`
+/// index (827 million at h = 13 with one key per D4 orbit). The h = 14 table would hold about
+/// 8 × 10^9 entries with compaction (65 GB): beyond it the join reads row sets
+/// ([`QuarterTable::rows_only`]).
+pub const MAX_TABLE_H: u32 = 13;
+
+/// The largest quarter side at all (n = 28–29): the lists of one row set, built on demand
+/// ([`QuarterTable::load_rows`]), hold at most a few million placements each.
+pub const MAX_H: u32 = 14;
 
 /// Which images of the square under its symmetries the table stores once.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -143,21 +149,42 @@ fn canonical(symmetry: Symmetry, rows: u32, cols: u32, h: u32) -> (u32, u32, Mir
     best
 }
 
-/// Every non-attacking placement on an h×h square, by (row set, column set).
+/// Every non-attacking placement on an h×h square, by (row set, column set): the whole table
+/// ([`QuarterTable::build`]), or the lists of a few row sets only ([`QuarterTable::rows_only`],
+/// [`QuarterTable::load_rows`]), which is all one join unit reads.
 #[derive(Clone, Debug)]
 pub struct QuarterTable {
     h: u32,
     symmetry: Symmetry,
+    /// The whole table: 4^h + 1 offsets by key `cols | rows << h` (empty for a row-set table).
     offsets: Vec<u32>,
+    entries: Vec<u64>,
+    /// A row-set table: the row sets loaded, each with all its lists (`None` for a whole table).
+    rows: Option<Vec<RowLists>>,
+}
+
+/// Every placement on one row set, by column set, uncompacted: `entries[starts[cols] ..
+/// starts[cols + 1]]` are the placements on (`rows`, `cols`), `u | v << 32` each.
+#[derive(Clone, Debug)]
+struct RowLists {
+    rows: u32,
+    starts: Vec<u32>,
     entries: Vec<u64>,
 }
 
+impl Default for QuarterTable {
+    /// An empty row-set table of side 0 ([`QuarterTable::rows_only`]).
+    fn default() -> QuarterTable {
+        QuarterTable::rows_only(0)
+    }
+}
+
 impl QuarterTable {
-    /// Builds the table for an `h`×`h` square (0 ≤ `h` ≤ [`MAX_H`]) with the compaction the
+    /// Builds the table for an `h`×`h` square (0 ≤ `h` ≤ [`MAX_TABLE_H`]) with the compaction the
     /// join uses for that side ([`Symmetry::for_side`]); see [`QuarterTable::try_build_with`].
     ///
     /// # Panics
-    /// If `h` > [`MAX_H`] or the table does not fit in memory (callers check with
+    /// If `h` > [`MAX_TABLE_H`] or the table does not fit in memory (callers check with
     /// [`estimated_bytes`] first).
     pub fn build(h: u32) -> QuarterTable {
         QuarterTable::build_with(h, Symmetry::for_side(h))
@@ -198,13 +225,13 @@ impl QuarterTable {
     /// The allocator's refusal when either array cannot be reserved (instead of an abort).
     ///
     /// # Panics
-    /// If `h` > [`MAX_H`], or if more than `u32::MAX` entries would be stored (the uncompacted
+    /// If `h` > [`MAX_TABLE_H`], or if more than `u32::MAX` entries would be stored (the uncompacted
     /// table at h = 13).
     pub fn try_build_with(
         h: u32,
         symmetry: Symmetry,
     ) -> Result<QuarterTable, std::collections::TryReserveError> {
-        assert!(h <= MAX_H, "quarter side {h} is beyond {MAX_H}");
+        assert!(h <= MAX_TABLE_H, "quarter side {h} is beyond {MAX_TABLE_H} for a whole table");
         let stored = estimated_entries(h, symmetry);
         assert!(
             stored <= u32::MAX as u64,
@@ -248,7 +275,74 @@ impl QuarterTable {
         offsets[done..].fill(total);
         // A no-op when the measured size was reserved (a shrink in place otherwise).
         entries.shrink_to_fit();
-        Ok(QuarterTable { h, symmetry, offsets, entries })
+        Ok(QuarterTable { h, symmetry, offsets, entries, rows: None })
+    }
+
+    /// Returns an empty row-set table of side `h` (0 ≤ `h` ≤ [`MAX_H`]): it holds the lists of
+    /// the row sets that [`QuarterTable::load_rows`] loads, uncompacted, and nothing else. A join
+    /// unit reads the lists of at most four row sets (the north and south rows of its east and
+    /// west halves), so a unit can load just those: at h = 14 (n = 28–29), where the whole
+    /// table would take about 65 GB, a row set holds at most a few million placements.
+    ///
+    /// # Panics
+    /// If `h` > [`MAX_H`].
+    pub fn rows_only(h: u32) -> QuarterTable {
+        assert!(h <= MAX_H, "quarter side {h} is beyond {MAX_H}");
+        QuarterTable {
+            h,
+            symmetry: Symmetry::None,
+            offsets: Vec::new(),
+            entries: Vec::new(),
+            rows: Some(Vec::new()),
+        }
+    }
+
+    /// Returns true if and only if this is a row-set table ([`QuarterTable::rows_only`]).
+    pub fn is_row_sets(&self) -> bool {
+        self.rows.is_some()
+    }
+
+    /// Makes a row-set table hold the lists of exactly the local row sets `wanted` (h-bit masks;
+    /// repeats allowed): the lists of a row set already held are kept, the others are dropped,
+    /// and each missing row set is walked once (every placement of one queen per row of it,
+    /// sorted by column set), as [`QuarterTable::try_build_with`] walks one row set. Returns
+    /// the placements walked (0 when all were held).
+    ///
+    /// # Panics
+    /// If this is a whole table, or a row set has bits at or above h.
+    pub fn load_rows(&mut self, wanted: &[u32]) -> u64 {
+        let h = self.h;
+        let held = self.rows.as_mut().expect("load_rows is for row-set tables");
+        held.retain(|l| wanted.contains(&l.rows));
+        let mut walked = 0;
+        for &rows in wanted {
+            assert!(rows >> h == 0, "row set {rows:#b} is beyond side {h}");
+            if held.iter().any(|l| l.rows == rows) {
+                continue;
+            }
+            let mut walk = RowWalk::new(h);
+            walk.run(h, Symmetry::None, rows);
+            let mut entries = vec![0; walk.entries.len()];
+            walk.sort_into(&mut entries);
+            let mut starts = std::mem::take(&mut walk.counts);
+            starts.push(entries.len() as u32);
+            walked += entries.len() as u64;
+            held.push(RowLists { rows, starts, entries });
+        }
+        walked
+    }
+
+    /// Returns the lists of `rows` in a row-set table.
+    ///
+    /// # Panics
+    /// If the row set is not loaded (a unit asked for a list [`QuarterTable::load_rows`] was not
+    /// given: a bug, never a wrong count).
+    #[inline]
+    fn row_lists(held: &[RowLists], rows: u32) -> &RowLists {
+        match held.iter().find(|l| l.rows == rows) {
+            Some(l) => l,
+            None => panic!("row set {rows:#b} is not loaded in the row-set quarter table"),
+        }
     }
 
     /// Returns which mirror images share storage.
@@ -261,9 +355,13 @@ impl QuarterTable {
         self.h
     }
 
-    /// Returns the number of stored placements (with compaction, fewer than the placements).
+    /// Returns the number of stored placements (with compaction, fewer than the placements; in
+    /// a row-set table, those of the row sets loaded).
     pub fn len(&self) -> usize {
-        self.entries.len()
+        match &self.rows {
+            None => self.entries.len(),
+            Some(held) => held.iter().map(|l| l.entries.len()).sum(),
+        }
     }
 
     /// Returns true if and only if the table holds no placement (never: the empty placement is
@@ -272,13 +370,18 @@ impl QuarterTable {
         self.entries.is_empty()
     }
 
-    /// Returns the bytes the table occupies (offsets and entries).
+    /// Returns the bytes the table occupies (offsets and entries; in a row-set table, the row
+    /// sets loaded).
     pub fn bytes(&self) -> usize {
-        self.offsets.len() * 4 + self.entries.len() * 8
+        match &self.rows {
+            None => self.offsets.len() * 4 + self.entries.len() * 8,
+            Some(held) => held.iter().map(|l| l.starts.len() * 4 + l.entries.len() * 8).sum(),
+        }
     }
 
     /// Returns the table as stored: the 4^h + 1 offsets (key `cols | rows << h` holds the entries
-    /// `offsets[key]..offsets[key + 1]`) and the entries `u | v << 32` (for checks and tools).
+    /// `offsets[key]..offsets[key + 1]`) and the entries `u | v << 32` (for checks and tools;
+    /// both empty for a row-set table).
     pub fn raw(&self) -> (&[u32], &[u64]) {
         (&self.offsets, &self.entries)
     }
@@ -288,6 +391,9 @@ impl QuarterTable {
     /// (empty with one key per D4 orbit, where no one stretch holds them).
     #[inline]
     pub fn region(&self, rows: u32) -> &[u64] {
+        if let Some(held) = &self.rows {
+            return &QuarterTable::row_lists(held, rows).entries;
+        }
         let rows = match self.symmetry {
             Symmetry::None => rows,
             Symmetry::Rows => rows.min(rev_h(rows, self.h)),
@@ -305,6 +411,11 @@ impl QuarterTable {
     /// compaction).
     #[inline]
     pub fn cells(&self, rows: u32, cols: u32) -> (&[u64], Mirror) {
+        if let Some(held) = &self.rows {
+            let l = QuarterTable::row_lists(held, rows);
+            let (lo, hi) = (l.starts[cols as usize] as usize, l.starts[cols as usize + 1] as usize);
+            return (&l.entries[lo..hi], Mirror::IDENTITY);
+        }
         let h = self.h;
         let (rows, cols, mirror) = canonical(self.symmetry, rows, cols, h);
         let key = (cols | (rows << h)) as usize;
@@ -502,11 +613,11 @@ fn place_inner(
     place(h, rows, cols, u, v, kids, emit)
 }
 
-/// Placements on an h×h square for h = 0..=13 ([`MAX_H`]), and the entries stored with the
+/// Placements on an h×h square for h = 0..=13 ([`MAX_TABLE_H`]), and the entries stored with the
 /// rows compacted and with one key per D4 orbit, all counted by the build's walk (h ≤ 9 checked
 /// by the test `entry_counts_match_the_documented_sizes`, h ≥ 10 by the opt-in
 /// `documented_sizes_of_the_large_tables`).
-const ENTRIES: [[u64; 3]; MAX_H as usize + 1] = [
+const ENTRIES: [[u64; 3]; MAX_TABLE_H as usize + 1] = [
     [1, 1, 1],
     [2, 2, 2],
     [5, 3, 2],
@@ -524,7 +635,7 @@ const ENTRIES: [[u64; 3]; MAX_H as usize + 1] = [
 ];
 
 /// Returns the entries a table for side `h` stores with compaction `symmetry`: exact up to
-/// [`MAX_H`] (counted), beyond that an extrapolation of 10× per step (the growth is 8.2×,
+/// [`MAX_TABLE_H`] (counted), beyond that an extrapolation of 10× per step (the growth is 8.2×,
 /// 8.9×, 9.5×, 10.0× for h = 9..13).
 pub fn estimated_entries(h: u32, symmetry: Symmetry) -> u64 {
     let column = match symmetry {
@@ -538,7 +649,7 @@ pub fn estimated_entries(h: u32, symmetry: Symmetry) -> u64 {
 
 /// Returns the bytes the table for side `h` occupies with the compaction the join uses
 /// ([`Symmetry::for_side`]): 8 B per stored entry ([`estimated_entries`]) and 4 B per offset
-/// (4^h + 1 of them); exact up to [`MAX_H`]: 293,121,788 B at h = 11, 726,698,660 B at h = 12,
+/// (4^h + 1 of them); exact up to [`MAX_TABLE_H`]: 293,121,788 B at h = 11, 726,698,660 B at h = 12,
 /// 6,885,133,484 B at h = 13.
 pub fn estimated_bytes(h: u32) -> u64 {
     estimated_entries(h, Symmetry::for_side(h))
@@ -608,12 +719,58 @@ mod tests {
         total
     }
 
+    /// A row-set table hands out the same lists as the whole table (uncompacted, and mapped
+    /// back from every compaction), for every row set and column set, whatever was loaded
+    /// before; loading keeps what is held and walks only what is missing.
+    #[test]
+    fn row_set_tables_give_the_whole_tables_lists() {
+        for h in 0..=8 {
+            let whole = QuarterTable::build_with(h, Symmetry::None);
+            let d4 = QuarterTable::build_with(h, Symmetry::D4);
+            let mut rows_only = QuarterTable::rows_only(h);
+            assert!(rows_only.is_row_sets() && !whole.is_row_sets());
+            let side = 1u32 << h;
+            let mut buf = Vec::new();
+            for rows in 0..side {
+                // Load with a neighbour, then the row set again: the second load walks nothing.
+                let other = (rows * 7 + 3) % side;
+                let walked = rows_only.load_rows(&[other, rows]);
+                assert_eq!(rows_only.load_rows(&[rows, other]), 0, "h = {h} rows = {rows:#b}");
+                let placements: usize = (0..side).map(|c| whole.cells(rows, c).0.len()).sum();
+                assert!(walked as usize <= placements + rows_only.len(), "h = {h}");
+                for cols in (0..side).filter(|c| c.count_ones() == rows.count_ones()) {
+                    let want = whole.cells(rows, cols).0;
+                    assert_eq!(rows_only.cells(rows, cols).0, want, "h = {h} {rows:#b} {cols:#b}");
+                    let mut got = d4.cells_into(rows, cols, &mut buf).to_vec();
+                    let mut want = want.to_vec();
+                    got.sort_unstable();
+                    want.sort_unstable();
+                    assert_eq!(got, want, "h = {h} {rows:#b} {cols:#b} D4");
+                }
+                assert_eq!(rows_only.region(rows).len(), placements, "h = {h} {rows:#b}");
+            }
+        }
+    }
+
+    /// At h = 14 (n = 28–29) one row set's lists take a few million placements: the largest
+    /// row sets of 7 rows are walked here (`cargo test --release -- --ignored row_sets_of_side_14`).
+    #[test]
+    #[ignore]
+    fn row_sets_of_side_14() {
+        let mut t = QuarterTable::rows_only(14);
+        for rows in [0b1010101010101u32, 0b11111110000000, 0b10000001111110] {
+            t.load_rows(&[rows]);
+            eprintln!("h = 14 rows {rows:#016b}: {} placements, {} B", t.len(), t.bytes());
+            assert!(t.bytes() < 1 << 30);
+        }
+    }
+
     /// The sizes documented for the large sides (h = 10 to 13), counted afresh: about 5 CPU
     /// minutes (`cargo test --release -- --ignored documented_sizes_of_the_large_tables`).
     #[test]
     #[ignore]
     fn documented_sizes_of_the_large_tables() {
-        for h in 10..=MAX_H {
+        for h in 10..=MAX_TABLE_H {
             for symmetry in [Symmetry::None, Symmetry::Rows, Symmetry::D4] {
                 assert_eq!(
                     count_entries(h, symmetry),

@@ -17,17 +17,27 @@ use super::half::{Geometry, HalfScratch, Side, for_each_half};
 use super::quarter::QuarterTable;
 use crate::Classes;
 
-/// Returns F180(n), the solutions of the `n`×`n` board (n ≥ 4, `table` of side ⌊n/2⌋) fixed by
-/// the 180° rotation.
+/// Returns F180(n), the solutions of the `n`×`n` board (n ≥ 4, `table` of side ⌊n/2⌋, whole or
+/// row sets, whose row sets are then loaded here one S at a time) fixed by the 180° rotation.
 pub fn fixed_by_half_turn(table: &QuarterTable, n: u32) -> u128 {
     let g = Geometry::new(n);
     let width = 2 * n - 1;
     let (fu, fv) = if n % 2 == 1 { (1u64 << (n - 1), 1u64 << (n - 1)) } else { (0, 0) };
     let mut scratch = HalfScratch::default();
+    // A row-set table (n ≥ 28): each S loads its own two row sets.
+    let mut own = table.is_row_sets().then(|| QuarterTable::rows_only(g.h));
     let mut total = 0u128;
     for choice in 0..1u64 << g.h {
         // Row i or row n−1−i for each i < h: exactly the S with rev(S) = complement.
         let rows = (0..g.h).map(|i| if choice >> i & 1 == 1 { 1u64 << i } else { 1u64 << (n - 1 - i) }).sum();
+        let table = match &mut own {
+            Some(t) => {
+                let (rows_n, rows_s) = g.split_rows(rows);
+                t.load_rows(&[rows_n, rows_s]);
+                &*t
+            }
+            None => table,
+        };
         for_each_half(table, &g, Side::East, rows, low_mask(g.h) as u32, fu, fv, &mut scratch, |u, v| {
             if u & reverse(u, width) == 0 && v & reverse(v, width) == 0 {
                 total += 1;
