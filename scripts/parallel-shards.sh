@@ -83,6 +83,6 @@ seq 0 $((k - 1)) | parallel --will-cite --joblog "$dir/joblog" --resume-failed -
     "$nqueens" count "$n" --shard "{}/$k" --algorithm "$algorithm" -j "$threads" --progress never \
     --checkpoint "$dir/shard-{}.journal" --output "$dir/shard-{}.json"
 
-shards=()
-for ((i = 0; i < k; i++)); do shards+=("$dir/shard-$i.json"); done
-"$nqueens" merge "${shards[@]}" --format "$format" "${verify[@]}"
+# The K names on standard input: from K ≈ 50,000 they would overflow an argument list.
+for ((i = 0; i < k; i++)); do echo "$dir/shard-$i.json"; done |
+    "$nqueens" merge --files-from - --format "$format" "${verify[@]}"

@@ -10,10 +10,19 @@ Usage:
   scripts/slurm-shards.sh task            (run by Slurm as each array task)
   scripts/slurm-shards.sh merge           (run by Slurm after the array, or by hand)
 
-`submit` (on a login node) submits a job array of K tasks, task I counting shard I/K of Q(N)
+`submit` (on a login node) submits K tasks as job arrays, task I counting shard I/K of Q(N)
 (`nqueens count N --shard I/K`) with its own checkpoint journal in DIR, and a merge job that
-runs once every task has ended, whatever its state (`--dependency=afterany`), and writes
-DIR/result.txt, or refuses loudly (exit 1, naming the missing shards) when one has no result.
+runs once every task has ended, whatever its state (`--dependency=afterany`), audits a sample
+of every shard (`nqueens merge --audit F`) and writes DIR/result.txt, or refuses loudly (exit
+1, naming the missing shards or the disagreeing ones) when one has no result or is wrong.
+
+Arrays: Slurm refuses an array whose task indices reach the cluster's MaxArraySize (1001 by
+default), so K shards go into ceil(K / M) arrays of at most M tasks (indices 0..M-1), array j
+counting shards j*M .. j*M+M-1, where M is MaxArraySize as `scontrol show config` says (or
+--max-array). A pending array is one job record of the controller (MaxJobCount) and each
+task that starts becomes one: K = 10^5 at M = 1001 is 100 arrays. With --throttle P every array runs at
+most P tasks at once and starts when the one before it has ended (`afterany`), so the run
+never holds more than P; without it every array is submitted at once.
 
 Graceful stop: the array is submitted with `--signal=B:USR1@LEAD`, so LEAD seconds before its
 time limit the task script receives SIGUSR1 and passes it on to nqueens, which finishes the
@@ -37,7 +46,16 @@ Options (submit):
                      [default: what `nqueens plan` says a process needs, plus 25%]
   --algorithm A      auto, d4, join or mirror [default: $ALGORITHM, else auto]
   --signal-lead S    seconds of warning before the time limit [default: 120]
-  --throttle P       at most P tasks of the array at once (`--array 0-(K-1)%P`)
+  --throttle P       at most P tasks at once: each array `%P`, and each array after the first
+                     waits for the one before (see Arrays above)
+  --max-array M      tasks per array [default: MaxArraySize from `scontrol show config`,
+                     else 1001]
+  --audit F          the merge job recounts a fraction F (0 to 1) of every shard's
+                     subproblems and compares them with the shard's subtotals (`nqueens merge
+                     --audit F`; at least one subproblem of each shard when F > 0, so about
+                     max(F, 1/m) of the run's CPU time for m subproblems a shard, on the merge
+                     job's --threads CPUs: give it the --merge-time); 0 checks the subtotals
+                     without recounting [default: 0.01]
   --merge-time T     time limit of the merge job [default: 0:30:00]
   --array-opt OPT    one more sbatch option for the array only (repeatable), e.g.
                      --array-opt=--partition=long
@@ -51,11 +69,15 @@ Options (submit):
 is still queued or running, and submits the shards that have no result yet (and the merge).
 
 Environment read by `task` and `merge` (set by `submit`): NQ_N, NQ_K, NQ_DIR, NQ_THREADS,
-NQ_BIN, NQ_ALGORITHM; Slurm's SLURM_ARRAY_TASK_ID (task), SLURM_ARRAY_JOB_ID (requeue).
+NQ_BIN, NQ_ALGORITHM, NQ_OFFSET (the first shard of the array), NQ_AUDIT; Slurm's
+SLURM_ARRAY_TASK_ID (task: shard NQ_OFFSET + it), SLURM_ARRAY_JOB_ID (requeue).
 
-Each task appends to DIR/task-I.log one line when it starts (host, time, restart count,
-subproblems its journal already holds) and one when it ends (finished, stopped or failed,
-exit status, seconds).
+Each task appends to DIR/task-I.log (I the shard) one line when it starts (host, time,
+restart count, subproblems its journal already holds) and one when it ends (finished, stopped
+or failed, exit status, seconds), and what nqueens writes on stderr; what Slurm itself writes
+for the tasks of an array goes to DIR/slurm-ARRAYJOB.log. The merge reads the shard results
+from a list on its standard input (`merge --files-from -`), never from an argument list,
+which 10^5 names would overflow.
 
 Example:
   scripts/slurm-shards.sh submit 21 64 --threads 8 --time 4:00:00 --mem 8G --throttle 16 \
@@ -122,37 +144,96 @@ save_opts() {
     printf ' )\n'
 }
 
-# Submits the array of shard indices $1 (e.g. 0-15%4 or 2,5) and its merge job, from run.env.
+# Prints, for the shard numbers on stdin (one a line, increasing), one line per array of at most
+# $1 tasks they fall into: the array's first shard (its offset) and its --array indices, runs
+# of consecutive ones as ranges (e.g. "1001 0-5,7,9-20").
+array_specs() {
+    awk -v m="$1" '
+        function run() { spec = spec (spec == "" ? "" : ",") (s == e ? s : s "-" e) }
+        function flush() { if (cur >= 0) { run(); print cur * m, spec } }
+        BEGIN { cur = -1 }
+        { c = int($1 / m); i = $1 - c * m
+          if (c != cur) { flush(); cur = c; spec = ""; s = i; e = i }
+          else if (i == e + 1) { e = i }
+          else { run(); s = i; e = i } }
+        END { flush() }'
+}
+
+# Submits the shards listed on stdin (one a line, increasing) as arrays of at most
+# NQ_MAX_ARRAY tasks, and the merge job after all of them, from run.env; further sbatch
+# options in "$@".
 submit_jobs() {
-    local indices="$1"
-    shift
     local extra=("$@")
     # shellcheck disable=SC1091
     source "$NQ_DIR/run.env"
-    local env="ALL,NQ_N=$NQ_N,NQ_K=$NQ_K,NQ_DIR=$NQ_DIR,NQ_THREADS=$NQ_THREADS,NQ_BIN=$NQ_BIN,NQ_ALGORITHM=$NQ_ALGORITHM"
+    local max="${NQ_MAX_ARRAY:-1001}" throttle="${NQ_THROTTLE:-}"
+    local base="ALL,NQ_N=$NQ_N,NQ_K=$NQ_K,NQ_DIR=$NQ_DIR,NQ_THREADS=$NQ_THREADS,NQ_BIN=$NQ_BIN,NQ_ALGORITHM=$NQ_ALGORITHM"
     local array_opts=() merge_opts=()
     saved_opts array_opts NQ_ARRAY_OPTS
     saved_opts merge_opts NQ_MERGE_OPTS
-    local array
-    array=$(sbatch --parsable --job-name "nqueens-$NQ_N" --array "$indices" --cpus-per-task "$NQ_THREADS" \
-        --mem "${NQ_MEM}M" --time "$NQ_TIME" --signal "B:USR1@$NQ_SIGNAL_LEAD" --requeue --open-mode append \
-        --output "$NQ_DIR/task-%a.log" --export "$env" "${extra[@]}" "${array_opts[@]}" "$NQ_SCRIPT" task)
-    array="${array%%;*}"
+    local arrays=() offset spec array after=() first="" last="" errors
+    # sbatch's own messages: passed on, or into the one line that says why an array was refused.
+    errors="$(mktemp)"
+    while read -r offset spec; do
+        after=()
+        # With a throttle, one array at a time: the run never holds more than P tasks.
+        [[ -n "$throttle" && ${#arrays[@]} -gt 0 ]] && after=(--dependency "afterany:${arrays[-1]}")
+        if ! array=$(sbatch --parsable --job-name "nqueens-$NQ_N" --array "$spec${throttle:+%$throttle}" \
+            --cpus-per-task "$NQ_THREADS" --mem "${NQ_MEM}M" --time "$NQ_TIME" --signal "B:USR1@$NQ_SIGNAL_LEAD" \
+            --requeue --open-mode append --output "$NQ_DIR/slurm-%A.log" --export "$base,NQ_OFFSET=$offset" \
+            "${after[@]}" "${extra[@]}" "${array_opts[@]}" "$NQ_SCRIPT" task </dev/null 2>"$errors"); then
+            # A limit on jobs (MaxJobCount, a QOS's MaxSubmitJobs) can refuse a later array: keep
+            # the ones submitted in DIR/jobs, so that `resume` waits for them.
+            ((${#arrays[@]} == 0)) || echo "${arrays[*]}" >>"$NQ_DIR/jobs"
+            local why
+            why="$(tail -n 1 "$errors")"
+            rm -f "$errors"
+            die "sbatch refused the array of shards $(shards_of "$offset:$spec") (${why:-no message}) after ${#arrays[@]} array(s) were submitted (${arrays[*]:-none}); no merge job was submitted: once they have ended, \`resume $NQ_DIR\` submits the rest"
+        fi
+        cat "$errors" >&2
+        arrays+=("${array%%;*}")
+        [[ -n "$first" ]] || first="$offset:$spec"
+        last="$offset:$spec"
+    done < <(array_specs "$max")
+    rm -f "$errors"
+    [[ ${#arrays[@]} -gt 0 ]] || die "no shards to submit"
+    local dependency
+    dependency="afterany$(printf ':%s' "${arrays[@]}")"
     local merge
-    merge=$(sbatch --parsable --job-name "nqueens-$NQ_N-merge" --dependency "afterany:$array" \
-        --mem "${NQ_MEM}M" --time "$NQ_MERGE_TIME" --open-mode append --output "$NQ_DIR/merge.log" \
-        --export "$env" "${extra[@]}" "${merge_opts[@]}" "$NQ_SCRIPT" merge)
+    merge=$(sbatch --parsable --job-name "nqueens-$NQ_N-merge" --dependency "$dependency" \
+        --cpus-per-task "$NQ_THREADS" --mem "${NQ_MEM}M" --time "$NQ_MERGE_TIME" --open-mode append \
+        --output "$NQ_DIR/merge.log" --export "$base,NQ_AUDIT=${NQ_AUDIT:-}" "${extra[@]}" "${merge_opts[@]}" \
+        "$NQ_SCRIPT" merge </dev/null)
     merge="${merge%%;*}"
-    echo "$array $merge" >>"$NQ_DIR/jobs"
-    echo "submitted array job $array (shards $indices of K = $NQ_K) and merge job $merge; result in $NQ_DIR/result.txt"
+    echo "${arrays[*]} $merge" >>"$NQ_DIR/jobs"
+    local what
+    if [[ ${#arrays[@]} -eq 1 ]]; then
+        what="array job ${arrays[0]} (shards $(shards_of "$first") of K = $NQ_K)"
+    else
+        what="${#arrays[@]} array jobs ${arrays[0]} .. ${arrays[-1]} of at most $max tasks (shards $(shards_of "$first") .. $(shards_of "$last") of K = $NQ_K)"
+    fi
+    echo "submitted $what and merge job $merge; result in $NQ_DIR/result.txt"
+}
+
+# Prints the shards of an array "OFFSET:SPEC" (the indices SPEC, each plus OFFSET), e.g.
+# "1001:0-2,5" gives "1001-1003,1006".
+shards_of() {
+    local offset="${1%%:*}" spec="${1#*:}" part out=()
+    local IFS=,
+    for part in $spec; do
+        if [[ "$part" == *-* ]]; then out+=("$((offset + ${part%-*}))-$((offset + ${part#*-}))")
+        else out+=("$((offset + part))"); fi
+    done
+    echo "${out[*]}"
 }
 
 submit() {
     local n="" k="" dir="" threads=1 time=1:00:00 mem="" algorithm="${ALGORITHM:-auto}" lead=120
     local throttle="" merge_time=0:30:00 bin="" extra=() positional=() array_opts=() merge_opts=()
+    local max_array="" audit=0.01
     while [[ $# -gt 0 ]]; do
         case "$1" in
-            --dir|--threads|--time|--mem|--algorithm|--signal-lead|--throttle|--merge-time|--nqueens|--array-opt|--merge-opt)
+            --dir|--threads|--time|--mem|--algorithm|--signal-lead|--throttle|--merge-time|--nqueens|--array-opt|--merge-opt|--max-array|--audit)
                 [[ $# -ge 2 ]] || die "$1 needs a value (see --help)" ;;&
             --dir) dir="$2"; shift 2 ;;
             --threads) threads="$2"; shift 2 ;;
@@ -161,6 +242,8 @@ submit() {
             --algorithm) algorithm="$2"; shift 2 ;;
             --signal-lead) lead="$2"; shift 2 ;;
             --throttle) throttle="$2"; shift 2 ;;
+            --max-array) max_array="$2"; shift 2 ;;
+            --audit) audit="$2"; shift 2 ;;
             --merge-time) merge_time="$2"; shift 2 ;;
             --array-opt) array_opts+=("$2"); shift 2 ;;
             --array-opt=*) array_opts+=("${1#--array-opt=}"); shift ;;
@@ -179,6 +262,10 @@ submit() {
     [[ "$lead" =~ ^[0-9]+$ ]] || die "--signal-lead '$lead' must be a number of seconds"
     [[ -z "$throttle" || ("$throttle" =~ ^[0-9]+$ && "$throttle" -ge 1) ]] ||
         die "--throttle '$throttle' must be an integer >= 1"
+    [[ -z "$max_array" || ("$max_array" =~ ^[0-9]+$ && "$max_array" -ge 1) ]] ||
+        die "--max-array '$max_array' must be an integer >= 1 (tasks per job array)"
+    [[ "$audit" =~ ^(0|1|0?\.[0-9]+|1\.0+|0\.)$ ]] ||
+        die "--audit '$audit' must be a fraction from 0 to 1 (e.g. 0.01; 0 recounts nothing)"
     case "$algorithm" in auto|d4|join|mirror) ;; *) die "--algorithm '$algorithm' is not one of auto, d4, join, mirror" ;; esac
     local seconds
     seconds="$(time_seconds "$time")" || die "--time '$time' is not an sbatch time (M, M:S, H:M:S, D-H:M:S)"
@@ -210,6 +297,10 @@ submit() {
         die "--mem $mem ($mib MiB) is less than the $needed MiB a $resolved process needs at n = $n: give more, or --algorithm d4"
     fi
     command -v sbatch >/dev/null || die "sbatch not found: run submit on a Slurm login node"
+    if [[ -z "$max_array" ]]; then
+        max_array="$(max_array_size)"
+        ((max_array >= 1)) || die "this cluster's MaxArraySize is $max_array: it runs no job arrays"
+    fi
     dir="${dir:-shards-n$n-k$k}"
     mkdir -p "$dir"
     dir="$(cd "$dir" && pwd)"
@@ -229,11 +320,22 @@ submit() {
         echo "NQ_MEM=$mib"
         printf 'NQ_TIME=%q\nNQ_MERGE_TIME=%q\n' "$time" "$merge_time"
         echo "NQ_SIGNAL_LEAD=$lead"
+        echo "NQ_MAX_ARRAY=$max_array"
+        echo "NQ_THROTTLE=$throttle"
+        echo "NQ_AUDIT=$audit"
         save_opts NQ_ARRAY_OPTS "${array_opts[@]}"
         save_opts NQ_MERGE_OPTS "${merge_opts[@]}"
     } >"$dir/run.env"
     NQ_DIR="$dir"
-    submit_jobs "0-$((k - 1))${throttle:+%$throttle}" "${extra[@]}"
+    submit_jobs "${extra[@]}" < <(seq 0 $((k - 1)))
+}
+
+# Prints the cluster's MaxArraySize (`scontrol show config`), or Slurm's default 1001 when
+# scontrol does not say.
+max_array_size() {
+    local v
+    v="$(scontrol show config 2>/dev/null | awk -F= '/^MaxArraySize[[:space:]]*=/ { gsub(/[[:space:]]/, "", $2); print $2 }')"
+    [[ "$v" =~ ^[0-9]+$ ]] && echo "$v" || echo 1001
 }
 
 # Exits 2 if a job of the run in $1 (its DIR/jobs) is still queued or running: a second task on
@@ -251,12 +353,10 @@ refuse_if_active() {
     [[ ${#active[@]} -eq 0 ]] || die "jobs of the run in $dir are still queued or running (${active[*]}): wait, or scancel them first"
 }
 
-# Prints the shard indices of the run in $NQ_DIR that have no result yet, comma-separated.
+# Prints the shards of the run in $NQ_DIR that have no result yet, one a line, increasing.
 unfinished() {
-    local i list=()
-    for ((i = 0; i < NQ_K; i++)); do [[ -f "$NQ_DIR/shard-$i.json" ]] || list+=("$i"); done
-    local IFS=,
-    echo "${list[*]}"
+    local i
+    for ((i = 0; i < NQ_K; i++)); do [[ -f "$NQ_DIR/shard-$i.json" ]] || echo "$i"; done
 }
 
 resume() {
@@ -275,12 +375,15 @@ resume() {
         merge
         return
     fi
-    submit_jobs "$todo" "$@"
+    submit_jobs "$@" <<<"$todo"
 }
 
 task() {
     : "${NQ_N:?}" "${NQ_DIR:?}" "${SLURM_ARRAY_TASK_ID:?}"
-    local i="$SLURM_ARRAY_TASK_ID" k="${NQ_K:-${SLURM_ARRAY_TASK_COUNT:?}}" bin="${NQ_BIN:-$(default_bin)}"
+    local i=$((${NQ_OFFSET:-0} + SLURM_ARRAY_TASK_ID)) k="${NQ_K:-${SLURM_ARRAY_TASK_COUNT:?}}"
+    local bin="${NQ_BIN:-$(default_bin)}"
+    # The shard's own log (an array's tasks share Slurm's --output, which names no shard).
+    exec >>"$NQ_DIR/task-$i.log" 2>&1
     local journal="$NQ_DIR/shard-$i.journal" child=0 reason="" started
     started="$(date +%s)"
     local recorded=0
@@ -312,7 +415,7 @@ task() {
     elif [[ $reason == warning && ($status -eq 143 || $status -eq 130) ]]; then
         echo "task $i/$k: stopped by the time-limit warning at $at after $took s; its journal keeps the work done; requeueing"
         if [[ -n "${SLURM_ARRAY_JOB_ID:-}" ]] && command -v scontrol >/dev/null; then
-            scontrol requeue "${SLURM_ARRAY_JOB_ID}_${i}"
+            scontrol requeue "${SLURM_ARRAY_JOB_ID}_${SLURM_ARRAY_TASK_ID}"
         fi
     elif [[ $reason == cancel ]]; then
         echo "task $i/$k: cancelled at $at after $took s (exit $status); its journal keeps the work done; \`slurm-shards.sh resume $NQ_DIR\` continues"
@@ -330,12 +433,14 @@ merge() {
     local shards=("$NQ_DIR"/shard-*.json)
     if [[ -n "${NQ_K:-}" ]]; then
         local todo
-        todo="$(unfinished)"
+        todo="$(unfinished | paste -sd, -)"
         [[ -z "$todo" ]] || echo "merge: shard(s) $todo of $NQ_K have no result; \`slurm-shards.sh resume $NQ_DIR\` runs them again from their journals" >&2
     fi
     [[ ${#shards[@]} -gt 0 ]] || { echo "slurm-shards.sh: no shard results in $NQ_DIR" >&2; exit 1; }
-    local out status=0
-    out="$("$bin" merge "${shards[@]}" --verify)" || status=$?
+    local out status=0 audit=()
+    [[ -n "${NQ_AUDIT:-}" ]] && audit=(--audit "$NQ_AUDIT" -j "${NQ_THREADS:-1}")
+    # The names on standard input: 10^5 of them would overflow an argument list (ARG_MAX).
+    out="$(printf '%s\n' "${shards[@]}" | "$bin" merge --files-from - --verify "${audit[@]}")" || status=$?
     if [[ $status -ne 0 ]]; then
         echo "merge: REFUSED (exit $status) at $(date -u +%FT%TZ); no result.txt written" >&2
         exit "$status"

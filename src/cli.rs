@@ -164,7 +164,7 @@ pub struct PlanArgs {
     #[arg(value_name = "N", allow_negative_numbers = true, value_parser = parse_size)]
     pub n: u32,
 
-    /// Number of shards K, 1..=4096 (one process each, `count N --shard I/K`).
+    /// Number of shards K, 1..=1000000 (one process each, `count N --shard I/K`).
     #[arg(short = 'k', long, value_name = "K", default_value = "1", value_parser = parse_shard_count)]
     pub shards: usize,
 
@@ -228,9 +228,15 @@ pub fn parse_sample_seconds(s: &str) -> Result<f64, String> {
 /// Options of `nqueens merge`.
 #[derive(Debug, Args)]
 pub struct MergeArgs {
-    /// Shard result files (JSON), one per shard.
-    #[arg(value_name = "FILES", required = true, num_args = 1..)]
+    /// Shard result files (JSON), one per shard; a folder stands for every `*.json` file in it
+    /// (not below), so that 10^5 shards need no argument list longer than the system allows.
+    #[arg(value_name = "FILES", required_unless_present = "files_from", num_args = 1..)]
     pub files: Vec<PathBuf>,
+
+    /// Read more shard result files (or folders) from LIST, one path a line (`-`: standard
+    /// input), e.g. from `find DIR -name 'shard-*.json'`.
+    #[arg(long, value_name = "LIST")]
+    pub files_from: Option<PathBuf>,
 
     /// Output format: text (aligned table), json (JSON Lines), csv, bfile (OEIS `n a(n)` lines).
     #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = parse_format)]

@@ -114,8 +114,10 @@ pub struct LongConfig {
 
 /// `merge` of shard result files.
 pub struct MergeConfig {
-    /// The shard result files.
+    /// The shard result files, and folders whose `*.json` files are shard results.
     pub files: Vec<PathBuf>,
+    /// A file listing more of them, one path a line (`-`: standard input).
+    pub files_from: Option<PathBuf>,
     /// How to write the total.
     pub report: Report,
     /// The audit to make before merging, if asked for (`--audit`).
@@ -301,7 +303,7 @@ fn merge(args: MergeArgs) -> MergeConfig {
         partial: args.partial,
         threads: args.threads.unwrap_or_else(num_cpus::get),
     });
-    MergeConfig { files: args.files, report, audit }
+    MergeConfig { files: args.files, files_from: args.files_from, report, audit }
 }
 
 fn solve(args: SolveArgs) -> Result<SolveConfig, UsageError> {

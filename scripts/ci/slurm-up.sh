@@ -73,6 +73,9 @@ SchedulerType=sched/builtin
 MailProg=/bin/true
 KillWait=5
 MinJobAge=600
+# Arrays of at most 4 tasks (indices 0..3; Slurm's default is 1001), so that the tests submit
+# runs of more shards than one array holds and scripts/slurm-shards.sh splits them.
+MaxArraySize=4
 InactiveLimit=0
 SlurmctldTimeout=30
 SlurmdTimeout=30

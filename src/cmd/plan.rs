@@ -13,6 +13,9 @@ use nqueens_runs::shard::shard_plan_with;
 use crate::config::PlanConfig;
 use crate::output::PlanFormat;
 
+/// Slurm's default `MaxArraySize` (slurm.conf): an array's task indices are below it.
+const DEFAULT_MAX_ARRAY_SIZE: usize = 1001;
+
 /// Seconds of warning before a Slurm task's time limit in `scripts/slurm-shards.sh` (its
 /// default `--signal-lead`), added to the suggested `--time`.
 const SIGNAL_LEAD: f64 = 120.0;
@@ -59,6 +62,13 @@ pub fn run(config: PlanConfig) -> anyhow::Result<ExitCode> {
         sbatch.push_str(&format!(" --time {}", hms(t)));
     }
     let parallel = format!("scripts/parallel-shards.sh {n} {k} --algorithm {resolved} -t {threads}");
+    // Slurm refuses an array of MaxArraySize tasks or more (1001 by default, often left so):
+    // the recipe splits K into arrays of at most that many, which the plan says.
+    let arrays = k.div_ceil(DEFAULT_MAX_ARRAY_SIZE);
+    let arrays_note = format!(
+        "{k} task(s) in job arrays of at most the cluster's MaxArraySize tasks (`scontrol show config`; --max-array overrides): {arrays} array(s) at Slurm's default {DEFAULT_MAX_ARRAY_SIZE}; --throttle P runs at most P at once"
+    );
+    let empty = k.saturating_sub(plan.len());
     let mut out = io::stdout().lock();
     match config.format {
         PlanFormat::Json => {
@@ -78,6 +88,8 @@ pub fn run(config: PlanConfig) -> anyhow::Result<ExitCode> {
                 "sampled_share_counted": cpu.as_ref().map(|c| c.counted_share),
                 "time_limit_seconds": time_limit,
                 "sbatch": sbatch,
+                "slurm_arrays_at_default_max_array_size": arrays,
+                "empty_shards": empty,
                 "parallel": parallel,
             });
             writeln!(out, "{value}").context("writing the plan")?;
@@ -111,7 +123,17 @@ pub fn run(config: PlanConfig) -> anyhow::Result<ExitCode> {
                     Some(c) => write_cpu(&mut out, c, k, threads)?,
                     None => writeln!(out, "CPU time:     not estimated (--sample-seconds 0)")?,
                 }
+                if empty > 0 {
+                    writeln!(
+                        out,
+                        "empty:        {empty} shard(s): K exceeds the {} subproblems, so shards {}..{} count nothing (each still writes a result, which merge needs)",
+                        plan.len(),
+                        plan.len(),
+                        k - 1
+                    )?;
+                }
                 writeln!(out, "slurm:        {sbatch}")?;
+                writeln!(out, "arrays:       {arrays_note}")?;
                 writeln!(out, "parallel:     {parallel}")?;
                 Ok(())
             };

@@ -16,7 +16,10 @@ fn thread_counts_are_bounded() {
 
 #[test]
 fn shard_counts_are_bounded() {
-    usage_error(&["count", "10", "--shard", "0/100000"], "has too many shards: use I/K with K <= 4096");
+    usage_error(&["count", "10", "--shard", "0/1000001"], "has too many shards: use I/K with K <= 1000000");
+    usage_error(&["count", "10", "--shard", "1000000/1000000"], "is out of range: use I/K with 0 <= I < K");
+    usage_error(&["count", "10", "--shard", "5/0"], "has K = 0 shards");
+    usage_error(&["count", "10", "--shard", "5"], "is not of the form I/K");
     usage_error(&["count", "10", "--shard", "0/18446744073709551615"], "has too many shards");
 }
 
@@ -25,7 +28,21 @@ fn a_checkpoint_or_shard_result_must_be_a_regular_file() {
     usage_error(&["count", "10", "--checkpoint", "/dev/zero"], "checkpoint /dev/zero is not a regular file");
     usage_error(&["merge", "/dev/zero"], "/dev/zero is not a shard result of `nqueens count --shard`");
     let dir = tempfile::tempdir().unwrap();
-    usage_error(&["merge", dir.path().to_str().unwrap()], "is not a shard result");
+    usage_error(&["merge", dir.path().to_str().unwrap()], "holds no shard result (no *.json file)");
+    // A list of shard results that cannot be read, names nothing, or names a folder without any.
+    let missing = dir.path().join("nolist");
+    usage_error(
+        &["merge", "--files-from", missing.to_str().unwrap()],
+        "cannot read the list of shard results",
+    );
+    let empty = dir.path().join("empty.list");
+    std::fs::write(&empty, "\n\n").unwrap();
+    usage_error(&["merge", "--files-from", empty.to_str().unwrap()], "names no file");
+    let list = dir.path().join("dirs.list");
+    std::fs::write(&list, format!("{}\n", dir.path().display())).unwrap();
+    // The folder holds the lists, but no *.json file.
+    usage_error(&["merge", "--files-from", list.to_str().unwrap()], "holds no shard result (no *.json file)");
+    usage_error(&["merge"], "the following required arguments were not provided");
 }
 
 /// Found by a newcomer: `count 19 --shard 0/4 --output /nonexist/x.json` ran the whole shard and

@@ -165,6 +165,86 @@ fn signals_stop_gracefully_then_resume_gives_the_exact_count() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// The largest `seconds=` of the journal's lines (0 if none has one).
+fn journal_seconds(journal: &Path) -> f64 {
+    entries(journal)
+        .iter()
+        .filter_map(|l| l.split(' ').find_map(|w| w.strip_prefix("seconds="))?.parse::<f64>().ok())
+        .fold(0.0, f64::max)
+}
+
+/// A resumed shard's `seconds` (and a resumed whole count's) are those of all its sessions:
+/// the journal carries the time of the earlier ones (each line the run's seconds so far).
+#[test]
+fn a_resumed_run_counts_the_seconds_of_every_session() {
+    let dir = scratch("seconds");
+    for shard in [true, false] {
+        // n = 18 by d4 on one thread: about 13 s here (a shard of 2 half that), long enough to
+        // stop it after a second on an idle machine (n = 16 once finished before the signal).
+        let journal = dir.join(format!("q18-{shard}.journal"));
+        let result = dir.join(format!("q18-{shard}.json"));
+        let mut args = vec![
+            "count",
+            "18",
+            "--algorithm",
+            "d4",
+            "-j",
+            "1",
+            "--checkpoint",
+            s(&journal),
+            "--progress",
+            "never",
+        ];
+        if shard {
+            args.extend(["--shard", "0/2", "--output", s(&result)]);
+        } else {
+            args.extend(["--format", "json"]);
+        }
+        let child = spawn(&args);
+        wait_for_entries(&journal, 3);
+        let start = Instant::now();
+        while journal_seconds(&journal) < 0.6 {
+            assert!(start.elapsed() < Duration::from_secs(20), "no line after 0.6 s");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        signal(&child, "TERM");
+        assert_eq!(child.wait_with_output().unwrap().status.code(), Some(143));
+        let first = journal_seconds(&journal);
+        assert!(first > 0.5, "the first session's lines say {first} s");
+        assert!(entries(&journal).iter().all(|l| l.contains(" seconds=")), "every line carries its seconds");
+        // The resume on 2 threads, as another machine might (the plan does not depend on them).
+        let resume: Vec<&str> = args.iter().map(|&a| if a == "1" { "2" } else { a }).collect();
+        let start = Instant::now();
+        let out = nqueens(&resume).assert().success().get_output().clone();
+        let second = start.elapsed().as_secs_f64();
+        let text = if shard {
+            std::fs::read_to_string(&result).unwrap()
+        } else {
+            String::from_utf8(out.stdout).unwrap()
+        };
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let seconds = v["seconds"].as_f64().unwrap();
+        // Both sessions: the first up to its last line, and the whole of the second.
+        assert!(seconds > first, "{seconds} s reported, {first} s in the journal before the resume");
+        assert!(seconds <= first + second + 0.01, "{seconds} s reported, {first} + {second} s measured");
+        assert!(journal_seconds(&journal) >= first);
+        if shard {
+            let merged = nqueens(&["count", "18", "--algorithm", "d4", "-j", "2", "--shard", "1/2"])
+                .assert()
+                .success()
+                .get_output()
+                .stdout
+                .clone();
+            let other = dir.join("q18-1.json");
+            std::fs::write(&other, merged).unwrap();
+            let out = nqueens(&["merge", s(&result), s(&other), "--format", "json"]).assert().success();
+            let v: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+            assert!(v["seconds"].as_f64().unwrap() >= seconds, "{v}");
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn a_journal_in_use_by_another_run_is_refused() {
     let dir = scratch("busy");
@@ -379,6 +459,57 @@ fn shards_merge_to_the_direct_count() {
     let out = nqueens(&merge_args(&again, &["--format", "json"])).assert().success().get_output().clone();
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["solutions"].as_u64().unwrap() as u128, q(13));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// K up to 10^6: a shard of K = 10^6 runs; K above the plan's subproblems (the join has 38
+/// units at n = 8) leaves the shards past them empty, each writing a result that merges; a
+/// folder of results, or a list of them (a file or standard input), merges as the files do.
+#[test]
+fn a_million_shards_parse_empty_shards_merge_and_merge_reads_folders_and_lists() {
+    let dir = scratch("manyshards");
+    for (shard, covered) in [("3/1000000", 1), ("999999/1000000", 0)] {
+        let out = nqueens(&["count", "12", "--shard", shard]).assert().success().get_output().stdout.clone();
+        let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        assert_eq!(
+            (v["shards"].as_u64(), v["covers"]["count"].as_u64()),
+            (Some(1_000_000), Some(covered)),
+            "{v}"
+        );
+    }
+    let k = 50;
+    let folder = dir.join("results");
+    std::fs::create_dir_all(&folder).unwrap();
+    for i in 0..k {
+        let out = folder.join(format!("shard-{i}.json"));
+        nqueens(&["count", "8", "-j", "1", "--shard", &format!("{i}/{k}"), "--output", s(&out)])
+            .assert()
+            .success();
+    }
+    let empty = std::fs::read_to_string(folder.join("shard-45.json")).unwrap();
+    assert!(empty.contains(r#""covers":{"count":0,"#) && empty.contains(r#""solutions":0,"#), "{empty}");
+    let total = |args: &[&str], stdin: Option<String>| {
+        let mut cmd = nqueens(args);
+        if let Some(text) = stdin {
+            cmd.write_stdin(text);
+        }
+        let out = cmd.assert().success().get_output().stdout.clone();
+        String::from_utf8(out).unwrap()
+    };
+    assert_eq!(total(&["merge", s(&folder), "--format", "bfile"], None), "8 92\n");
+    let names: String =
+        (0..k).map(|i| format!("{}\n", folder.join(format!("shard-{i}.json")).display())).collect();
+    let list = dir.join("list");
+    std::fs::write(&list, &names).unwrap();
+    assert_eq!(total(&["merge", "--files-from", s(&list), "--format", "bfile", "--verify"], None), "8 92\n");
+    assert_eq!(
+        total(&["merge", "--files-from", "-", "--format", "bfile", "--audit", "1"], Some(names)),
+        "8 92\n"
+    );
+    // A shard missing from the folder is named, as with files.
+    std::fs::remove_file(folder.join("shard-45.json")).unwrap();
+    let out = nqueens(&["merge", s(&folder)]).assert().code(1).get_output().stderr.clone();
+    assert!(String::from_utf8_lossy(&out).contains("missing shard(s) 45/50"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -659,28 +790,42 @@ fn the_slurm_recipe_tasks_and_merge_run_without_slurm() {
     let dir = scratch("slurm");
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/slurm-shards.sh");
     let bin = assert_cmd::cargo::cargo_bin("nqueens");
-    for i in 0..3 {
+    // Shards 0 and 1 as tasks 0 and 1 of a first array, shard 2 as task 0 of a second array
+    // (NQ_OFFSET 2: arrays of at most 2 tasks).
+    for (offset, task) in [(0, 0), (0, 1), (2, 0)] {
         let status = Command::new("bash")
             .args([script, "task"])
             .env("NQ_N", "11")
+            .env("NQ_K", "3")
             .env("NQ_DIR", s(&dir))
             .env("NQ_BIN", s(&bin))
-            .env("SLURM_ARRAY_TASK_ID", i.to_string())
-            .env("SLURM_ARRAY_TASK_COUNT", "3")
+            .env("NQ_OFFSET", offset.to_string())
+            .env("SLURM_ARRAY_TASK_ID", task.to_string())
             .env_remove("SLURM_ARRAY_JOB_ID")
             .status()
             .unwrap();
         assert!(status.success());
     }
+    for i in 0..3 {
+        let log = std::fs::read_to_string(dir.join(format!("task-{i}.log"))).unwrap();
+        assert!(log.contains(&format!("task {i}/3: finished on ")), "{log}");
+    }
     let out = Command::new("bash")
         .args([script, "merge"])
         .env("NQ_N", "11")
+        .env("NQ_K", "3")
         .env("NQ_DIR", s(&dir))
         .env("NQ_BIN", s(&bin))
+        .env("NQ_AUDIT", "0.5")
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
     assert!(String::from_utf8_lossy(&out.stdout).contains("2680"));
+    assert!(
+        stderr.contains("audit of 3 shard result(s) at fraction 0.5") && stderr.contains("all agree"),
+        "{stderr}"
+    );
     assert!(std::fs::read_to_string(dir.join("result.txt")).unwrap().contains("yes"));
     for help in ["scripts/slurm-shards.sh", "scripts/parallel-shards.sh"] {
         let out = Command::new("bash")

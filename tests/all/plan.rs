@@ -33,8 +33,13 @@ fn plan_prints_algorithm_subproblems_memory_estimate_and_command_lines() {
             "CPU time",
             "per shard",
             "slurm",
+            "arrays",
             "parallel"
         ],
+        "{text}"
+    );
+    assert!(
+        text.contains("arrays:       4 task(s) in job arrays of at most the cluster's MaxArraySize"),
         "{text}"
     );
     assert!(text.contains("n = 14, K = 4 shard(s) of 2 thread(s)"), "{text}");
@@ -93,13 +98,37 @@ fn the_most_shards_get_the_finest_plan_under_the_subproblem_limit() {
     assert!((4096..1 << 22).contains(&subproblems), "{v}");
 }
 
+/// K = 4096 is no longer printed without a word about MaxArraySize; K above the plan's
+/// subproblems says which shards are empty.
+#[test]
+fn plan_says_how_many_arrays_and_which_shards_are_empty() {
+    let out = nqueens(&["plan", "10", "--shards", "4096", "--sample-seconds", "0"]).assert().success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(text.contains("4096 task(s) in job arrays of at most the cluster's MaxArraySize tasks (`scontrol show config`; --max-array overrides): 5 array(s) at Slurm's default 1001"), "{text}");
+    assert!(
+        text.contains(
+            "empty:        3970 shard(s): K exceeds the 126 subproblems, so shards 126..4095 count nothing"
+        ),
+        "{text}"
+    );
+    let v = json(&["10", "--shards", "4096", "--sample-seconds", "0"]);
+    assert_eq!(
+        (v["slurm_arrays_at_default_max_array_size"].as_u64(), v["empty_shards"].as_u64()),
+        (Some(5), Some(3970)),
+        "{v}"
+    );
+}
+
 #[test]
 fn plan_refuses_bad_input_with_code_2() {
     usage_error(&["plan"], "the following required arguments were not provided: <N>");
     usage_error(&["plan", "x"], "board size 'x' is not an integer");
     usage_error(&["plan", "64"], "board size 64 is too large");
-    usage_error(&["plan", "12", "--shards", "0"], "shard count '0' is not an integer 1..=4096");
-    usage_error(&["plan", "12", "--shards", "5000"], "shard count '5000' is not an integer 1..=4096");
+    usage_error(&["plan", "12", "--shards", "0"], "shard count '0' is not an integer 1..=1000000");
+    usage_error(
+        &["plan", "12", "--shards", "1000001"],
+        "shard count '1000001' is not an integer 1..=1000000",
+    );
     usage_error(&["plan", "12", "--threads", "0"], "thread count 0 is not allowed");
     usage_error(&["plan", "12", "--sample-seconds", "-1"], "sample seconds '-1' is not a number of seconds");
     usage_error(

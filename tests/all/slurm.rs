@@ -73,12 +73,27 @@ fn submit(n: u32, k: usize, dir: &Path, extra: &[&str]) -> (String, String) {
     last_jobs(dir)
 }
 
-/// The last (array, merge) job pair written to DIR/jobs.
+/// The last (array, merge) job pair written to DIR/jobs (the first array of the submission).
 fn last_jobs(dir: &Path) -> (String, String) {
+    let (arrays, merge) = last_submission(dir);
+    (arrays[0].clone(), merge)
+}
+
+/// The array jobs and the merge job of the last submission written to DIR/jobs.
+fn last_submission(dir: &Path) -> (Vec<String>, String) {
     let jobs = std::fs::read_to_string(dir.join("jobs")).unwrap();
-    let last = jobs.lines().last().unwrap();
-    let (a, m) = last.split_once(' ').unwrap();
-    (a.to_string(), m.to_string())
+    let mut ids: Vec<String> = jobs.lines().last().unwrap().split_whitespace().map(String::from).collect();
+    let merge = ids.pop().unwrap();
+    (ids, merge)
+}
+
+/// The cluster's MaxArraySize (`scontrol show config`).
+fn max_array_size() -> usize {
+    let out = Command::new("scontrol").args(["show", "config"]).output().unwrap();
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .find_map(|l| l.strip_prefix("MaxArraySize")?.trim().strip_prefix('=')?.trim().parse().ok())
+        .expect("scontrol shows MaxArraySize")
 }
 
 /// The (job id, state, reason) of every job or array task of `job`, as squeue sees them now.
@@ -105,13 +120,23 @@ fn ended(state: &str) -> bool {
 /// `limit`, cancelling `job` first.
 fn wait_ended(job: &str, limit: Duration) -> Vec<(String, String, String)> {
     let start = Instant::now();
+    // When each task was first seen held for Slurm's requeue delay.
+    let mut held: std::collections::HashMap<String, Instant> = std::collections::HashMap::new();
     loop {
         let now = states(job);
         if !now.is_empty() && now.iter().all(|(_, st, _)| ended(st)) {
             return now;
         }
         for (id, st, reason) in &now {
-            if st == "PENDING" && reason == "BeginTime" {
+            // Not at once: released within a moment of its requeue, a task was once started
+            // while Slurm still revoked its last run's credential, and killed ("Job
+            // credential revoked", state FAILED).
+            if st != "PENDING" || reason != "BeginTime" {
+                held.remove(id);
+                continue;
+            }
+            let since = *held.entry(id.clone()).or_insert_with(Instant::now);
+            if since.elapsed() > Duration::from_secs(3) {
                 let _ = Command::new("scontrol")
                     .args(["update", &format!("JobId={id}"), "StartTime=now"])
                     .status();
@@ -177,6 +202,110 @@ fn a_plain_run_merges_to_the_exact_count() {
         let journal = read(&dir.join(format!("shard-{i}.journal")));
         assert!(journal.starts_with(&format!("nqueens-journal 1 n=14 algorithm={algorithm} ")), "{journal}");
     }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// K above the cluster's MaxArraySize (scripts/ci/slurm-up.sh sets 4): the shards go into
+/// arrays of at most that many tasks, each shard is counted once, the merge job audits and
+/// merges all of them; `resume` after two results are lost submits them again, each in the
+/// array of its own block of shards; `--max-array` overrides the cluster's value.
+#[test]
+fn more_shards_than_max_array_size_spread_over_arrays_and_merge_with_an_audit() {
+    if !cluster() {
+        return;
+    }
+    let _turn = CLUSTER.lock().unwrap_or_else(|e| e.into_inner());
+    let max = max_array_size();
+    assert!(max < 10, "slurm-up.sh sets MaxArraySize low (it is {max})");
+    let dir = scratch("arrays");
+    let k = 10;
+    submit(12, k, &dir, &["--time", "5", "--throttle", "2", "--merge-time", "2", "--audit", "0.5"]);
+    let (arrays, merge) = last_submission(&dir);
+    assert_eq!(arrays.len(), k.div_ceil(max), "{arrays:?}");
+    let mut tasks = Vec::new();
+    for (j, array) in arrays.iter().enumerate() {
+        let show = Command::new("scontrol").args(["show", "job", array]).output().unwrap();
+        let show = String::from_utf8_lossy(&show.stdout).to_string();
+        assert!(show.contains("ArrayTaskThrottle=2"), "{show}");
+        if j > 0 {
+            assert!(show.contains(&format!("afterany:{}", arrays[j - 1])), "not chained: {show}");
+        }
+        let ended = wait_ended(array, Duration::from_secs(180));
+        assert!(ended.len() <= max, "array {array} has {} tasks: {ended:?}", ended.len());
+        tasks.extend(ended);
+    }
+    assert_eq!(tasks.len(), k, "{tasks:?}");
+    assert!(tasks.iter().all(|(_, st, _)| st == "COMPLETED"), "{tasks:?}");
+    let m = wait_ended(&merge, Duration::from_secs(120));
+    let log = read(&dir.join("merge.log"));
+    assert_eq!(m[0].1, "COMPLETED", "{log}");
+    assert_eq!(merged_solutions(&dir, 12), q(12));
+    assert!(log.contains(&format!("audit of {k} shard result(s) at fraction 0.5")), "{log}");
+    assert!(log.contains("all agree"), "{log}");
+    for i in 0..k {
+        let task = read(&dir.join(format!("task-{i}.log")));
+        assert!(task.contains(&format!("task {i}/{k}: finished on ")), "{task}");
+        assert!(dir.join(format!("shard-{i}.json")).exists());
+    }
+
+    // Two results lost: resume submits shards 5 and 9, each in the array of its block.
+    for i in [5, 9] {
+        std::fs::remove_file(dir.join(format!("shard-{i}.json"))).unwrap();
+    }
+    let out = recipe(&["resume", s(&dir)]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("(shards 5 .. 9 of K = 10)"), "{stdout}");
+    let (arrays, merge) = last_submission(&dir);
+    assert_eq!(arrays.len(), 2, "{arrays:?}");
+    for array in &arrays {
+        let ended = wait_ended(array, Duration::from_secs(120));
+        assert!(ended.len() == 1 && ended[0].1 == "COMPLETED", "{ended:?}");
+    }
+    let m = wait_ended(&merge, Duration::from_secs(120));
+    assert_eq!(m[0].1, "COMPLETED", "{}", read(&dir.join("merge.log")));
+    for i in [5, 9] {
+        let task = read(&dir.join(format!("task-{i}.log")));
+        assert_eq!(task.matches(&format!("task {i}/{k}: finished on ")).count(), 2, "{task}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+
+    // --max-array overrides the cluster's value (here: arrays of 2, without a throttle, all
+    // submitted at once).
+    let dir = scratch("maxarray");
+    submit(10, 5, &dir, &["--time", "5", "--merge-time", "2", "--max-array", "2", "--audit", "0"]);
+    let (arrays, merge) = last_submission(&dir);
+    assert_eq!(arrays.len(), 3, "{arrays:?}");
+    for array in &arrays {
+        let ended = wait_ended(array, Duration::from_secs(120));
+        assert!(ended.len() <= 2 && ended.iter().all(|(_, st, _)| st == "COMPLETED"), "{ended:?}");
+    }
+    let m = wait_ended(&merge, Duration::from_secs(120));
+    let log = read(&dir.join("merge.log"));
+    assert_eq!(m[0].1, "COMPLETED", "{log}");
+    assert!(log.contains("at fraction 0,") && log.contains("all agree"), "{log}");
+    assert_eq!(merged_solutions(&dir, 10), q(10));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// An array that sbatch refuses (here: a partition that does not exist) ends `submit` with one
+/// line and exit 2, naming the shards and what was submitted before it; no merge job follows.
+#[test]
+fn an_array_sbatch_refuses_is_named_in_one_line_with_code_2() {
+    if !cluster() {
+        return;
+    }
+    let _turn = CLUSTER.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = scratch("refused");
+    let bin = assert_cmd::cargo::cargo_bin("nqueens");
+    let args = ["submit", "10", "5", "--max-array", "2", "--dir", s(&dir), "--nqueens", s(&bin)];
+    let out = recipe(&[&args[..], &["--array-opt=--partition=nosuchpartition"]].concat());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("sbatch refused the array of shards 0-1 (sbatch: error: "), "{err}");
+    assert!(err.contains("after 0 array(s) were submitted (none)"), "{err}");
+    assert!(!dir.join("jobs").exists(), "nothing was submitted");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -358,6 +487,11 @@ fn submit_refuses_bad_options_with_code_2() {
         (vec!["20", "4", "--algorithm", "join", "--mem", "10M"], "is less than the"),
         (vec!["20", "4", "--algorithm", "fast"], "--algorithm 'fast' is not one of"),
         (vec!["20", "4", "--throttle", "0"], "--throttle '0' must be an integer >= 1"),
+        (vec!["20", "4", "--max-array", "0"], "--max-array '0' must be an integer >= 1"),
+        (vec!["20", "4", "--max-array", "many"], "--max-array 'many' must be an integer >= 1"),
+        (vec!["20", "4", "--audit", "2"], "--audit '2' must be a fraction from 0 to 1"),
+        (vec!["20", "4", "--audit", "-0.1"], "--audit '-0.1' must be a fraction from 0 to 1"),
+        (vec!["20", "4", "--audit", "most"], "--audit 'most' must be a fraction from 0 to 1"),
         (vec!["20", "0"], "K '0' must be integers, K >= 1"),
         (vec!["20"], "submit needs N and K"),
         (vec!["20", "4", "--frobnicate"], "unknown option '--frobnicate'"),

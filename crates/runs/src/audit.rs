@@ -12,6 +12,9 @@
 //! can be checked only whole: at fraction 1 its subproblems are recounted and their sum compared
 //! with its counts; at a smaller fraction the audit says it cannot check it.
 //!
+//! The results are read one at a time ([`Auditor`]): of each file the audit keeps its name and
+//! the sampled subtotals, and one shard plan per distinct plan the files name.
+//!
 //! # Sample
 //! Each shard's sample is ⌈F·m⌉ of its m subproblems (none at F = 0, all at F = 1), drawn
 //! uniformly without replacement by selection sampling (Knuth, TAOCP vol. 2, §3.4.2,
@@ -22,7 +25,9 @@
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Mutex;
 
-use crate::merge::{ShardResult, check_covers, check_file, subtotals_differ};
+use std::rc::Rc;
+
+use crate::merge::{Dealt, ShardResult, check_covers, check_file, subtotals_differ};
 use crate::shard::{shard_plan, try_assign};
 use nqueens::{Algorithm, Classes, Counter, Job, Plan, Tally};
 
@@ -101,25 +106,77 @@ struct Recorded {
     tally: Tally,
 }
 
+/// The plan a result names: (algorithm, n, split depth, K).
+type Key = (Algorithm, u32, u32, usize);
+
 /// Audits `results` (each with the name of its file) at `fraction`, seeded by `seed`, counting
-/// on `counter`'s threads (see the module docs).
+/// on `counter`'s threads (see the module docs): an [`Auditor`] fed every result in order.
 pub fn audit(results: &[(String, ShardResult)], fraction: f64, seed: u64, counter: &Counter) -> Report {
-    type Key = (Algorithm, u32, u32, usize);
-    /// A shard plan and its partition into shards.
-    type Dealt = (Box<dyn Plan>, Vec<Vec<usize>>);
-    let mut report = Report::default();
-    // One plan per distinct (algorithm, n, split depth, K): normally one for all the files.
-    let mut plans: HashMap<Key, Dealt> = HashMap::new();
-    // Per plan: sampled id → the files that recorded it; per file, whole-shard recounts.
-    let mut sampled: HashMap<Key, BTreeMap<usize, Vec<Recorded>>> = HashMap::new();
-    let mut whole: Vec<(usize, Key)> = Vec::new();
-    let mut lines: Vec<(usize, usize, String)> = Vec::new();
-    for (f, (name, r)) in results.iter().enumerate() {
+    let mut auditor = Auditor::new(fraction, seed);
+    for (name, r) in results {
+        auditor.add(name, r);
+    }
+    auditor.finish(counter)
+}
+
+/// An audit that reads the shard results one at a time ([`Auditor::add`]): it keeps of each
+/// file its name as messages give it and the sampled subtotals (at fraction F, about F of the
+/// shard's subproblems), so that 10^5 files are audited in memory that grows with the sample,
+/// not with the files; [`Auditor::finish`] recounts the samples.
+pub struct Auditor {
+    fraction: f64,
+    seed: u64,
+    report: Report,
+    /// One plan per distinct (algorithm, n, split depth, K): normally one for all the files.
+    plans: HashMap<Key, Rc<Dealt>>,
+    /// Per plan: sampled id → the files that recorded it.
+    sampled: HashMap<Key, BTreeMap<usize, Vec<Recorded>>>,
+    /// Shards without subtotals, recounted whole at fraction 1: (file, plan, shard, counts).
+    whole: Vec<(usize, Key, usize, Tally)>,
+    /// Each file as messages name it ([`ShardResult::named`]).
+    who: Vec<String>,
+    /// (file, order within the file, line): sorted by file at the end.
+    lines: Vec<(usize, usize, String)>,
+}
+
+impl Auditor {
+    /// Returns an audit at `fraction` (0 to 1) seeded by `seed`, of no results yet.
+    pub fn new(fraction: f64, seed: u64) -> Auditor {
+        Auditor {
+            fraction,
+            seed,
+            report: Report::default(),
+            plans: HashMap::new(),
+            sampled: HashMap::new(),
+            whole: Vec::new(),
+            who: Vec::new(),
+            lines: Vec::new(),
+        }
+    }
+
+    /// Takes `dealt`, the shard plan that `first`'s fields name, as the plan of every result
+    /// that names the same (a [`crate::merge::Merger`]'s, [`crate::merge::Merger::plan`]), so
+    /// that the audit builds no copy of it. A plan it already has is kept.
+    pub fn adopt(&mut self, first: &ShardResult, dealt: Rc<Dealt>) {
+        let Ok(algorithm) = first.algorithm.parse::<Algorithm>() else { return };
+        let key = (algorithm, first.n, first.split_depth, first.shards);
+        if dealt.ids.len() == first.shards {
+            self.plans.entry(key).or_insert(dealt);
+        }
+    }
+
+    /// Checks the result `r` of the file `name` on its own and keeps its sampled subtotals for
+    /// [`Auditor::finish`].
+    pub fn add(&mut self, name: &str, r: &ShardResult) {
+        let (fraction, seed) = (self.fraction, self.seed);
+        let f = self.who.len();
         let who = r.named(name);
+        self.who.push(who.clone());
+        let Auditor { report, plans, sampled, whole, lines, .. } = self;
         let mut refuse = |line: String| lines.push((f, 0, line));
         if let Some(problem) = check_file(name, r) {
             refuse(format!("{problem}; not audited"));
-            continue;
+            return;
         }
         let algorithm = match r.algorithm.parse::<Algorithm>() {
             Ok(a) if a != Algorithm::Auto => a,
@@ -128,68 +185,68 @@ pub fn audit(results: &[(String, ShardResult)], fraction: f64, seed: u64, counte
                     "{who}: algorithm '{}' is not one a shard counts; not audited",
                     nqueens::boards::escape_controls(&r.algorithm)
                 ));
-                continue;
+                return;
             }
         };
         if r.shards == 0 || r.shards > crate::shard::MAX_SHARDS || r.shard >= r.shards {
             refuse(format!("{who}: shard {}/{} is out of range; not audited", r.shard, r.shards));
-            continue;
+            return;
         }
         let key = (algorithm, r.n, r.split_depth, r.shards);
         if let std::collections::hash_map::Entry::Vacant(v) = plans.entry(key) {
             match shard_plan(algorithm, r.n, Some(r.split_depth), r.shards) {
                 Ok(plan) => match try_assign(plan.as_ref(), r.shards) {
                     Ok(ids) => {
-                        v.insert((plan, ids));
+                        v.insert(Rc::new(Dealt { plan, ids }));
                     }
                     Err(e) => {
                         refuse(format!("{who}: its shard plan cannot be dealt here: {e}; not audited"));
-                        continue;
+                        return;
                     }
                 },
                 Err(e) => {
                     refuse(format!("{who}: its shard plan cannot be built here: {e}; not audited"));
-                    continue;
+                    return;
                 }
             }
         }
-        let (plan, expected) = &plans[&key];
+        let (plan, expected) = (&plans[&key].plan, &plans[&key].ids);
         if plan.len() != r.subproblems {
             refuse(format!(
                 "{who}: the shard plan has {} subproblems here but {} in the result; not audited",
                 plan.len(),
                 r.subproblems
             ));
-            continue;
+            return;
         }
         let want = &expected[r.shard];
         if let Some(problem) = check_covers(name, r, want) {
             refuse(format!("{problem}; not audited"));
-            continue;
+            return;
         }
         report.shards += 1;
         report.subproblems += want.len();
         if let Some(e) = r.missing_subtotals(algorithm.classifies(), want.len()) {
             refuse(format!("{who}: {e}: the file was forged or damaged"));
-            continue;
+            return;
         }
         let Some(text) = &r.subtotals else {
             if fraction >= 1.0 {
-                whole.push((f, key));
+                whole.push((f, key, r.shard, r.tally()));
             } else {
                 refuse(format!(
                     "{who}: it records no subtotals (format {}), so only an audit at fraction 1 can check it, by recounting the whole shard",
                     r.format_version
                 ));
             }
-            continue;
+            return;
         };
         let picks = sample(want.len(), fraction, shard_seed(seed, r.shard));
         let decoded = match crate::subtotals::decode(text, algorithm.classifies()) {
             Ok(d) => d,
             Err(e) => {
                 refuse(format!("{who}: {e}: the file was forged or damaged"));
-                continue;
+                return;
             }
         };
         // Stream the subtotals: their sum, and the sampled ones kept.
@@ -226,7 +283,7 @@ pub fn audit(results: &[(String, ShardResult)], fraction: f64, seed: u64, counte
         }
         if let Some(e) = bad {
             refuse(format!("{who}: {e}: the file was forged or damaged"));
-            continue;
+            return;
         }
         if (sum.solutions, sum.classes) != (r.solutions, r.classes) {
             refuse(format!("{who}: {}", subtotals_differ(&sum, r)));
@@ -237,58 +294,62 @@ pub fn audit(results: &[(String, ShardResult)], fraction: f64, seed: u64, counte
             ids.entry(id).or_default().push(Recorded { file: f, tally });
         }
     }
-    // Count the samples: one run per plan over every sampled id (each once).
-    for (key, ids) in &sampled {
-        let plan = plans[key].0.as_ref();
-        let only: Vec<usize> = ids.keys().copied().collect();
-        let got = recount(counter, plan, &only);
-        report.recounted += only.len();
-        for (id, tally) in got {
-            for rec in &ids[&id] {
-                if (rec.tally.solutions, rec.tally.classes) != (tally.solutions, tally.classes) {
-                    let (name, r) = &results[rec.file];
-                    let classified = key.0.classifies();
-                    lines.push((
-                        rec.file,
-                        id + 1,
-                        format!(
-                            "{}: subproblem {id} recounts to {} but its subtotal says {}",
-                            r.named(name),
-                            counts(&tally, classified),
-                            counts(&rec.tally, classified)
-                        ),
-                    ));
+
+    /// Recounts the sampled subproblems (each once, whichever files recorded it) and the
+    /// shards to recount whole on `counter`'s threads, and returns what the audit found.
+    pub fn finish(self, counter: &Counter) -> Report {
+        let Auditor { mut report, plans, sampled, whole, who, mut lines, .. } = self;
+        // Count the samples: one run per plan over every sampled id (each once).
+        for (key, ids) in &sampled {
+            let plan = plans[key].plan.as_ref();
+            let only: Vec<usize> = ids.keys().copied().collect();
+            let got = recount(counter, plan, &only);
+            report.recounted += only.len();
+            for (id, tally) in got {
+                for rec in &ids[&id] {
+                    if (rec.tally.solutions, rec.tally.classes) != (tally.solutions, tally.classes) {
+                        let classified = key.0.classifies();
+                        lines.push((
+                            rec.file,
+                            id + 1,
+                            format!(
+                                "{}: subproblem {id} recounts to {} but its subtotal says {}",
+                                who[rec.file],
+                                counts(&tally, classified),
+                                counts(&rec.tally, classified)
+                            ),
+                        ));
+                    }
                 }
             }
         }
-    }
-    // Shards without subtotals at fraction 1: recount each whole.
-    for (f, key) in whole {
-        let (name, r) = &results[f];
-        let (plan, expected) = &plans[&key];
-        let want = &expected[r.shard];
-        let sum = recount(counter, plan.as_ref(), want)
-            .into_iter()
-            .fold(Tally::default(), |s, (_, t)| s.checked_add(&t).unwrap_or(s));
-        report.recounted += want.len();
-        if (sum.solutions, sum.classes) != (r.solutions, r.classes) {
-            let classified = key.0.classifies();
-            lines.push((
-                f,
-                usize::MAX,
-                format!(
-                    "{}: its {} subproblems recount to {} but it says {}",
-                    r.named(name),
-                    want.len(),
-                    counts(&sum, classified),
-                    counts(&r.tally(), classified)
-                ),
-            ));
+        // Shards without subtotals at fraction 1: recount each whole.
+        for (f, key, shard, said) in whole {
+            let (plan, expected) = (&plans[&key].plan, &plans[&key].ids);
+            let want = &expected[shard];
+            let sum = recount(counter, plan.as_ref(), want)
+                .into_iter()
+                .fold(Tally::default(), |s, (_, t)| s.checked_add(&t).unwrap_or(s));
+            report.recounted += want.len();
+            if (sum.solutions, sum.classes) != (said.solutions, said.classes) {
+                let classified = key.0.classifies();
+                lines.push((
+                    f,
+                    usize::MAX,
+                    format!(
+                        "{}: its {} subproblems recount to {} but it says {}",
+                        who[f],
+                        want.len(),
+                        counts(&sum, classified),
+                        counts(&said, classified)
+                    ),
+                ));
+            }
         }
+        lines.sort_by_key(|l| (l.0, l.1));
+        report.disagreements = lines.into_iter().map(|l| l.2).collect();
+        report
     }
-    lines.sort_by_key(|l| (l.0, l.1));
-    report.disagreements = lines.into_iter().map(|l| l.2).collect();
-    report
 }
 
 /// Returns the counts of the subproblems `only` of `plan`, counted on `counter`'s threads, in

@@ -10,6 +10,11 @@
 //! ```
 //! `shard` is `all` or `I/K`; `classes` are the fundamental solutions by orbit size 8, 4, 2, 1
 //! (zero for algorithms that do not classify); `nodes` is `-` when the run did not count nodes.
+//! Since 2026-12-02 an entry ends in `seconds=S` (before its checksum, six decimals): the
+//! wall-clock seconds the run had taken when the line was written, its earlier sessions
+//! included (the largest `seconds` of the journal it resumed from, plus this session's time),
+//! so that a resumed run reports the time of all its sessions, up to the last line each wrote.
+//! Lines without it (older journals) are read as 0 seconds.
 //! `crc32` is the CRC-32 (IEEE 802.3, the checksum of zip and PNG; crate `crc32fast`) of the
 //! line's text before ` crc32=`, in 8 lowercase hex digits. Every line ends with `\n`.
 //!
@@ -140,20 +145,30 @@ pub struct Entry {
     pub tally: Tally,
     /// Whether `tally.nodes` was counted.
     pub nodes_counted: bool,
+    /// The run's wall-clock time when the line was written, in microseconds, the earlier
+    /// sessions of a resumed run included (see the module docs); `None` for a line of a
+    /// journal written before the field existed.
+    pub micros: Option<u64>,
 }
 
 impl Entry {
     fn body(&self) -> String {
         let c = &self.tally.classes;
         let nodes = if self.nodes_counted { self.tally.nodes.to_string() } else { "-".to_string() };
+        let seconds = self
+            .micros
+            .map_or_else(String::new, |m| format!(" seconds={}.{:06}", m / 1_000_000, m % 1_000_000));
         format!(
-            "id={} solutions={} classes={},{},{},{} nodes={nodes}",
+            "id={} solutions={} classes={},{},{},{} nodes={nodes}{seconds}",
             self.id, self.tally.solutions, c.orbit8, c.orbit4, c.orbit2, c.orbit1
         )
     }
 
     fn parse(body: &str) -> Result<Entry, String> {
-        let fields = Fields::new(body.split(' '), &["id", "solutions", "classes", "nodes"])?;
+        const KEYS: [&str; 5] = ["id", "solutions", "classes", "nodes", "seconds"];
+        // A line written before `seconds` existed has the first four keys only.
+        let fields = Fields::new(body.split(' '), &KEYS)
+            .or_else(|e| Fields::new(body.split(' '), &KEYS[..4]).map_err(|_| e))?;
         let classes: Vec<&str> = fields.get("classes").split(',').collect();
         if classes.len() != 4 {
             return Err(format!("classes '{}' is not four numbers", fields.get("classes")));
@@ -178,8 +193,28 @@ impl Entry {
                 nodes,
             },
             nodes_counted,
+            micros: fields.has("seconds").then(|| seconds_micros(fields.get("seconds"))).transpose()?,
         })
     }
+}
+
+/// Parses the `seconds` of an entry, `S.FFFFFF` (whole seconds and six decimals), into
+/// microseconds.
+fn seconds_micros(v: &str) -> Result<u64, String> {
+    let bad = || format!("seconds '{v}' is not a number of seconds with six decimals");
+    let (whole, micros) = v.split_once('.').ok_or_else(bad)?;
+    let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+    if !digits(whole) || micros.len() != 6 || !digits(micros) {
+        return Err(bad());
+    }
+    let (whole, micros): (u64, u64) = (whole.parse().map_err(|_| bad())?, micros.parse().map_err(|_| bad())?);
+    whole.checked_mul(1_000_000).and_then(|w| w.checked_add(micros)).ok_or_else(bad)
+}
+
+/// Returns the largest `seconds` of `entries` in microseconds (0 if none records it): the time
+/// the run they come from had taken by its last line, its earlier sessions included.
+pub fn spent_micros<'a>(entries: impl IntoIterator<Item = &'a Entry>) -> u64 {
+    entries.into_iter().filter_map(|e| e.micros).max().unwrap_or(0)
 }
 
 /// `key=value` words, each of the expected keys exactly once and nothing else.
@@ -197,6 +232,10 @@ impl<'a> Fields<'a> {
             return Err(format!("fields {} are not the expected {}", got.join(","), keys.join(",")));
         }
         Ok(Fields(pairs))
+    }
+
+    fn has(&self, key: &str) -> bool {
+        self.0.iter().any(|p| p.0 == key)
     }
 
     fn get(&self, key: &str) -> &'a str {
@@ -856,7 +895,7 @@ mod tests {
     }
 
     fn entry(id: usize, solutions: u128) -> Entry {
-        Entry { id, tally: Tally { solutions, ..Tally::default() }, nodes_counted: false }
+        Entry { id, tally: Tally { solutions, ..Tally::default() }, nodes_counted: false, micros: None }
     }
 
     fn text(entries: &[Entry]) -> String {
@@ -881,10 +920,22 @@ mod tests {
                 nodes: 99,
             },
             nodes_counted: true,
+            micros: Some(12_000_345),
         };
         let line = seal(&e.body());
-        assert!(line.starts_with(&format!("id=17 solutions={} classes=4,3,2,1 nodes=99 crc32=", u128::MAX)));
+        let start =
+            format!("id=17 solutions={} classes=4,3,2,1 nodes=99 seconds=12.000345 crc32=", u128::MAX);
+        assert!(line.starts_with(&start), "{line}");
         assert_eq!(Entry::parse(unseal(line.trim_end()).unwrap()), Ok(e));
+        // A line of a journal from before `seconds`: read, as no time.
+        let old = seal("id=3 solutions=40 classes=0,0,0,0 nodes=-");
+        assert_eq!(Entry::parse(unseal(old.trim_end()).unwrap()), Ok(entry(3, 40)));
+        for bad in ["1", "1.5", "-1.000000", "1.00000x", ".000001", "18446744073709551615.000000"] {
+            let line = seal(&format!("id=3 solutions=40 classes=0,0,0,0 nodes=- seconds={bad}"));
+            let err = Entry::parse(unseal(line.trim_end()).unwrap()).unwrap_err();
+            assert!(err.contains("is not a number of seconds"), "{bad}: {err}");
+        }
+        assert_eq!(spent_micros(&[e, entry(3, 40), Entry { micros: Some(5), ..e }]), 12_000_345);
         let plain = entry(3, 40);
         assert!(seal(&plain.body()).contains("nodes=-"));
         assert_eq!(Entry::parse(unseal(seal(&plain.body()).trim_end()).unwrap()), Ok(plain));

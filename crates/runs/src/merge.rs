@@ -20,9 +20,16 @@
 //! --audit` ([`crate::audit`]) recounts a random sample of the subtotals. Formats 1 to 3 are
 //! still read.
 //!
+//! [`Merger`] makes these checks one result at a time, so that `nqueens merge` reads 10^5 shard
+//! files in memory that grows with their number (a name each, 4 bytes a shard) and with the
+//! shard plan, never with what the files hold (results/2026-12-02-shards/: 1.2–2.9 s and
+//! 20–167 MiB for 10^5 files); [`merge`] is a merger fed a slice.
+//!
 //! Every string a result carries (format, algorithm, version, host) is written into messages
 //! with its control characters escaped ([`nqueens::boards::escape_controls`]), so a file cannot
 //! draw on the terminal.
+
+use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 
@@ -99,8 +106,8 @@ pub struct ShardResult {
     pub classes: Classes,
     /// Search-tree nodes, when counted for every subproblem of the shard.
     pub nodes: Option<u128>,
-    /// Wall-clock seconds of the session that finished the shard (earlier sessions of a
-    /// resumed shard are not included).
+    /// Wall-clock seconds the shard took: of a resumed shard, every session's (each up to the
+    /// last journal line it wrote; the journal carries them) plus the one that finished it.
     pub seconds: f64,
     /// Worker threads of that session.
     pub threads: usize,
@@ -535,27 +542,151 @@ pub struct MergeError {
     pub problems: Vec<String>,
 }
 
-/// Checks `results` (each with the name of the file it came from) and returns their sum.
+/// Checks `results` (each with the name of the file it came from) and returns their sum: a
+/// [`Merger`] fed every result in order.
 ///
 /// # Errors
-/// [`MergeError`] listing every bad checksum or format, every file that disagrees with the first
-/// on n, algorithm, split depth, subproblems, K or version, every missing and every duplicated
-/// shard, every shard whose ids are not the ones the shard plan gives it, every field out of
-/// range (threads, seconds, classes of an algorithm that does not classify), a sum that
-/// overflows 128 bits (naming the file and field), and a sum that breaks [`check_total`].
+/// As [`Merger::finish`].
 pub fn merge(results: &[(String, ShardResult)]) -> Result<Merged, MergeError> {
-    let fail = |problems: Vec<String>| Err(MergeError { problems });
-    let Some((first_name, first)) = results.first() else {
-        return fail(vec!["no shard results were given".into()]);
-    };
-    let mut problems = Vec::new();
+    let mut merger = Merger::new();
     for (name, r) in results {
-        problems.extend(check_file(name, r));
+        merger.add(name, r);
     }
-    for (name, r) in &results[1..] {
+    merger.finish()
+}
+
+/// No shard: a slot of [`Merger`]'s table of which file holds each shard.
+const NO_FILE: u32 = u32::MAX;
+
+/// A shard plan rebuilt to check shard results against: the plan and every shard's subproblems
+/// ([`crate::shard::try_assign`]). Shared ([`Rc`]) by a [`Merger`] and an
+/// [`crate::audit::Auditor`] of the same files, so that `merge --audit` holds one copy (the
+/// join's quarter table is 6.9 GB at n = 26–27).
+pub struct Dealt {
+    /// The shard plan.
+    pub plan: Box<dyn Plan>,
+    /// The ids of shard i, increasing, at `ids[i]`.
+    pub ids: Vec<Vec<usize>>,
+}
+
+/// A merge of shard results that reads them one at a time, so that 10^5 files merge in memory
+/// that grows with the number of files and shards (a name per file, 4 bytes per shard, the
+/// shard plan) and never with what the files hold: each result's subtotals are checked and
+/// added up as it comes, then dropped ([`Merger::add`]). [`merge`] is a merger fed a slice.
+///
+/// The problems are reported as [`merge`] always did, in stages, each only if the ones before
+/// found none: the files on their own and against the first (format, checksum, n, algorithm,
+/// K, split depth, subproblems, version); K in range; the shards each there once; the shard
+/// plan rebuilt here; each file against its shard of the plan (the subproblems it covers, its
+/// fields in range, its subtotals, a sum that stays within 128 bits); the invariants of the
+/// total ([`check_total`]).
+pub struct Merger {
+    /// Every file's name, in the order given (4 bytes more per file in `holder`).
+    names: Vec<String>,
+    /// The first result, without its subtotals: what every other must agree with.
+    first: Option<ShardResult>,
+    /// Problems of the files on their own and against the first.
+    files: Vec<String>,
+    /// K out of range (from the first file), if it is.
+    k_range: Option<String>,
+    /// The file holding each shard `0..K` ([`NO_FILE`] if none yet).
+    holder: Vec<u32>,
+    /// A shard given again: (shard, file), in the order the files came.
+    again: Vec<(usize, u32)>,
+    /// Files naming a shard outside `0..K`.
+    outside: Vec<String>,
+    /// The shard plan, once a file passed the first stage; or why it cannot be rebuilt.
+    dealt: Option<Result<Rc<Dealt>, String>>,
+    /// Problems of the files against their shard of the plan.
+    checks: Vec<String>,
+    /// Whether the sum overflowed (no later file is added).
+    overflowed: bool,
+    /// The file with the most solutions so far, and them: blamed for an overflow of solutions.
+    most: Option<(u128, u32)>,
+    /// The sum so far.
+    merged: Merged,
+}
+
+impl Default for Merger {
+    fn default() -> Self {
+        Merger::new()
+    }
+}
+
+impl Merger {
+    /// Returns a merger of no results yet.
+    pub fn new() -> Merger {
+        Merger {
+            names: Vec::new(),
+            first: None,
+            files: Vec::new(),
+            k_range: None,
+            holder: Vec::new(),
+            again: Vec::new(),
+            outside: Vec::new(),
+            dealt: None,
+            checks: Vec::new(),
+            overflowed: false,
+            most: None,
+            merged: Merged {
+                n: 0,
+                algorithm: Algorithm::Auto,
+                split_depth: 0,
+                subproblems: 0,
+                shards: 0,
+                tally: Tally::default(),
+                nodes_counted: true,
+                classes: None,
+                seconds: 0.0,
+                threads: 0,
+            },
+        }
+    }
+
+    /// Returns the first result added (without its subtotals) and the shard plan rebuilt from
+    /// it, once a result has passed the checks of the files on their own (see [`Merger`]).
+    pub fn plan(&self) -> Option<(&ShardResult, Rc<Dealt>)> {
+        match (&self.first, &self.dealt) {
+            (Some(first), Some(Ok(dealt))) => Some((first, Rc::clone(dealt))),
+            _ => None,
+        }
+    }
+
+    /// Returns the number of results added.
+    pub fn len(&self) -> usize {
+        self.names.len()
+    }
+
+    /// Returns true if and only if no result was added.
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+
+    /// Checks the result `r` from the file `name` and adds it up (see [`Merger`]); what is
+    /// wrong is reported by [`Merger::finish`]. Keeps the name and nothing of `r` but its
+    /// place in the table of shards (the first result's fields, less its subtotals).
+    pub fn add(&mut self, name: &str, r: &ShardResult) {
+        let f = self.names.len() as u32;
+        self.names.push(name.to_string());
+        self.files.extend(check_file(name, r));
+        let Some(first) = &self.first else {
+            let first = ShardResult { subtotals: None, ..r.clone() };
+            let k = first.shards;
+            if k == 0 || k > crate::shard::MAX_SHARDS {
+                self.k_range = Some(format!(
+                    "{name} has K = {k} shards: a shard result has 1..={} shards",
+                    crate::shard::MAX_SHARDS
+                ));
+            } else {
+                self.holder = vec![NO_FILE; k];
+            }
+            self.first = Some(first);
+            return self.place_and_check(f, name, r);
+        };
+        let first_name = &self.names[0];
         let mut differ = |field: &str, a: String, b: String| {
             if a != b {
-                problems.push(format!("{name} has {field} {a} but {first_name} has {b}"));
+                self.files.push(format!("{name} has {field} {a} but {first_name} has {b}"));
             }
         };
         differ("n =", r.n.to_string(), first.n.to_string());
@@ -564,73 +695,31 @@ pub fn merge(results: &[(String, ShardResult)]) -> Result<Merged, MergeError> {
         differ("split depth", r.split_depth.to_string(), first.split_depth.to_string());
         differ("subproblems", r.subproblems.to_string(), first.subproblems.to_string());
         differ("version", escape_controls(&r.version), escape_controls(&first.version));
+        self.place_and_check(f, name, r);
     }
-    if !problems.is_empty() {
-        return fail(problems);
-    }
-    let k = first.shards;
-    if k == 0 || k > crate::shard::MAX_SHARDS {
-        return fail(vec![format!(
-            "{first_name} has K = {k} shards: a shard result has 1..={} shards",
-            crate::shard::MAX_SHARDS
-        )]);
-    }
-    let mut holders: Vec<Vec<&str>> = vec![Vec::new(); k];
-    for (name, r) in results {
-        match holders.get_mut(r.shard) {
-            Some(h) => h.push(name),
-            None => problems.push(format!("{name} has shard {} but K = {k}", r.shard)),
+
+    /// Records which shard file `f` holds, then checks it against its shard of the plan and
+    /// adds it up, while no earlier stage has found a problem (a later one makes these checks
+    /// moot, and [`Merger::finish`] reports the earliest stage's problems only).
+    fn place_and_check(&mut self, f: u32, name: &str, r: &ShardResult) {
+        if !self.files.is_empty() || self.k_range.is_some() {
+            return;
         }
-    }
-    let missing: Vec<usize> =
-        holders.iter().enumerate().filter(|(_, h)| h.is_empty()).map(|(i, _)| i).collect();
-    if !missing.is_empty() {
-        problems.push(missing_shards(&missing, k));
-    }
-    for (i, h) in holders.iter().enumerate().filter(|(_, h)| h.len() > 1) {
-        problems.push(format!("shard {i}/{k} is given {} times ({})", h.len(), h.join(", ")));
-    }
-    if !problems.is_empty() {
-        return fail(problems);
-    }
-    let algorithm: Algorithm = match first.algorithm.parse() {
-        Ok(a) if a != Algorithm::Auto => a,
-        _ => {
-            return fail(vec![format!(
-                "{first_name}: algorithm '{}' is not one a shard counts (d4, mirror or join)",
-                escape_controls(&first.algorithm)
-            )]);
+        let k = self.holder.len();
+        match self.holder.get_mut(r.shard) {
+            Some(h) if *h == NO_FILE => *h = f,
+            Some(_) => self.again.push((r.shard, f)),
+            None => self.outside.push(format!("{name} has shard {} but K = {k}", r.shard)),
         }
-    };
-    let plan = match shard_plan(algorithm, first.n, Some(first.split_depth), k) {
-        Ok(p) => p,
-        Err(e) => return fail(vec![plan_refused(first_name, first, &e)]),
-    };
-    if plan.len() != first.subproblems {
-        return fail(vec![format!(
-            "the shard plan has {} subproblems here but {} in the results: they come from another plan",
-            plan.len(),
-            first.subproblems
-        )]);
-    }
-    let expected = match try_assign(plan.as_ref(), k) {
-        Ok(e) => e,
-        Err(e) => return fail(vec![format!("{first_name}: {e}")]),
-    };
-    let mut merged = Merged {
-        n: first.n,
-        algorithm,
-        split_depth: first.split_depth,
-        subproblems: first.subproblems,
-        shards: k,
-        tally: Tally::default(),
-        nodes_counted: true,
-        classes: None,
-        seconds: 0.0,
-        threads: 0,
-    };
-    for (i, (name, r)) in results.iter().enumerate() {
-        let want = &expected[r.shard];
+        if self.overflowed || r.shard >= k {
+            return;
+        }
+        if self.dealt.is_none() {
+            self.dealt = Some(self.deal());
+        }
+        let Some(Ok(dealt)) = &self.dealt else { return };
+        let (plan, want) = (dealt.plan.as_ref(), &dealt.ids[r.shard]);
+        let (algorithm, merged, problems) = (self.merged.algorithm, &mut self.merged, &mut self.checks);
         let covers = r.covers_of(want);
         problems.extend(check_covers(name, r, want));
         // The fields outside the checksum, in range; counts added without wrapping.
@@ -648,7 +737,7 @@ pub fn merge(results: &[(String, ShardResult)]) -> Result<Merged, MergeError> {
         // The subtotals, where there are any, are each possible and add up to the shard's
         // counts; a result that can carry them does; its total is a multiple of what every
         // subproblem's is.
-        match r.subtotals_sum(plan.as_ref(), want) {
+        match r.subtotals_sum(plan, want) {
             Ok(Some(sum)) if (sum.solutions, sum.classes) != (r.solutions, r.classes) => {
                 problems.push(format!("{}: {}", r.named(name), subtotals_differ(&sum, r)));
             }
@@ -666,6 +755,9 @@ pub fn merge(results: &[(String, ShardResult)]) -> Result<Merged, MergeError> {
                 r.solutions
             ));
         }
+        if self.most.is_none_or(|(s, _)| r.solutions > s) {
+            self.most = Some((r.solutions, f));
+        }
         match merged.tally.checked_add(&r.tally()) {
             Some(t) => merged.tally = t,
             None => {
@@ -677,32 +769,117 @@ pub fn merge(results: &[(String, ShardResult)]) -> Result<Merged, MergeError> {
                     "nodes"
                 };
                 // Blame the file with the most solutions so far (the forged one, when one is).
-                let most = results[..=i].iter().max_by_key(|(_, r)| r.solutions).map_or(name, |(n, _)| n);
+                let most = self.most.map_or(name, |(_, m)| &self.names[m as usize]);
                 let blame = if field == "solutions" { most } else { name };
                 problems.push(format!(
                     "{blame}: adding its {field} to the other shards' overflows 128 bits: the file was forged or damaged"
                 ));
-                break;
+                self.overflowed = true;
+                return;
             }
         }
         merged.nodes_counted &= r.nodes.is_some();
         merged.seconds += r.seconds;
         merged.threads = merged.threads.max(r.threads);
     }
-    if problems.is_empty() && !merged.seconds.is_finite() {
-        problems.push(format!("the shards' seconds add up to {}, not a finite number", merged.seconds));
+
+    /// Rebuilds the shard plan of the first result and deals it (or says why it cannot).
+    fn deal(&mut self) -> Result<Rc<Dealt>, String> {
+        let first = self.first.as_ref().expect("a result was added");
+        let first_name = &self.names[0];
+        let k = first.shards;
+        let algorithm: Algorithm = match first.algorithm.parse() {
+            Ok(a) if a != Algorithm::Auto => a,
+            _ => {
+                return Err(format!(
+                    "{first_name}: algorithm '{}' is not one a shard counts (d4, mirror or join)",
+                    escape_controls(&first.algorithm)
+                ));
+            }
+        };
+        let plan = shard_plan(algorithm, first.n, Some(first.split_depth), k)
+            .map_err(|e| plan_refused(first_name, first, &e))?;
+        if plan.len() != first.subproblems {
+            return Err(format!(
+                "the shard plan has {} subproblems here but {} in the results: they come from another plan",
+                plan.len(),
+                first.subproblems
+            ));
+        }
+        let ids = try_assign(plan.as_ref(), k).map_err(|e| format!("{first_name}: {e}"))?;
+        self.merged.n = first.n;
+        self.merged.algorithm = algorithm;
+        self.merged.split_depth = first.split_depth;
+        self.merged.subproblems = first.subproblems;
+        self.merged.shards = k;
+        Ok(Rc::new(Dealt { plan, ids }))
     }
-    if !problems.is_empty() {
-        return fail(problems);
+
+    /// Returns the sum of the results added, if they are a complete, consistent set.
+    ///
+    /// # Errors
+    /// [`MergeError`] listing every bad checksum or format, every file that disagrees with the
+    /// first on n, algorithm, split depth, subproblems, K or version, every missing and every
+    /// duplicated shard, every shard whose ids are not the ones the shard plan gives it, every
+    /// field out of range (threads, seconds, classes of an algorithm that does not classify), a
+    /// sum that overflows 128 bits (naming the file and field), and a sum that breaks
+    /// [`check_total`]: the problems of the earliest stage that has any (see [`Merger`]).
+    pub fn finish(self) -> Result<Merged, MergeError> {
+        let fail = |problems: Vec<String>| Err(MergeError { problems });
+        if self.names.is_empty() {
+            return fail(vec!["no shard results were given".into()]);
+        }
+        if !self.files.is_empty() {
+            return fail(self.files);
+        }
+        if let Some(k) = self.k_range {
+            return fail(vec![k]);
+        }
+        let k = self.holder.len();
+        let mut problems = self.outside;
+        let missing: Vec<usize> =
+            self.holder.iter().enumerate().filter(|(_, h)| **h == NO_FILE).map(|(i, _)| i).collect();
+        if !missing.is_empty() {
+            problems.push(missing_shards(&missing, k));
+        }
+        let mut again = self.again;
+        again.sort_by_key(|&(shard, _)| shard);
+        for run in again.chunk_by(|a, b| a.0 == b.0) {
+            let shard = run[0].0;
+            let names: Vec<&str> = std::iter::once(self.holder[shard])
+                .chain(run.iter().map(|&(_, f)| f))
+                .map(|f| self.names[f as usize].as_str())
+                .collect();
+            problems.push(format!("shard {shard}/{k} is given {} times ({})", names.len(), names.join(", ")));
+        }
+        if !problems.is_empty() {
+            return fail(problems);
+        }
+        match self.dealt {
+            Some(Ok(_)) => {}
+            Some(Err(e)) => return fail(vec![e]),
+            None => unreachable!("a complete set of shards was dealt"),
+        }
+        let mut problems = self.checks;
+        let mut merged = self.merged;
+        if problems.is_empty() && !merged.seconds.is_finite() {
+            problems.push(format!("the shards' seconds add up to {}, not a finite number", merged.seconds));
+        }
+        if !problems.is_empty() {
+            return fail(problems);
+        }
+        if !merged.nodes_counted {
+            merged.tally.nodes = 0;
+        }
+        merged.seconds = round_micros(merged.seconds);
+        merged.classes =
+            check_total(merged.algorithm, merged.n, &merged.tally, None).map_err(|e| MergeError {
+                problems: vec![format!(
+                    "the shards' sum is inconsistent: {e}; one of them was forged or damaged"
+                )],
+            })?;
+        Ok(merged)
     }
-    if !merged.nodes_counted {
-        merged.tally.nodes = 0;
-    }
-    merged.seconds = round_micros(merged.seconds);
-    merged.classes = check_total(algorithm, merged.n, &merged.tally, None).map_err(|e| MergeError {
-        problems: vec![format!("the shards' sum is inconsistent: {e}; one of them was forged or damaged")],
-    })?;
-    Ok(merged)
 }
 
 /// Returns the greatest common divisor of `a` and `b` (`gcd(0, b) = b`).

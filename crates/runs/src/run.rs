@@ -24,7 +24,7 @@ use std::time::Instant;
 
 use crate::journal::{self, Entry, Header, Journal, JournalError, Repaired};
 use crate::merge::{Covers, SHARD_FORMAT, SHARD_FORMAT_VERSION, ShardResult, check_total, round_micros};
-use crate::shard::{ShardId, shard_plan_with, try_assign};
+use crate::shard::{ShardId, shard_plan_with, try_assign_one};
 use nqueens::{Algorithm, Count, CountOptions, Counter, Error, Job, Plan, Tally, make_plan_with};
 
 /// The program version every journal and shard result records (`CARGO_PKG_VERSION`).
@@ -179,6 +179,7 @@ impl LongRun {
         // Only the journal's entries, keyed by id: a shard of a huge plan holds few of its ids.
         let mut solved: HashMap<usize, Entry> = HashMap::new();
         let mut torn = None;
+        let mut spent = 0;
         let journal = match &self.checkpoint {
             None => None,
             Some(path) => {
@@ -189,6 +190,7 @@ impl LongRun {
                     Journal::open(path, &header, |id| member.get(id).copied().unwrap_or(false), impossible)
                         .map_err(RunError::Journal)?;
                 torn = resumed.torn.map(|t| Torn { bytes: t.len(), free_bytes: journal::free_bytes(path) });
+                spent = journal::spent_micros(&resumed.entries);
                 for e in resumed.entries {
                     solved.insert(e.id, e);
                 }
@@ -197,7 +199,7 @@ impl LongRun {
         };
         let to_run: Vec<usize> = ids.iter().copied().filter(|i| !solved.contains_key(i)).collect();
         let options = CountOptions { algorithm, stats: self.breakdown, ..options.clone() };
-        Ok(Session { run: self.clone(), options, start, plan, ids, journal, solved, to_run, torn })
+        Ok(Session { run: self.clone(), options, start, spent, plan, ids, journal, solved, to_run, torn })
     }
 
     /// Resolves the algorithm, refuses a join that does not fit, builds the plan and selects
@@ -237,7 +239,7 @@ impl LongRun {
             o.planned();
         }
         let ids: Vec<usize> = match self.shard {
-            Some(shard) => try_assign(plan.as_ref(), shard.count)?.swap_remove(shard.index),
+            Some(shard) => try_assign_one(plan.as_ref(), shard.count, shard.index)?,
             None => (0..plan.len()).collect(),
         };
         let mut member = vec![self.shard.is_none(); plan.len()];
@@ -373,6 +375,9 @@ pub struct Session {
     /// The options with the algorithm resolved and `stats` as the breakdown needs.
     options: CountOptions,
     start: Instant,
+    /// The microseconds the journal's earlier sessions took, up to the last line each wrote
+    /// ([`journal::spent_micros`]; 0 for a fresh run).
+    spent: u64,
     plan: Box<dyn Plan>,
     /// The subproblems of this run (the shard's, or every one), increasing.
     ids: Vec<usize>,
@@ -428,7 +433,8 @@ impl Session {
         let write_error: Mutex<Option<io::Error>> = Mutex::new(None);
         let journal = self.journal.as_ref();
         let on_solved = |id: usize, tally: &Tally| {
-            let entry = Entry { id, tally: *tally, nodes_counted: stats };
+            let micros = self.spent.saturating_add(self.start.elapsed().as_micros() as u64);
+            let entry = Entry { id, tally: *tally, nodes_counted: stats, micros: Some(micros) };
             if let Some(j) = journal
                 && let Err(e) = j.append(&entry)
             {
@@ -471,7 +477,8 @@ impl Session {
         if !nodes_counted {
             total.nodes = 0;
         }
-        let seconds = round_micros(self.start.elapsed().as_secs_f64());
+        // Every session's time: the earlier ones' (as the journal records it) and this one's.
+        let seconds = round_micros(self.spent as f64 / 1e6 + self.start.elapsed().as_secs_f64());
         let recorded = self.solved.len();
         let appended = if self.journal.is_some() { outcome.solved } else { 0 };
         let mut solved = self.solved;
@@ -584,7 +591,8 @@ pub enum Counted {
 impl Done {
     /// Returns the result: the count of the whole board (its invariants checked, its
     /// fundamental solutions those of the plan), or the shard result with its checksum. The
-    /// seconds are this session's wall-clock time, rounded to microseconds; nodes are given if
+    /// seconds are the wall-clock time of every session of the run (this one's, and those the
+    /// journal records up to their last line), rounded to microseconds; nodes are given if
     /// and only if every subproblem's were counted.
     ///
     /// # Errors

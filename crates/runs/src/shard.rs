@@ -53,9 +53,17 @@ impl fmt::Display for ShardId {
     }
 }
 
-/// The most shards K a plan is split into: each shard's plan has at least 256 subproblems, so
-/// K = 4,096 already makes a million, and larger K would make the plan itself the cost.
-pub const MAX_SHARDS: usize = 4096;
+/// The most shards K a plan is split into: 10^6. The shard plan aims at 256 subproblems per
+/// shard but never builds more than [`nqueens::split::MAX_SUBPROBLEMS`] (4,194,304) of them, so
+/// from K ≈ 16,000 shards hold fewer (about 4 each at K = 10^6), and where K exceeds the
+/// plan's subproblems (the join's units: 472 at n = 12, 1.2 million at n = 27) the shards past
+/// them are empty: each still writes a result (no subproblems, zero counts), and `merge` needs
+/// every one of them like any other. What a shard's process pays for K = 10^6 (measured
+/// 2026-12-02, `count … -j 1 --shard 999999/1000000`): 1.7 s and 156 MiB for mirror at n = 16
+/// (2 million subproblems, each probed for its cost and dealt greedily), 0.34 s and 145 MiB for
+/// d4 at n = 16 and 0.20 s and 63 MiB for d4 at n = 27 (dealt round robin), 0.006 s for the
+/// join at n = 12.
+pub const MAX_SHARDS: usize = 1_000_000;
 
 impl FromStr for ShardId {
     type Err = String;
@@ -136,27 +144,46 @@ pub fn estimate_rows(plan: &dyn Plan, index: usize, rows: u32) -> u64 {
     split::extensions(&sub, n, rows.min(rows_left)).max(1)
 }
 
-/// Returns the partition of subproblems `0..costs.len()` into `k` shards by greedy
-/// longest-processing-time first on `costs` (see the module docs): `shards[i]` lists shard i's
-/// subproblem indices in increasing order. Every index is in exactly one shard; a shard may be
-/// empty when there are fewer subproblems than shards.
+/// Returns the shard of every subproblem `0..costs.len()` when they are dealt into `k` shards
+/// by greedy longest-processing-time first on `costs` (see the module docs): `owners[i]` is
+/// subproblem i's shard, `0..k`. Equal costs (every d4 and join plan: they have no prefixes to
+/// probe) deal the subproblems round robin, subproblem i to shard i mod k, which is what the
+/// greedy rule does with them (ties go to the lower index and the lower shard), without the
+/// sort and the heap: at K = 10^6 those took most of a shard's start.
 ///
 /// # Panics
-/// If `k` is 0.
-pub fn partition(costs: &[u64], k: usize) -> Vec<Vec<usize>> {
+/// If `k` is 0 or above `u32::MAX`.
+pub fn owners(costs: &[u64], k: usize) -> Vec<u32> {
     assert!(k > 0, "a partition needs at least one shard");
-    let mut order: Vec<usize> = (0..costs.len()).collect();
-    order.sort_by_key(|&i| (Reverse(costs[i]), i));
+    assert!(u32::try_from(k).is_ok(), "at most 2^32 - 1 shards");
+    if costs.windows(2).all(|w| w[0] == w[1]) {
+        return (0..costs.len()).map(|i| (i % k) as u32).collect();
+    }
+    // u32 indices: a plan holds at most crate::split::MAX_SUBPROBLEMS (2^22) subproblems.
+    let mut order: Vec<u32> = (0..costs.len() as u32).collect();
+    order.sort_by_key(|&i| (Reverse(costs[i as usize]), i));
     // Min-heap of (load, shard): the least loaded shard, lowest number first on ties.
-    let mut heap: BinaryHeap<Reverse<(u128, usize)>> = (0..k).map(|s| Reverse((0, s))).collect();
-    let mut shards = vec![Vec::new(); k];
+    let mut heap: BinaryHeap<Reverse<(u128, u32)>> = (0..k as u32).map(|s| Reverse((0, s))).collect();
+    let mut owners = vec![0u32; costs.len()];
     for i in order {
         let Reverse((load, s)) = heap.pop().expect("the heap holds k shards");
-        shards[s].push(i);
-        heap.push(Reverse((load + costs[i] as u128, s)));
+        owners[i as usize] = s;
+        heap.push(Reverse((load + costs[i as usize] as u128, s)));
     }
-    for shard in &mut shards {
-        shard.sort_unstable();
+    owners
+}
+
+/// Returns the partition of subproblems `0..costs.len()` into `k` shards by greedy
+/// longest-processing-time first on `costs` ([`owners`]): `shards[i]` lists shard i's
+/// subproblem indices in increasing order. Every index is in exactly one shard; a shard is
+/// empty when there are fewer subproblems than shards (K above the plan's subproblems).
+///
+/// # Panics
+/// If `k` is 0 or above `u32::MAX`.
+pub fn partition(costs: &[u64], k: usize) -> Vec<Vec<usize>> {
+    let mut shards = vec![Vec::new(); k];
+    for (i, s) in owners(costs, k).into_iter().enumerate() {
+        shards[s as usize].push(i);
     }
     shards
 }
@@ -185,6 +212,31 @@ pub const ASSIGN_BYTES_PER_SUBPROBLEM: u64 = 40;
 /// # Panics
 /// If `k` is 0.
 pub fn try_assign(plan: &dyn Plan, k: usize) -> Result<Vec<Vec<usize>>, Error> {
+    let owners = try_owners(plan, k)?;
+    let mut shards = vec![Vec::new(); k];
+    for (i, s) in owners.into_iter().enumerate() {
+        shards[s as usize].push(i);
+    }
+    Ok(shards)
+}
+
+/// The subproblems of shard `index` of `k` of `plan` ([`try_assign`]`(plan, k)[index]`),
+/// increasing, without the lists of the other shards (what one shard's process needs: at
+/// K = 10^6 the lists of every shard took 24 MB more and a second).
+///
+/// # Errors
+/// [`Error::OutOfMemory`] if the dealing does not fit.
+///
+/// # Panics
+/// If `k` is 0 or `index` is not below `k`.
+pub fn try_assign_one(plan: &dyn Plan, k: usize, index: usize) -> Result<Vec<usize>, Error> {
+    assert!(index < k, "shard {index} of {k}");
+    let owners = try_owners(plan, k)?;
+    Ok(owners.into_iter().enumerate().filter(|&(_, s)| s as usize == index).map(|(i, _)| i).collect())
+}
+
+/// [`owners`] of `plan`'s [`estimate`]d costs, the memory checked first (see [`try_assign`]).
+fn try_owners(plan: &dyn Plan, k: usize) -> Result<Vec<u32>, Error> {
     let bytes = ASSIGN_BYTES_PER_SUBPROBLEM.saturating_mul(plan.len() as u64);
     let what = || format!("dealing the {} subproblems of n = {} into {k} shards", plan.len(), plan.n());
     nqueens::memory::check(what, bytes)?;
@@ -193,7 +245,7 @@ pub fn try_assign(plan: &dyn Plan, k: usize) -> Result<Vec<Vec<usize>>, Error> {
         .try_reserve_exact(plan.len())
         .map_err(|_| nqueens::memory::out_of_memory(what(), bytes, nqueens::memory::available()))?;
     costs.extend((0..plan.len()).map(|i| estimate(plan, i)));
-    Ok(partition(&costs, k))
+    Ok(owners(&costs, k))
 }
 
 #[cfg(test)]
@@ -205,6 +257,8 @@ mod tests {
     fn shard_ids_parse() {
         assert_eq!("0/1".parse(), Ok(ShardId { index: 0, count: 1 }));
         assert_eq!("15/16".parse(), Ok(ShardId { index: 15, count: 16 }));
+        assert_eq!("999999/1000000".parse(), Ok(ShardId { index: 999_999, count: 1_000_000 }));
+        assert!("0/1000001".parse::<ShardId>().unwrap_err().contains("K <= 1000000"));
         assert!("3/3".parse::<ShardId>().unwrap_err().contains("out of range"));
         assert!("0/0".parse::<ShardId>().unwrap_err().contains("K = 0"));
         assert!("x".parse::<ShardId>().unwrap_err().contains("not of the form I/K"));
@@ -236,6 +290,29 @@ mod tests {
         let plan = MirrorPlan::new(12, 3).unwrap();
         assert_eq!(assign(&plan, 5), assign(&plan, 5));
         assert_eq!(partition(&[1, 1, 1, 1], 2), vec![vec![0, 2], vec![1, 3]]);
+        assert_eq!(try_assign_one(&plan, 5, 3).unwrap(), assign(&plan, 5)[3]);
+    }
+
+    /// The round-robin shortcut for equal costs deals exactly as the greedy rule does.
+    #[test]
+    fn equal_costs_go_round_robin_as_the_greedy_rule_deals_them() {
+        let greedy = |costs: &[u64], k: usize| {
+            let mut heap: BinaryHeap<Reverse<(u128, usize)>> = (0..k).map(|s| Reverse((0, s))).collect();
+            let mut out = vec![0u32; costs.len()];
+            for (i, &c) in costs.iter().enumerate() {
+                let Reverse((load, s)) = heap.pop().unwrap();
+                out[i] = s as u32;
+                heap.push(Reverse((load + c as u128, s)));
+            }
+            out
+        };
+        for (m, k) in [(10, 3), (7, 7), (5, 9), (1000, 64), (0, 4)] {
+            let costs = vec![3u64; m];
+            assert_eq!(owners(&costs, k), greedy(&costs, k), "m = {m}, k = {k}");
+        }
+        // K = 10^6 over fewer subproblems: the first ones hold one each, the rest are empty.
+        let shards = partition(&[1; 5], 1_000_000);
+        assert_eq!((shards[4].clone(), shards[5].clone(), shards.len()), (vec![4], vec![], 1_000_000));
     }
 
     #[test]
