@@ -14,7 +14,7 @@ Nodes come from `nqueens count --stats` (queen placements of the whole search).
 Environment: OUT (default results/<date>-<host>/), NQUEENS (binary; default target/release/nqueens,
 built if missing), ALGORITHM (passed to --algorithm; default: the binary's default),
 MAX_THREADS (default 2 x logical CPUs).
-Example: scripts/scaling-threads.sh 16 5 && cargo run --release --bin nqueens-plot -- results/*/scaling-threads.csv
+Example: scripts/scaling-threads.sh 16 5 && cargo run --release -p nqueens-plot -- results/*/scaling-threads.csv
 HELP
 }
 [ "${1:-}" = "--help" ] || [ "${1:-}" = "-h" ] && { usage; exit 0; }

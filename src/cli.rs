@@ -5,13 +5,13 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
+use crate::output::{Format, PlanFormat, Sequence};
 use nqueens::arch::Level;
 use nqueens::construct::MAX_ANY_N;
-use nqueens::output::{Format, Sequence};
-use nqueens::shard::ShardId;
 use nqueens::{Algorithm, BoardFormat, D4Search, MAX_N};
+use nqueens_runs::shard::ShardId;
 
-use crate::progress::When;
+use crate::term::When;
 
 const COUNT_EXAMPLES: &str = "\
 Examples:
@@ -195,15 +195,6 @@ pub struct PlanArgs {
     pub isa: Option<Level>,
 }
 
-/// The output formats of `nqueens plan`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PlanFormat {
-    /// Aligned `label: value` lines.
-    Text,
-    /// One JSON object.
-    Json,
-}
-
 fn parse_plan_format(s: &str) -> Result<PlanFormat, String> {
     match s {
         "text" => Ok(PlanFormat::Text),
@@ -212,9 +203,9 @@ fn parse_plan_format(s: &str) -> Result<PlanFormat, String> {
     }
 }
 
-/// Parses a shard count K, 1..=[`nqueens::shard::MAX_SHARDS`].
+/// Parses a shard count K, 1..=[`nqueens_runs::shard::MAX_SHARDS`].
 pub fn parse_shard_count(s: &str) -> Result<usize, String> {
-    let max = nqueens::shard::MAX_SHARDS;
+    let max = nqueens_runs::shard::MAX_SHARDS;
     match s.trim().parse::<usize>() {
         Ok(k) if (1..=max).contains(&k) => Ok(k),
         _ => Err(format!("shard count '{s}' is not an integer 1..={max}")),
@@ -265,7 +256,7 @@ pub struct MergeArgs {
     /// Before merging, recount a random FRACTION (0 to 1) of every shard's subproblems here and
     /// compare them with the subtotals the shard recorded; exit 1 naming each shard file (and
     /// host) that disagrees. 0 checks only that the subtotals add up; 1 recounts everything.
-    #[arg(long, value_name = "FRACTION", allow_negative_numbers = true, value_parser = nqueens::audit::parse_fraction)]
+    #[arg(long, value_name = "FRACTION", allow_negative_numbers = true, value_parser = nqueens_runs::audit::parse_fraction)]
     pub audit: Option<f64>,
 
     /// The audit's random seed (printed by every audit) [default: from the clock].

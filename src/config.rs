@@ -9,12 +9,14 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
+use crate::output::{Format, PlanFormat, Sequence};
+use nqueens::arch::Level;
 use nqueens::check::CheckOptions;
 use nqueens::enumerate::SolveOptions;
-use nqueens::output::{Format, Sequence};
-use nqueens::run::LongRun;
 use nqueens::{Algorithm, BoardFormat, Count, CountOptions, MAX_N};
+use nqueens_runs::run::LongRun;
 
 use crate::cli::{CheckArgs, Command, CountArgs, MergeArgs, Opts, PlanArgs, SolveArgs};
 
@@ -24,6 +26,27 @@ use crate::cli::{CheckArgs, Command, CountArgs, MergeArgs, Opts, PlanArgs, Solve
 #[error("{0}")]
 pub struct UsageError(pub String);
 
+/// What `nqueens plan` describes: a long run of one board in shards, before it starts.
+#[derive(Clone, Debug)]
+pub struct PlanConfig {
+    /// The board side.
+    pub n: u32,
+    /// The shards K.
+    pub shards: usize,
+    /// Worker threads per shard.
+    pub threads: usize,
+    /// The algorithm asked for (`auto` is resolved by the command, on this machine).
+    pub algorithm: Algorithm,
+    /// The CPU time to spend counting the random sample; `None` skips the estimate.
+    pub sample: Option<Duration>,
+    /// The sample's seed; `None` takes one from the clock.
+    pub seed: Option<u64>,
+    /// How to write the plan.
+    pub format: PlanFormat,
+    /// The instruction-set level the sample is counted at.
+    pub level: Level,
+}
+
 /// What to run: one command and its configuration.
 pub enum Config {
     /// `count` of one or more board sizes.
@@ -32,8 +55,8 @@ pub enum Config {
     LongCount(LongConfig),
     /// `merge` of shard results.
     Merge(MergeConfig),
-    /// `plan`: its options have no rule between them, so its parsed arguments are its config.
-    Plan(PlanArgs),
+    /// `plan`.
+    Plan(PlanConfig),
     /// `solve`.
     Solve(SolveConfig),
     /// `check`.
@@ -101,7 +124,7 @@ pub struct MergeConfig {
     pub audit: Option<AuditConfig>,
 }
 
-/// `merge --audit`: what to recount (see [`nqueens::audit`]).
+/// `merge --audit`: what to recount (see [`nqueens_runs::audit`]).
 pub struct AuditConfig {
     /// The fraction of every shard's subproblems to recount, 0 to 1.
     pub fraction: f64,
@@ -155,7 +178,7 @@ impl Config {
             }
             Command::Count(args) => Config::Count(count(args)?),
             Command::Merge(args) => Config::Merge(merge(args)),
-            Command::Plan(args) => Config::Plan(args),
+            Command::Plan(args) => Config::Plan(plan(args)),
             Command::Solve(args) => Config::Solve(solve(args)?),
             Command::Check(args) => Config::Check(check(args)),
             Command::Completions(args) => Config::Completions(args.shell),
@@ -228,7 +251,7 @@ fn long_count(args: CountArgs) -> Result<LongConfig, UsageError> {
     // existing journal fixes it: its subproblems are those of its algorithm, and what `auto`
     // picks depends on the memory free at the time.
     let from_journal = match (&args.checkpoint, args.algorithm) {
-        (Some(path), Algorithm::Auto) => nqueens::run::journal_algorithm(path, n, args.shard),
+        (Some(path), Algorithm::Auto) => nqueens_runs::run::journal_algorithm(path, n, args.shard),
         _ => None,
     };
     let algorithm = from_journal
@@ -256,6 +279,20 @@ fn long_count(args: CountArgs) -> Result<LongConfig, UsageError> {
         algorithm_given: args.algorithm != Algorithm::Auto,
         algorithm_from_journal: from_journal.is_some(),
     })
+}
+
+/// The configuration of `plan`: its options have no rule between them.
+fn plan(args: PlanArgs) -> PlanConfig {
+    PlanConfig {
+        n: args.n,
+        shards: args.shards,
+        threads: args.threads,
+        algorithm: args.algorithm,
+        sample: (args.sample_seconds > 0.0).then(|| Duration::from_secs_f64(args.sample_seconds)),
+        seed: args.seed,
+        format: args.format,
+        level: args.isa.unwrap_or_else(Level::best),
+    }
 }
 
 fn merge(args: MergeArgs) -> MergeConfig {
@@ -410,13 +447,21 @@ pub fn output_folder(path: &Path) -> PathBuf {
 
 /// Returns true if and only if `x` and `y` name one file: the same path, the same folder and
 /// name once symbolic links are followed (also a link whose target does not exist yet, which
-/// writing would create), or one file under two hard links.
+/// writing would create), or one file under two hard links (told by device and inode on Unix;
+/// elsewhere two hard links to one file are not recognised).
 fn same_file(x: &Path, y: &Path) -> bool {
-    use std::os::unix::fs::MetadataExt;
     if x == y || resolve(x) == resolve(y) {
         return true;
     }
-    matches!((fs::metadata(x), fs::metadata(y)), (Ok(a), Ok(b)) if (a.dev(), a.ino()) == (b.dev(), b.ino()))
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        matches!((fs::metadata(x), fs::metadata(y)), (Ok(a), Ok(b)) if (a.dev(), a.ino()) == (b.dev(), b.ino()))
+    }
+    #[cfg(not(unix))]
+    {
+        false
+    }
 }
 
 /// Returns `path` with its symbolic links followed (up to 40, as the kernel does) and its folder

@@ -5,8 +5,10 @@
 mod cli;
 mod cmd;
 mod config;
+mod output;
 mod progress;
 mod signals;
+mod term;
 
 use std::io;
 use std::process::ExitCode;
@@ -45,7 +47,7 @@ fn main() -> ExitCode {
                             };
                             let what =
                                 if err.kind() == ErrorKind::DisplayVersion { "version" } else { "help" };
-                            cmd::warn(format_args!("nqueens: error: writing the {what}: {e}"));
+                            term::warn(format_args!("nqueens: error: writing the {what}: {e}"));
                             ExitCode::from(cmd::EXIT_FAILED)
                         }
                         _ => ExitCode::SUCCESS,
@@ -58,8 +60,8 @@ fn main() -> ExitCode {
                 }
                 _ => {
                     match cli::subcommand_hint(&err) {
-                        Some(message) => cmd::warn(format_args!("nqueens: {message}")),
-                        None => cmd::warn(format_args!("nqueens: {}", cli::one_line(&err))),
+                        Some(message) => term::warn(format_args!("nqueens: {message}")),
+                        None => term::warn(format_args!("nqueens: {}", cli::one_line(&err))),
                     }
                     ExitCode::from(cmd::EXIT_USAGE)
                 }
@@ -71,9 +73,9 @@ fn main() -> ExitCode {
         Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
             if stdout_closed && is_stdout_full(&err) {
-                cmd::warn(format_args!("nqueens: error: {err}: standard output is closed"));
+                term::warn(format_args!("nqueens: error: {err}: standard output is closed"));
             } else {
-                cmd::warn(format_args!("nqueens: error: {err:#}"));
+                term::warn(format_args!("nqueens: error: {err:#}"));
             }
             ExitCode::from(cmd::exit_code(&err))
         }

@@ -10,7 +10,6 @@
 //! `--progress never`).
 
 use std::io::IsTerminal;
-use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
@@ -19,31 +18,8 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use nqueens::parallel::Run;
 use nqueens::{Observer, Progress};
 
-/// When to draw the progress bar on stderr (`--progress`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum When {
-    /// When stderr is a terminal and the run has lasted [`SHOW_AFTER`]: short runs stay quiet.
-    #[default]
-    Auto,
-    /// From the start, also when stderr is not a terminal (then one plain line a second, the
-    /// bar's text without the bar).
-    Always,
-    /// Never.
-    Never,
-}
-
-impl FromStr for When {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "auto" => Ok(When::Auto),
-            "always" => Ok(When::Always),
-            "never" => Ok(When::Never),
-            _ => Err(format!("unknown progress mode '{s}': use auto, always or never")),
-        }
-    }
-}
+pub use crate::term::When;
+use crate::term::warn;
 
 impl When {
     /// Returns what the library's runner reports to: nobody for [`When::Never`], else a
@@ -318,7 +294,7 @@ impl Tracker {
         let n = self.n.load(Ordering::SeqCst);
         let draw = |message: String| {
             if plain {
-                crate::cmd::warn(format_args!("n={n} {message}"));
+                warn(format_args!("n={n} {message}"));
             } else {
                 bar.set_message(message);
             }
@@ -357,7 +333,7 @@ impl Tracker {
             t => format!("{t} threads"),
         };
         bar.suspend(|| {
-            crate::cmd::warn(format_args!(
+            warn(format_args!(
                 "nqueens: n = {} will take about {} on {threads} (estimated from its first {})",
                 run.n,
                 human(total),
@@ -518,8 +494,22 @@ static ON_TERMINAL: AtomicBool = AtomicBool::new(false);
 pub fn clear_in_signal_handler() {
     if ON_TERMINAL.load(Ordering::SeqCst) {
         const CLEAR: &[u8] = b"\r\x1b[2K";
-        // SAFETY: writes a static buffer to fd 2; a failed write leaves the line as it is.
-        unsafe { libc::write(2, CLEAR.as_ptr().cast(), CLEAR.len()) };
+        write_stderr_in_signal_handler(CLEAR);
+    }
+}
+
+/// Writes `bytes` to file descriptor 2 with `write(2)` (async-signal-safe: no lock, no
+/// allocation), ignoring a failed or short write: for signal handlers.
+pub fn write_stderr_in_signal_handler(bytes: &[u8]) {
+    // SAFETY: writes a buffer that lives for the call to fd 2; a failed write changes nothing.
+    #[cfg(unix)]
+    unsafe {
+        libc::write(2, bytes.as_ptr().cast(), bytes.len());
+    }
+    // SAFETY: as above; the C runtime's `_write` takes an unsigned count.
+    #[cfg(not(unix))]
+    unsafe {
+        libc::write(2, bytes.as_ptr().cast(), bytes.len() as libc::c_uint);
     }
 }
 

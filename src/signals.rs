@@ -19,7 +19,9 @@ use std::io;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-use signal_hook::consts::{SIGINT, SIGTERM, SIGUSR1};
+#[cfg(unix)]
+use signal_hook::consts::SIGUSR1;
+use signal_hook::consts::{SIGINT, SIGTERM};
 
 use crate::progress::{StopState, Tracker};
 
@@ -27,7 +29,11 @@ use crate::progress::{StopState, Tracker};
 const WATCH_EVERY: std::time::Duration = std::time::Duration::from_millis(10);
 
 /// The signals that stop a run.
+#[cfg(unix)]
 const STOP_SIGNALS: [i32; 3] = [SIGINT, SIGTERM, SIGUSR1];
+/// The signals that stop a run: Windows has no SIGUSR1 (Slurm's warning is a Unix affair).
+#[cfg(not(unix))]
+const STOP_SIGNALS: [i32; 2] = [SIGINT, SIGTERM];
 
 /// Returns the exit code for a run stopped by `signal`: 130 for SIGINT, 143 otherwise.
 pub fn exit_code(signal: i32) -> u8 {
@@ -39,6 +45,7 @@ pub fn name(signal: i32) -> &'static str {
     match signal {
         SIGINT => "SIGINT",
         SIGTERM => "SIGTERM",
+        #[cfg(unix)]
         SIGUSR1 => "SIGUSR1",
         _ => "a signal",
     }
@@ -49,6 +56,7 @@ fn stopped_line(signal: i32) -> &'static [u8] {
     match signal {
         SIGINT => b"nqueens: stopped by SIGINT\n",
         SIGTERM => b"nqueens: stopped by SIGTERM\n",
+        #[cfg(unix)]
         SIGUSR1 => b"nqueens: stopped by SIGUSR1\n",
         _ => b"nqueens: stopped by a signal\n",
     }
@@ -69,7 +77,7 @@ pub fn exit_at_once() -> io::Result<()> {
         unsafe {
             signal_hook::low_level::register(signal, move || {
                 crate::progress::clear_in_signal_handler();
-                libc::write(2, line.as_ptr().cast(), line.len());
+                crate::progress::write_stderr_in_signal_handler(line);
                 signal_hook::low_level::exit(code)
             })
         }?;
@@ -139,7 +147,7 @@ impl Stop {
             let state = tracker.stop_state_at(seen.load(Ordering::SeqCst) as u8);
             match state {
                 StopState::Planning if tracker.end_planning() => {
-                    crate::cmd::warn(format_args!(
+                    crate::term::warn(format_args!(
                         "nqueens: stopped by {} while building the plan: nothing new to record; run the same command again to go on: {command}",
                         name(sig)
                     ));
@@ -148,7 +156,7 @@ impl Stop {
                 }
                 // The plan got built meanwhile: the run stops before its first subproblem.
                 StopState::Planning => {}
-                StopState::Waiting(what) => crate::cmd::warn(format_args!(
+                StopState::Waiting(what) => crate::term::warn(format_args!(
                     "nqueens: {}: stopping: waiting for {what}; a second signal ends at once (what is recorded stays)",
                     name(sig)
                 )),

@@ -37,7 +37,9 @@ pub fn run(config: CheckConfig) -> anyhow::Result<ExitCode> {
         writeln!(out, "... and {} more problems", report.problem_count - report.problems.len())
             .context("writing the report")?;
     }
-    writeln!(out, "{}", report.summary()).context("writing the report")?;
+    // The library cannot name the flag that gives the size of a list that does not tell it.
+    let hint = if report.n.is_none() { " (give --size N)" } else { "" };
+    writeln!(out, "{}{hint}", report.summary()).context("writing the report")?;
     out.flush().context("writing the report")?;
     let ok = if config.partial { report.ok_partial() } else { report.ok() };
     Ok(if ok { ExitCode::SUCCESS } else { ExitCode::from(EXIT_FAILED) })

@@ -3,9 +3,8 @@
 use std::io::{self, BufWriter};
 use std::process::ExitCode;
 
+use crate::output::Record;
 use anyhow::Context;
-use nqueens::algo::join;
-use nqueens::output::Record;
 use nqueens::{Algorithm, Counter, oeis};
 
 use super::EXIT_FAILED;
@@ -22,8 +21,8 @@ pub fn run(config: CountConfig) -> anyhow::Result<ExitCode> {
     let counter = Counter::new(&options).map_err(super::from_library)?;
     // Refuse a join board whose quarter table would not fit before counting anything.
     if options.algorithm == Algorithm::Join {
-        for &n in sizes.iter().filter(|&&n| n >= join::MIN_N) {
-            join::check_memory_for(n, options.threads).map_err(super::from_library)?;
+        for &n in &sizes {
+            options.algorithm.check_memory(n, options.threads).map_err(super::from_library)?;
         }
     }
     let stdout = BufWriter::new(io::stdout().lock());

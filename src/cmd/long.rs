@@ -1,5 +1,5 @@
 //! `nqueens count N` with `--checkpoint`, `--shard` or `--breakdown`: the library's long run
-//! ([`nqueens::run`]) with the command line around it: signals (a graceful stop when there is a
+//! ([`nqueens_runs::run`]) with the command line around it: signals (a graceful stop when there is a
 //! journal to keep), the notices on stderr, and the results written (the shard result and the
 //! breakdown through a temporary file and a rename).
 
@@ -10,9 +10,9 @@ use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 
 use anyhow::Context;
-use nqueens::run::{Counted, Finished};
+use nqueens_runs::run::{Counted, Finished};
 
-use nqueens::journal;
+use nqueens_runs::journal;
 
 use super::UsageError;
 use crate::config::{self, LongConfig};
@@ -146,8 +146,8 @@ fn write_shard_result(output: Option<&Path>, text: &str) -> ExitCode {
 /// Returns the error of a long run as the command line reports it ([`super::from_run`]), with
 /// what to do added: a corrupt or inconsistent journal names `--repair`; a join that does not
 /// fit where the journal fixed the algorithm says so (the journal cannot change algorithm).
-fn worded(e: nqueens::run::RunError, journal: &str, algorithm_from_journal: bool) -> anyhow::Error {
-    use nqueens::run::RunError;
+fn worded(e: nqueens_runs::run::RunError, journal: &str, algorithm_from_journal: bool) -> anyhow::Error {
+    use nqueens_runs::run::RunError;
     let repair = |e: &RunError| {
         UsageError(format!(
             "{e}: `--repair` writes the lines that pass every check (recounting them if need be) to {journal}.repaired"
@@ -155,7 +155,7 @@ fn worded(e: nqueens::run::RunError, journal: &str, algorithm_from_journal: bool
         .into()
     };
     match e {
-        RunError::Journal(nqueens::journal::JournalError::Corrupt { .. }) => repair(&e),
+        RunError::Journal(nqueens_runs::journal::JournalError::Corrupt { .. }) => repair(&e),
         RunError::Inconsistent { journal: Some(_), .. } => repair(&e),
         RunError::Library(nqueens::Error::JoinTooLarge { needed_mib, available_mib, .. }) if algorithm_from_journal => {
             UsageError(format!(
@@ -167,10 +167,13 @@ fn worded(e: nqueens::run::RunError, journal: &str, algorithm_from_journal: bool
     }
 }
 
-/// `--repair`: reads the journal leniently ([`nqueens::run::LongRun::repair`]), names each
+/// `--repair`: reads the journal leniently ([`nqueens_runs::run::LongRun::repair`]), names each
 /// dropped line on stderr, and writes the lines kept to `JOURNAL.repaired` (never over the
 /// journal itself); exit 0, or 2 when the journal has no readable header or is another run's.
-fn write_repaired(run: &nqueens::run::LongRun, options: &nqueens::CountOptions) -> anyhow::Result<ExitCode> {
+fn write_repaired(
+    run: &nqueens_runs::run::LongRun,
+    options: &nqueens::CountOptions,
+) -> anyhow::Result<ExitCode> {
     let path = run.checkpoint.as_deref().expect("--repair requires --checkpoint");
     let name = journal::shown(path);
     let found = run.repair(options).map_err(super::from_run)?;
@@ -250,11 +253,13 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
     // one whole result; dropped (removed) on every error path, a full disk included.
     let dir = config::output_folder(path);
     let name = path.file_name().map_or_else(|| "output".into(), |n| n.to_string_lossy().into_owned());
-    let mut tmp = tempfile::Builder::new()
-        .prefix(&format!(".{name}."))
-        .suffix(".tmp")
-        .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666))
-        .tempfile_in(&dir)?;
+    let prefix = format!(".{name}.");
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix).suffix(".tmp");
+    // Read-write for all under the umask, as a file `>` creates (tempfile's own default is 0600).
+    #[cfg(unix)]
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+    let mut tmp = builder.tempfile_in(&dir)?;
     // Through the file itself: its errors do not name the temporary file (removed again).
     tmp.as_file_mut().write_all(bytes)?;
     tmp.as_file().sync_all()?;

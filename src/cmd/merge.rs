@@ -1,17 +1,17 @@
 //! `nqueens merge FILES...`: reads shard results one at a time (files, folders of them, a list
-//! of them), checks them ([`nqueens::merge::Merger`]) and writes the total as `nqueens count`
+//! of them), checks them ([`nqueens_runs::merge::Merger`]) and writes the total as `nqueens count`
 //! would.
 
 use std::io::{self, BufWriter};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use crate::output::Record;
 use anyhow::Context;
-use nqueens::audit::Auditor;
 use nqueens::boards::escape_controls;
-use nqueens::merge::{Merger, ShardResult};
-use nqueens::output::Record;
 use nqueens::{Count, CountOptions, Counter, oeis};
+use nqueens_runs::audit::Auditor;
+use nqueens_runs::merge::{Merger, ShardResult};
 
 use super::{EXIT_FAILED, UsageError};
 use crate::config::{self, MergeConfig, Report};
@@ -23,7 +23,7 @@ use crate::config::{self, MergeConfig, Report};
 const MAX_SHARD_FILE: u64 = 8 << 20;
 
 /// Merges the shard results of `config.files` and writes the total; with an audit, first
-/// recounts a sample of every shard's subproblems ([`nqueens::audit`]) and exits 1, naming each
+/// recounts a sample of every shard's subproblems ([`nqueens_runs::audit`]) and exits 1, naming each
 /// disagreement, if any differs (with `partial` it only audits).
 ///
 /// # Errors

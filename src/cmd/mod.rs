@@ -11,9 +11,10 @@ pub mod solve;
 
 use std::process::ExitCode;
 
-use nqueens::run::RunError;
+use nqueens_runs::run::RunError;
 
 use crate::config::Config;
+pub use crate::term::warn;
 
 /// Exit code of a run that finished but failed (a verification mismatch), or could not finish.
 pub const EXIT_FAILED: u8 = 1;
@@ -113,13 +114,6 @@ pub fn from_run(e: RunError) -> anyhow::Error {
     }
 }
 
-/// Writes one line to standard error, ignoring a failed write: a closed or full stderr must not
-/// panic, as `eprintln!` does (`nqueens count 99 2>/dev/full`).
-pub fn warn(line: std::fmt::Arguments<'_>) {
-    use std::io::Write;
-    let _ = writeln!(std::io::stderr().lock(), "{line}");
-}
-
 /// Runs the configured subcommand.
 ///
 /// # Errors
@@ -142,7 +136,7 @@ pub fn run(config: Config) -> anyhow::Result<ExitCode> {
         Config::Count(config) => count::run(config),
         Config::LongCount(config) => long::run(config),
         Config::Merge(config) => merge::run(config),
-        Config::Plan(args) => plan::run(args),
+        Config::Plan(config) => plan::run(config),
         Config::Solve(config) => solve::run(config),
         Config::Check(config) => check::run(config),
         Config::Completions(shell) => docs::completions(shell),

@@ -4,13 +4,14 @@
 
 use std::io::{self, Write};
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use anyhow::Context;
-use nqueens::estimate::{self, CpuEstimate};
-use nqueens::shard::shard_plan_with;
+use nqueens_runs::estimate::{self, CpuEstimate};
+use nqueens_runs::shard::shard_plan_with;
 
-use crate::cli::{PlanArgs, PlanFormat};
+use crate::config::PlanConfig;
+use crate::output::PlanFormat;
 
 /// Slurm's default `MaxArraySize` (slurm.conf): an array's task indices are below it.
 const DEFAULT_MAX_ARRAY_SIZE: usize = 1001;
@@ -19,33 +20,33 @@ const DEFAULT_MAX_ARRAY_SIZE: usize = 1001;
 /// default `--signal-lead`), added to the suggested `--time`.
 const SIGNAL_LEAD: f64 = 120.0;
 
-/// Prints the plan `args` describe.
+/// Prints the plan `config` describes.
 ///
 /// # Errors
 /// [`super::UsageError`] for a board or algorithm whose plan cannot be built (such as a join table
 /// that does not fit in memory); a failed write.
-pub fn run(args: PlanArgs) -> anyhow::Result<ExitCode> {
+pub fn run(config: PlanConfig) -> anyhow::Result<ExitCode> {
     // Nothing to save: a signal ends the command at once, with one line (exit 130 or 143).
     crate::signals::exit_at_once().context("installing signal handlers")?;
-    let n = args.n;
-    let algorithm = args.algorithm.resolve_for(n, args.threads);
-    let k = args.shards;
+    let n = config.n;
+    let algorithm = config.algorithm.resolve_for(n, config.threads);
+    let k = config.shards;
     let built = Instant::now();
-    let level = args.isa.unwrap_or_else(nqueens::arch::Level::best);
+    let level = config.level;
     let plan = shard_plan_with(algorithm, n, None, k, nqueens::D4Search::Auto, level)
         .map_err(super::from_library)?;
     let setup_seconds = built.elapsed().as_secs_f64();
     let algorithm = plan.algorithm();
-    let memory_mib = estimate::memory_bytes(algorithm, n, plan.len(), args.threads).div_ceil(1 << 20);
-    let cpu = (args.sample_seconds > 0.0).then(|| {
-        let seed = args.seed.unwrap_or_else(|| {
+    let memory_mib = estimate::memory_bytes(plan.as_ref(), config.threads).div_ceil(1 << 20);
+    let cpu = config.sample.map(|budget| {
+        let seed = config.seed.unwrap_or_else(|| {
             std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(1, |d| d.as_nanos() as u64)
         });
-        estimate::cpu_time(plan.as_ref(), Duration::from_secs_f64(args.sample_seconds), seed)
+        estimate::cpu_time(plan.as_ref(), budget, seed)
     });
-    let threads = args.threads;
+    let threads = config.threads;
     // Per shard, wall-clock on T threads, with 50% slack for slower nodes and the estimate's
     // uncertainty, plus the warning lead; at least 5 minutes.
     let time_limit = cpu.as_ref().map(|c| {
@@ -69,7 +70,7 @@ pub fn run(args: PlanArgs) -> anyhow::Result<ExitCode> {
     );
     let empty = k.saturating_sub(plan.len());
     let mut out = io::stdout().lock();
-    match args.format {
+    match config.format {
         PlanFormat::Json => {
             let value = serde_json::json!({
                 "n": n,
@@ -95,7 +96,7 @@ pub fn run(args: PlanArgs) -> anyhow::Result<ExitCode> {
         }
         PlanFormat::Text => {
             let mut write_text = || -> io::Result<()> {
-                let how = if args.algorithm == nqueens::Algorithm::Auto {
+                let how = if config.algorithm == nqueens::Algorithm::Auto {
                     " (chosen by auto on this machine)"
                 } else {
                     ""

@@ -13,7 +13,7 @@ use std::str::FromStr;
 
 use serde::Serialize;
 
-use crate::{Classes, Count, oeis};
+use nqueens::{Classes, Count, oeis};
 
 /// One counted board, as every format writes it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -34,7 +34,7 @@ pub struct Record {
     pub threads: usize,
     /// The algorithm's name (`d4` or `mirror`).
     pub algorithm: &'static str,
-    /// The instruction-set level the searches ran at ([`crate::arch::Isa::name`]); `None`
+    /// The instruction-set level the searches ran at ([`nqueens::arch::Isa::name`]); `None`
     /// (JSON `null`, empty in csv, `-` in text) for a count merged from shards.
     pub isa: Option<&'static str>,
     /// Subproblems the board was split into.
@@ -154,17 +154,21 @@ pub enum Format {
     Bfile,
 }
 
+/// The output formats of `nqueens plan`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlanFormat {
+    /// Aligned `label: value` lines.
+    Text,
+    /// One JSON object.
+    Json,
+}
+
 impl Format {
     /// Every format, as the CLI spells them.
     pub const NAMES: [&'static str; 4] = ["text", "json", "csv", "bfile"];
 
     /// Returns a sink that writes records in this format to `out`; `show_verified` adds the
-    /// verification column to the text table. A b-file writes the solutions (A000170).
-    pub fn sink<'a>(self, out: Box<dyn Write + 'a>, show_verified: bool) -> Box<dyn Sink + 'a> {
-        self.sink_for(out, show_verified, Sequence::Solutions)
-    }
-
-    /// Returns a sink like [`Format::sink`] whose b-file lines carry `sequence`; the other
+    /// verification column to the text table. A b-file's lines carry `sequence`; the other
     /// formats write every sequence anyway.
     pub fn sink_for<'a>(
         self,
@@ -336,31 +340,27 @@ mod tests {
 
     #[test]
     fn records_verify_against_the_table() {
-        let count = Count {
-            n: 8,
-            solutions: 92,
-            unique: None,
-            classes: None,
-            algorithm: crate::Algorithm::Mirror,
-            isa: Some(crate::arch::Isa::Portable),
-            seconds: 0.0,
-            threads: 1,
-            subproblems: 1,
-            split_depth: 1,
-            nodes: None,
-            cpu_seconds: None,
-        };
+        let mut count = Count::new(8, 92, None, nqueens::Algorithm::Mirror);
+        count.isa = Some(nqueens::arch::Isa::Portable);
+        count.threads = 1;
+        count.subproblems = 1;
+        count.split_depth = 1;
         assert_eq!(Record::new(&count).verified, Some(true));
         let wrong = oeis::KnownValues { name: "test", offset: 8, values: &[93] };
         assert_eq!(Record::with_table(&count, &wrong).verified, Some(false));
-        let beyond = Count { n: 28, ..count };
+        let mut beyond = count.clone();
+        beyond.n = 28;
         assert_eq!(Record::new(&beyond).verified, None);
         // With fundamental solutions and classes, each is checked too.
         let classes = Classes { orbit8: 11, orbit4: 1, orbit2: 0, orbit1: 0 };
-        let d4 = Count { unique: Some(12), classes: Some(classes), algorithm: crate::Algorithm::D4, ..count };
+        let mut d4 = count.clone();
+        (d4.unique, d4.classes, d4.algorithm) = (Some(12), Some(classes), nqueens::Algorithm::D4);
         assert_eq!(Record::new(&d4).verified, Some(true));
-        assert_eq!(Record::new(&Count { unique: Some(13), ..d4 }).verified, Some(false));
-        let wrong = Classes { orbit8: 10, orbit4: 3, ..classes };
-        assert_eq!(Record::new(&Count { classes: Some(wrong), ..d4 }).verified, Some(false));
+        let mut more = d4.clone();
+        more.unique = Some(13);
+        assert_eq!(Record::new(&more).verified, Some(false));
+        let mut wrong = d4.clone();
+        wrong.classes = Some(Classes { orbit8: 10, orbit4: 3, ..classes });
+        assert_eq!(Record::new(&wrong).verified, Some(false));
     }
 }

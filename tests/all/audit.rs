@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 
 use crate::common::{nqueens, usage_error};
 use crate::common::{read_shard as read, shard_subtotals as subtotals, write_shard as write};
-use nqueens::merge::ShardResult;
 use nqueens::{Classes, Tally, oeis};
+use nqueens_runs::merge::ShardResult;
 
 /// Counts `n` in `k` shards with `extra` arguments and returns the result files.
 fn shard_files(dir: &Path, n: u32, k: usize, extra: &[&str]) -> Vec<PathBuf> {
@@ -37,12 +37,12 @@ fn forge_pair(path: &Path, to: usize, from: usize, classifies: bool, delta: u128
         subs[to].classes.orbit8 += delta / 8;
         subs[from].classes.orbit8 -= delta / 8;
     }
-    r.subtotals = nqueens::subtotals::encode(classifies, &subs);
+    r.subtotals = nqueens_runs::subtotals::encode(classifies, &subs);
     r.checksum = r.compute_checksum();
     write(path, &r);
     let algorithm: nqueens::Algorithm = r.algorithm.parse().unwrap();
-    let plan = nqueens::shard::shard_plan(algorithm, r.n, Some(r.split_depth), r.shards).unwrap();
-    let ids = &nqueens::shard::assign(plan.as_ref(), r.shards)[r.shard];
+    let plan = nqueens_runs::shard::shard_plan(algorithm, r.n, Some(r.split_depth), r.shards).unwrap();
+    let ids = &nqueens_runs::shard::assign(plan.as_ref(), r.shards)[r.shard];
     (ids[to], ids[from])
 }
 
@@ -85,7 +85,7 @@ fn a_clean_audit_passes_at_every_fraction_and_prints_its_seed() {
         std::fs::create_dir(&sub).unwrap();
         let files = shard_files(&sub, n, k, &["--algorithm", algorithm]);
         let before = bytes(&files);
-        let host = nqueens::merge::host_name();
+        let host = nqueens_runs::merge::host_name();
         for r in files.iter().map(|f| read(f)) {
             assert_eq!(r.format_version, 4);
             assert_eq!(r.host, host);
@@ -93,7 +93,7 @@ fn a_clean_audit_passes_at_every_fraction_and_prints_its_seed() {
             assert_eq!(subs.len(), r.covers.as_ref().unwrap().count);
             assert_eq!(subs.iter().map(|t| t.solutions).sum::<u128>(), r.solutions);
         }
-        let plan = nqueens::shard::shard_plan(algorithm.parse().unwrap(), n, None, k).unwrap();
+        let plan = nqueens_runs::shard::shard_plan(algorithm.parse().unwrap(), n, None, k).unwrap();
         for (fraction, recounted) in [("0", 0), ("1", plan.len()), ("0.3", usize::MAX)] {
             let (code, stdout, stderr) =
                 merge(&["--audit", fraction, "--seed", "7", "--format", "bfile"], &files);
@@ -109,8 +109,8 @@ fn a_clean_audit_passes_at_every_fraction_and_prints_its_seed() {
             );
             let shown = if recounted == usize::MAX {
                 // ⌈0.3·m⌉ of each shard's m subproblems.
-                let ids = nqueens::shard::assign(plan.as_ref(), k);
-                ids.iter().map(|s| nqueens::audit::sample_size(s.len(), 0.3)).sum()
+                let ids = nqueens_runs::shard::assign(plan.as_ref(), k);
+                ids.iter().map(|s| nqueens_runs::audit::sample_size(s.len(), 0.3)).sum()
             } else {
                 recounted
             };
@@ -144,7 +144,7 @@ fn a_forged_subtotal_with_a_consistent_total_is_caught_and_named() {
     let m = r.covers.as_ref().unwrap().count;
     // A position the audit at fraction 0.05 with seed 11 samples (the draw is reproducible), and
     // a donor it does not.
-    let picks = nqueens::audit::sample(m, 0.05, nqueens::audit::shard_seed(11, 1));
+    let picks = nqueens_runs::audit::sample(m, 0.05, nqueens_runs::audit::shard_seed(11, 1));
     let position = picks[picks.len() / 2];
     let subs = subtotals(&r, true);
     let from = (0..m)
@@ -298,7 +298,7 @@ fn old_results_without_subtotals_are_audited_whole_or_named() {
         stderr.lines().nth(1),
         Some(
             format!(
-                "nqueens: audit: {} (shard 0/2): it records no subtotals (format 2), so only --audit 1 can check it, by recounting the whole shard",
+                "nqueens: audit: {} (shard 0/2): it records no subtotals (format 2), so only an audit at fraction 1 can check it, by recounting the whole shard",
                 files[0].display()
             )
             .as_str()

@@ -44,7 +44,7 @@ fn empty_lists_of_two_and_three_queens_are_complete_with_their_size() {
     }
     nqueens(&["check"]).write_stdin("").assert().code(1).stdout(
         "no boards (cols format): 0 read, 0 valid, 0 distinct, 0 problems; \
-         completeness unknown: give --size N for an empty list\n",
+         completeness unknown: an empty list does not tell its size (give --size N)\n",
     );
 }
 

@@ -144,18 +144,18 @@ pub fn peak_rss_within(seconds: f64, args: &[&str]) -> (i32, String, u64) {
 }
 
 /// Reads a shard result file.
-pub fn read_shard(path: &std::path::Path) -> nqueens::merge::ShardResult {
+pub fn read_shard(path: &std::path::Path) -> nqueens_runs::merge::ShardResult {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
 /// Writes a shard result file.
-pub fn write_shard(path: &std::path::Path, r: &nqueens::merge::ShardResult) {
+pub fn write_shard(path: &std::path::Path, r: &nqueens_runs::merge::ShardResult) {
     std::fs::write(path, serde_json::to_string(r).unwrap()).unwrap();
 }
 
 /// Decodes the subtotals of `r` (d4 when `classifies`).
-pub fn shard_subtotals(r: &nqueens::merge::ShardResult, classifies: bool) -> Vec<nqueens::Tally> {
-    nqueens::subtotals::decode(r.subtotals.as_deref().unwrap(), classifies)
+pub fn shard_subtotals(r: &nqueens_runs::merge::ShardResult, classifies: bool) -> Vec<nqueens::Tally> {
+    nqueens_runs::subtotals::decode(r.subtotals.as_deref().unwrap(), classifies)
         .unwrap()
         .map(Result::unwrap)
         .collect()

@@ -8,8 +8,8 @@ use std::time::Duration;
 
 use crate::common::nqueens;
 use crate::common::{read_shard as read, shard_subtotals as subtotals, write_shard as write};
-use nqueens::merge::ShardResult;
 use nqueens::{Tally, oeis};
+use nqueens_runs::merge::ShardResult;
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
@@ -58,7 +58,7 @@ fn forge_first_subtotal(path: &Path, classifies: bool, edit: impl Fn(&mut Tally)
     edit(&mut subs[0]);
     let sum = subs.iter().fold(Tally::default(), |a, t| a + *t);
     (r.solutions, r.classes) = (sum.solutions, sum.classes);
-    r.subtotals = nqueens::subtotals::encode(classifies, &subs);
+    r.subtotals = nqueens_runs::subtotals::encode(classifies, &subs);
     r.checksum = r.compute_checksum();
     write(path, &r);
 }
@@ -109,7 +109,7 @@ fn more_solutions(body: &str, d: u128) -> String {
 #[test]
 fn finding_1_impossible_totals_are_refused_at_merge() {
     let dir = tempfile::tempdir().unwrap();
-    let host = nqueens::merge::host_name().unwrap();
+    let host = nqueens_runs::merge::host_name().unwrap();
     // A mirror shard at n = 12, one subtotal + 1 (merged to 14,201, exit 0): every mirror
     // subproblem is a multiple of 2.
     let m = shards(dir.path(), "m", 12, "mirror", 2);
@@ -380,7 +380,7 @@ fn finding_7_text_from_files_is_escaped_and_the_host_is_under_the_checksum() {
     let (from, to) = (subs.iter().skip(1).position(|t| t.solutions >= 8).unwrap() + 1, 0);
     subs[from].solutions -= 8;
     subs[to].solutions += 8;
-    r.subtotals = nqueens::subtotals::encode(false, &subs);
+    r.subtotals = nqueens_runs::subtotals::encode(false, &subs);
     r.host = None;
     r.checksum = r.compute_checksum();
     r.host = Some(evil.into());

@@ -556,7 +556,7 @@ fn merge_refuses_missing_duplicate_and_mismatched_shards() {
     // A result whose subproblems are other ones than the plan gives its shard (same number, a
     // recomputed checksum: another partition), a newer format, and the old format 1 (a list of
     // ids), which is still read.
-    use nqueens::merge::{Covers, ShardResult};
+    use nqueens_runs::merge::{Covers, ShardResult};
     let read =
         |p: &PathBuf| -> ShardResult { serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap() };
     let write = |name: &str, r: &ShardResult| {
@@ -580,8 +580,8 @@ fn merge_refuses_missing_duplicate_and_mismatched_shards() {
         &merge_args(&[k3[0].clone(), k3[1].clone(), newer], &[]),
         &["is not a shard result of format nqueens-shard 1 to 4 (it says nqueens-shard 5)"],
     );
-    let plan = nqueens::shard::shard_plan(nqueens::Algorithm::Join, 10, None, 3).unwrap();
-    let old: Vec<PathBuf> = nqueens::shard::assign(plan.as_ref(), 3)
+    let plan = nqueens_runs::shard::shard_plan(nqueens::Algorithm::Join, 10, None, 3).unwrap();
+    let old: Vec<PathBuf> = nqueens_runs::shard::assign(plan.as_ref(), 3)
         .into_iter()
         .enumerate()
         .map(|(i, ids)| {
@@ -676,9 +676,9 @@ fn breakdown_lists_every_subproblem_with_its_prefix_and_counts() {
     let text = std::fs::read_to_string(&shard_csv).unwrap();
     let ids: Vec<u64> = text.lines().skip(1).map(|l| l.split(',').next().unwrap().parse().unwrap()).collect();
     // The shard result names its subproblems by count and CRC; the plan gives the ids.
-    let plan = nqueens::shard::shard_plan(nqueens::Algorithm::D4, 11, None, 2).unwrap();
-    let want = nqueens::shard::assign(plan.as_ref(), 2).swap_remove(1);
-    let covers = nqueens::merge::Covers::of(&want);
+    let plan = nqueens_runs::shard::shard_plan(nqueens::Algorithm::D4, 11, None, 2).unwrap();
+    let want = nqueens_runs::shard::assign(plan.as_ref(), 2).swap_remove(1);
+    let covers = nqueens_runs::merge::Covers::of(&want);
     assert_eq!(shard["covers"]["count"].as_u64(), Some(covers.count as u64));
     assert_eq!(shard["covers"]["ids_crc32"].as_str(), Some(covers.ids_crc32.as_str()));
     assert_eq!(ids, want.iter().map(|&i| i as u64).collect::<Vec<_>>());
@@ -844,7 +844,7 @@ fn the_slurm_recipe_tasks_and_merge_run_without_slurm() {
 #[test]
 fn merge_builds_the_d4_plan_of_large_boards() {
     use nqueens::Classes;
-    use nqueens::merge::{SHARD_FORMAT, SHARD_FORMAT_VERSION, ShardResult};
+    use nqueens_runs::merge::{SHARD_FORMAT, SHARD_FORMAT_VERSION, ShardResult};
     let dir = scratch("large-n");
     let mut r = ShardResult {
         format: SHARD_FORMAT.into(),
@@ -855,7 +855,7 @@ fn merge_builds_the_d4_plan_of_large_boards() {
         subproblems: 0,
         shard: 0,
         shards: 1,
-        covers: Some(nqueens::merge::Covers::of(&[])),
+        covers: Some(nqueens_runs::merge::Covers::of(&[])),
         ids: None,
         solutions: 0,
         classes: Classes::default(),

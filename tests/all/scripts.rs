@@ -1,4 +1,5 @@
-//! The study scripts of scripts/ and the plot binary, end to end on tiny sizes.
+//! The study scripts of scripts/, end to end on tiny sizes. The plots drawn from their CSVs are
+//! tested in the plot tool's crate (crates/plot/tests/), from CSVs these scripts wrote.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -49,19 +50,6 @@ fn scaling_threads_writes_long_format_csv_and_plots() {
     }
     // Nodes do not depend on the thread count.
     assert!(rows.iter().all(|r| r[8] == rows[0][8]));
-
-    let plot = Command::new(env!("CARGO_BIN_EXE_nqueens-plot")).arg(&csv).output().unwrap();
-    assert!(plot.status.success(), "{}", String::from_utf8_lossy(&plot.stderr));
-    for name in ["scaling-threads-speedup.png", "scaling-threads-nodes-per-second.png"] {
-        let bytes = std::fs::read(dir.path().join(name)).unwrap();
-        assert!(bytes.len() > 1000, "{name} is too small");
-        assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n", "{name} is not a PNG");
-    }
-    let svg = std::fs::read_to_string(dir.path().join("scaling-threads-speedup.svg")).unwrap();
-    // The ideal line stops at the machine's CPUs, and the subtitle names them and the threads.
-    let cpus = std::thread::available_parallelism().unwrap().get().min(3);
-    assert!(svg.contains(&format!("ideal (linear, to {cpus} CPUs)")), "{svg}");
-    assert!(svg.contains("logical CPUs), 1-3 threads: nqueens count N -j T"), "{svg}");
 }
 
 #[test]
@@ -79,13 +67,6 @@ fn scaling_n_writes_growth_factors_and_plots() {
     assert_eq!((rows[0][10].as_str(), rows[1][10].as_str()), ("", ""), "no growth for the first n");
     let g: f64 = rows[11][10].parse().unwrap();
     assert!(g > 1.0, "nodes grow with n: {g}");
-
-    let plot = Command::new(env!("CARGO_BIN_EXE_nqueens-plot")).arg(&csv).output().unwrap();
-    assert!(plot.status.success(), "{}", String::from_utf8_lossy(&plot.stderr));
-    let bytes = std::fs::read(dir.path().join("scaling-n-time.png")).unwrap();
-    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
-    let svg = std::fs::read_to_string(dir.path().join("scaling-n-time.svg")).unwrap();
-    assert!(svg.contains("10⁻"), "log ticks written as powers of ten");
 }
 
 #[test]
@@ -174,11 +155,6 @@ fn join_vs_kluev_writes_long_format_csv_and_plots() {
     assert_eq!((rows[0][13].as_str(), rows[1][13].as_str()), ("92", "92"));
     let part: u64 = rows[4][13].parse().unwrap();
     assert!(part > 0 && part < 352, "a part: {part}");
-    let plot = Command::new(env!("CARGO_BIN_EXE_nqueens-plot")).arg(&csv).output().unwrap();
-    assert!(plot.status.success(), "{}", String::from_utf8_lossy(&plot.stderr));
-    let svg = std::fs::read_to_string(dir.path().join("vs-ratio.svg")).unwrap();
-    assert!(svg.contains("0.30 (issue 22, AVX2)") && svg.contains("9: 1/2, 1t"), "{svg}");
-    assert!(svg.contains("nqueens portable / Kluev"), "{svg}");
     // --kluev-avx2 adds his build without AVX-512 to every round.
     let out = Command::new("bash")
         .arg(script("join-vs-kluev.sh"))
@@ -205,8 +181,6 @@ fn join_vs_kluev_writes_long_format_csv_and_plots() {
         assert_eq!(out.status.code(), Some(2));
         assert!(String::from_utf8_lossy(&out.stderr).contains("instruction-set level neon needs"), "{out:?}");
     }
-    let bytes = std::fs::read(dir.path().join("vs-cpu.png")).unwrap();
-    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
 }
 
 /// The ETA study on a count of a few seconds: one row per bar line, the ETA shown against the
@@ -246,33 +220,6 @@ fn eta_error_compares_the_bars_eta_with_the_time_left() {
     let bad = run("eta-error.sh", &["mirror16"], dir.path());
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("'mirror16' is not ALGORITHM:N"));
-}
-
-#[test]
-fn plot_rejects_bad_input() {
-    let no_args = Command::new(env!("CARGO_BIN_EXE_nqueens-plot")).output().unwrap();
-    assert_eq!(no_args.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&no_args.stderr).contains("no CSV file given"));
-    let dir = tempfile::tempdir().unwrap();
-    let odd = dir.path().join("odd.csv");
-    std::fs::write(&odd, "a,b\n1,2\n").unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_nqueens-plot")).arg(&odd).output().unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown layout"));
-    let missing =
-        Command::new(env!("CARGO_BIN_EXE_nqueens-plot")).arg(dir.path().join("none.csv")).output().unwrap();
-    assert_eq!(missing.status.code(), Some(1));
-    // A value that is not a finite number is refused (it would stall the axes), not drawn.
-    let nan = dir.path().join("vs.csv");
-    std::fs::write(
-        &nan,
-        "date,host,cpu,commit,n,parts,part,threads,program,cpu_s,wall_s,peak_kb,result\n\
-         d,h,c,x,8,1,0,1,nqueens,inf,0,1,92\nd,h,c,x,8,1,0,1,kluev,1,0,1,92\n",
-    )
-    .unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_nqueens-plot")).arg(&nan).output().unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("is not a finite number"), "{out:?}");
 }
 
 #[test]

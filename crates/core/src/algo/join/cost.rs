@@ -1,0 +1,127 @@
+//! A cheap estimate of what one join unit costs, for the progress bar's ETA and for the order
+//! in which the runner takes units (it never changes which units exist or their indices).
+//!
+//! A unit (start configuration, east row set S) enumerates its east halves and its west halves
+//! ([`super::half::window_codes`]): for every split of the half's columns into a north part and
+//! a south part it pairs the quarter table's list of the north rows and columns with the list
+//! of the south ones, so the pair loop runs Σ |north list| · |south list| times. These pair
+//! counts, P_E for the east side and P_W for the west side (for an axis unit, summed over the
+//! middle-row queens it serves), are read off the table's list lengths without touching an
+//! entry; the matcher's work grows with the halves that survive the clash test, which are
+//! about a fixed fraction of the pairs. So the estimate is a function of (P_E, P_W) alone:
+//! [`weight`] = 1 + (P_E + P_W)^0.83, the power that fitted the CPU time of every unit at
+//! n = 17 and 18 best (log–log least squares, exponent 0.82 and 0.83, R² 0.78 and 0.72; at n = 16
+//! units of 20 µs are too short to time well). Reading the lengths costs C(h, ⌊h/2⌋)-odd table
+//! lookups per side, about 2 µs a unit at n = 20 (h = 10).
+
+/// The power of the pair count in [`weight`] (see the module docs).
+pub const PAIR_POWER: f64 = 0.83;
+
+/// The table lookups the weights of one plan may take in all (about a second of one core):
+/// up to n = 20 (92,378 units of 2 × 252 lookups) every unit is weighed; larger plans have
+/// units enough for the runner's shuffled order to sample them evenly with every weight 1.
+pub const LOOKUP_BUDGET: u64 = 1 << 26;
+
+/// Returns true if and only if [`weight`] weighs the units of `plan`: from n =
+/// [`crate::algo::weight::WEIGHTS_FROM`], within [`LOOKUP_BUDGET`].
+pub fn weighs(plan: &JoinPlan) -> bool {
+    // Row-set plans (n ≥ 28) hold no lists to read the lengths from.
+    if plan.g.n < crate::algo::weight::WEIGHTS_FROM || plan.table.is_row_sets() {
+        return false;
+    }
+    let h = u64::from(plan.g.h);
+    // C(h, ⌊h/2⌋), the most column sets one side's pair sum visits.
+    let sets = (1..=h / 2).fold(1u64, |c, i| c * (h + 1 - i) / i);
+    (plan.len as u64).saturating_mul(2 * sets) <= LOOKUP_BUDGET
+}
+
+/// Returns the estimated cost of unit `index` of `plan`: 1 + (P_E + P_W)^[`PAIR_POWER`] (see
+/// the module docs), in arbitrary units; 1 for every unit of a plan that [`weighs`] not.
+///
+/// # Panics
+/// If `index` is not below the plan's number of units.
+pub fn weight(plan: &JoinPlan, index: usize) -> f64 {
+    if !weighs(plan) {
+        return 1.0;
+    }
+    let (east, west) = pair_counts(plan, index);
+    1.0 + ((east + west) as f64).powf(PAIR_POWER)
+}
+
+use super::bits::low_mask;
+use super::{JoinPlan, Kind, kind_start};
+
+/// Returns the pair counts (P_E, P_W) of unit `index` of `plan` (see the module docs): the
+/// quarter-list pairs its east and its west half-board enumerations visit.
+///
+/// # Panics
+/// If `index` is not below the plan's number of units.
+pub fn pair_counts(plan: &JoinPlan, index: usize) -> (u64, u64) {
+    let gi = plan.groups.partition_point(|gr| gr.first <= index) - 1;
+    let group = &plan.groups[gi];
+    let rows = plan.lists[group.list][index - group.first];
+    let g = &plan.g;
+    let start = kind_start(group.kind);
+    let west_rows = start.free_rows(g) & !rows;
+    let east = pairs(plan, rows, low_mask(g.h) as u32);
+    let west = match group.kind {
+        Kind::Axis { b } => {
+            (1..b).map(|a| pairs(plan, west_rows, super::Start::Axis { a, b }.west_cols(g))).sum()
+        }
+        _ => pairs(plan, west_rows, start.west_cols(g)),
+    };
+    (east, west)
+}
+
+/// Returns Σ over the north column sets C of |L(north rows, C)| · |L(south rows, cols ∖ C)|
+/// for the half on the global rows `rows` and the local columns `cols`.
+fn pairs(plan: &JoinPlan, rows: u64, cols: u32) -> u64 {
+    let (rows_n, rows_s) = plan.g.split_rows(rows);
+    let k = rows_n.count_ones();
+    let mut total = 0u64;
+    let mut sub = cols;
+    loop {
+        if sub.count_ones() == k {
+            let a = plan.table.cells(rows_n, sub).0.len() as u64;
+            if a > 0 {
+                total += a * plan.table.cells(rows_s, cols ^ sub).0.len() as u64;
+            }
+        }
+        if sub == 0 {
+            break;
+        }
+        sub = (sub - 1) & cols;
+    }
+    total
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Plan;
+
+    /// The pair counts bound the halves the sides enumerate (the pairs that survive the clash
+    /// test), and the plan's weight is the documented function of them.
+    #[test]
+    fn pair_counts_bound_the_halves_and_weights_follow_them() {
+        for n in [10, 11, 12] {
+            let plan = JoinPlan::new(n).unwrap();
+            for index in 0..plan.len() {
+                let (east, west) = pair_counts(&plan, index);
+                let halves = plan.solve(index, true).nodes as u64;
+                assert!(halves <= east + west, "n = {n} unit {index}: {halves} > {east} + {west}");
+                // No pair on the east side: the unit enumerates nothing.
+                assert!(east > 0 || halves == 0, "n = {n} unit {index}");
+            }
+            // Too small a board to be worth weighing.
+            assert!(!weighs(&plan) && plan.weight(0) == 1.0);
+        }
+        // n = 17 is weighed.
+        let plan = JoinPlan::new(17).unwrap();
+        assert!(weighs(&plan));
+        for index in (0..plan.len()).step_by(97) {
+            let (east, west) = pair_counts(&plan, index);
+            assert_eq!(plan.weight(index), 1.0 + ((east + west) as f64).powf(PAIR_POWER));
+        }
+    }
+}

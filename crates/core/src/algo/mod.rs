@@ -1,0 +1,197 @@
+//! The three algorithms, each in the same shape: a *plan* (a list of independent subproblems,
+//! [`Plan`], built from the algorithm's symmetry reduction and the split depth), a sequential
+//! *search* that counts one subproblem (no rayon, no I/O, no allocation), and where it has them
+//! the search's SIMD copies, one file per instruction set behind one trait.
+//!
+//! | algorithm | plan | search | SIMD copies |
+//! | --- | --- | --- | --- |
+//! | [`mirror`] | `mirror.rs` (mirror halving) | [`crate::kernel`] | the kernel's BMI1 copy |
+//! | [`d4`] | `d4/mod.rs`, `d4/constellation.rs` | `d4/search.rs` | `d4/batched/lanes.rs` (batched search) |
+//! | [`join`] | `join/mod.rs`, `join/quarter.rs`, `join/half.rs` | `join/matcher.rs` | block loop, table fill, pairing |
+//!
+//! Mirror has no folder: its search is the plain kernel every algorithm shares (d4 finishes its
+//! boards in it, listing walks it), so it lives at the crate root. The SIMD copies are generic
+//! code over the traits of [`crate::arch`], compiled once per instruction-set level; a plan
+//! holds the [`Level`] its searches run at. The runner ([`crate::parallel`]) sees only
+//! [`Plan`].
+
+pub mod d4;
+pub mod join;
+pub mod mirror;
+pub mod weight;
+
+use crate::Error;
+use crate::arch::Level;
+pub use crate::plan::{Algorithm, Plan};
+use crate::plan::{Classes, Tally};
+pub use d4::{D4Plan, D4Search};
+pub use mirror::MirrorPlan;
+
+impl Algorithm {
+    /// Returns `Ok(())` if the `n`×`n` board counted with this algorithm on `threads` worker
+    /// threads fits in the memory available to the process, as far as can be told before its
+    /// plan is built: the join's quarter table and every thread's buffers
+    /// ([`join::check_memory_for`]) are checked here, from n = [`join::MIN_N`]; mirror and d4
+    /// check their lists as they build them. A caller counting several boards refuses a join
+    /// that does not fit before counting any.
+    ///
+    /// # Errors
+    /// [`Error::JoinTooLarge`] for a join board that does not fit.
+    pub fn check_memory(self, n: u32, threads: usize) -> Result<(), Error> {
+        match self {
+            Algorithm::Join if n >= join::MIN_N => join::check_memory_for(n, threads),
+            _ => Ok(()),
+        }
+    }
+
+    /// Returns the concrete algorithm that counts an `n`×`n` board: `self`, or for
+    /// [`Algorithm::Auto`] the join from [`Algorithm::JOIN_FROM`] when its table fits in memory
+    /// ([`join::check_memory`]), else d4.
+    pub fn resolve(self, n: u32) -> Algorithm {
+        self.resolve_for(n, 1)
+    }
+
+    /// [`Algorithm::resolve`] for a count on `threads` worker threads: `auto` takes the join
+    /// only if its table and every thread's buffers fit ([`join::check_memory_for`]), so that
+    /// `-j 64` on a board whose join fits one thread falls back to d4 instead of being refused.
+    pub fn resolve_for(self, n: u32, threads: usize) -> Algorithm {
+        match self {
+            Algorithm::Auto if n >= Algorithm::JOIN_FROM && join::check_memory_for(n, threads).is_ok() => {
+                Algorithm::Join
+            }
+            Algorithm::Auto => Algorithm::D4,
+            concrete => concrete,
+        }
+    }
+}
+
+impl Tally {
+    /// Returns the fundamental solutions of this tally by orbit size, if and only if `algorithm`
+    /// classifies solutions (see [`Algorithm::classifies`]) and n ≥ 1: A002562 starts at n = 1,
+    /// and the empty board has no fundamental count.
+    ///
+    /// For the join (whose subproblems do not classify), the classes of a whole count come from
+    /// [`join::burnside_classes`] instead; this is what `merge` and a completed checkpointed run
+    /// use.
+    pub fn fundamental(&self, algorithm: Algorithm, n: u32) -> Option<Classes> {
+        if algorithm.resolve(n) == Algorithm::Join {
+            return join::burnside_classes(n, self.solutions).ok().flatten();
+        }
+        (algorithm.classifies() && n >= 1).then_some(self.classes)
+    }
+}
+
+impl dyn Plan + '_ {
+    /// Returns the fundamental solutions of the whole board from the sum `total` of its
+    /// subproblems' tallies, counted with `algorithm`: [`Plan::classes`] where the plan gives
+    /// them, else [`Tally::fundamental`].
+    pub fn fundamental(&self, total: &Tally, algorithm: Algorithm) -> Option<Classes> {
+        self.classes(total).or_else(|| total.fundamental(algorithm, self.n()))
+    }
+}
+
+/// Returns the plan of `algorithm` for the `n`×`n` board with `split_depth` rows fixed, or the
+/// depth the algorithm picks for `threads` worker threads when `split_depth` is `None`.
+///
+/// The plan is a pure function of (algorithm, n, split depth): building it again, on any
+/// machine, gives the same subproblems under the same indices, which is what a checkpoint
+/// journal and a shard plan rely on.
+///
+/// # Errors
+/// [`Error::BoardTooLarge`] if `n` > [`crate::MAX_N`]; [`Error::BadSplitDepth`] if the depth is 0 or
+/// more than [`crate::split::MAX_SPLIT_DEPTH`].
+pub fn make_plan(
+    algorithm: Algorithm,
+    n: u32,
+    split_depth: Option<u32>,
+    threads: usize,
+) -> Result<Box<dyn Plan>, Error> {
+    make_plan_with(algorithm, n, split_depth, threads, D4Search::Auto, Level::best())
+}
+
+/// [`make_plan`] with the search that counts d4 subproblems (see [`D4Search`]; other
+/// algorithms ignore it) and the instruction-set `level` every search runs at (the counts are
+/// the same at every level; the speed is not).
+///
+/// # Errors
+/// Those of [`make_plan`].
+pub fn make_plan_with(
+    algorithm: Algorithm,
+    n: u32,
+    split_depth: Option<u32>,
+    threads: usize,
+    d4_search: D4Search,
+    level: Level,
+) -> Result<Box<dyn Plan>, Error> {
+    let mirror = |depth: Option<u32>| -> Result<MirrorPlan, Error> {
+        Ok(match depth {
+            Some(depth) => MirrorPlan::new(n, depth)?,
+            None => MirrorPlan::auto(n, threads)?,
+        }
+        .with_level(level))
+    };
+    Ok(match algorithm.resolve(n) {
+        Algorithm::Mirror => Box::new(mirror(split_depth)?),
+        Algorithm::D4 => Box::new(
+            match split_depth {
+                Some(depth) => D4Plan::new(n, depth)?,
+                None => D4Plan::auto(n, threads)?,
+            }
+            .with_search(d4_search)
+            .with_level(level),
+        ),
+        // The join's units are not row prefixes: the split depth does not apply.
+        Algorithm::Join if n >= join::MIN_N => {
+            let mut plan = join::JoinPlan::new(n)?;
+            plan.set_level(level);
+            Box::new(plan)
+        }
+        Algorithm::Join => Box::new(mirror(None)?),
+        Algorithm::Auto => unreachable!("resolve() returns a concrete algorithm"),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every subproblem's real counts pass [`Plan::impossible`], every weight from n = 2 is at
+    /// least 2, and one solution more or fewer (or one class of a kind the plan cannot have)
+    /// is caught: n = 0..=13, every algorithm, two split depths.
+    #[test]
+    fn real_counts_are_possible_and_changed_ones_are_not() {
+        for n in 0..=13u32 {
+            for algorithm in Algorithm::ALL {
+                for depth in [None, Some(3)] {
+                    let plan = make_plan(algorithm, n, depth, 2).unwrap();
+                    let mut total = 0u128;
+                    for i in 0..plan.len() {
+                        let t = plan.solve(i, false);
+                        total += t.solutions;
+                        let m = plan.multiple_of(i);
+                        assert_eq!(plan.impossible(i, &t), None, "{algorithm} n = {n} subproblem {i}: {t:?}");
+                        assert!(n < 2 || m >= 2, "{algorithm} n = {n} subproblem {i}: weight {m}");
+                        let more = Tally { solutions: t.solutions + 1, ..t };
+                        assert!(n < 2 || plan.impossible(i, &more).is_some(), "{algorithm} n = {n} {i}");
+                        let mut odd = t;
+                        odd.classes.orbit1 += 1;
+                        assert!(plan.impossible(i, &odd).is_some(), "{algorithm} n = {n} {i}");
+                    }
+                    assert_eq!(Some(total), crate::oeis::A000170.get(n), "{algorithm} n = {n}");
+                }
+            }
+        }
+        // d4 at n = 10 (≡ 2 mod 4): an orbit-2 class is impossible in any subproblem; a class of
+        // 8 more than the completions, too.
+        let plan = make_plan(Algorithm::D4, 10, None, 2).unwrap();
+        let t = plan.solve(0, false);
+        let mut c2 = t;
+        c2.classes.orbit2 += 1;
+        c2.solutions += 8;
+        let why = plan.impossible(0, &c2).unwrap();
+        assert!(why.contains("no board of n ≡ 2 or 3 (mod 4) is symmetric under the 90° rotation"), "{why}");
+        let mut c8 = t;
+        c8.classes.orbit8 += 1;
+        assert!(plan.impossible(0, &c8).is_some());
+    }
+}

@@ -1,0 +1,244 @@
+//! Counting one board: the exact sums ([`Tally`], [`Classes`]), the options, the result
+//! ([`Count`]) and the [`Counter`] that owns the only thread pool.
+
+use std::time::Instant;
+
+use crate::algo::{D4Search, make_plan_with};
+use crate::arch::{Isa, Level};
+use crate::parallel::{self, Job, Outcome, Progress};
+use crate::plan::{Algorithm, Classes, Plan, Tally};
+use crate::{Error, split};
+
+/// How to count: threads, algorithm, split depth, progress bar, statistics.
+#[derive(Clone, Debug)]
+pub struct CountOptions {
+    /// Worker threads (at least 1). Default: every logical CPU (`num_cpus::get()`).
+    pub threads: usize,
+    /// The search algorithm. Default: [`Algorithm::Auto`] (join from n = 8 while its table fits,
+    /// else d4).
+    pub algorithm: Algorithm,
+    /// Rows fixed per subproblem; `None` lets [`split::auto_split_depth`] choose.
+    pub split_depth: Option<u32>,
+    /// Whom the runner tells of each solved subproblem (the `nqueens` binary draws its progress
+    /// bar from it). Default: [`Progress::Never`].
+    pub progress: Progress,
+    /// Whether to count search-tree nodes (slightly slower). Default: false.
+    pub stats: bool,
+    /// The search that counts d4 subproblems. Default: [`D4Search::Auto`].
+    pub d4_search: D4Search,
+    /// The instruction-set level every search runs at. Default: [`Level::best`].
+    pub level: Level,
+}
+
+impl Default for CountOptions {
+    fn default() -> Self {
+        CountOptions {
+            threads: num_cpus::get(),
+            algorithm: Algorithm::default(),
+            split_depth: None,
+            progress: Progress::Never,
+            stats: false,
+            d4_search: D4Search::Auto,
+            level: Level::best(),
+        }
+    }
+}
+
+/// The result of counting one board. Serializes with serde (field names as below; `u128`
+/// counts as numbers).
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct Count {
+    /// The board side.
+    pub n: u32,
+    /// Q(n), the number of solutions (OEIS A000170), exact.
+    pub solutions: u128,
+    /// The number of fundamental solutions (OEIS A002562), when the algorithm classifies
+    /// solutions by symmetry and n ≥ 1 (A002562 does not define n = 0).
+    pub unique: Option<u128>,
+    /// The fundamental solutions by orbit size, when `unique` is known.
+    pub classes: Option<Classes>,
+    /// The algorithm that counted.
+    pub algorithm: Algorithm,
+    /// The instruction-set level the searches ran at (serialized as its name); `None` for a
+    /// count merged from shards, which may have run on different machines.
+    pub isa: Option<Isa>,
+    /// Wall-clock seconds of the count (planning included).
+    pub seconds: f64,
+    /// Worker threads used.
+    pub threads: usize,
+    /// Number of subproblems the board was split into.
+    pub subproblems: usize,
+    /// Rows fixed per subproblem.
+    pub split_depth: u32,
+    /// Queen placements made by the search, if statistics were asked for.
+    pub nodes: Option<u128>,
+    /// Seconds of CPU time (user + system, all threads) the process spent during the count, if
+    /// statistics were asked for. Parallel efficiency is `cpu_seconds / (seconds × threads)`.
+    pub cpu_seconds: Option<f64>,
+}
+
+impl Count {
+    /// Returns the count of the `n`×`n` board: `solutions` and the fundamental solutions
+    /// `classes`, counted with `algorithm`; the other fields empty (no instruction-set level, no
+    /// time, no threads, subproblems or nodes). For counts assembled elsewhere, such as shards
+    /// merged: set the public fields that apply.
+    pub fn new(n: u32, solutions: u128, classes: Option<Classes>, algorithm: Algorithm) -> Count {
+        Count {
+            n,
+            solutions,
+            unique: classes.map(|c| c.total()),
+            classes,
+            algorithm,
+            isa: None,
+            seconds: 0.0,
+            threads: 0,
+            subproblems: 0,
+            split_depth: 0,
+            nodes: None,
+            cpu_seconds: None,
+        }
+    }
+
+    /// Returns the count of the board of `plan` from `total`, the sum of the tallies of every
+    /// one of its subproblems, counted with `algorithm` (concrete) in `seconds` on `threads`
+    /// threads, with `nodes` where they were counted; the fundamental solutions are those of
+    /// `fundamental` of [`Plan`]. For runs assembled from parts, such as a resumed checkpoint;
+    /// [`Counter::count`] builds its result with it too.
+    pub fn of_plan(
+        plan: &dyn Plan,
+        total: &Tally,
+        algorithm: Algorithm,
+        seconds: f64,
+        threads: usize,
+        nodes: Option<u128>,
+    ) -> Count {
+        let classes = plan.fundamental(total, algorithm);
+        Count {
+            n: plan.n(),
+            solutions: total.solutions,
+            unique: classes.map(|c| c.total()),
+            classes,
+            algorithm,
+            isa: Some(plan.level().isa()),
+            seconds,
+            threads,
+            subproblems: plan.len(),
+            split_depth: plan.split_depth(),
+            nodes,
+            cpu_seconds: None,
+        }
+    }
+}
+
+/// A reusable counter: a thread pool and the options it counts with.
+pub struct Counter {
+    options: CountOptions,
+    pool: rayon::ThreadPool,
+}
+
+impl Counter {
+    /// Returns a counter with its own pool of `options.threads` worker threads.
+    ///
+    /// # Errors
+    /// [`Error::ZeroThreads`] if `options.threads` is 0; [`Error::BadSplitDepth`] if
+    /// `options.split_depth` is `Some(0)` or too deep; [`Error::ThreadPool`] if the threads
+    /// cannot be started.
+    pub fn new(options: &CountOptions) -> Result<Counter, Error> {
+        if options.threads == 0 {
+            return Err(Error::ZeroThreads);
+        }
+        options.split_depth.map(split::check_depth).transpose()?;
+        let pool = parallel::pool(options.threads, "nqueens")?;
+        Ok(Counter { options: options.clone(), pool })
+    }
+
+    /// Returns the options this counter was made with.
+    pub fn options(&self) -> &CountOptions {
+        &self.options
+    }
+
+    /// Solves the subproblems of `plan` that `job` selects on this counter's pool, telling its
+    /// progress observer and counting nodes as its options say, and returns their exact sum:
+    /// the runner ([`crate::parallel`]) behind [`Counter::count`], open to runs that choose
+    /// their subproblems, hear of each solved one or stop early (a checkpoint journal, a shard).
+    ///
+    /// # Panics
+    /// If an index of `job.only` is not below `plan.len()`.
+    pub fn run(&self, plan: &dyn Plan, job: Job<'_>) -> Outcome {
+        parallel::run_with(plan, &self.pool, self.options.progress.clone(), self.options.stats, job)
+    }
+
+    /// Counts the solutions of the `n`×`n` board.
+    ///
+    /// # Errors
+    /// [`Error::BoardTooLarge`] if `n` > [`crate::MAX_N`]; [`Error::JoinTooLarge`] if the join's table
+    /// would not fit in memory.
+    pub fn count(&self, n: u32) -> Result<Count, Error> {
+        let start = Instant::now();
+        let cpu_start = process_cpu_seconds();
+        let (depth, threads) = (self.options.split_depth, self.options.threads);
+        let algorithm = self.options.algorithm.resolve_for(n, threads);
+        if let Some(o) = self.options.progress.observer() {
+            o.planning(n);
+        }
+        let plan = make_plan_with(algorithm, n, depth, threads, self.options.d4_search, self.options.level)?;
+        if let Some(o) = self.options.progress.observer() {
+            o.planned();
+        }
+        let outcome = self.run(plan.as_ref(), Job::default());
+        let stats = self.options.stats;
+        let nodes = stats.then_some(outcome.tally.nodes + plan.prefix_nodes());
+        let seconds = start.elapsed().as_secs_f64();
+        let mut count =
+            Count::of_plan(plan.as_ref(), &outcome.tally, algorithm, seconds, self.options.threads, nodes);
+        // A join plan of a board below join::MIN_N is a mirror plan: the result names it.
+        count.algorithm = plan.algorithm();
+        count.cpu_seconds = stats.then(|| match (cpu_start, process_cpu_seconds()) {
+            (Some(a), Some(b)) => b - a,
+            _ => outcome.busy_seconds,
+        });
+        Ok(count)
+    }
+}
+
+/// Returns the CPU seconds (user + system, every thread) this process has used, where the
+/// operating system tells (`getrusage`, POSIX).
+fn process_cpu_seconds() -> Option<f64> {
+    #[cfg(unix)]
+    {
+        // SAFETY: `getrusage` only writes the `rusage` struct it is given, which is plain data
+        // and valid when zeroed.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        // SAFETY: RUSAGE_SELF with a valid pointer to a `rusage` is the documented call.
+        if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } != 0 {
+            return None;
+        }
+        let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
+        Some(secs(usage.ru_utime) + secs(usage.ru_stime))
+    }
+    #[cfg(not(unix))]
+    {
+        None
+    }
+}
+
+#[cfg(all(test, feature = "serde"))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_count_serializes_with_its_field_names() {
+        let options = CountOptions { threads: 2, algorithm: Algorithm::D4, ..CountOptions::default() };
+        let count = Counter::new(&options).unwrap().count(8).unwrap();
+        let json = serde_json::to_value(&count).unwrap();
+        assert_eq!(json["n"], 8);
+        assert_eq!(json["solutions"], 92);
+        assert_eq!(json["unique"], 12);
+        assert_eq!(json["classes"]["8"], 11);
+        assert_eq!(json["classes"]["4"], 1);
+        assert_eq!(json["algorithm"], "d4");
+        assert_eq!(json["threads"], 2);
+    }
+}

@@ -1,0 +1,164 @@
+//! The errors of the library: one enum, each variant naming the bad value and what is accepted.
+
+use std::fmt;
+
+use crate::limits::{MAX_N, MAX_SPLIT_DEPTH, MAX_SUBPROBLEMS};
+
+/// The errors the library returns. Messages name the bad value and what is accepted, never a
+/// command-line flag (the `nqueens` binary words its own).
+#[derive(Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Error {
+    /// The board side is larger than the `u64` masks allow.
+    BoardTooLarge {
+        /// The rejected board side.
+        n: u32,
+    },
+    /// A thread count of zero was asked for.
+    ZeroThreads,
+    /// The split depth is outside what the splitter can fix.
+    BadSplitDepth {
+        /// The rejected depth.
+        depth: u32,
+    },
+    /// The join algorithm's quarter table would not fit in memory (or n is beyond the join's
+    /// largest board).
+    JoinTooLarge {
+        /// The rejected board side.
+        n: u32,
+        /// The estimated memory in MiB: the table and every thread's working buffers.
+        needed_mib: u64,
+        /// The quarter table's estimated size in MiB.
+        table_mib: u64,
+        /// The worker threads the estimate counts buffers for.
+        threads: usize,
+        /// One thread's working buffers, estimated, in MiB.
+        per_thread_mib: u64,
+        /// The process's address-space limit (`RLIMIT_AS`) in MiB, if one is set.
+        address_space_limit_mib: Option<u64>,
+        /// The memory available in MiB (0 if unknown).
+        available_mib: u64,
+        /// The largest board the join supports at all.
+        max: u32,
+    },
+    /// The split depth would make more subproblems than [`MAX_SUBPROBLEMS`].
+    TooManySubproblems {
+        /// The board side.
+        n: u32,
+        /// The rejected depth.
+        depth: u32,
+    },
+    /// An instruction-set level was asked for that this processor does not run.
+    UnsupportedIsa {
+        /// The level asked for (its [`crate::arch::Isa::name`]).
+        isa: &'static str,
+        /// What the level needs ([`crate::arch::Isa::needs`]).
+        needs: &'static str,
+        /// The best level this processor runs ([`crate::arch::Level::best`]).
+        best: &'static str,
+    },
+    /// An allocation that grows with the board or the thread count would not fit in the memory
+    /// available to the process ([`crate::memory::available`]): refused before it is made, or
+    /// when a fallible reservation fails, never an abort.
+    OutOfMemory {
+        /// What needs the memory, e.g. "the d4 plan of n = 63 (1,969,120 start constellations at most)".
+        what: String,
+        /// The memory it needs, in MiB.
+        needed_mib: u64,
+        /// The memory available to the process in MiB, if known.
+        available_mib: Option<u64>,
+        /// The process's address-space limit (`RLIMIT_AS`) in MiB, if one is set.
+        address_space_limit_mib: Option<u64>,
+    },
+    /// The operating system refused to start the worker threads.
+    ThreadPool {
+        /// The thread count asked for.
+        threads: usize,
+        /// The operating system's reason.
+        reason: String,
+    },
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::BoardTooLarge { n } => {
+                write!(f, "board size {n} is too large: the u64 masks allow n <= {MAX_N}")
+            }
+            Error::ZeroThreads => f.write_str("thread count 0 is not allowed: use 1 or more"),
+            Error::BadSplitDepth { depth } => {
+                write!(f, "split depth {depth} is out of range: use 1..={MAX_SPLIT_DEPTH}")
+            }
+            Error::JoinTooLarge { n, needed_mib, available_mib, max, .. } => write!(
+                f,
+                "board size {n} is too large for the join algorithm: its quarter table needs about \
+                 {needed_mib} MiB and {available_mib} MiB are available (the join supports n <= {max}); \
+                 use the d4 algorithm"
+            ),
+            Error::TooManySubproblems { n, depth } => write!(
+                f,
+                "split depth {depth} makes more than {MAX_SUBPROBLEMS} subproblems at n = {n}: use a smaller \
+                 depth (or none)"
+            ),
+            Error::UnsupportedIsa { isa, needs, best } => write!(
+                f,
+                "instruction-set level {isa} needs {needs}, which this processor lacks (its best level is {best})"
+            ),
+            Error::OutOfMemory { what, needed_mib, available_mib, address_space_limit_mib } => write!(
+                f,
+                "{what} would need about {needed_mib} MiB but {} {}",
+                available(*available_mib),
+                limit(*address_space_limit_mib)
+            ),
+            Error::ThreadPool { threads, reason } => {
+                write!(f, "cannot start {threads} worker threads: {reason}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// Words the memory available for [`Error::OutOfMemory`].
+fn available(mib: Option<u64>) -> String {
+    match mib {
+        Some(m) => format!("{m} MiB are available to this process"),
+        None => "the allocation failed".to_string(),
+    }
+}
+
+/// Words the address-space limit for [`Error::OutOfMemory`], and what to do.
+fn limit(mib: Option<u64>) -> String {
+    match mib {
+        Some(l) => format!(
+            "(under an address-space limit, ulimit -v, of {l} MiB): raise the limit or give the job more memory"
+        ),
+        None => {
+            "(the least of free memory, the cgroup's and the Slurm job's limits): give the job more memory"
+                .to_string()
+        }
+    }
+}
+
+/// Returns `Ok(())` if and only if an `n`×`n` board fits the masks.
+///
+/// # Errors
+/// [`Error::BoardTooLarge`] if `n` > [`MAX_N`].
+pub fn check_n(n: u32) -> Result<(), Error> {
+    if n > MAX_N { Err(Error::BoardTooLarge { n }) } else { Ok(()) }
+}
+
+/// Returns the value of `all` whose `name` is `s`, or the one-line refusal "unknown {what}
+/// '{s}': use one of …" listing every name: how each named choice (algorithm, d4 search, board
+/// format) is parsed.
+pub(crate) fn parse_name<T: Copy>(
+    s: &str,
+    all: &[T],
+    name: fn(T) -> &'static str,
+    what: &str,
+) -> Result<T, String> {
+    all.iter().copied().find(|&v| name(v) == s).ok_or_else(|| {
+        let names: Vec<&str> = all.iter().map(|&v| name(v)).collect();
+        format!("unknown {what} '{s}': use one of {}", names.join(", "))
+    })
+}

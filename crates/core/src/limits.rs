@@ -1,0 +1,15 @@
+//! The limits every layer checks against, in a leaf module that imports nothing: the largest
+//! board, the deepest split, the most subproblems of a plan. [`crate::error::Error`] names them
+//! in its messages; [`crate::kernel`] and [`crate::split`] re-export them.
+
+/// The largest board side the masks can hold: one bit per column of a `u64`, and bit 63 is the
+/// last one a left shift can still carry out of the board.
+pub const MAX_N: u32 = 63;
+
+/// The most rows a prefix can fix. 16 rows at n = 16 is a whole board; for larger n, a depth of
+/// 4 already makes over a million subproblems.
+pub const MAX_SPLIT_DEPTH: u32 = 16;
+
+/// The most subproblems a plan holds (about 200 MB of prefixes): expansion stops there, and a
+/// plan that reaches it is refused. The automatic depth aims far lower (at most 32 × 4,096).
+pub const MAX_SUBPROBLEMS: usize = 1 << 22;

@@ -1,0 +1,312 @@
+//! The vocabulary every layer of the library shares, below the algorithms and the runner: the
+//! exact counts of a subproblem or a board ([`Tally`], [`Classes`]), the [`Algorithm`] names, and
+//! the [`Plan`] trait, the list of independent subproblems that every algorithm builds
+//! ([`crate::algo`]) and the runner ([`crate::parallel`]) solves. It imports only the
+//! instruction-set [`Level`] a plan runs at, the row [`Prefix`] of a subproblem and the name
+//! parser of [`crate::error`].
+
+use std::fmt;
+use std::ops::{Add, AddAssign, ControlFlow};
+use std::str::FromStr;
+
+use crate::arch::Level;
+use crate::split::{Prefix, Subproblem};
+
+/// The search algorithm behind a count. Serialized as its [`Algorithm::name`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
+pub enum Algorithm {
+    /// Mirror halving: the row-0 queen in the left half, counted twice (see [`mirror`](crate::algo::mirror)). Visits
+    /// half of the search tree. Gives solutions (A000170) only.
+    Mirror,
+    /// Full D4 symmetry by start constellations (see [`d4::constellation`](crate::algo::d4::constellation)): one border
+    /// configuration per symmetry class, weighted by its orbit. Gives solutions (A000170),
+    /// fundamental solutions (A002562) and their orbit sizes.
+    D4,
+    /// Quadrant join (see [`join`](crate::algo::join)): joins half-boards built from quarter-board placements and
+    /// counts disjoint pairs bit-sliced; no backtracking over whole boards. Gives solutions,
+    /// fundamental solutions and classes (by Burnside). Boards below [`join::MIN_N`](crate::algo::join::MIN_N) fall back
+    /// to `mirror`.
+    Join,
+    /// The fastest for each n (the default): [`Algorithm::Join`] from
+    /// [`Algorithm::JOIN_FROM`] while its quarter table fits in memory, [`Algorithm::D4`]
+    /// otherwise. See [`Algorithm::resolve`].
+    #[default]
+    Auto,
+}
+
+impl Algorithm {
+    /// Every algorithm, in the order `--help` lists them.
+    pub const ALL: [Algorithm; 3] = [Algorithm::D4, Algorithm::Mirror, Algorithm::Join];
+
+    /// The smallest n for which [`Algorithm::Auto`] picks the join: measured side by side with
+    /// d4 on one thread (results/2026-11-29-vm/README.md).
+    pub const JOIN_FROM: u32 = 8;
+
+    /// Returns true if and only if the algorithm's subproblem tallies carry the fundamental
+    /// solutions ([`Tally::classes`]): d4 does; the join gets them for a whole count by
+    /// Burnside ([`Plan::classes`], [`crate::algo::join::burnside_classes`]), so its tallies do not.
+    pub fn classifies(self) -> bool {
+        matches!(self, Algorithm::D4)
+    }
+
+    /// Returns the algorithm's name as the CLI and the output formats spell it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::Mirror => "mirror",
+            Algorithm::D4 => "d4",
+            Algorithm::Join => "join",
+            Algorithm::Auto => "auto",
+        }
+    }
+}
+
+impl fmt::Display for Algorithm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Algorithm {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let every = [Algorithm::Auto, Algorithm::D4, Algorithm::Mirror, Algorithm::Join];
+        crate::error::parse_name(s, &every, Algorithm::name, "algorithm")
+    }
+}
+
+/// A list of independent subproblems that together count one board: what the parallel runner
+/// ([`crate::parallel::run`]) consumes, whatever the algorithm.
+pub trait Plan: Sync {
+    /// Returns the board side n.
+    fn n(&self) -> u32;
+    /// Returns the number of subproblems.
+    fn len(&self) -> usize;
+    /// Returns true if and only if the plan has no subproblem.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Returns the number of rows each subproblem fixes (at least; symmetry seeds may fix more).
+    fn split_depth(&self) -> u32;
+    /// Returns the weighted counts of subproblem `index` (`0..len()`); counts nodes too when
+    /// `stats` is true.
+    fn solve(&self, index: usize, stats: bool) -> Tally;
+    /// Returns the queen placements made while building the subproblems (the prefix tree), so
+    /// that with the nodes of every subproblem they add up to the nodes of the whole search,
+    /// whatever the split depth.
+    fn prefix_nodes(&self) -> u128 {
+        0
+    }
+    /// Returns the algorithm that really counts this plan (a join plan of a board below
+    /// [`join::MIN_N`](crate::algo::join::MIN_N) is a mirror plan).
+    fn algorithm(&self) -> Algorithm;
+    /// Returns the instruction-set level the plan's searches run at.
+    fn level(&self) -> Level;
+    /// Returns the fundamental solutions of the whole board by orbit size, given the sum of
+    /// every subproblem's tally, for plans that get them from the total rather than per
+    /// subproblem (the join, by Burnside over its own quarter table); `None` otherwise, and then
+    /// [`Tally::fundamental`] applies.
+    fn classes(&self, total: &Tally) -> Option<Classes> {
+        let _ = total;
+        None
+    }
+    /// Returns a number that the solutions of subproblem `index` are always a multiple of: the
+    /// weight every completion of it stands for (2 for mirror halving from n = 2; 8, 4 or 2, the
+    /// orbit of its start constellation, for d4; for the join, the unit's row-set and
+    /// long-diagonal weights). 1 by default. A shard result or journal line whose count is not
+    /// a multiple was forged or damaged.
+    fn multiple_of(&self, index: usize) -> u128 {
+        let _ = index;
+        1
+    }
+    /// Returns why `tally` cannot be the counts of subproblem `index` of this plan, or `None`:
+    /// the cheap invariants of one subproblem, checked on every shard subtotal and journal line
+    /// before it is added ([`Plan::multiple_of`]; no symmetry classes for an algorithm that
+    /// does not classify; for d4 the orbit sizes its start constellation allows). `None` does
+    /// not mean the count is right: only counting it again tells.
+    fn impossible(&self, index: usize, tally: &Tally) -> Option<String> {
+        let m = self.multiple_of(index);
+        if !tally.solutions.is_multiple_of(m) {
+            return Some(format!(
+                "its {} solutions are not a multiple of {m}, the weight of every solution it counts",
+                tally.solutions
+            ));
+        }
+        (!self.algorithm().classifies() && tally.classes != Classes::default()).then(|| {
+            format!("it records symmetry classes, which the {} algorithm does not count", self.algorithm())
+        })
+    }
+    /// Returns the queens subproblem `index` fixes, as the columns of rows 0, 1, …, for plans
+    /// whose subproblems are row prefixes; `None` for plans whose subproblems are not (the
+    /// breakdown then leaves the prefix empty and the shard planner counts such a subproblem's
+    /// cost as 1).
+    fn prefix(&self, index: usize) -> Option<Prefix> {
+        let _ = index;
+        None
+    }
+    /// Returns the estimated cost of subproblem `index` (`0..len()`) in units of the plan's own
+    /// choosing (the same for every subproblem of one plan), positive and finite; 1 by default.
+    /// The runner weighs progress by it (so that the ETA of a run whose subproblems differ
+    /// 100-fold holds), never the plan itself: which subproblems exist and their indices do not
+    /// depend on it. A pure function of the plan and `index`, cheap next to [`Plan::solve`].
+    fn weight(&self, index: usize) -> f64 {
+        let _ = index;
+        1.0
+    }
+    /// Returns the bytes this plan's searches need on `threads` worker threads beyond its own
+    /// subproblem list: the join's quarter table and every thread's working buffers, d4's room
+    /// for every start constellation (reserved whole); 0 by default (mirror needs none). An
+    /// estimate for a batch system's memory request, rounded up.
+    fn search_bytes(&self, threads: usize) -> u64 {
+        let _ = threads;
+        0
+    }
+    /// Returns the bytes of one entry of the plan's subproblem list (a row prefix by default).
+    fn subproblem_bytes(&self) -> usize {
+        std::mem::size_of::<Subproblem>()
+    }
+    /// Returns true if and only if [`Plan::solve_in_steps`] can stop a subproblem midway, that
+    /// is, within about a second at any n (the mirror and d4 plans); false where a running
+    /// subproblem always runs to its end (the join's, of seconds up to n = 27).
+    fn stops_midway(&self) -> bool {
+        false
+    }
+    /// Returns what [`Plan::solve`] returns, solving in steps: calls `step` with the fraction of
+    /// the subproblem's work each finished step stands for (an estimate; the fractions add up
+    /// to at most 1, and 0 means "no new step, may I go on?"), at least once a second or so
+    /// where [`Plan::stops_midway`] is true, and returns `None` as soon as `step` returns
+    /// [`ControlFlow::Break`] (the subproblem's counts are then lost: it must be solved again).
+    /// The default solves in one step, without calling `step`.
+    fn solve_in_steps(
+        &self,
+        index: usize,
+        stats: bool,
+        step: &mut dyn FnMut(f64) -> ControlFlow<()>,
+    ) -> Option<Tally> {
+        let _ = step;
+        Some(self.solve(index, stats))
+    }
+}
+
+/// The exact counts of one subproblem or of a sum of them.
+///
+/// `classes` holds the fundamental solutions (symmetry classes under D4) by orbit size, for
+/// algorithms that classify solutions per subproblem; zero otherwise.
+/// `nodes` is the number of queen placements the search made, when statistics were asked for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Tally {
+    /// Solutions of the whole board that the counted subproblems stand for (weights applied).
+    pub solutions: u128,
+    /// Fundamental solutions by orbit size 1, 2, 4, 8.
+    pub classes: Classes,
+    /// Queen placements made by the search (search-tree nodes below the subproblems' prefixes).
+    pub nodes: u128,
+}
+
+impl Tally {
+    /// Returns the sum of `self` and `rhs`, or `None` if any count overflows 128 bits (a forged
+    /// or damaged shard result or journal line; no real count comes near).
+    pub fn checked_add(&self, rhs: &Tally) -> Option<Tally> {
+        Some(Tally {
+            solutions: self.solutions.checked_add(rhs.solutions)?,
+            classes: self.classes.checked_add(&rhs.classes)?,
+            nodes: self.nodes.checked_add(rhs.nodes)?,
+        })
+    }
+}
+
+impl Add for Tally {
+    type Output = Tally;
+
+    fn add(mut self, rhs: Tally) -> Tally {
+        self += rhs;
+        self
+    }
+}
+
+impl AddAssign for Tally {
+    fn add_assign(&mut self, rhs: Tally) {
+        self.solutions += rhs.solutions;
+        self.classes += rhs.classes;
+        self.nodes += rhs.nodes;
+    }
+}
+
+/// The fundamental solutions of a board by the number of boards in their D4 orbit (the 8
+/// rotations and reflections of the square): solutions = 8·orbit8 + 4·orbit4 + 2·orbit2 +
+/// orbit1 and fundamental solutions = orbit8 + orbit4 + orbit2 + orbit1. Only n = 1 has an orbit
+/// of 1.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Classes {
+    /// Symmetry classes of 8 boards (no symmetry).
+    #[cfg_attr(feature = "serde", serde(rename = "8"))]
+    pub orbit8: u128,
+    /// Symmetry classes of 4 boards (symmetric under the 180° rotation only).
+    #[cfg_attr(feature = "serde", serde(rename = "4"))]
+    pub orbit4: u128,
+    /// Symmetry classes of 2 boards (symmetric under the 90° rotation).
+    #[cfg_attr(feature = "serde", serde(rename = "2"))]
+    pub orbit2: u128,
+    /// Symmetry classes of 1 board (n = 1 alone).
+    #[cfg_attr(feature = "serde", serde(rename = "1"))]
+    pub orbit1: u128,
+}
+
+impl Classes {
+    /// Returns the number of fundamental solutions (symmetry classes), OEIS A002562.
+    pub fn total(&self) -> u128 {
+        self.orbit8 + self.orbit4 + self.orbit2 + self.orbit1
+    }
+
+    /// Returns the number of solutions the classes stand for: 8·orbit8 + 4·orbit4 + 2·orbit2 +
+    /// orbit1 (OEIS A000170).
+    pub fn solutions(&self) -> u128 {
+        8 * self.orbit8 + 4 * self.orbit4 + 2 * self.orbit2 + self.orbit1
+    }
+
+    /// Returns 8·orbit8 + 4·orbit4 + 2·orbit2 + orbit1 as [`Classes::solutions`] does, or `None`
+    /// if it overflows 128 bits.
+    pub fn checked_solutions(&self) -> Option<u128> {
+        self.orbit8
+            .checked_mul(8)?
+            .checked_add(self.orbit4.checked_mul(4)?)?
+            .checked_add(self.orbit2.checked_mul(2)?)?
+            .checked_add(self.orbit1)
+    }
+
+    /// Returns the sum of `self` and `rhs` orbit by orbit, or `None` if one overflows 128 bits.
+    pub fn checked_add(&self, rhs: &Classes) -> Option<Classes> {
+        Some(Classes {
+            orbit8: self.orbit8.checked_add(rhs.orbit8)?,
+            orbit4: self.orbit4.checked_add(rhs.orbit4)?,
+            orbit2: self.orbit2.checked_add(rhs.orbit2)?,
+            orbit1: self.orbit1.checked_add(rhs.orbit1)?,
+        })
+    }
+
+    /// Adds `count` symmetry classes whose orbit has `boards` boards.
+    ///
+    /// # Panics
+    /// If `boards` is not 1, 2, 4 or 8 (the orbit sizes under D4).
+    pub fn add(&mut self, boards: u32, count: u128) {
+        match boards {
+            8 => self.orbit8 += count,
+            4 => self.orbit4 += count,
+            2 => self.orbit2 += count,
+            1 => self.orbit1 += count,
+            _ => panic!("an orbit under D4 has 1, 2, 4 or 8 boards, not {boards}"),
+        }
+    }
+}
+
+impl AddAssign for Classes {
+    fn add_assign(&mut self, rhs: Classes) {
+        self.orbit8 += rhs.orbit8;
+        self.orbit4 += rhs.orbit4;
+        self.orbit2 += rhs.orbit2;
+        self.orbit1 += rhs.orbit1;
+    }
+}

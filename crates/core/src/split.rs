@@ -1,0 +1,449 @@
+//! The work splitter: fixes the first rows of the board to make independent subproblems (the
+//! symmetry seeds they start from belong to each algorithm: [`crate::algo::mirror`],
+//! [`crate::algo::d4::constellation`]).
+//!
+//! A subproblem is a *prefix* (the columns of the queens in rows `0..depth`) plus the three masks
+//! of the next empty row (see [`crate::kernel`]) and a *weight*: how many solutions of the whole
+//! board each completion stands for. Summing `weight × completions` over all subproblems gives
+//! Q(n) exactly.
+//!
+//! # Split depth
+//! After the symmetry seeds, every further fixed row multiplies the number of subproblems by
+//! about n - 2·depth (the free columns of that row), so a few rows are enough: at n = 16, depth 2
+//! gives 98 subproblems and depth 3 about 1,100. [`auto_split_depth`] takes the smallest depth
+//! with at least [`SUBPROBLEMS_PER_THREAD`] subproblems per thread and never fewer than
+//! [`MIN_SUBPROBLEMS`]: subproblem costs differ by 10× or more (a queen near the edge leaves more
+//! freedom than one in the middle), and rayon's work stealing evens that out only when each thread
+//! has dozens of them to steal. The floor also keeps the subproblem list (and so a checkpoint
+//! journal or a shard plan) the same for every thread count up to 64.
+
+use std::ops::ControlFlow;
+
+use crate::Error;
+use crate::arch::Level;
+use crate::kernel::{self, full_mask};
+
+pub use crate::limits::{MAX_SPLIT_DEPTH, MAX_SUBPROBLEMS};
+
+/// The subproblems [`auto_split_depth`] aims for per worker thread.
+pub const SUBPROBLEMS_PER_THREAD: usize = 32;
+
+/// The fewest subproblems [`auto_split_depth`] aims for, whatever the thread count (32 × 64).
+pub const MIN_SUBPROBLEMS: usize = 2048;
+
+/// Returns `depth` if and only if it is a split depth a plan can be built with, 1..=[`MAX_SPLIT_DEPTH`].
+///
+/// # Errors
+/// [`Error::BadSplitDepth`] if `depth` is 0 or more than [`MAX_SPLIT_DEPTH`].
+pub fn check_depth(depth: u32) -> Result<u32, Error> {
+    if depth == 0 || depth > MAX_SPLIT_DEPTH { Err(Error::BadSplitDepth { depth }) } else { Ok(depth) }
+}
+
+/// The columns of the queens in the first rows of a board: `cols()[r]` is the 0-based column of
+/// the queen in row `r`. At most [`MAX_SPLIT_DEPTH`] rows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Prefix {
+    len: u8,
+    cols: [u8; MAX_SPLIT_DEPTH as usize],
+}
+
+impl Prefix {
+    /// Returns the prefix with one more row whose queen is in column `col` (0-based).
+    ///
+    /// # Panics
+    /// If the prefix already holds [`MAX_SPLIT_DEPTH`] rows.
+    pub fn with(mut self, col: u32) -> Prefix {
+        self.cols[self.len as usize] = col as u8;
+        self.len += 1;
+        self
+    }
+
+    /// Returns the columns of the fixed queens, row 0 first.
+    pub fn cols(&self) -> &[u8] {
+        &self.cols[..self.len as usize]
+    }
+
+    /// Returns the number of fixed rows.
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    /// Returns true if and only if no row is fixed.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+/// One independent piece of the search: a board with its first rows fixed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Subproblem {
+    /// The fixed queens, row 0 first.
+    pub prefix: Prefix,
+    /// Columns taken by the prefix (bit c = column c).
+    pub cols: u64,
+    /// Squares of the next empty row attacked along a diagonal (shifted left once per row).
+    pub ld: u64,
+    /// Squares of the next empty row attacked along an anti-diagonal (shifted right once per row).
+    pub rd: u64,
+    /// How many solutions of the whole board each completion of this prefix stands for.
+    pub weight: u32,
+}
+
+impl Subproblem {
+    /// The empty board of any size, weight 1.
+    pub const ROOT: Subproblem = Subproblem {
+        prefix: Prefix { len: 0, cols: [0; MAX_SPLIT_DEPTH as usize] },
+        cols: 0,
+        ld: 0,
+        rd: 0,
+        weight: 1,
+    };
+
+    /// Returns this subproblem with one more queen, in column `col` of the next row; the caller
+    /// checks that the square is free.
+    pub fn place(&self, col: u32) -> Subproblem {
+        let bit = 1u64 << col;
+        Subproblem {
+            prefix: self.prefix.with(col),
+            cols: self.cols | bit,
+            ld: (self.ld | bit) << 1,
+            rd: (self.rd | bit) >> 1,
+            weight: self.weight,
+        }
+    }
+
+    /// Returns the free squares of the next row of an `n`-column board, one bit per column.
+    pub fn free(&self, n: u32) -> u64 {
+        full_mask(n) & !(self.cols | self.ld | self.rd)
+    }
+
+    /// Returns the number of completions of this prefix on an `n`-column board (unweighted),
+    /// counted at the instruction-set `level`, and adds the search's queen placements to
+    /// `nodes` when `NODES` is true.
+    pub fn count<const NODES: bool>(&self, level: Level, n: u32, nodes: &mut u64) -> u64 {
+        kernel::count_completions::<NODES>(level, full_mask(n), self.cols, self.ld, self.rd, nodes)
+    }
+}
+
+/// Extends each seed row by row until it has `depth` rows fixed (or the board is full), keeping
+/// the order: the children of a prefix follow it, left column first.
+pub fn expand(seeds: Vec<Subproblem>, n: u32, depth: u32) -> Vec<Subproblem> {
+    expand_counting(seeds, n, depth, &mut 0)
+}
+
+/// [`expand`], adding the number of queen placements it makes (dead ends included) to `nodes`.
+pub fn expand_counting(seeds: Vec<Subproblem>, n: u32, depth: u32, nodes: &mut u64) -> Vec<Subproblem> {
+    let depth = depth.min(n).min(MAX_SPLIT_DEPTH);
+    let mut out = Vec::with_capacity(seeds.len());
+    for seed in seeds {
+        expand_one(seed, n, depth, &mut out, nodes);
+    }
+    out
+}
+
+/// Returns how many subproblems [`expand`] makes of `seeds` at `depth`, counting at most `cap`
+/// of them, without storing any: what the automatic split depth compares with its target (a
+/// list of millions of prefixes took 384 MB just to be counted, and aborted under
+/// `prlimit --as`).
+pub fn count_expanded(seeds: &[Subproblem], n: u32, depth: u32, cap: usize) -> usize {
+    let depth = depth.min(n).min(MAX_SPLIT_DEPTH);
+    let mut count = 0usize;
+    for &seed in seeds {
+        let flow = walk(seed, n, depth, true, &mut 0, &mut |_| {
+            count += 1;
+            if count >= cap { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+        });
+        if flow.is_break() {
+            break;
+        }
+    }
+    count
+}
+
+/// [`expand_counting`] for a plan: counts the subproblems first ([`count_expanded`]; refused
+/// with [`crate::Error::TooManySubproblems`] at [`MAX_SUBPROBLEMS`]), checks their memory against what the process may use
+/// ([`crate::memory::check`]) and reserves it fallibly, so that a list that does not fit is
+/// refused with [`crate::Error::OutOfMemory`] (naming `what`) instead of an abort.
+///
+/// # Errors
+/// [`crate::Error::TooManySubproblems`]; [`crate::Error::OutOfMemory`] if the list does not fit.
+pub fn try_expand_counting(
+    seeds: Vec<Subproblem>,
+    n: u32,
+    depth: u32,
+    nodes: &mut u64,
+    what: impl Fn() -> String,
+) -> Result<Vec<Subproblem>, Error> {
+    let depth = depth.min(n).min(MAX_SPLIT_DEPTH);
+    let len = count_expanded(&seeds, n, depth, MAX_SUBPROBLEMS);
+    if len >= MAX_SUBPROBLEMS {
+        return Err(Error::TooManySubproblems { n, depth });
+    }
+    let bytes = (len as u64).saturating_mul(std::mem::size_of::<Subproblem>() as u64);
+    crate::memory::check(&what, bytes)?;
+    let mut out = Vec::new();
+    out.try_reserve_exact(len)
+        .map_err(|_| crate::memory::out_of_memory(what(), bytes, crate::memory::available()))?;
+    for seed in seeds {
+        expand_one(seed, n, depth, &mut out, nodes);
+    }
+    Ok(out)
+}
+
+fn expand_one(sub: Subproblem, n: u32, depth: u32, out: &mut Vec<Subproblem>, nodes: &mut u64) {
+    // The search's look-ahead, applied here too so that node counts do not depend on the split.
+    let _ = walk(sub, n, depth, true, nodes, &mut |leaf| {
+        if out.len() >= MAX_SUBPROBLEMS {
+            return ControlFlow::Break(());
+        }
+        out.push(leaf);
+        ControlFlow::Continue(())
+    });
+}
+
+/// Returns the number of ways to place `rows` more queens below `sub` on an `n`-column board
+/// (no look-ahead: every placement that the rows above allow).
+pub fn extensions(sub: &Subproblem, n: u32, rows: u32) -> u64 {
+    let mut count = 0;
+    let depth = sub.prefix.len() as u32 + rows;
+    let _ = walk(*sub, n, depth, false, &mut 0, &mut |_| {
+        count += 1;
+        ControlFlow::Continue(())
+    });
+    count
+}
+
+/// The one prefix expansion of a plain board (d4's constellations, whose rows carry events,
+/// have theirs in [`crate::algo::d4::constellation`]): calls `leaf` with each extension of `sub`
+/// by one queen per row down to `depth` rows fixed, in lexicographic order, adding each
+/// placement to `nodes`, until `leaf` breaks. With `lookahead`, a board the kernel's look-ahead
+/// rules out is dropped with its subtree.
+fn walk(
+    sub: Subproblem,
+    n: u32,
+    depth: u32,
+    lookahead: bool,
+    nodes: &mut u64,
+    leaf: &mut impl FnMut(Subproblem) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    if lookahead {
+        let rest = full_mask(n) & !sub.cols;
+        if kernel::looks_ahead(kernel::LOOKAHEAD, rest.count_ones())
+            && !kernel::may_complete(rest, sub.ld, sub.rd)
+        {
+            return ControlFlow::Continue(());
+        }
+    }
+    if sub.prefix.len() as u32 >= depth {
+        return leaf(sub);
+    }
+    let mut free = sub.free(n);
+    while free != 0 {
+        let col = free.trailing_zeros();
+        free &= free - 1;
+        *nodes += 1;
+        walk(sub.place(col), n, depth, lookahead, nodes, leaf)?;
+    }
+    ControlFlow::Continue(())
+}
+
+/// The free rows a step of a stepwise solve ([`for_each_step`], and d4's counterpart) leaves
+/// to the kernel in one call: a random board of 16 free rows took at most 0.8 s at n = 20 and
+/// less at larger n (0.16 s at n = 24, 0.04 s at 32, 0.006 s at 63; 40–60 boards drawn by
+/// random descent per n, mirror kernel, this project's 2-core machine), so a subproblem split
+/// into such steps can stop within about a second at any n. Subproblems with at most this many
+/// free rows are solved in one step.
+pub const STEP_ROWS: u32 = 16;
+
+/// Boards the step walk visits between two calls that only ask whether to go on
+/// ([`Step::Poll`]): about a millisecond of walking where no step ends (n ≥ 40, where most
+/// prefixes die out before reaching their step's depth).
+pub const POLL_NODES: u32 = 1 << 16;
+
+/// What [`for_each_step`] hands its visitor.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Step {
+    /// A board with at most [`STEP_ROWS`] free rows (the masks of its next row), standing for
+    /// `share` of the walk's root (each node's share divided evenly among its children).
+    Board {
+        /// Columns taken.
+        cols: u64,
+        /// Diagonal mask of the next row.
+        ld: u64,
+        /// Anti-diagonal mask of the next row.
+        rd: u64,
+        /// The fraction of the root's subtree this board stands for, in (0, 1].
+        share: f64,
+    },
+    /// No new board: the visitor may stop the walk.
+    Poll,
+}
+
+/// Walks the `n`-column board below the masks `cols`, `ld`, `rd` down to the boards with at
+/// most `step_rows` free rows ([`STEP_ROWS`] in the plans), in lexicographic order, and hands each to `visit`
+/// ([`Step::Board`]), with a [`Step::Poll`] every [`POLL_NODES`] boards walked, until `visit`
+/// breaks. Each placement is added to `nodes` when `NODES` is true, and the kernel's look-ahead
+/// drops boards as [`expand`] does, so the walk's nodes plus those of the kernel below every
+/// board handed out are the nodes of the kernel below the root: the count does not depend on
+/// the steps.
+pub fn for_each_step<const NODES: bool>(
+    n: u32,
+    (cols, ld, rd): (u64, u64, u64),
+    step_rows: u32,
+    nodes: &mut u64,
+    visit: &mut impl FnMut(Step) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    let mut walk = StepWalk { full: full_mask(n), step_rows, walked: 0 };
+    walk.walk::<NODES>(cols, ld, rd, 1.0, nodes, visit)
+}
+
+/// The fixed arguments of the step walk and its poll counter.
+struct StepWalk {
+    full: u64,
+    step_rows: u32,
+    walked: u32,
+}
+
+impl StepWalk {
+    fn walk<const NODES: bool>(
+        &mut self,
+        cols: u64,
+        ld: u64,
+        rd: u64,
+        share: f64,
+        nodes: &mut u64,
+        visit: &mut impl FnMut(Step) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        self.walked += 1;
+        if self.walked >= POLL_NODES {
+            self.walked = 0;
+            visit(Step::Poll)?;
+        }
+        let rest = self.full & !cols;
+        if kernel::looks_ahead(kernel::LOOKAHEAD, rest.count_ones()) && !kernel::may_complete(rest, ld, rd) {
+            return ControlFlow::Continue(());
+        }
+        if rest.count_ones() <= self.step_rows {
+            return visit(Step::Board { cols, ld, rd, share });
+        }
+        let mut free = rest & !(ld | rd);
+        let share = share / f64::from(free.count_ones().max(1));
+        while free != 0 {
+            let bit = free & free.wrapping_neg();
+            free ^= bit;
+            if NODES {
+                *nodes += 1;
+            }
+            self.walk::<NODES>(cols | bit, (ld | bit) << 1, (rd | bit) >> 1, share, nodes, visit)?;
+        }
+        ControlFlow::Continue(())
+    }
+}
+
+/// Returns the smallest split depth whose subproblem list, as made by `make(depth)`, holds at
+/// least `SUBPROBLEMS_PER_THREAD × threads` and at least [`MIN_SUBPROBLEMS`] subproblems, or the
+/// deepest depth there is (see the module docs for why).
+pub fn auto_split_depth(n: u32, threads: usize, make: impl Fn(u32) -> usize) -> u32 {
+    split_depth_for(n, target_subproblems(threads), make)
+}
+
+/// Returns how many subproblems the automatic split aims for on `threads` threads:
+/// [`SUBPROBLEMS_PER_THREAD`] per thread, and at least [`MIN_SUBPROBLEMS`].
+pub fn target_subproblems(threads: usize) -> usize {
+    SUBPROBLEMS_PER_THREAD.saturating_mul(threads).max(MIN_SUBPROBLEMS)
+}
+
+/// Returns the smallest split depth whose subproblem list, as made by `make(depth)`, holds at
+/// least `target` subproblems, or the deepest depth there is; never a depth past the first whose
+/// list reaches [`MAX_SUBPROBLEMS`] (the depth before it is taken, so that a large target, such
+/// as K = 4,096 shards at n = 27, gets the finest plan there is rather than an error).
+pub fn split_depth_for(n: u32, target: usize, make: impl Fn(u32) -> usize) -> u32 {
+    let deepest = n.clamp(1, MAX_SPLIT_DEPTH);
+    for d in 1..=deepest {
+        let len = make(d);
+        if len >= MAX_SUBPROBLEMS && d > 1 {
+            return d - 1;
+        }
+        if len >= target {
+            return d;
+        }
+    }
+    deepest
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::algo::mirror::mirror_subproblems;
+
+    #[test]
+    fn auto_depth_reaches_the_target_or_the_bottom() {
+        for threads in [1, 2, 8, 64, 200] {
+            let d = auto_split_depth(16, threads, |d| mirror_subproblems(16, d).len());
+            let target = (SUBPROBLEMS_PER_THREAD * threads).max(MIN_SUBPROBLEMS);
+            assert!(mirror_subproblems(16, d).len() >= target);
+            assert!(d == 1 || mirror_subproblems(16, d - 1).len() < target);
+        }
+        // A small board cannot reach the target: the deepest depth is taken.
+        assert_eq!(auto_split_depth(4, 2, |d| mirror_subproblems(4, d).len()), 4);
+        assert_eq!(auto_split_depth(0, 2, |d| mirror_subproblems(0, d).len()), 1);
+    }
+
+    #[test]
+    fn steps_count_what_the_kernel_counts_and_shares_add_up() {
+        // n = 13 at depth 2 leaves 11 free rows; steps of 8 free rows are the boards three
+        // rows further down (those the look-ahead keeps), and their completions and nodes add
+        // up to the kernel's on the whole subproblem.
+        let n = 13;
+        let full = full_mask(n);
+        for sub in mirror_subproblems(n, 2) {
+            let (mut want_nodes, mut got_nodes, mut walk_nodes) = (0, 0, 0);
+            let want = kernel::count_completions::<true>(
+                Level::best(),
+                full,
+                sub.cols,
+                sub.ld,
+                sub.rd,
+                &mut want_nodes,
+            );
+            let (mut got, mut shares, mut boards) = (0, 0.0, 0);
+            let flow = for_each_step::<true>(n, (sub.cols, sub.ld, sub.rd), 8, &mut walk_nodes, &mut |s| {
+                if let Step::Board { cols, ld, rd, share } = s {
+                    assert_eq!((full & !cols).count_ones(), 8);
+                    got +=
+                        kernel::count_completions::<true>(Level::best(), full, cols, ld, rd, &mut got_nodes);
+                    shares += share;
+                    boards += 1;
+                }
+                ControlFlow::Continue(())
+            });
+            assert!(flow.is_continue());
+            assert_eq!((got, got_nodes + walk_nodes), (want, want_nodes), "{:?}", sub.prefix.cols());
+            assert!(boards > 1 && shares > 0.0 && shares <= 1.0 + 1e-9, "{boards} {shares}");
+        }
+        // A board with few free rows is one step, the whole of it.
+        let mut seen = Vec::new();
+        let _ = for_each_step::<false>(8, (0, 0, 0), STEP_ROWS, &mut 0, &mut |s| {
+            seen.push(s);
+            ControlFlow::Continue(())
+        });
+        assert_eq!(seen, vec![Step::Board { cols: 0, ld: 0, rd: 0, share: 1.0 }]);
+        // A visitor that breaks ends the walk at once.
+        let mut calls = 0;
+        let flow = for_each_step::<false>(30, (0, 0, 0), STEP_ROWS, &mut 0, &mut |_| {
+            calls += 1;
+            ControlFlow::Break(())
+        });
+        assert!(flow.is_break() && calls == 1);
+    }
+
+    #[test]
+    fn auto_depth_stops_before_the_subproblem_limit() {
+        // A target past the limit: the last depth under it, not one that a plan would refuse.
+        let len = |d: u32| 10usize.pow(d + 3);
+        assert_eq!(split_depth_for(27, usize::MAX, len), 3);
+        assert!(len(3) < MAX_SUBPROBLEMS && len(4) >= MAX_SUBPROBLEMS);
+        // Depth 1 is kept even when it is already past the limit (the plan then refuses).
+        assert_eq!(split_depth_for(27, usize::MAX, |_| MAX_SUBPROBLEMS), 1);
+    }
+}
