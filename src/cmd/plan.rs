@@ -38,7 +38,19 @@ pub fn run(config: PlanConfig) -> anyhow::Result<ExitCode> {
     let setup_seconds = built.elapsed().as_secs_f64();
     let algorithm = plan.algorithm();
     let memory_mib = estimate::memory_bytes(plan.as_ref(), config.threads).div_ceil(1 << 20);
-    let cpu = config.sample.map(|budget| {
+    // The join's units from n = 28 (row-set quarter lists) take minutes each (0.3 to 1,572 CPU s
+    // measured, results/2026-12-02-q28/) and cannot stop midway: a sample would overrun any
+    // budget under an hour, so none is taken (the reason is printed instead).
+    let unsampled = (algorithm == nqueens::Algorithm::Join
+        && !plan.stops_midway()
+        && nqueens::algo::join::Quarters::for_board(n) == nqueens::algo::join::Quarters::RowSets
+        && config.sample.is_some_and(|b| b.as_secs_f64() < 3600.0))
+    .then(|| {
+        format!(
+            "not estimated: a join unit of n = {n} takes minutes and cannot stop midway, so no sample fits --sample-seconds under 3600 (results/2026-12-02-q28/q28.md estimates Q(28) at about 250-700 core-years)"
+        )
+    });
+    let cpu = config.sample.filter(|_| unsampled.is_none()).map(|budget| {
         let seed = config.seed.unwrap_or_else(|| {
             std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
@@ -83,6 +95,7 @@ pub fn run(config: PlanConfig) -> anyhow::Result<ExitCode> {
                 "setup_seconds": setup_seconds,
                 "cpu_seconds": cpu.as_ref().map(|c| c.cpu_seconds),
                 "cpu_seconds_std_error": cpu.as_ref().map(|c| c.std_error),
+                "cpu_not_estimated": unsampled,
                 "cpu_core_years": cpu.as_ref().map(|c| c.cpu_seconds / YEAR),
                 "sampled": cpu.as_ref().map(|c| c.sampled),
                 "sampled_share_counted": cpu.as_ref().map(|c| c.counted_share),
@@ -121,7 +134,10 @@ pub fn run(config: PlanConfig) -> anyhow::Result<ExitCode> {
                 writeln!(out, "setup:        {setup_seconds:.2} s per process (building the plan)")?;
                 match &cpu {
                     Some(c) => write_cpu(&mut out, c, k, threads)?,
-                    None => writeln!(out, "CPU time:     not estimated (--sample-seconds 0)")?,
+                    None => match &unsampled {
+                        Some(why) => writeln!(out, "CPU time:     {why}")?,
+                        None => writeln!(out, "CPU time:     not estimated (--sample-seconds 0)")?,
+                    },
                 }
                 if empty > 0 {
                     writeln!(
