@@ -621,7 +621,8 @@ fn finding_6_plan_honours_its_time_budget_at_any_n() {
     // The join at n = 28: no sample (its units take minutes), said at once; or, where 16 GiB
     // are not free, refused with one line and exit 2.
     let start = std::time::Instant::now();
-    let (code, stdout, stderr) = run(&["plan", "28", "--algorithm", "join", "--sample-seconds", "0.5", "-j", "1"]);
+    let (code, stdout, stderr) =
+        run(&["plan", "28", "--algorithm", "join", "--sample-seconds", "0.5", "-j", "1"]);
     assert!(start.elapsed().as_secs_f64() < 10.0);
     if code == 0 {
         let cpu = stdout.lines().find(|l| l.starts_with("CPU time:")).unwrap();
