@@ -38,16 +38,15 @@ pub fn run(config: PlanConfig) -> anyhow::Result<ExitCode> {
     let setup_seconds = built.elapsed().as_secs_f64();
     let algorithm = plan.algorithm();
     let memory_mib = estimate::memory_bytes(plan.as_ref(), config.threads).div_ceil(1 << 20);
-    // The join's units from n = 28 (row-set quarter lists) take minutes each (0.3 to 1,572 CPU s
-    // measured, results/2026-12-02-q28/) and cannot stop midway: a sample would overrun any
-    // budget under an hour, so none is taken (the reason is printed instead).
-    let unsampled = (algorithm == nqueens::Algorithm::Join
+    // Subproblems of minutes that cannot stop midway (the join's from n = 28): a sample would
+    // overrun any budget under an hour, so none is taken and the reason is printed instead.
+    let unsampled = (plan.long_subproblems()
         && !plan.stops_midway()
-        && nqueens::algo::join::Quarters::for_board(n) == nqueens::algo::join::Quarters::RowSets
         && config.sample.is_some_and(|b| b.as_secs_f64() < 3600.0))
     .then(|| {
         format!(
-            "not estimated: a join unit of n = {n} takes minutes and cannot stop midway, so no sample fits --sample-seconds under 3600 (results/2026-12-02-q28/q28.md estimates Q(28) at about 250-700 core-years)"
+            "not estimated: a {} unit of n = {n} takes minutes and cannot stop midway, so no sample fits --sample-seconds under 3600 (results/2026-12-02-q28/q28.md estimates Q(28) at about 250-700 core-years)",
+            algorithm.name()
         )
     });
     let cpu = config.sample.filter(|_| unsampled.is_none()).map(|budget| {

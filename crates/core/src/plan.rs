@@ -173,6 +173,12 @@ pub trait Plan: Sync {
     fn stops_midway(&self) -> bool {
         false
     }
+    /// Returns true if and only if one subproblem may take minutes or more (the join's from
+    /// n = 28: 0.3 to 1,572 CPU s measured, results/2026-12-02-q28/), so that, unless it
+    /// [`Plan::stops_midway`], a sample of seconds cannot count even one. False by default.
+    fn long_subproblems(&self) -> bool {
+        false
+    }
     /// Returns what [`Plan::solve`] returns, solving in steps: calls `step` with the fraction of
     /// the subproblem's work each finished step stands for (an estimate; the fractions add up
     /// to at most 1, and 0 means "no new step, may I go on?"), at least once a second or so

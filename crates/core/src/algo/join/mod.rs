@@ -257,7 +257,7 @@ impl JoinPlan {
             return &self.table;
         }
         let g = &self.g;
-        if quarters.h() != g.h || !quarters.is_row_sets() {
+        if quarters.h() != g.h {
             *quarters = QuarterTable::rows_only(g.h);
         }
         let west = kind_start(kind).free_rows(g) & !rows;
@@ -505,6 +505,11 @@ impl Plan for JoinPlan {
 
     fn len(&self) -> usize {
         self.len
+    }
+
+    /// From n = 28, where the whole quarter table is no longer built: units of minutes.
+    fn long_subproblems(&self) -> bool {
+        self.g.h > quarter::MAX_TABLE_H
     }
 
     /// The join fixes no prefix of rows: 0.
@@ -876,6 +881,9 @@ mod tests {
         assert_eq!(Quarters::for_board(27), Quarters::Table);
         assert_eq!(Quarters::for_board(28), Quarters::RowSets);
         assert_eq!(Quarters::for_board(29), Quarters::RowSets);
+        // Row sets at a small board are not what makes units long: the board is.
+        assert!(!JoinPlan::with_options(12, true, Quarters::RowSets).unwrap().long_subproblems());
+        assert!(!JoinPlan::new(12).unwrap().long_subproblems());
         assert!(matches!(check_memory_with(28, 1, Quarters::Table), Err(Error::JoinTooLarge { n: 28, .. })));
         assert!(matches!(check_memory_for(30, 1), Err(Error::JoinTooLarge { n: 30, max: 29, .. })));
     }
