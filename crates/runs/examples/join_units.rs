@@ -49,16 +49,19 @@ fn main() {
     let only: Vec<usize> = (0..plan.len()).step_by(step).collect();
     let t1 = Instant::now();
     let mut sum = 0u128;
+    // Unit `index` of `plan` on this thread, with the thread's CPU seconds it took.
+    let timed = |plan: &JoinPlan, index: usize| {
+        let t = nqueens_runs::estimate::thread_cpu_seconds();
+        let tally = plan.solve(index, true);
+        (tally, nqueens_runs::estimate::thread_cpu_seconds() - t)
+    };
     if both {
         // Each unit from the table and from row sets, alternately on this thread: CPU seconds
         // of each and whether the counts agree.
         let rows = JoinPlan::with_options(n as u32, true, Quarters::RowSets).expect("row sets fit");
         for &index in &only {
-            let t = nqueens_runs::estimate::thread_cpu_seconds();
-            let a = plan.solve(index, true);
-            let table_s = nqueens_runs::estimate::thread_cpu_seconds() - t;
-            let b = rows.solve(index, true);
-            let rows_s = nqueens_runs::estimate::thread_cpu_seconds() - t - table_s;
+            let (a, table_s) = timed(&plan, index);
+            let (b, rows_s) = timed(&rows, index);
             assert_eq!(a, b, "unit {index}: the table and row sets disagree");
             eprintln!(
                 "unit={index} table_seconds={table_s:.3} rows_seconds={rows_s:.3} halves={} solutions={}",
@@ -70,9 +73,7 @@ fn main() {
         // One thread: each unit on this thread, a line per unit on stderr (index, CPU seconds,
         // half-boards, solutions, peak so far).
         for &index in &only {
-            let t = nqueens_runs::estimate::thread_cpu_seconds();
-            let tally = plan.solve(index, true);
-            let cpu = nqueens_runs::estimate::thread_cpu_seconds() - t;
+            let (tally, cpu) = timed(&plan, index);
             eprintln!(
                 "unit={index} cpu_seconds={cpu:.2} halves={} solutions={} peak_mib={}",
                 tally.nodes,
