@@ -168,7 +168,8 @@ pub struct PlanArgs {
     #[arg(short = 'k', long, value_name = "K", default_value = "1", value_parser = parse_shard_count)]
     pub shards: usize,
 
-    /// Worker threads per shard, for the time per shard and the command lines.
+    /// Worker threads per shard, for the time per shard and the command lines; the sample is
+    /// counted on as many threads.
     #[arg(short = 'j', long, value_name = "T", default_value = "1", value_parser = parse_threads)]
     pub threads: usize,
 
@@ -176,8 +177,8 @@ pub struct PlanArgs {
     #[arg(long, value_name = "NAME", default_value = "auto", value_parser = parse_algorithm)]
     pub algorithm: Algorithm,
 
-    /// CPU seconds to spend counting the random sample (at least 8 subproblems are counted);
-    /// 0 skips the estimate.
+    /// CPU seconds each thread spends counting the random sample (at least 8 subproblems are
+    /// counted; long ones in part); 0 skips the estimate.
     #[arg(long, value_name = "S", default_value = "5", allow_negative_numbers = true, value_parser = parse_sample_seconds)]
     pub sample_seconds: f64,
 

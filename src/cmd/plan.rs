@@ -16,6 +16,11 @@ use crate::output::PlanFormat;
 /// Slurm's default `MaxArraySize` (slurm.conf): an array's task indices are below it.
 const DEFAULT_MAX_ARRAY_SIZE: usize = 1001;
 
+/// The least `--sample-seconds` for a plan of [`nqueens::Plan::long_subproblems`] (the join from
+/// n = 28): a unit there spends 5 s (40 s while the thread's buffers grow) before its first
+/// step (results/2026-12-02-plan/), so the 8 a sample counts at least take about this long.
+const LONG_SAMPLE: f64 = 300.0;
+
 /// Seconds of warning before a Slurm task's time limit in `scripts/slurm-shards.sh` (its
 /// default `--signal-lead`), added to the suggested `--time`.
 const SIGNAL_LEAD: f64 = 120.0;
@@ -38,25 +43,29 @@ pub fn run(config: PlanConfig) -> anyhow::Result<ExitCode> {
     let setup_seconds = built.elapsed().as_secs_f64();
     let algorithm = plan.algorithm();
     let memory_mib = estimate::memory_bytes(plan.as_ref(), config.threads).div_ceil(1 << 20);
-    // Subproblems of minutes that cannot stop midway (the join's from n = 28): a sample would
-    // overrun any budget under an hour, so none is taken and the reason is printed instead.
-    let unsampled = (plan.long_subproblems()
-        && !plan.stops_midway()
-        && config.sample.is_some_and(|b| b.as_secs_f64() < 3600.0))
+    // Subproblems whose setup alone takes seconds to a minute (the join's from n = 28: a unit's
+    // half-boards, before its first step): the fewest a sample counts would overrun a budget
+    // under LONG_SAMPLE, so none is taken and the reason is printed instead.
+    let unsampled = (plan.long_subproblems() && config.sample.is_some_and(|b| b.as_secs_f64() < LONG_SAMPLE))
     .then(|| {
         format!(
-            "not estimated: a {} unit of n = {n} takes minutes and cannot stop midway, so no sample fits --sample-seconds under 3600 (results/2026-12-02-q28/q28.md estimates Q(28) at about 250-700 core-years)",
+            "not estimated: a {} unit of n = {n} takes minutes, and 5-40 s before it can stop, so the sample needs --sample-seconds {LONG_SAMPLE} or more (results/2026-12-02-plan/ has the estimate of Q(28))",
             algorithm.name()
         )
     });
-    let cpu = config.sample.filter(|_| unsampled.is_none()).map(|budget| {
-        let seed = config.seed.unwrap_or_else(|| {
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(1, |d| d.as_nanos() as u64)
-        });
-        estimate::cpu_time(plan.as_ref(), budget, seed)
-    });
+    let cpu = config
+        .sample
+        .filter(|_| unsampled.is_none())
+        .map(|budget| {
+            let seed = config.seed.unwrap_or_else(|| {
+                std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(1, |d| d.as_nanos() as u64)
+            });
+            estimate::cpu_time_on(plan.as_ref(), budget, seed, config.threads)
+        })
+        .transpose()
+        .map_err(super::from_library)?;
     let threads = config.threads;
     // Per shard, wall-clock on T threads, with 50% slack for slower nodes and the estimate's
     // uncertainty, plus the warning lead; at least 5 minutes.
@@ -97,6 +106,8 @@ pub fn run(config: PlanConfig) -> anyhow::Result<ExitCode> {
                 "cpu_not_estimated": unsampled,
                 "cpu_core_years": cpu.as_ref().map(|c| c.cpu_seconds / YEAR),
                 "sampled": cpu.as_ref().map(|c| c.sampled),
+                "weighed": cpu.as_ref().map(|c| c.weighed),
+                "strata": cpu.as_ref().map(|c| c.strata),
                 "sampled_share_counted": cpu.as_ref().map(|c| c.counted_share),
                 "time_limit_seconds": time_limit,
                 "sbatch": sbatch,
@@ -132,7 +143,7 @@ pub fn run(config: PlanConfig) -> anyhow::Result<ExitCode> {
                 )?;
                 writeln!(out, "setup:        {setup_seconds:.2} s per process (building the plan)")?;
                 match &cpu {
-                    Some(c) => write_cpu(&mut out, c, k, threads)?,
+                    Some(c) => write_cpu(&mut out, c, k, threads, algorithm)?,
                     None => match &unsampled {
                         Some(why) => writeln!(out, "CPU time:     {why}")?,
                         None => writeln!(out, "CPU time:     not estimated (--sample-seconds 0)")?,
@@ -159,14 +170,26 @@ pub fn run(config: PlanConfig) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Writes the CPU time lines of the text format.
-fn write_cpu(out: &mut impl Write, c: &CpuEstimate, k: usize, threads: usize) -> io::Result<()> {
+/// Writes the CPU time lines of the text format (`algorithm`: the plan's, which says what a
+/// subproblem counted in part stands for).
+fn write_cpu(
+    out: &mut impl Write,
+    c: &CpuEstimate,
+    k: usize,
+    threads: usize,
+    algorithm: nqueens::Algorithm,
+) -> io::Result<()> {
     let exact = c.sampled == c.subproblems && c.counted_share >= 1.0;
     let spread = if exact {
         "every subproblem counted".to_string()
     } else {
+        let strata = if c.strata > 1 {
+            format!(" in {} strata by cost estimate ({} weighed)", c.strata, c.weighed)
+        } else {
+            String::new()
+        };
         format!(
-            "± {} (one standard error; 95%: ± {} = {:.0}%), from {} of {} subproblems sampled",
+            "± {} (one standard error; 95%: ± {} = {:.0}%), from {} of {} subproblems sampled{strata}",
             human(c.std_error),
             human(2.0 * c.std_error),
             200.0 * c.std_error / c.cpu_seconds.max(f64::MIN_POSITIVE),
@@ -174,14 +197,19 @@ fn write_cpu(out: &mut impl Write, c: &CpuEstimate, k: usize, threads: usize) ->
             c.subproblems
         )
     };
-    // Subproblems too long for the budget were counted in part and extrapolated: say how little.
-    let spread = if c.counted_share < 1.0 {
-        format!(
+    // Subproblems too long for the budget were counted in part and extrapolated: say how little,
+    // and whether the part stands for the whole (the join's parts of its matcher's blocks, dealt
+    // evenly) or is only the first steps (mirror's and d4's prefixes in lexicographic order).
+    let spread = match (c.counted_share < 1.0, algorithm) {
+        (false, _) => spread,
+        (true, nqueens::Algorithm::Join) => format!(
+            "{spread}, each counted for its share of --sample-seconds only: {} of their work on average (the setup and parts of the matcher's blocks, dealt evenly; the rest extrapolated by the matcher's cost model)",
+            percent(c.counted_share)
+        ),
+        (true, _) => format!(
             "{spread}, each counted for its share of --sample-seconds only: {} of their work on average (their first steps), so a rough estimate",
             percent(c.counted_share)
-        )
-    } else {
-        spread
+        ),
     };
     writeln!(out, "CPU time:     {} on one core of this machine, {spread}", human(c.cpu_seconds))?;
     if let Some(line) = core_years(c) {
@@ -262,6 +290,8 @@ mod tests {
         let c = |cpu_seconds: f64, std_error: f64| CpuEstimate {
             subproblems: 100,
             sampled: 10,
+            weighed: 100,
+            strata: 4,
             cpu_seconds,
             std_error,
             sample_seconds: 60.0,

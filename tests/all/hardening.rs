@@ -592,10 +592,12 @@ fn finding_6_plan_honours_its_time_budget_at_any_n() {
         assert_eq!(code, 0, "{stderr}");
         assert!(seconds < 10.0, "n = {n}: {seconds} s");
         let cpu = stdout.lines().find(|l| l.starts_with("CPU time:")).unwrap();
+        // At least 8, each stopped after 1/128 of the budget.
+        let sampled: usize = cpu.split("from ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
         assert!(
-            cpu.contains("from 8 of ")
-                && cpu
-                    .contains(" subproblems sampled, each counted for its share of --sample-seconds only: ")
+            sampled >= 8
+                && cpu.contains(" subproblems sampled")
+                && cpu.contains(", each counted for its share of --sample-seconds only: ")
                 && cpu.ends_with(" of their work on average (their first steps), so a rough estimate"),
             "{cpu}"
         );

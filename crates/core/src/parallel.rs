@@ -167,6 +167,20 @@ pub fn pool(threads: usize, name: &'static str) -> Result<rayon::ThreadPool, Err
         .map_err(|e| Error::ThreadPool { threads, reason: e.to_string() })
 }
 
+/// Runs `work(i)` once on each of `threads` threads of a fresh [`pool`] named `name` (i = 0,
+/// 1, …) and returns what each returned, in thread order: for work that is not a count, such
+/// as the plan command's timed sample, which shares its state between the threads itself.
+///
+/// # Errors
+/// As [`pool`].
+pub fn on_threads<R: Send>(
+    threads: usize,
+    name: &'static str,
+    work: impl Fn(usize) -> R + Sync,
+) -> Result<Vec<R>, Error> {
+    Ok(pool(threads, name)?.broadcast(|ctx| work(ctx.index())))
+}
+
 /// Solves every subproblem of `plan` on `pool` and returns the exact sum, telling `progress` of
 /// each; counts nodes when `stats` is true.
 pub fn run(plan: &dyn Plan, pool: &rayon::ThreadPool, progress: Progress, stats: bool) -> Outcome {

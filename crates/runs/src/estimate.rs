@@ -2,32 +2,60 @@
 //! of its subproblems counted on this machine, and the memory one process needs.
 //!
 //! # CPU time
-//! Subproblems are drawn uniformly at random without replacement and each is counted on the
-//! calling thread, timed by the thread's CPU clock (`CLOCK_THREAD_CPUTIME_ID`, so other load on
-//! a shared machine barely matters), until the time budget is spent (at least
-//! [`MIN_SAMPLE`] subproblems, at most all). The total is the ratio estimator against the shard
-//! planner's cost probe ([`crate::shard::estimate`], known for every subproblem in
-//! microseconds): T = (Σ sampled seconds / Σ sampled probes) × Σ all probes, which cancels most
-//! of the 10× spread between subproblems of row-prefix plans; for plans without prefixes (the
-//! join) every probe is 1 and it is the plain mean × count. Its standard error is the usual
-//! first-order one (Cochran, *Sampling Techniques*, 3rd ed., §6.3):
-//! N·√((1 − m/N)·s²/m), with s² the sample variance of the residuals tᵢ − R·xᵢ; the estimate is
-//! exact (error 0) when every subproblem was counted.
+//! Double sampling for stratification (Cochran, *Sampling Techniques*, 3rd ed., §12.2), with a
+//! ratio estimator within each stratum (§6.10):
 //!
-//! A subproblem of a plan that can stop one midway ([`Plan::stops_midway`]: mirror and d4,
-//! whose subproblems take minutes from n ≈ 28) is counted for at most its share of the budget
-//! (budget / [`MIN_SAMPLE`]), in its steps ([`Plan::solve_in_steps`]), and its time is the time
-//! spent over the share of its work the finished steps stand for: the budget is honoured at
-//! any n, and [`CpuEstimate::counted_share`] says how little was measured (the first steps in
-//! lexicographic order, not a random part: a rough estimate).
+//! 1. **Weighed:** up to [`WEIGHED`] subproblems drawn uniformly at random without replacement
+//!    (all of them in smaller plans) get a cheap predictor x of their cost: the shard planner's
+//!    probe for row-prefix plans ([`crate::shard::estimate`]), else [`Plan::sample_weight`]
+//!    (the join's pair counts, the search-tree estimate of mirror and d4), microseconds each,
+//!    for at most a tenth of the budget. They are sorted by x into up to [`MAX_STRATA`] strata
+//!    of equal size, so each stratum's share W_h of the plan is known.
+//! 2. **Counted:** subproblems are taken in the weighed sample's random order within their
+//!    stratum, the stratum each time the one furthest behind its Neyman target
+//!    n_h ∝ W_h·√x̄_h (spread ∝ x̄_h and cost ∝ x̄_h; at least 2 each first), and counted on
+//!    `threads` threads, each timed by its thread's CPU clock (`CLOCK_THREAD_CPUTIME_ID`, so
+//!    other load on a shared machine barely matters), until every thread has spent the budget
+//!    less the weighing's time (at least [`MIN_SAMPLE`] subproblems, at most all). Each thread
+//!    first solves the weighed subproblem of the largest predictor to its first step, untimed
+//!    (but within its budget), so that its buffers have grown as they have in a run.
+//! 3. **Estimate:** the mean CPU time per subproblem is Σ_h W_h·ȳ_h with ȳ_h = (Σt/Σx)_h · x̄_h
+//!    (x̄_h over the weighed ones), times the plan's N subproblems; its variance
+//!    Σ_h W_h²(1 − n_h/m_h)s_h²/n_h + (1 − m/N)/m · Σ_h W_h(ȳ_h − ȳ)², with s_h² the variance of
+//!    the residuals t − R_h·x, m_h and m the weighed counts (strata with fewer than 2 counted
+//!    are merged with a neighbour first). The estimate is exact (error 0) when every
+//!    subproblem was counted.
+//!
+//! A subproblem of a plan that can stop one midway ([`Plan::stops_midway`]: mirror and d4, whose
+//! subproblems take minutes from n ≈ 28, and the join, whose units take seconds from n = 24) is
+//! counted for at most [`UNIT_SHARE`] of the budget once a step has finished, in its steps
+//! ([`Plan::solve_in_steps`]), and its time is the time spent over the share of its work the
+//! finished steps stand for: the budget is honoured at any n, and
+//! [`CpuEstimate::counted_share`] says how much was measured. The join's steps are parts of its
+//! matcher's blocks dealt round robin (each part meets every kind of block) after the unit's
+//! setup, so one part stands for the whole unit well (within 10–15% of a unit's time at
+//! n = 24–26, results/2026-12-02-plan/); mirror's and d4's are the first steps in
+//! lexicographic order, not a random part: a rough estimate.
 
-use std::time::{Duration, Instant};
+use std::collections::HashSet;
+use std::sync::Mutex;
+use std::time::Duration;
 
 use crate::shard::estimate as probe;
 use nqueens::Plan;
 
 /// The fewest subproblems a sample counts, whatever the budget.
 pub const MIN_SAMPLE: usize = 8;
+
+/// The most subproblems the sample weighs (step 1 of the module docs).
+pub const WEIGHED: usize = 1 << 16;
+
+/// The most strata (step 1 of the module docs).
+pub const MAX_STRATA: usize = 8;
+
+/// The share of the budget after which a subproblem that has finished a step is stopped and
+/// extrapolated (see the module docs).
+pub const UNIT_SHARE: f64 = 1.0 / 128.0;
 
 /// An estimate of the CPU time of counting every subproblem of a plan on one core.
 #[derive(Clone, Debug, PartialEq)]
@@ -36,11 +64,15 @@ pub struct CpuEstimate {
     pub subproblems: usize,
     /// How many were counted, m (1 ≤ m ≤ N; 0 only for an empty plan).
     pub sampled: usize,
+    /// How many were weighed (step 1 of the module docs).
+    pub weighed: usize,
+    /// The strata the estimate used (after merging those counted fewer than twice).
+    pub strata: usize,
     /// The estimated CPU seconds of all N subproblems on one core of this machine.
     pub cpu_seconds: f64,
     /// Its standard error in CPU seconds (0 when m = N).
     pub std_error: f64,
-    /// The CPU seconds the sample itself took.
+    /// The CPU seconds the sample itself took, over every thread.
     pub sample_seconds: f64,
     /// The mean share of its work that each sampled subproblem was counted for: 1 when every
     /// one ran to its end, less when some were stopped at their share of the budget and
@@ -60,82 +92,298 @@ pub fn thread_cpu_seconds() -> f64 {
             return ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9;
         }
     }
-    static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
-    START.get_or_init(Instant::now).elapsed().as_secs_f64()
+    static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+    START.get_or_init(std::time::Instant::now).elapsed().as_secs_f64()
+}
+
+/// Returns [`cpu_time_on`] on one thread (the calling one's pool of one).
+///
+/// # Panics
+/// If the thread cannot be started.
+pub fn cpu_time(plan: &dyn Plan, budget: Duration, seed: u64) -> CpuEstimate {
+    cpu_time_on(plan, budget, seed, 1).expect("one thread starts")
 }
 
 /// Returns the estimated CPU time of counting all of `plan` on one core (see the module docs):
-/// counts random subproblems (drawn with the xorshift generator seeded by `seed`) on this thread
-/// until `budget` CPU seconds are spent, at least [`MIN_SAMPLE`] of them (or all).
-pub fn cpu_time(plan: &dyn Plan, budget: Duration, seed: u64) -> CpuEstimate {
+/// weighs and counts random subproblems (drawn with the xorshift generator seeded by `seed`)
+/// on `threads` threads until each has spent `budget` CPU seconds, at least [`MIN_SAMPLE`]
+/// subproblems (or all).
+///
+/// # Errors
+/// [`nqueens::Error`] if the threads cannot be started ([`nqueens::parallel::pool`]).
+pub fn cpu_time_on(
+    plan: &dyn Plan,
+    budget: Duration,
+    seed: u64,
+    threads: usize,
+) -> Result<CpuEstimate, nqueens::Error> {
     let n = plan.len();
-    let probes: Vec<f64> = (0..n).map(|i| probe(plan, i) as f64).collect();
-    let all_probes: f64 = probes.iter().sum();
-    let mut order: Vec<usize> = (0..n).collect();
+    let budget = budget.as_secs_f64();
     let mut rng = seed | 1;
-    let mut next = || {
+    let mut next = move || {
         // xorshift64 (Marsaglia, 2003): enough to draw a sample, the same for the same seed.
         rng ^= rng << 13;
         rng ^= rng >> 7;
         rng ^= rng << 17;
         rng
     };
+    // Step 1: the weighed sample, in random order, with its predictors.
     let start = thread_cpu_seconds();
-    // Each subproblem's share of the budget, in CPU seconds (at least a millisecond).
-    let cap = (budget.as_secs_f64() / MIN_SAMPLE as f64).max(1e-3);
-    let (mut times, mut shares) = (Vec::new(), 0.0);
-    let mut sample_seconds = 0.0;
-    for m in 0..n {
-        // Partial Fisher–Yates shuffle: order[m] is a uniform draw among those not yet taken.
-        let pick = m + (next() % (n - m) as u64) as usize;
-        order.swap(m, pick);
-        let t0 = thread_cpu_seconds();
-        let share = if plan.stops_midway() {
-            // Stopped at its share of the budget, once a step has finished.
-            let mut done = 0.0;
-            let whole = plan.solve_in_steps(order[m], false, &mut |step| {
-                done += step;
-                if done > 0.0 && thread_cpu_seconds() - t0 >= cap {
+    let drawn = draw(n, WEIGHED.min(n), &mut next);
+    let prefixes = n > 0 && plan.prefix(0).is_some();
+    let mut weighed: Vec<(usize, f64)> = Vec::with_capacity(drawn.len());
+    for &i in &drawn {
+        let x = if prefixes { probe(plan, i) as f64 } else { plan.sample_weight(i) };
+        weighed.push((i, x.max(f64::MIN_POSITIVE)));
+        if weighed.len() >= 4 * MAX_STRATA && thread_cpu_seconds() - start >= budget / 10.0 {
+            break;
+        }
+    }
+    let strata = stratify(&weighed);
+    // What the weighing took comes off each thread's counting budget, so the whole sample
+    // spends about `budget` of wall-clock time.
+    let counting = (budget - (thread_cpu_seconds() - start)).max(0.0);
+    // Step 2: the counted sample.
+    let shared = Mutex::new(Sampler::new(&strata));
+    let cap = (budget * UNIT_SHARE).max(1e-3);
+    // The subproblem of the largest predictor, solved once untimed on each thread before the
+    // sample (to its first step), so that the thread's buffers have grown as in a run, where a
+    // thread solves one subproblem after another: a cold first unit of the join at n = 26 took
+    // 3.5 s to its first step against 0.45 s warm.
+    let warm_up = weighed.iter().max_by(|a, b| a.1.total_cmp(&b.1)).map(|u| u.0);
+    nqueens::parallel::on_threads(threads, "nqueens-plan", |_| {
+        let begun = thread_cpu_seconds();
+        if let Some(i) = warm_up.filter(|_| plan.stops_midway() && n > MIN_SAMPLE) {
+            let _ = plan.solve_in_steps(i, false, &mut |step| {
+                if step > 0.0 {
                     std::ops::ControlFlow::Break(())
                 } else {
                     std::ops::ControlFlow::Continue(())
                 }
             });
-            if whole.is_some() { 1.0 } else { f64::min(done, 1.0) }
-        } else {
-            std::hint::black_box(plan.solve(order[m], false));
-            1.0
-        };
-        let spent = thread_cpu_seconds() - t0;
-        sample_seconds += spent;
-        times.push(spent / share);
-        shares += share;
-        if times.len() >= MIN_SAMPLE && thread_cpu_seconds() - start >= budget.as_secs_f64() {
-            break;
+        }
+        loop {
+            let Some((h, i, x)) = shared
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .take(|taken| taken < MIN_SAMPLE || thread_cpu_seconds() - begun < counting)
+            else {
+                break;
+            };
+            let t0 = thread_cpu_seconds();
+            let share = if plan.stops_midway() {
+                // Stopped at its share of the budget, once a step has finished.
+                let mut done = 0.0;
+                let whole = plan.solve_in_steps(i, false, &mut |step| {
+                    done += step;
+                    if done > 0.0 && thread_cpu_seconds() - t0 >= cap {
+                        std::ops::ControlFlow::Break(())
+                    } else {
+                        std::ops::ControlFlow::Continue(())
+                    }
+                });
+                if whole.is_some() { 1.0 } else { f64::min(done, 1.0) }
+            } else {
+                std::hint::black_box(plan.solve(i, false));
+                1.0
+            };
+            let spent = thread_cpu_seconds() - t0;
+            shared
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .record(h, Counted { x, t: spent / share, share, spent });
+        }
+    })?;
+    let sampler = shared.into_inner().unwrap_or_else(|e| e.into_inner());
+    Ok(sampler.estimate(n, weighed.len()))
+}
+
+/// Returns `m` distinct indices below `n` in uniformly random order.
+fn draw(n: usize, m: usize, next: &mut impl FnMut() -> u64) -> Vec<usize> {
+    if m.saturating_mul(4) >= n {
+        // Partial Fisher–Yates shuffle of every index.
+        let mut all: Vec<usize> = (0..n).collect();
+        for k in 0..m {
+            let pick = k + (next() % (n - k) as u64) as usize;
+            all.swap(k, pick);
+        }
+        all.truncate(m);
+        return all;
+    }
+    // Few of many: rejection of repeats.
+    let mut seen = HashSet::with_capacity(m);
+    let mut out = Vec::with_capacity(m);
+    while out.len() < m {
+        let i = (next() % n as u64) as usize;
+        if seen.insert(i) {
+            out.push(i);
         }
     }
-    let m = times.len();
-    if m == 0 {
-        return CpuEstimate {
+    out
+}
+
+/// One stratum of the weighed sample: its subproblems (index, predictor) in the sample's random
+/// order.
+#[derive(Clone, Debug, Default)]
+struct Stratum {
+    units: Vec<(usize, f64)>,
+    mean_x: f64,
+}
+
+/// Returns the weighed sample in up to [`MAX_STRATA`] strata of equal size by predictor (one
+/// where every predictor is the same), each in the sample's order.
+fn stratify(weighed: &[(usize, f64)]) -> Vec<Stratum> {
+    let m = weighed.len();
+    let uniform = weighed.windows(2).all(|w| w[0].1 == w[1].1);
+    let count = if uniform { 1 } else { MAX_STRATA.min(m / 4).max(1) };
+    // Rank of each weighed subproblem by predictor (ties by sample order).
+    let mut by_x: Vec<usize> = (0..m).collect();
+    by_x.sort_by(|&a, &b| weighed[a].1.total_cmp(&weighed[b].1).then(a.cmp(&b)));
+    let mut stratum_of = vec![0; m];
+    for (rank, &k) in by_x.iter().enumerate() {
+        stratum_of[k] = rank * count / m.max(1);
+    }
+    let mut strata = vec![Stratum::default(); count];
+    for (k, &unit) in weighed.iter().enumerate() {
+        strata[stratum_of[k]].units.push(unit);
+    }
+    for s in &mut strata {
+        s.mean_x = s.units.iter().map(|u| u.1).sum::<f64>() / s.units.len().max(1) as f64;
+    }
+    strata
+}
+
+/// A counted subproblem: its predictor, its estimated whole CPU seconds, the share of its work
+/// counted and the CPU seconds spent.
+#[derive(Clone, Copy, Debug)]
+struct Counted {
+    x: f64,
+    t: f64,
+    share: f64,
+    spent: f64,
+}
+
+/// The counted sample being drawn from the strata (step 2 of the module docs).
+struct Sampler {
+    strata: Vec<Stratum>,
+    /// Neyman targets, in proportion.
+    target: Vec<f64>,
+    /// Subproblems handed out per stratum.
+    taken: Vec<usize>,
+    counted: Vec<Vec<Counted>>,
+}
+
+impl Sampler {
+    fn new(strata: &[Stratum]) -> Sampler {
+        let total: usize = strata.iter().map(|s| s.units.len()).sum();
+        let target =
+            strata.iter().map(|s| s.units.len() as f64 / total.max(1) as f64 * s.mean_x.sqrt()).collect();
+        Sampler {
+            strata: strata.to_vec(),
+            target,
+            taken: vec![0; strata.len()],
+            counted: vec![Vec::new(); strata.len()],
+        }
+    }
+
+    /// Returns the next subproblem to count (stratum, index, predictor), if `go(taken so far)`
+    /// says to go on and any is left: 2 from each stratum first, then from the stratum furthest
+    /// behind its target.
+    fn take(&mut self, go: impl FnOnce(usize) -> bool) -> Option<(usize, usize, f64)> {
+        let taken: usize = self.taken.iter().sum();
+        if !go(taken) {
+            return None;
+        }
+        let open = |h: &usize| self.taken[*h] < self.strata[*h].units.len();
+        let h = (0..self.strata.len()).filter(open).min_by(|&a, &b| {
+            let key = |h: usize| {
+                if self.taken[h] < 2 {
+                    (0, self.taken[h] as f64)
+                } else {
+                    (1, self.taken[h] as f64 / self.target[h])
+                }
+            };
+            let (ka, kb) = (key(a), key(b));
+            ka.0.cmp(&kb.0).then(ka.1.total_cmp(&kb.1))
+        })?;
+        let (i, x) = self.strata[h].units[self.taken[h]];
+        self.taken[h] += 1;
+        Some((h, i, x))
+    }
+
+    fn record(&mut self, h: usize, c: Counted) {
+        self.counted[h].push(c);
+    }
+
+    /// The estimate over `n` subproblems of which `m` were weighed (step 3 of the module docs).
+    fn estimate(self, n: usize, m: usize) -> CpuEstimate {
+        let all: Vec<&Counted> = self.counted.iter().flatten().collect();
+        let sampled = all.len();
+        let sample_seconds = all.iter().map(|c| c.spent).sum();
+        let counted_share = all.iter().map(|c| c.share).sum::<f64>() / sampled.max(1) as f64;
+        let empty = CpuEstimate {
             subproblems: n,
-            sampled: 0,
+            sampled,
+            weighed: m,
+            strata: 0,
             cpu_seconds: 0.0,
             std_error: 0.0,
             sample_seconds,
-            counted_share: 1.0,
+            counted_share: if sampled == 0 { 1.0 } else { counted_share },
         };
+        if sampled == 0 {
+            return empty;
+        }
+        // Merge each stratum counted fewer than twice into its neighbour (by predictor).
+        // (the weighed subproblems, the counted ones) of each group of strata.
+        type Group = (Vec<(usize, f64)>, Vec<Counted>);
+        let mut groups: Vec<Group> = Vec::new();
+        for (s, c) in self.strata.into_iter().zip(self.counted) {
+            match groups.last_mut() {
+                Some(last) if last.1.len() < 2 => {
+                    last.0.extend(s.units);
+                    last.1.extend(c);
+                }
+                _ => groups.push((s.units, c)),
+            }
+        }
+        if groups.len() > 1 && groups.last().is_some_and(|g| g.1.len() < 2) {
+            let last = groups.pop().expect("two groups");
+            let before = groups.last_mut().expect("one group");
+            before.0.extend(last.0);
+            before.1.extend(last.1);
+        }
+        // Per group: W_h, ȳ_h (ratio to the weighed mean predictor), the residual variance.
+        let mut parts = Vec::new();
+        for (units, counted) in &groups {
+            let w = units.len() as f64 / m as f64;
+            let mean_x = units.iter().map(|u| u.1).sum::<f64>() / units.len() as f64;
+            let ratio = counted.iter().map(|c| c.t).sum::<f64>() / counted.iter().map(|c| c.x).sum::<f64>();
+            let k = counted.len();
+            let s2 = if k < 2 {
+                0.0
+            } else {
+                counted.iter().map(|c| (c.t - ratio * c.x).powi(2)).sum::<f64>() / (k - 1) as f64
+            };
+            parts.push((w, ratio * mean_x, s2, k as f64, units.len() as f64));
+        }
+        let mean: f64 = parts.iter().map(|p| p.0 * p.1).sum();
+        let whole = sampled >= n && counted_share >= 1.0;
+        let var = if whole {
+            0.0
+        } else {
+            let within: f64 =
+                parts.iter().map(|&(w, _, s2, k, mh)| w * w * (1.0 - k / mh).max(0.0) * s2 / k).sum();
+            let between: f64 = parts.iter().map(|&(w, y, ..)| w * (y - mean).powi(2)).sum();
+            within + (1.0 - m as f64 / n as f64).max(0.0) / m as f64 * between
+        };
+        CpuEstimate {
+            strata: groups.len(),
+            cpu_seconds: mean * n as f64,
+            std_error: n as f64 * var.sqrt(),
+            ..empty
+        }
     }
-    let counted_share = shares / m as f64;
-    let x: Vec<f64> = order[..m].iter().map(|&i| probes[i]).collect();
-    let ratio = times.iter().sum::<f64>() / x.iter().sum::<f64>();
-    let cpu_seconds = ratio * all_probes;
-    let std_error = if (m >= n && counted_share >= 1.0) || m < 2 {
-        0.0
-    } else {
-        let s2 = times.iter().zip(&x).map(|(t, x)| (t - ratio * x).powi(2)).sum::<f64>() / (m - 1) as f64;
-        n as f64 * ((1.0 - m as f64 / n as f64) * s2 / m as f64).sqrt()
-    };
-    CpuEstimate { subproblems: n, sampled: m, cpu_seconds, std_error, sample_seconds, counted_share }
 }
 
 /// Bytes a counting process needs besides its tables: the program, thread stacks, the plan's
@@ -182,6 +430,82 @@ mod tests {
         // The same seed draws the same subproblems.
         let again = cpu_time(&MirrorPlan::new(12, 3).unwrap(), Duration::ZERO, 7);
         assert_eq!(again.sampled, part.sampled);
+    }
+
+    /// Draws are distinct and in range, all of a small plan, few of a large one.
+    #[test]
+    fn draws_are_distinct_indices() {
+        let mut rng = 9u64;
+        let mut next = || {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng
+        };
+        for (n, m) in [(10, 10), (100, 30), (1_000_000, 500)] {
+            let mut got = draw(n, m, &mut next);
+            assert_eq!(got.len(), m);
+            assert!(got.iter().all(|&i| i < n));
+            got.sort_unstable();
+            got.dedup();
+            assert_eq!(got.len(), m, "n = {n}: repeats");
+        }
+    }
+
+    /// Strata split the weighed sample by predictor into equal parts (one when every predictor is
+    /// equal), each in the sample's order.
+    #[test]
+    fn strata_split_by_predictor() {
+        let weighed: Vec<(usize, f64)> = (0..64).map(|i| (i, ((i * 37) % 64) as f64)).collect();
+        let strata = stratify(&weighed);
+        assert_eq!(strata.len(), MAX_STRATA);
+        for (h, s) in strata.iter().enumerate() {
+            assert_eq!(s.units.len(), 8);
+            assert!(s.units.iter().all(|u| (u.1 as usize) / 8 == h), "{h}: {:?}", s.units);
+            assert!(s.units.windows(2).all(|w| w[0].0 < w[1].0), "sample order");
+        }
+        let flat: Vec<(usize, f64)> = (0..64).map(|i| (i, 1.0)).collect();
+        assert_eq!(stratify(&flat).len(), 1);
+    }
+
+    /// The estimator on made-up times: t = 3x exactly gives 3·Σx over the weighed sample scaled
+    /// to N with no within-stratum error; a stratum counted once is merged with a neighbour;
+    /// every subproblem counted whole is exact.
+    #[test]
+    fn the_stratified_ratio_estimator_on_known_times() {
+        let weighed: Vec<(usize, f64)> = (0..80).map(|i| (i, 1.0 + (i % 40) as f64)).collect();
+        let strata = stratify(&weighed);
+        let mut sampler = Sampler::new(&strata);
+        // Every stratum twice first, then the largest predictors more often.
+        let mut taken = Vec::new();
+        while let Some((h, _, x)) = sampler.take(|t| t < 40) {
+            taken.push(h);
+            sampler.record(h, Counted { x, t: 3.0 * x, share: 1.0, spent: 3.0 * x });
+        }
+        assert_eq!(&taken[..16], &[0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7]);
+        let last = taken.iter().filter(|&&h| h == 7).count();
+        let first = taken.iter().filter(|&&h| h == 0).count();
+        assert!(last > first, "Neyman: {taken:?}");
+        let mean_x = weighed.iter().map(|u| u.1).sum::<f64>() / 80.0;
+        let e = sampler.estimate(8000, 80);
+        assert!((e.cpu_seconds - 8000.0 * 3.0 * mean_x).abs() < 1e-6 * e.cpu_seconds, "{e:?}");
+        // Between strata: the weighed sample's own spread, (1 − m/N)/m · Σ W_h (ȳ_h − ȳ)².
+        assert!(e.std_error > 0.0 && e.strata == 8 && e.sampled == 40, "{e:?}");
+        // One counted in the top stratum: merged into the one below.
+        let mut one = Sampler::new(&strata);
+        for (h, stratum) in strata.iter().enumerate() {
+            for &(_, x) in &stratum.units[..if h == 7 { 1 } else { 2 }] {
+                one.record(h, Counted { x, t: x, share: 1.0, spent: x });
+            }
+        }
+        assert_eq!(one.estimate(8000, 80).strata, 7);
+        // All of a plan of 80, counted whole: exact.
+        let mut all = Sampler::new(&strata);
+        while let Some((h, _, x)) = all.take(|_| true) {
+            all.record(h, Counted { x, t: 2.0, share: 1.0, spent: 2.0 });
+        }
+        let e = all.estimate(80, 80);
+        assert!((e.cpu_seconds - 160.0).abs() < 1e-9 && e.std_error == 0.0 && e.sampled == 80, "{e:?}");
     }
 
     #[test]

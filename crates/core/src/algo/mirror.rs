@@ -93,6 +93,27 @@ impl MirrorPlan {
     }
 }
 
+impl MirrorPlan {
+    /// Returns the weight of subproblem `index` from `paths` random paths ([`Plan::weight`];
+    /// 1 if `paths` is 0).
+    fn weight_with(&self, index: usize, paths: u32) -> f64 {
+        if paths == 0 {
+            return 1.0;
+        }
+        let sub = &self.subproblems[index];
+        let full = full_mask(self.n);
+        let free = |&(c, l, r): &(u64, u64, u64)| full & !(c | l | r);
+        let place = |&(c, l, r): &(u64, u64, u64), b: u64| (c | b, (l | b) << 1, (r | b) >> 1);
+        weight::weight_of_tree(weight::tree_size(
+            (sub.cols, sub.ld, sub.rd),
+            paths,
+            index as u64,
+            free,
+            place,
+        ))
+    }
+}
+
 impl Plan for MirrorPlan {
     fn n(&self) -> u32 {
         self.n
@@ -146,21 +167,13 @@ impl Plan for MirrorPlan {
     /// [`weight::weight_paths`] paths, seeded by the index) to the power
     /// [`weight::WEIGHT_POWER`]; 1 in plans too large for the paths.
     fn weight(&self, index: usize) -> f64 {
-        let paths = weight::weight_paths(self.n, self.subproblems.len());
-        if paths == 0 {
-            return 1.0;
-        }
-        let sub = &self.subproblems[index];
-        let full = full_mask(self.n);
-        let free = |&(c, l, r): &(u64, u64, u64)| full & !(c | l | r);
-        let place = |&(c, l, r): &(u64, u64, u64), b: u64| (c | b, (l | b) << 1, (r | b) >> 1);
-        weight::weight_of_tree(weight::tree_size(
-            (sub.cols, sub.ld, sub.rd),
-            paths,
-            index as u64,
-            free,
-            place,
-        ))
+        self.weight_with(index, weight::weight_paths(self.n, self.subproblems.len()))
+    }
+
+    /// The same with [`weight::WEIGHT_PATHS`] paths however large the plan (1 below
+    /// [`weight::WEIGHTS_FROM`]).
+    fn sample_weight(&self, index: usize) -> f64 {
+        self.weight_with(index, weight::weight_paths(self.n, 1))
     }
 
     fn stops_midway(&self) -> bool {

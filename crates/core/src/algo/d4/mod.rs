@@ -248,6 +248,26 @@ impl D4Plan {
     }
 }
 
+impl D4Plan {
+    /// Returns the weight of subproblem `index` from `paths` random paths ([`Plan::weight`];
+    /// 1 if `paths` is 0).
+    fn weight_with(&self, index: usize, paths: u32) -> f64 {
+        if self.small_board() || paths == 0 {
+            return 1.0;
+        }
+        let sub = &self.subproblems[index];
+        let events = self.constellations[sub.constellation as usize].events();
+        let full = full_mask(self.n);
+        let free = |&(_, _, c, l, r): &(u8, u32, u64, u64, u64)| full & !(c | l | r);
+        let place = |&(e, row, c, l, r): &(u8, u32, u64, u64, u64), b: u64| {
+            let (ahead, row, l, r) = apply_events(&events[e as usize..], row + 1, (l | b) << 1, (r | b) >> 1);
+            ((events.len() - ahead.len()) as u8, row, c | b, l, r)
+        };
+        let root = (sub.event, sub.row, sub.cols, sub.ld, sub.rd);
+        weight::weight_of_tree(weight::tree_size(root, paths, index as u64, free, place))
+    }
+}
+
 impl Plan for D4Plan {
     fn level(&self) -> Level {
         self.level
@@ -305,20 +325,13 @@ impl Plan for D4Plan {
     /// [`weight::weight_paths`] paths, seeded by the index) to the power
     /// [`weight::WEIGHT_POWER`]; 1 in plans too large for the paths.
     fn weight(&self, index: usize) -> f64 {
-        let paths = weight::weight_paths(self.n, self.subproblems.len());
-        if self.small_board() || paths == 0 {
-            return 1.0;
-        }
-        let sub = &self.subproblems[index];
-        let events = self.constellations[sub.constellation as usize].events();
-        let full = full_mask(self.n);
-        let free = |&(_, _, c, l, r): &(u8, u32, u64, u64, u64)| full & !(c | l | r);
-        let place = |&(e, row, c, l, r): &(u8, u32, u64, u64, u64), b: u64| {
-            let (ahead, row, l, r) = apply_events(&events[e as usize..], row + 1, (l | b) << 1, (r | b) >> 1);
-            ((events.len() - ahead.len()) as u8, row, c | b, l, r)
-        };
-        let root = (sub.event, sub.row, sub.cols, sub.ld, sub.rd);
-        weight::weight_of_tree(weight::tree_size(root, paths, index as u64, free, place))
+        self.weight_with(index, weight::weight_paths(self.n, self.subproblems.len()))
+    }
+
+    /// The same with [`weight::WEIGHT_PATHS`] paths however large the plan (1 below
+    /// [`weight::WEIGHTS_FROM`]).
+    fn sample_weight(&self, index: usize) -> f64 {
+        self.weight_with(index, weight::weight_paths(self.n, 1))
     }
 
     fn stops_midway(&self) -> bool {

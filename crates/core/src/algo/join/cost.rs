@@ -44,6 +44,19 @@ pub fn weight(plan: &JoinPlan, index: usize) -> f64 {
     if !weighs(plan) {
         return 1.0;
     }
+    sample_weight(plan, index)
+}
+
+/// Returns the weight [`weight`] gives unit `index` of a plan it weighs, at any n (for a sample
+/// of the units): 1 + (P_E + P_W)^[`PAIR_POWER`]; 1 for a row-set plan (n ≥ 28), which holds
+/// no lists to read the lengths from.
+///
+/// # Panics
+/// If `index` is not below the plan's number of units.
+pub fn sample_weight(plan: &JoinPlan, index: usize) -> f64 {
+    if plan.table.is_row_sets() {
+        return 1.0;
+    }
     let (east, west) = pair_counts(plan, index);
     1.0 + ((east + west) as f64).powf(PAIR_POWER)
 }

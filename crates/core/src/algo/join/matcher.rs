@@ -37,6 +37,8 @@
 //! level; the [`Level`] passed in picks the copy. The block loop has one copy per chunk count
 //! and width a board reaches, so its shifts and offsets are constants.
 
+use std::ops::ControlFlow;
+
 use super::bits::low_mask;
 use crate::arch::portable::Squeeze;
 use crate::arch::{Bits512, Lanes, Level, Row, Simd, Tally, multiversion};
@@ -53,6 +55,25 @@ pub const MAX_CHUNK: u32 = 8;
 pub const TAIL: usize = 12;
 
 const WORDS: usize = BLOCK / 64;
+
+/// The fewest blocks a part of [`Matcher::count_coded_in_parts`] matches (a stored set of fewer
+/// is one part).
+pub const MIN_PART_BLOCKS: usize = 16;
+
+/// How far [`Matcher::count_coded_in_parts`] has come: `done` parts of `total` (over every
+/// stored piece), standing for `share` of the matching's work.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Parts {
+    /// Parts matched so far.
+    pub done: usize,
+    /// Parts in all: pieces × parts per piece.
+    pub total: usize,
+    /// The share of the work of matching every piece that the parts done stand for (0 to 1):
+    /// within a piece by the cost model (each block's and raw tail's compatible queries, see
+    /// `sieve_cost`), each piece 1/pieces. Parts differ: a block of the sieve's bucket 0
+    /// meets every query.
+    pub share: f64,
+}
 
 /// A query: a mask and the weight its count is multiplied by.
 pub type Query = (u64, u32);
@@ -182,35 +203,73 @@ impl Matcher {
         codes: &[u64],
         weights: [u32; 4],
     ) -> u64 {
+        self.count_coded_in_parts(level, classes, codes, weights, 1, &mut |_| ControlFlow::Continue(()))
+            .expect("nothing stops the count")
+    }
+
+    /// Returns what [`Matcher::count_coded`] returns, matching each stored piece (see
+    /// [`Matcher::max_stored`]) in up to `max_parts` parts of about equal work (its blocks
+    /// dealt round robin, so each part meets every kind of block; at least
+    /// [`MIN_PART_BLOCKS`] blocks a part): calls `after` with [`Parts`] once the first
+    /// piece is stored and its codes sorted (`done` = 0), then after every part, and returns
+    /// `None` as soon as `after` returns [`ControlFlow::Break`]. The parts add no work: every
+    /// block is matched once, as in one part.
+    pub fn count_coded_in_parts(
+        &mut self,
+        level: Level,
+        classes: &[(&[u64], u32)],
+        codes: &[u64],
+        weights: [u32; 4],
+        max_parts: usize,
+        after: &mut dyn FnMut(Parts) -> ControlFlow<()>,
+    ) -> Option<u64> {
         if codes.is_empty() || classes.iter().all(|c| c.0.is_empty()) {
-            return 0;
+            return Some(0);
         }
         let stored: usize = classes.iter().map(|c| c.0.len()).sum();
-        match self.max_stored {
-            // Stored in pieces, each matched against every code: the same sum, in the memory of
-            // one piece's tables (a pass over the codes per piece).
-            Some(cap) if stored > cap.max(1) => {
-                let mut total = 0;
-                for &(masks, weight) in classes {
-                    for piece in masks.chunks(cap.max(1)) {
-                        self.build(level, &[(piece, weight)], codes);
-                        total += self.count_stored(level, codes, weights);
-                    }
-                }
-                total
-            }
-            _ => {
-                self.build(level, classes, codes);
-                self.count_stored(level, codes, weights)
+        // One piece unless the stored side exceeds `max_stored`: then pieces of that many, each
+        // matched against every code (a pass over the codes per piece), in the memory of one
+        // piece's tables.
+        let cap = match self.max_stored {
+            Some(cap) if stored > cap.max(1) => cap.max(1),
+            _ => usize::MAX,
+        };
+        let pieces: usize =
+            if cap == usize::MAX { 1 } else { classes.iter().map(|c| c.0.len().div_ceil(cap)).sum() };
+        let largest = stored.min(cap);
+        let parts = (largest / BLOCK / MIN_PART_BLOCKS).clamp(1, max_parts.max(1));
+        let mut progress = Parts { done: 0, total: pieces * parts, share: 0.0 };
+        if pieces == 1 {
+            self.build(level, classes, codes);
+            return self.count_stored(level, codes, weights, parts, &mut progress, after);
+        }
+        let mut total = 0;
+        for &(masks, weight) in classes {
+            for piece in masks.chunks(cap) {
+                self.build(level, &[(piece, weight)], codes);
+                total += self.count_stored(level, codes, weights, parts, &mut progress, after)?;
             }
         }
+        Some(total)
     }
 
     /// Returns the sum [`Matcher::count_coded`] returns, against the masks stored by the last
-    /// [`Matcher::build`].
-    fn count_stored(&mut self, level: Level, codes: &[u64], weights: [u32; 4]) -> u64 {
+    /// [`Matcher::build`], in `parts` parts (see [`Matcher::count_coded_in_parts`]; `progress`
+    /// counts the parts done over every piece).
+    fn count_stored(
+        &mut self,
+        level: Level,
+        codes: &[u64],
+        weights: [u32; 4],
+        parts: usize,
+        progress: &mut Parts,
+        after: &mut dyn FnMut(Parts) -> ControlFlow<()>,
+    ) -> Option<u64> {
+        let pieces = progress.total / parts;
         if codes.is_empty() || (self.block_weights.is_empty() && self.tail.is_empty()) {
-            return 0;
+            progress.done += parts;
+            progress.share += 1.0 / pieces as f64;
+            return Some(0);
         }
         let mut prepared = std::mem::take(&mut self.queries);
         let (occupied, cut) = (self.occupied, self.cut);
@@ -289,9 +348,66 @@ impl Matcher {
         prepared.truncate(codes.len());
         squeeze_all(level, &mut prepared, occupied, CLASS);
         self.query_starts = starts;
-        let total = count_sorted(level, self, &prepared);
+        let work = if parts > 1 { self.part_work(level, parts) } else { vec![1.0] };
+        let mut total = 0;
+        let mut stopped = progress.done == 0 && after(*progress).is_break();
+        for (part, w) in work.iter().enumerate() {
+            if stopped {
+                break;
+            }
+            total += count_sorted(level, self, &prepared, part, parts);
+            progress.done += 1;
+            progress.share = (progress.share + w / pieces as f64).min(1.0);
+            stopped = after(*progress).is_break();
+        }
         self.queries = prepared;
-        total
+        (!stopped).then_some(total)
+    }
+
+    /// Returns the modelled share of the matching's work in each of `parts` parts of the stored
+    /// blocks and tails against the sorted queries, adding up to one: a block meets the queries
+    /// whose bucket is disjoint from its own (the AND of its words' buckets), at one row per
+    /// chunk and [`Costs::per_query`] each; a raw tail mask costs [`Costs::per_raw`] per query.
+    fn part_work(&self, level: Level, parts: usize) -> Vec<f64> {
+        let k = self.cut.count_ones();
+        let buckets = 1usize << k;
+        let all = buckets - 1;
+        // compat[t]: the counted queries (weight slots not 0) whose bucket is a subset of t.
+        let mut compat: Vec<u64> = (0..buckets)
+            .map(|b| {
+                (0..CLASSES)
+                    .filter(|&slot| self.run_weights[slot] != 0)
+                    .map(|slot| {
+                        (self.query_starts[b * CLASSES + slot + 1] - self.query_starts[b * CLASSES + slot])
+                            as u64
+                    })
+                    .sum()
+            })
+            .collect();
+        for bit in 0..k {
+            for t in 0..buckets {
+                if t >> bit & 1 == 1 {
+                    compat[t] += compat[t ^ (1 << bit)];
+                }
+            }
+        }
+        let costs = Costs::of(level);
+        let per_query = (self.chunks as u64 * costs.row(self.bits_per_chunk) + costs.per_query) as f64;
+        let mut work = vec![0.0; parts];
+        for (b, &bucket) in self.block_buckets.iter().enumerate() {
+            work[b % parts] += compat[!(bucket as usize) & all] as f64 * per_query;
+        }
+        for (i, run) in self.tail_runs.iter().enumerate() {
+            let len = f64::from(run.end - run.start);
+            work[i % parts] += len * compat[!(run.bucket as usize) & all] as f64 * costs.per_raw as f64;
+        }
+        let sum: f64 = work.iter().sum();
+        if sum > 0.0 {
+            work.iter_mut().for_each(|w| *w /= sum);
+        } else {
+            work.fill(1.0 / parts as f64);
+        }
+        work
     }
 
     /// Stores `classes`: masks with the weight each counts for.
@@ -983,9 +1099,10 @@ unsafe fn index_body<S: Simd>(src: &[u64], mask: u64, table: &[u16; 1 << MAX_CUT
     }
 }
 
-/// Returns the weighted count of the stored blocks and raw tails of `m` against `queries`
-/// (squeezed and sorted into runs by bucket and slot), in the copies of `level`.
-fn count_sorted(level: Level, m: &Matcher, queries: &[u64]) -> u64 {
+/// Returns the weighted count of part `part` of `parts` of the stored blocks and raw tails of
+/// `m` against `queries` (squeezed and sorted into runs by bucket and slot), in the copies of
+/// `level`: the blocks and the raw tail runs `part`, `part + parts`, … (each once over the parts).
+fn count_sorted(level: Level, m: &Matcher, queries: &[u64], part: usize, parts: usize) -> u64 {
     // One copy per (chunks, width) a board can reach: at most 2(2h − 1) = 50 mask bits
     // (h ≤ 13), so 10 chunks of 5 bits, 9 of 6, 8 of 7, 7 of 8, each a function of its own
     // per level (inlined into one function they ran 5–10% slower at AVX-512, n = 20). Other
@@ -993,12 +1110,12 @@ fn count_sorted(level: Level, m: &Matcher, queries: &[u64]) -> u64 {
     macro_rules! dispatch {
         ($($c:literal: $($k:literal)*;)*) => {
             match (m.chunks, m.bits_per_chunk) {
-                $($(($k, $c) => blocks::<$k, $c>(level, m, queries),)*)*
-                _ => blocks_any(level, m, queries),
+                $($(($k, $c) => blocks::<$k, $c>(level, m, queries, part, parts),)*)*
+                _ => blocks_any(level, m, queries, part, parts),
             }
         };
     }
-    tail_sum(m, queries)
+    tail_sum(m, queries, part, parts)
         + dispatch!(
             5: 1 2 3 4 5 6 7 8 9 10;
             6: 1 2 3 4 5 6 7 8 9;
@@ -1009,12 +1126,12 @@ fn count_sorted(level: Level, m: &Matcher, queries: &[u64]) -> u64 {
 
 multiversion! {
     /// The block loop for `K` chunks of `C` bits ([`blocks_body`]).
-    fn blocks[const K: usize, const C: u32](m: &Matcher, queries: &[u64]) -> u64 => blocks_body[K, C];
+    fn blocks[const K: usize, const C: u32](m: &Matcher, queries: &[u64], part: usize, parts: usize) -> u64 => blocks_body[K, C];
 }
 
 multiversion! {
     /// The block loop for any shape (variable shifts).
-    fn blocks_any(m: &Matcher, queries: &[u64]) -> u64 => blocks_any_body;
+    fn blocks_any(m: &Matcher, queries: &[u64], part: usize, parts: usize) -> u64 => blocks_any_body;
 }
 
 /// The block loop for `K` chunks of `C` bits: per block, per run of queries of one bucket and
@@ -1023,27 +1140,41 @@ multiversion! {
 /// shifts and offsets. (Row offsets precomputed per query with `pdep`, one `u16` load per
 /// chunk instead of a shift and a mask, ran 6% slower on AVX-512.)
 #[inline(always)]
-unsafe fn blocks_body<S: Simd, const K: usize, const C: u32>(m: &Matcher, queries: &[u64]) -> u64 {
+unsafe fn blocks_body<S: Simd, const K: usize, const C: u32>(
+    m: &Matcher,
+    queries: &[u64],
+    part: usize,
+    parts: usize,
+) -> u64 {
     debug_assert_eq!((m.chunks, m.bits_per_chunk), (K, C));
     // SAFETY: this runs with `S`'s features.
-    unsafe { block_loop::<S>(m, queries, K, C) }
+    unsafe { block_loop::<S>(m, queries, K, C, part, parts) }
 }
 
 /// [`blocks_body`] for any shape (variable shifts).
 #[inline(always)]
-unsafe fn blocks_any_body<S: Simd>(m: &Matcher, queries: &[u64]) -> u64 {
+unsafe fn blocks_any_body<S: Simd>(m: &Matcher, queries: &[u64], part: usize, parts: usize) -> u64 {
     // SAFETY: this runs with `S`'s features.
-    unsafe { block_loop::<S>(m, queries, m.chunks, m.bits_per_chunk) }
+    unsafe { block_loop::<S>(m, queries, m.chunks, m.bits_per_chunk, part, parts) }
 }
 
-/// The loop of [`blocks_body`]: constant `chunks` and `c` when inlined from there. (Plain loops
-/// over buckets and slots: the iterator of [`runs`] was not inlined here and cost 5%.)
+/// The loop of [`blocks_body`] over the blocks `part`, `part + parts`, …: constant `chunks` and
+/// `c` when inlined from there. (Plain loops over buckets and slots: the iterator of [`runs`]
+/// was not inlined here and cost 5%.)
 #[inline(always)]
-unsafe fn block_loop<S: Simd>(m: &Matcher, queries: &[u64], chunks: usize, c: u32) -> u64 {
+unsafe fn block_loop<S: Simd>(
+    m: &Matcher,
+    queries: &[u64],
+    chunks: usize,
+    c: u32,
+    part: usize,
+    parts: usize,
+) -> u64 {
     let rows = 1usize << c;
     let mask = rows as u64 - 1;
     let mut total = 0u64;
-    for (b, (&block_weight, &bucket)) in m.block_weights.iter().zip(&m.block_buckets).enumerate() {
+    for b in (part..m.block_weights.len()).step_by(parts.max(1)) {
+        let (block_weight, bucket) = (m.block_weights[b], m.block_buckets[b]);
         let tables = &m.tables[b * m.block_rows..(b + 1) * m.block_rows];
         let mut sum = 0u64;
         for qb in 0..m.query_buckets() {
@@ -1106,12 +1237,12 @@ struct TailRun {
     end: u32,
 }
 
-/// Returns the weighted count of the raw tails against the compatible (squeezed, sorted)
-/// queries.
+/// Returns the weighted count of the raw tail runs `part`, `part + parts`, … against the
+/// compatible (squeezed, sorted) queries.
 #[inline(always)]
-fn tail_sum(m: &Matcher, queries: &[u64]) -> u64 {
+fn tail_sum(m: &Matcher, queries: &[u64], part: usize, parts: usize) -> u64 {
     let mut total = 0;
-    for run in &m.tail_runs {
+    for run in m.tail_runs.iter().skip(part).step_by(parts.max(1)) {
         let masks = &m.tail[run.start as usize..run.end as usize];
         let mut sum = 0u64;
         for qb in (0..m.query_buckets()).filter(|&qb| qb as u32 & run.bucket == 0) {
@@ -1220,6 +1351,51 @@ mod tests {
                     }
                 }
                 m.cuts = None;
+            }
+        }
+    }
+
+    /// Matching in parts (and in stored pieces) adds up to the one-part count at every level,
+    /// with and without the sieve; the callback sees every part once, in order, and a break
+    /// stops the count at once.
+    #[test]
+    fn parts_and_pieces_count_like_one_pass() {
+        let mut rng = Rng(7);
+        let mut m = Matcher::new();
+        // 40 blocks and a remainder: 2 parts of 16 blocks or more; two classes.
+        let masks: Vec<u64> = (0..40 * BLOCK + 300).map(|_| rng.mask(36, 0b1000)).collect();
+        let codes: Vec<u64> = (0..2000).map(|i| rng.mask(36, 0) | (i % 3) << 62).collect();
+        let classes: [(&[u64], u32); 2] = [(&masks[..30 * BLOCK], 1), (&masks[30 * BLOCK..], 3)];
+        let weights = [1, 2, 5, 0];
+        for level in Level::available() {
+            for (cuts, pieces) in [(Some(0), None), (None, None), (None, Some(9 * BLOCK + 17))] {
+                (m.cuts, m.max_stored) = (cuts, pieces);
+                let want = m.count_coded(level, &classes, &codes, weights);
+                for max_parts in [1, 2, 64] {
+                    let mut seen = Vec::new();
+                    let got = m.count_coded_in_parts(level, &classes, &codes, weights, max_parts, &mut |p| {
+                        seen.push(p);
+                        ControlFlow::Continue(())
+                    });
+                    assert_eq!(got, Some(want), "{level:?} {cuts:?} {pieces:?} {max_parts}");
+                    // One piece of 40 blocks and more: 2 parts of 16 blocks or more; pieces of
+                    // 9 blocks (4 of the first class, 2 of the second): one part each.
+                    let total = seen[0].total;
+                    assert_eq!(total, if pieces.is_some() { 6 } else { max_parts.min(2) }, "{seen:?}");
+                    // Once with 0 when the first piece is stored, then 1..=total.
+                    let done: Vec<usize> = seen.iter().map(|p| p.done).collect();
+                    assert_eq!(done, (0..=total).collect::<Vec<_>>(), "{level:?} {max_parts}");
+                    // The modelled shares rise from 0 to 1.
+                    assert!(seen.windows(2).all(|w| w[0].share <= w[1].share), "{seen:?}");
+                    assert!(seen[0].share == 0.0 && (seen[total].share - 1.0).abs() < 1e-9, "{seen:?}");
+                }
+                // 64 parts at most, 16 blocks at least: 40 blocks make 2 parts per piece.
+                let mut last = Parts { done: 0, total: 0, share: 0.0 };
+                let stopped = m.count_coded_in_parts(level, &classes, &codes, weights, 64, &mut |p| {
+                    last = p;
+                    if p.done == 1 { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+                });
+                assert_eq!((stopped, last.done), (None, 1));
             }
         }
     }

@@ -48,11 +48,13 @@ pub mod start;
 pub mod symmetric;
 
 use std::cell::RefCell;
+use std::ops::ControlFlow;
+use std::time::Instant;
 
 use crate::arch::Level;
 use bits::{low_mask, reverse};
 use half::{FLAG_NORTH_U, FLAG_SOUTH_V, Geometry, HalfScratch, Side, window_codes};
-use matcher::Matcher;
+use matcher::{Matcher, Parts};
 use quarter::QuarterTable;
 pub use start::Start;
 use symmetric::subsets_of;
@@ -316,10 +318,11 @@ impl JoinPlan {
         let mut total = 0;
         for group in self.groups.iter().filter(|gr| gr.kind == kind) {
             for &rows in &self.lists[group.list] {
-                total += match kind {
-                    Kind::Axis { b } => self.round_axis(b, rows, a..a + 1, &mut s).0 / 8,
-                    _ => self.round(kind, rows, &mut s).0,
+                let counted = match kind {
+                    Kind::Axis { b } => self.round_axis(b, rows, a..a + 1, &mut s, None).map(|c| c.0 / 8),
+                    _ => self.round(kind, rows, &mut s, None).map(|c| c.0),
                 };
+                total += counted.expect("nothing stops the count");
             }
         }
         total
@@ -327,8 +330,9 @@ impl JoinPlan {
 
     /// Counts one even or centre unit: enumerates the east halves and the west halves (by
     /// weight class), stores the smaller side in the matcher and queries it with the other;
-    /// returns (weighted solutions, halves enumerated).
-    fn round(&self, kind: Kind, rows: u64, s: &mut Scratch) -> (u128, u64) {
+    /// returns (weighted solutions, halves enumerated), or `None` if `steps` stopped it (the
+    /// matcher runs in parts when `steps` is given, see [`Steps`]).
+    fn round(&self, kind: Kind, rows: u64, s: &mut Scratch, steps: Steps<'_>) -> Option<(u128, u64)> {
         let g = &self.g;
         let n = g.n;
         let start = kind_start(kind);
@@ -355,7 +359,7 @@ impl JoinPlan {
         let cols = low_mask(g.h) as u32;
         let e_end = window_codes(table, g, Side::East, rows, cols, east_u, east_v, false, half, east, 0);
         if e_end == 0 {
-            return (0, 0);
+            return Some((0, 0));
         }
         let east = &east[..e_end];
         let w_end = window_codes(
@@ -380,7 +384,7 @@ impl JoinPlan {
         // queries; matching is symmetric.
         let matched = if e_end <= w_end {
             // The matcher drops the west halves of weight 0 (plain = 0: no long-diagonal queen).
-            matcher.count_coded(self.level, &[(east, 1)], &west_raw[..w_end], weights)
+            count(matcher, self.level, &[(east, 1)], &west_raw[..w_end], weights, steps)?
         } else {
             for w in west.iter_mut() {
                 w.clear();
@@ -392,17 +396,25 @@ impl JoinPlan {
                     west[wt.trailing_zeros() as usize].push(w & !flag_bits);
                 }
             }
-            matcher.count_coded(self.level, &[(&west[0], 1), (&west[1], 2), (&west[2], 4)], east, [1; 4])
+            let classes = [(&west[0][..], 1), (&west[1][..], 2), (&west[2][..], 4)];
+            count(matcher, self.level, &classes, east, [1; 4], steps)?
         };
-        (outer as u128 * matched as u128, halves)
+        Some((outer as u128 * matched as u128, halves))
     }
 
     /// Counts one axis unit: the middle-column queen at (h+b, h), east rows `rows`, and the
     /// middle-row queen at (h, h+a) for every a in `a_range`. The east halves avoid the column
     /// queen and are stored once; the row queen's two diagonals are window diagonals (a < h),
     /// so each west query carries them and the matcher drops the east halves that meet them.
-    /// Returns (solutions × 8, halves enumerated).
-    fn round_axis(&self, b: u32, rows: u64, a_range: std::ops::Range<u32>, s: &mut Scratch) -> (u128, u64) {
+    /// Returns (solutions × 8, halves enumerated), or `None` if `steps` stopped it.
+    fn round_axis(
+        &self,
+        b: u32,
+        rows: u64,
+        a_range: std::ops::Range<u32>,
+        s: &mut Scratch,
+        steps: Steps<'_>,
+    ) -> Option<(u128, u64)> {
         let g = &self.g;
         let (n, h) = (g.n, g.h);
         let free = Start::Axis { a: 1, b }.free_rows(g);
@@ -413,7 +425,7 @@ impl JoinPlan {
         let e_end =
             window_codes(table, g, Side::East, rows, low_mask(h) as u32, col_u, col_v, false, half, east, 0);
         if e_end == 0 {
-            return (0, 0);
+            return Some((0, 0));
         }
         // Every middle-row queen's west halves go into one set, each carrying the queen's two
         // window diagonals; the count is symmetric, so the smaller of the two sets is stored.
@@ -446,8 +458,8 @@ impl JoinPlan {
         } else {
             (&west_raw[..w_end], &east[..e_end])
         };
-        let total = matcher.count_coded(self.level, &[(stored, 8)], other, [1; 4]) as u128;
-        (total, halves)
+        let total = count(matcher, self.level, &[(stored, 8)], other, [1; 4], steps)? as u128;
+        Some((total, halves))
     }
 }
 
@@ -530,8 +542,87 @@ impl Plan for JoinPlan {
         cost::weight(self, index)
     }
 
+    /// [`cost::sample_weight`]: the same at any n below 28.
+    fn sample_weight(&self, index: usize) -> f64 {
+        cost::sample_weight(self, index)
+    }
+
     /// Counts unit `index`; `nodes` is the number of half-boards enumerated when `stats` is true.
     fn solve(&self, index: usize, stats: bool) -> Tally {
+        self.solve_with(index, stats, None).expect("nothing stops the count")
+    }
+
+    /// Once the unit's half-boards are enumerated and the first stored piece is built (the
+    /// setup: a fifth to a half of a unit at n = 24), the matcher runs in up to [`MAX_PARTS`]
+    /// parts of its blocks ([`Matcher::count_coded_in_parts`]), so a unit stops within a part:
+    /// under a second up to n = 27, a few seconds at n = 28. The shares are timed against the
+    /// matcher's cost model: after the first part, which the model says is w of the matching,
+    /// the unit's whole time is estimated as setup + (first part's time) / w, the first share is
+    /// the time so far over that, and each later part gets the rest in proportion to its
+    /// modelled work. The setup itself reports 0 ("may I go on?").
+    fn stops_midway(&self) -> bool {
+        true
+    }
+
+    fn solve_in_steps(
+        &self,
+        index: usize,
+        stats: bool,
+        step: &mut dyn FnMut(f64) -> ControlFlow<()>,
+    ) -> Option<Tally> {
+        let t0 = Instant::now();
+        // (setup seconds, first share, the model's share of the first part, the model's share so far)
+        let (mut setup, mut first, mut w1, mut before) = (0.0, 1.0, 1.0, 0.0);
+        let mut on_part = |p: Parts| {
+            let now = t0.elapsed().as_secs_f64();
+            let share = match p.done {
+                0 => {
+                    setup = now;
+                    0.0
+                }
+                1 => {
+                    w1 = if p.share > 0.0 { p.share } else { 1.0 / p.total as f64 };
+                    let whole = setup + (now - setup) / w1;
+                    first = if whole > 0.0 { (now / whole).min(1.0) } else { w1 };
+                    first
+                }
+                _ if w1 < 1.0 => (p.share - before).max(0.0) * (1.0 - first) / (1.0 - w1),
+                _ => 0.0,
+            };
+            before = p.share;
+            step(share)
+        };
+        self.solve_with(index, stats, Some(&mut on_part))
+    }
+}
+
+/// The matcher's progress callback of a unit solved in steps ([`Plan::solve_in_steps`]), or
+/// `None` to match in one part without one.
+type Steps<'a> = Option<&'a mut dyn FnMut(Parts) -> ControlFlow<()>>;
+
+/// The most parts a unit's matcher runs in when solved in steps.
+pub const MAX_PARTS: usize = 64;
+
+/// Returns what [`Matcher::count_coded`] returns, in parts through `steps` when given (`None`
+/// if it stopped the count).
+fn count(
+    matcher: &mut Matcher,
+    level: Level,
+    classes: &[(&[u64], u32)],
+    codes: &[u64],
+    weights: [u32; 4],
+    steps: Steps<'_>,
+) -> Option<u64> {
+    match steps {
+        None => Some(matcher.count_coded(level, classes, codes, weights)),
+        Some(after) => matcher.count_coded_in_parts(level, classes, codes, weights, MAX_PARTS, after),
+    }
+}
+
+impl JoinPlan {
+    /// Counts unit `index` as [`Plan::solve`] does, in parts through `steps` when given; `None`
+    /// if `steps` stopped it.
+    fn solve_with(&self, index: usize, stats: bool, steps: Steps<'_>) -> Option<Tally> {
         let gi = self.groups.partition_point(|gr| gr.first <= index) - 1;
         let group = &self.groups[gi];
         let rows = self.lists[group.list][index - group.first];
@@ -543,11 +634,11 @@ impl Plan for JoinPlan {
             s.matcher.cuts = self.cuts;
             s.matcher.max_stored = self.max_stored;
             match group.kind {
-                Kind::Axis { b } => self.round_axis(b, rows, 1..b, s),
-                kind => self.round(kind, rows, s),
+                Kind::Axis { b } => self.round_axis(b, rows, 1..b, s, steps),
+                kind => self.round(kind, rows, s, steps),
             }
-        });
-        Tally { solutions, nodes: if stats { halves as u128 } else { 0 }, ..Tally::default() }
+        })?;
+        Some(Tally { solutions, nodes: if stats { halves as u128 } else { 0 }, ..Tally::default() })
     }
 }
 
@@ -871,6 +962,44 @@ mod tests {
         }
         assert_eq!(max_stored(13), None);
         assert_eq!(max_stored(14), Some(1 << 23));
+    }
+
+    /// Units solved in steps (the matcher in parts, stored pieces too) count as in one pass; the
+    /// shares are positive after the setup and add up to 1; a break ends a unit without counts.
+    #[test]
+    fn units_in_steps_count_like_one_pass() {
+        for (n, cap) in [(16, None), (16, Some(100)), (17, Some(1000))] {
+            let mut plan = JoinPlan::new(n).unwrap();
+            plan.set_max_stored(cap);
+            let (mut total, mut parted, mut big) = (0u128, 0, (0, 0));
+            for index in 0..plan.len() {
+                let (mut shares, mut calls) = (0.0, 0);
+                let tally = plan
+                    .solve_in_steps(index, true, &mut |share| {
+                        assert!((0.0..=1.0).contains(&share), "n = {n} unit {index}: share {share}");
+                        (shares, calls) = (shares + share, calls + 1);
+                        ControlFlow::Continue(())
+                    })
+                    .unwrap();
+                assert_eq!(tally, plan.solve(index, true), "n = {n} unit {index}");
+                big = big.max((tally.nodes, index));
+                assert!(calls == 0 || (shares - 1.0).abs() < 1e-9, "n = {n} unit {index}: {shares}");
+                parted += usize::from(calls > 2);
+                total += tally.solutions;
+            }
+            assert_eq!(total, crate::oeis::A000170.get(n).unwrap(), "n = {n}");
+            // Units of n < 20 store under 16 blocks: one part each, unless stored in pieces.
+            assert_eq!(parted > 0, cap.is_some(), "n = {n}: {parted} units ran in parts");
+            // A break at the first part's share: no counts.
+            let big = big.1;
+            if cap.is_none() {
+                continue;
+            }
+            let stopped = plan.solve_in_steps(big, false, &mut |share| {
+                if share > 0.0 { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+            });
+            assert_eq!(stopped, None, "n = {n} unit {big}");
+        }
     }
 
     /// The join covers n = 28–29 with row sets: the plan is made without a table, and the whole
