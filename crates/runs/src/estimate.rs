@@ -18,7 +18,9 @@
 //!    other load on a shared machine barely matters), until every thread has spent the budget
 //!    less the weighing's time (at least [`MIN_SAMPLE`] subproblems, at most all). Each thread
 //!    first solves the weighed subproblem of the largest predictor to its first step, untimed
-//!    (but within its budget), so that its buffers have grown as they have in a run.
+//!    (but within its budget), so that its buffers have grown as they have in a run; a short
+//!    subproblem is counted after its neighbour, untimed ([`SHORT`]), so that it finds the
+//!    caches as in a run.
 //! 3. **Estimate:** the mean CPU time per subproblem is Σ_h W_h·ȳ_h with ȳ_h = (Σt/Σx)_h · x̄_h
 //!    (x̄_h over the weighed ones), times the plan's N subproblems; its variance
 //!    Σ_h W_h²(1 − n_h/m_h)s_h²/n_h + (1 − m/N)/m · Σ_h W_h(ȳ_h − ȳ)², with s_h² the variance of
@@ -56,6 +58,13 @@ pub const MAX_STRATA: usize = 8;
 /// The share of the budget after which a subproblem that has finished a step is stopped and
 /// extrapolated (see the module docs).
 pub const UNIT_SHARE: f64 = 1.0 / 128.0;
+
+/// Subproblems shorter than this many CPU seconds are counted after their neighbour (index − 1),
+/// untimed, where the thread's last one was that short: the runner takes neighbours in blocks
+/// of up to 64 (they share quarter lists and prefixes, so a unit finds them in cache), and
+/// short units counted alone, cold, took 11–17% longer than in a whole count at n = 18–19
+/// (results/2026-12-02-plan/accuracy.csv). Longer units barely notice.
+pub const SHORT: f64 = 0.01;
 
 /// An estimate of the CPU time of counting every subproblem of a plan on one core.
 #[derive(Clone, Debug, PartialEq)]
@@ -162,6 +171,8 @@ pub fn cpu_time_on(
                 }
             });
         }
+        // Whether the last subproblem this thread counted was short (see SHORT).
+        let mut short = false;
         loop {
             let Some((h, i, x)) = shared
                 .lock()
@@ -170,6 +181,10 @@ pub fn cpu_time_on(
             else {
                 break;
             };
+            if short && i > 0 {
+                // Its neighbour first, untimed, as the runner's order has it (see SHORT).
+                std::hint::black_box(plan.solve(i - 1, false));
+            }
             let t0 = thread_cpu_seconds();
             let share = if plan.stops_midway() {
                 // Stopped at its share of the budget, once a step has finished.
@@ -188,6 +203,7 @@ pub fn cpu_time_on(
                 1.0
             };
             let spent = thread_cpu_seconds() - t0;
+            short = spent < SHORT;
             shared
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())

@@ -697,7 +697,9 @@ pub fn max_stored(h: u32) -> Option<usize> {
 /// 400 MiB and 2.75 GiB; 4 MiB up to h = 10 (under 2 MB measured at n = 20). At h = 14
 /// (n = 28–29) the matcher stores at most [`max_stored`] half-boards at once, which bounds its
 /// tables but not the half-boards themselves: units of n = 28 peaked at 6.5 and 8.6 GiB
-/// (results/2026-12-02-q28/; one stored whole passed 12 GiB), taken as 12 GiB.
+/// (results/2026-12-02-q28/; one stored whole passed 12 GiB), and the largest of 90 random
+/// units' setups took a one-thread `plan 28` to 15.1 GiB (results/2026-12-02-plan/): taken as
+/// 16 GiB.
 pub fn per_thread_bytes(h: u32) -> u64 {
     const MIB: u64 = 1 << 20;
     match h {
@@ -705,7 +707,7 @@ pub fn per_thread_bytes(h: u32) -> u64 {
         11 => 72 * MIB,
         12 => 400 * MIB,
         13 => 2816 * MIB,
-        _ => 12 * 1024 * MIB,
+        _ => 16 * 1024 * MIB,
     }
 }
 
