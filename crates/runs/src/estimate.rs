@@ -60,7 +60,7 @@ pub const MAX_STRATA: usize = 8;
 pub const UNIT_SHARE: f64 = 1.0 / 128.0;
 
 /// Subproblems shorter than this many CPU seconds are counted after their neighbour (index − 1),
-/// untimed, where the thread's last one was that short: the runner takes neighbours in blocks
+/// untimed, where the thread's last one ran whole and was that short: the runner takes neighbours in blocks
 /// of up to 64 (they share quarter lists and prefixes, so a unit finds them in cache), and
 /// short units counted alone, cold, took 11–17% longer than in a whole count at n = 18–19
 /// (results/2026-12-02-plan/accuracy.csv). Longer units barely notice.
@@ -171,8 +171,27 @@ pub fn cpu_time_on(
                 }
             });
         }
-        // Whether the last subproblem this thread counted was short (see SHORT).
+        // Whether the last subproblem this thread counted ran whole and short (see SHORT).
         let mut short = false;
+        // Counts subproblem i on this thread and returns the share of its work counted: stopped
+        // at its share of the budget (`cap`), once a step has finished, where it can stop.
+        let count = |i: usize| {
+            if !plan.stops_midway() {
+                std::hint::black_box(plan.solve(i, false));
+                return 1.0;
+            }
+            let t0 = thread_cpu_seconds();
+            let mut done = 0.0;
+            let whole = plan.solve_in_steps(i, false, &mut |step| {
+                done += step;
+                if done > 0.0 && thread_cpu_seconds() - t0 >= cap {
+                    std::ops::ControlFlow::Break(())
+                } else {
+                    std::ops::ControlFlow::Continue(())
+                }
+            });
+            if whole.is_some() { 1.0 } else { f64::min(done, 1.0) }
+        };
         loop {
             let Some((h, i, x)) = shared
                 .lock()
@@ -182,28 +201,14 @@ pub fn cpu_time_on(
                 break;
             };
             if short && i > 0 {
-                // Its neighbour first, untimed, as the runner's order has it (see SHORT).
-                std::hint::black_box(plan.solve(i - 1, false));
+                // Its neighbour first, untimed, as the runner's order has it (see SHORT); held
+                // to the same share of the budget.
+                count(i - 1);
             }
             let t0 = thread_cpu_seconds();
-            let share = if plan.stops_midway() {
-                // Stopped at its share of the budget, once a step has finished.
-                let mut done = 0.0;
-                let whole = plan.solve_in_steps(i, false, &mut |step| {
-                    done += step;
-                    if done > 0.0 && thread_cpu_seconds() - t0 >= cap {
-                        std::ops::ControlFlow::Break(())
-                    } else {
-                        std::ops::ControlFlow::Continue(())
-                    }
-                });
-                if whole.is_some() { 1.0 } else { f64::min(done, 1.0) }
-            } else {
-                std::hint::black_box(plan.solve(i, false));
-                1.0
-            };
+            let share = count(i);
             let spent = thread_cpu_seconds() - t0;
-            short = spent < SHORT;
+            short = share >= 1.0 && spent < SHORT;
             shared
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
