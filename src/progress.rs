@@ -210,7 +210,13 @@ impl Tracker {
         };
         if run.stops_midway {
             let their = if running == 1 { "its" } else { "their" };
-            return StopState::Waiting(format!("{which} to reach {their} next step (within about a second)"));
+            // A join unit of n ≥ 28 spends 5–40 s on its setup before its first step.
+            let within = if run.n >= 28 {
+                "within about a second; a join unit spends up to a minute on its setup first"
+            } else {
+                "within about a second"
+            };
+            return StopState::Waiting(format!("{which} to reach {their} next step ({within})"));
         }
         let elapsed = lock(&self.since).elapsed().as_secs_f64();
         StopState::Waiting(match solved {
@@ -641,10 +647,16 @@ mod tests {
         };
         assert_eq!(waiting(&tracker), "the set-up to end (no subproblem will start)");
         let run = Run { n: 30, subproblems: 10, work: 20.0, threads: 2, stops_midway: true };
-        tracker.start(&run);
+        tracker.start(&Run { n: 27, ..run });
         assert_eq!(
             waiting(&tracker),
             "the 2 running subproblems to reach their next step (within about a second)"
+        );
+        // From n = 28 a join unit's setup comes before its first step.
+        tracker.start(&run);
+        assert_eq!(
+            waiting(&tracker),
+            "the 2 running subproblems to reach their next step (within about a second; a join unit spends up to a minute on its setup first)"
         );
         tracker.start(&Run { stops_midway: false, ..run });
         assert!(

@@ -7,10 +7,10 @@
 //!
 //! A checkpointed run stops gracefully: the first signal sets a flag that the parallel runner
 //! reads between subproblems and between the steps of a running one, so no new subproblem
-//! starts, running mirror and d4 subproblems stop at their next step (within about a second at
-//! any n; their partial counts are dropped and they run again on resume), running join
-//! subproblems finish and are journaled, the journal is fsync'd and the command says how to
-//! resume. stderr says at once what the stop waits for; a signal that comes while the plan is
+//! starts, running subproblems stop at their next step (within about a second for mirror and
+//! d4 at any n and for the join to n = 27; a join unit of n = 28 spends 5–40 s on its setup
+//! before its first step; their partial counts are dropped and they run again on resume), the
+//! journal is fsync'd and the command says how to resume. stderr says at once what the stop waits for; a signal that comes while the plan is
 //! still being built (the join's table takes minutes from n = 26) ends the command at once,
 //! since nothing is to be saved yet. A second signal ends the process at once (every solved
 //! subproblem is already written; only the last fsync is skipped).

@@ -62,10 +62,17 @@ pub fn run(config: PlanConfig) -> anyhow::Result<ExitCode> {
                     .duration_since(std::time::UNIX_EPOCH)
                     .map_or(1, |d| d.as_nanos() as u64)
             });
-            estimate::cpu_time_on(plan.as_ref(), budget, seed, config.threads)
+            // On the cores there are: more threads than CPUs would only share them (and the
+            // sample's clocks would count the waiting).
+            let threads = config.threads.min(num_cpus::get().max(1));
+            estimate::cpu_time_on(plan.as_ref(), budget, seed, threads).map(|c| (c, seed, threads))
         })
         .transpose()
         .map_err(super::from_library)?;
+    let (cpu, seed, sample_threads) = match cpu {
+        Some((c, seed, threads)) => (Some(c), Some(seed), Some(threads)),
+        None => (None, None, None),
+    };
     let threads = config.threads;
     // Per shard, wall-clock on T threads, with 50% slack for slower nodes and the estimate's
     // uncertainty, plus the warning lead; at least 5 minutes.
@@ -106,6 +113,8 @@ pub fn run(config: PlanConfig) -> anyhow::Result<ExitCode> {
                 "cpu_not_estimated": unsampled,
                 "cpu_core_years": cpu.as_ref().map(|c| c.cpu_seconds / YEAR),
                 "sampled": cpu.as_ref().map(|c| c.sampled),
+                "seed": seed,
+                "sample_threads": sample_threads,
                 "weighed": cpu.as_ref().map(|c| c.weighed),
                 "strata": cpu.as_ref().map(|c| c.strata),
                 "sampled_share_counted": cpu.as_ref().map(|c| c.counted_share),
@@ -143,7 +152,15 @@ pub fn run(config: PlanConfig) -> anyhow::Result<ExitCode> {
                 )?;
                 writeln!(out, "setup:        {setup_seconds:.2} s per process (building the plan)")?;
                 match &cpu {
-                    Some(c) => write_cpu(&mut out, c, k, threads, algorithm)?,
+                    Some(c) => {
+                        write_cpu(&mut out, c, k, threads, algorithm)?;
+                        if let (Some(seed), Some(t)) = (seed, sample_threads) {
+                            writeln!(
+                                out,
+                                "sample:       seed {seed}, on {t} thread(s) (--seed {seed} draws the same subproblems in the same order; how many fit the budget varies with the machine)"
+                            )?;
+                        }
+                    }
                     None => match &unsampled {
                         Some(why) => writeln!(out, "CPU time:     {why}")?,
                         None => writeln!(out, "CPU time:     not estimated (--sample-seconds 0)")?,
@@ -244,6 +261,10 @@ const YEAR: f64 = 365.25 * 86400.0;
 /// Returns the fraction `f` as a percentage with two significant digits (0.0031 as "0.31%").
 fn percent(f: f64) -> String {
     let p = 100.0 * f;
+    if (99.5..100.0).contains(&p) {
+        // Not rounded up to a whole 100%.
+        return format!("{:.1}%", (p * 10.0).floor() / 10.0);
+    }
     let decimals = if p >= 10.0 { 0 } else { (1.0 - p.max(1e-12).log10().floor()).clamp(1.0, 12.0) as usize };
     format!("{p:.decimals$}%")
 }
@@ -283,6 +304,9 @@ mod tests {
         assert_eq!(percent(0.0031), "0.31%");
         assert_eq!(percent(0.5), "50%");
         assert_eq!(percent(0.012), "1.2%");
+        assert_eq!(percent(0.998), "99.8%");
+        assert_eq!(percent(0.99999), "99.9%");
+        assert_eq!(percent(1.0), "100%");
     }
 
     #[test]

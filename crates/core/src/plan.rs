@@ -177,8 +177,9 @@ pub trait Plan: Sync {
         std::mem::size_of::<Subproblem>()
     }
     /// Returns true if and only if [`Plan::solve_in_steps`] can stop a subproblem midway, that
-    /// is, within about a second at any n (the mirror and d4 plans); false where a running
-    /// subproblem always runs to its end (the join's, of seconds up to n = 27).
+    /// is, within about a second (mirror and d4 at any n; the join's matcher parts, after a
+    /// unit's setup: under a second to n = 27, 5–40 s at n = 28); false where a running
+    /// subproblem always runs to its end (the default).
     fn stops_midway(&self) -> bool {
         false
     }

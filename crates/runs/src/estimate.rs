@@ -23,14 +23,17 @@
 //!    caches as in a run.
 //! 3. **Estimate:** the mean CPU time per subproblem is Σ_h W_h·ȳ_h with ȳ_h = (Σt/Σx)_h · x̄_h
 //!    (x̄_h over the weighed ones), times the plan's N subproblems; its variance
-//!    Σ_h W_h²(1 − n_h/m_h)s_h²/n_h + (1 − m/N)/m · Σ_h W_h(ȳ_h − ȳ)², with s_h² the variance of
-//!    the residuals t − R_h·x, m_h and m the weighed counts (strata with fewer than 2 counted
-//!    are merged with a neighbour first). The estimate is exact (error 0) when every
-//!    subproblem was counted.
+//!    Σ_h W_h²·s_dh²·(1/n_h − 1/m_h) + (1/m − 1/N)·Σ_h W_h·(S_yh² + (ȳ_h − ȳ)²), with s_dh² the
+//!    variance of the residuals t − R_h·x, S_yh² that of the times, m_h and m the weighed
+//!    counts (strata with fewer than 2 counted are merged with a neighbour first). The
+//!    estimate is exact (error 0) when every subproblem was counted. The interval is sampling
+//!    error only: the machine's own speed drifting during the sample is not in it (two seeds of
+//!    `plan 27` differed by 2.3 of their combined standard errors).
 //!
 //! A subproblem of a plan that can stop one midway ([`Plan::stops_midway`]: mirror and d4, whose
 //! subproblems take minutes from n ≈ 28, and the join, whose units take seconds from n = 24) is
-//! counted for at most [`UNIT_SHARE`] of the budget once a step has finished, in its steps
+//! counted for at most [`UNIT_SHARE`] of the budget (at least [`MIN_UNIT_SECONDS`], or
+//! 1/[`MIN_SAMPLE`] of a shorter budget) once a step has finished, in its steps
 //! ([`Plan::solve_in_steps`]), and its time is the time spent over the share of its work the
 //! finished steps stand for: the budget is honoured at any n, and
 //! [`CpuEstimate::counted_share`] says how much was measured. The join's steps are parts of its
@@ -58,6 +61,13 @@ pub const MAX_STRATA: usize = 8;
 /// The share of the budget after which a subproblem that has finished a step is stopped and
 /// extrapolated (see the module docs).
 pub const UNIT_SHARE: f64 = 1.0 / 128.0;
+
+/// The least CPU seconds a sampled subproblem runs before it may be stopped (whole if shorter):
+/// a join unit of n = 24 (0.1–0.6 s) stopped after its first part, its setup a fifth to a half
+/// of it, overestimated its time by 7–12% (median) with a wide spread, so that 5 s samples of
+/// n = 24 ranged 4.2–5.5 CPU-days against about 4.0 (found by a review); at n = 26–27 a unit's
+/// first part is a twentieth of it and stands for it within a few percent.
+pub const MIN_UNIT_SECONDS: f64 = 0.25;
 
 /// Subproblems shorter than this many CPU seconds are counted after their neighbour (index − 1),
 /// untimed, where the thread's last one ran whole and was that short: the runner takes neighbours in blocks
@@ -154,7 +164,8 @@ pub fn cpu_time_on(
     let counting = (budget - (thread_cpu_seconds() - start)).max(0.0);
     // Step 2: the counted sample.
     let shared = Mutex::new(Sampler::new(&strata));
-    let cap = (budget * UNIT_SHARE).max(1e-3);
+    // At least MIN_UNIT_SECONDS, unless the fewest the sample counts would not fit the budget.
+    let cap = (budget * UNIT_SHARE).max(MIN_UNIT_SECONDS.min(budget / MIN_SAMPLE as f64)).max(1e-3);
     // The subproblem of the largest predictor, solved once untimed on each thread before the
     // sample (to its first step), so that the thread's buffers have grown as in a run, where a
     // thread solves one subproblem after another: a cold first unit of the join at n = 26 took
@@ -386,17 +397,28 @@ impl Sampler {
             } else {
                 counted.iter().map(|c| (c.t - ratio * c.x).powi(2)).sum::<f64>() / (k - 1) as f64
             };
-            parts.push((w, ratio * mean_x, s2, k as f64, units.len() as f64));
+            // The variance of the times themselves, for the weighed sample's own error.
+            let mean_t = counted.iter().map(|c| c.t).sum::<f64>() / k as f64;
+            let sy2 = if k < 2 {
+                0.0
+            } else {
+                counted.iter().map(|c| (c.t - mean_t).powi(2)).sum::<f64>() / (k - 1) as f64
+            };
+            parts.push((w, ratio * mean_x, s2, sy2, k as f64, units.len() as f64));
         }
         let mean: f64 = parts.iter().map(|p| p.0 * p.1).sum();
         let whole = sampled >= n && counted_share >= 1.0;
         let var = if whole {
             0.0
         } else {
-            let within: f64 =
-                parts.iter().map(|&(w, _, s2, k, mh)| w * w * (1.0 - k / mh).max(0.0) * s2 / k).sum();
-            let between: f64 = parts.iter().map(|&(w, y, ..)| w * (y - mean).powi(2)).sum();
-            within + (1.0 - m as f64 / n as f64).max(0.0) / m as f64 * between
+            // Two phases (Cochran §12.2, with the ratio residuals for the second): the counted
+            // within the weighed, w_h²·s_dh²·(1/n_h − 1/m_h); the weighed within the plan,
+            // (1/m − 1/N)·(Σ w_h·S_yh² + Σ w_h·(ȳ_h − ȳ)²), which is all that is left when every
+            // weighed subproblem was counted.
+            let second: f64 =
+                parts.iter().map(|&(w, _, s2, _, k, mh)| w * w * s2 * (1.0 / k - 1.0 / mh).max(0.0)).sum();
+            let spread: f64 = parts.iter().map(|&(w, y, _, sy2, ..)| w * (sy2 + (y - mean).powi(2))).sum();
+            second + (1.0 / m as f64 - 1.0 / n as f64).max(0.0) * spread
         };
         CpuEstimate {
             strata: groups.len(),

@@ -135,8 +135,6 @@ struct Scratch {
     east: Vec<u64>,
     /// West window masks with flags (entries past the current end are scratch).
     west_raw: Vec<u64>,
-    /// West masks of weight 1, 2 and 4.
-    west: [Vec<u64>; 3],
     matcher: Matcher,
     /// The row sets of the current unit, when the plan reads [`Quarters::RowSets`].
     quarters: QuarterTable,
@@ -354,7 +352,7 @@ impl JoinPlan {
             Kind::Centre if self.reduce => (orbit(rows, free, n).1, 1, false),
             _ => (1, 1, false),
         };
-        let Scratch { half, east, west_raw, west, matcher, quarters } = s;
+        let Scratch { half, east, west_raw, matcher, quarters } = s;
         let table = self.quarters_for(kind, rows, quarters);
         let cols = low_mask(g.h) as u32;
         let e_end = window_codes(table, g, Side::East, rows, cols, east_u, east_v, false, half, east, 0);
@@ -386,17 +384,14 @@ impl JoinPlan {
             // The matcher drops the west halves of weight 0 (plain = 0: no long-diagonal queen).
             count(matcher, self.level, &[(east, 1)], &west_raw[..w_end], weights, steps)?
         } else {
-            for w in west.iter_mut() {
-                w.clear();
-            }
-            let flag_bits = FLAG_NORTH_U | FLAG_SOUTH_V;
-            for &w in &west_raw[..w_end] {
-                let wt = weights[(w >> 62) as usize];
-                if wt > 0 {
-                    west[wt.trailing_zeros() as usize].push(w & !flag_bits);
-                }
-            }
-            let classes = [(&west[0][..], 1), (&west[1][..], 2), (&west[2][..], 4)];
+            // The west halves grouped by weight in place (1, 2, 4; weight 0 dropped), flags
+            // cleared: no second copy of the stored side (up to 10^8 halves at n = 28).
+            let ends = group_by_weight(&mut west_raw[..w_end], weights);
+            let classes = [
+                (&west_raw[..ends[0]], 1),
+                (&west_raw[ends[0]..ends[1]], 2),
+                (&west_raw[ends[1]..ends[2]], 4),
+            ];
             count(matcher, self.level, &classes, east, [1; 4], steps)?
         };
         Some((outer as u128 * matched as u128, halves))
@@ -461,6 +456,31 @@ impl JoinPlan {
         let total = count(matcher, self.level, &[(stored, 8)], other, [1; 4], steps)? as u128;
         Some((total, halves))
     }
+}
+
+/// Groups the west window codes `codes` in place by their weight `weights[code >> 62]`: those of
+/// weight 1 first, then 2, then 4, each with its flag bits cleared, those of weight 0 last;
+/// returns the ends of the first three groups. (Weights are 0, 1, 2 or 4.)
+fn group_by_weight(codes: &mut [u64], weights: [u32; 4]) -> [usize; 3] {
+    let flag_bits = FLAG_NORTH_U | FLAG_SOUTH_V;
+    // Rank of a weight's group: 1 → 0, 2 → 1, 4 → 2, 0 → 3.
+    let rank = |c: u64| match weights[(c >> 62) as usize] {
+        0 => 3,
+        w => w.trailing_zeros() as usize,
+    };
+    // One pass per group: move every code of rank r to the front of the rest.
+    let mut front = 0;
+    std::array::from_fn(|r| {
+        let start = front;
+        for k in start..codes.len() {
+            if rank(codes[k]) == r {
+                codes.swap(front, k);
+                codes[front] &= !flag_bits;
+                front += 1;
+            }
+        }
+        front
+    })
 }
 
 /// Returns the start configuration whose rows and columns a unit kind uses (for an axis kind,
