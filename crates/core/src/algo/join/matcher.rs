@@ -151,6 +151,10 @@ pub struct Matcher {
     /// this many, matching every code against each piece (its bit-sliced tables take about
     /// 100–250 B a stored mask, the most memory a unit of n = 28 needs). `None`: all at once.
     pub max_stored: Option<usize>,
+    /// The most codes matched at once: [`Matcher::count_coded`] matches more in batches of this
+    /// many, each against every stored piece (the sorted copies of the codes, about 18 B a
+    /// code, the most memory after the half-boards themselves at n = 28). `None`: all at once.
+    pub max_queries: Option<usize>,
 }
 
 impl Matcher {
@@ -208,7 +212,8 @@ impl Matcher {
     }
 
     /// Returns what [`Matcher::count_coded`] returns, matching each stored piece (see
-    /// [`Matcher::max_stored`]) in up to `max_parts` parts of about equal work (its blocks
+    /// [`Matcher::max_stored`], and each batch of codes, see [`Matcher::max_queries`]) in up to
+    /// `max_parts` parts of about equal work (its blocks
     /// dealt round robin, so each part meets every kind of block; at least
     /// [`MIN_PART_BLOCKS`] blocks a part): calls `after` with [`Parts`] once the first
     /// piece is stored and its codes sorted (`done` = 0), then after every part, and returns
@@ -236,18 +241,34 @@ impl Matcher {
         };
         let pieces: usize =
             if cap == usize::MAX { 1 } else { classes.iter().map(|c| c.0.len().div_ceil(cap)).sum() };
+        // The codes likewise in batches of at most `max_queries`, each piece built again per
+        // batch (building costs about 20–40 queries a stored mask, against a batch's millions),
+        // so the sorted copies of the codes take the memory of one batch.
+        let batch = self.max_queries.map_or(usize::MAX, |b| b.max(1));
+        let batches = codes.len().div_ceil(batch.min(codes.len()));
         let largest = stored.min(cap);
         let parts = (largest / BLOCK / MIN_PART_BLOCKS).clamp(1, max_parts.max(1));
-        let mut progress = Parts { done: 0, total: pieces * parts, share: 0.0 };
-        if pieces == 1 {
-            self.build(level, classes, codes);
-            return self.count_stored(level, codes, weights, parts, &mut progress, after);
-        }
+        let mut progress = Parts { done: 0, total: pieces * batches * parts, share: 0.0 };
+        let share = |codes_batch: &[u64]| codes_batch.len() as f64 / codes.len() as f64;
         let mut total = 0;
+        if pieces == 1 {
+            for codes_batch in codes.chunks(batch) {
+                self.build(level, classes, codes_batch);
+                let scale = share(codes_batch);
+                total +=
+                    self.count_stored(level, codes_batch, weights, parts, scale, &mut progress, after)?;
+            }
+            return Some(total);
+        }
         for &(masks, weight) in classes {
             for piece in masks.chunks(cap) {
-                self.build(level, &[(piece, weight)], codes);
-                total += self.count_stored(level, codes, weights, parts, &mut progress, after)?;
+                for codes_batch in codes.chunks(batch) {
+                    self.build(level, &[(piece, weight)], codes_batch);
+                    // This pair's share of the matching: its stored × its codes.
+                    let scale = piece.len() as f64 / stored as f64 * share(codes_batch);
+                    total +=
+                        self.count_stored(level, codes_batch, weights, parts, scale, &mut progress, after)?;
+                }
             }
         }
         Some(total)
@@ -256,19 +277,20 @@ impl Matcher {
     /// Returns the sum [`Matcher::count_coded`] returns, against the masks stored by the last
     /// [`Matcher::build`], in `parts` parts (see [`Matcher::count_coded_in_parts`]; `progress`
     /// counts the parts done over every piece).
+    #[allow(clippy::too_many_arguments)]
     fn count_stored(
         &mut self,
         level: Level,
         codes: &[u64],
         weights: [u32; 4],
         parts: usize,
+        scale: f64,
         progress: &mut Parts,
         after: &mut dyn FnMut(Parts) -> ControlFlow<()>,
     ) -> Option<u64> {
-        let pieces = progress.total / parts;
         if codes.is_empty() || (self.block_weights.is_empty() && self.tail.is_empty()) {
             progress.done += parts;
-            progress.share += 1.0 / pieces as f64;
+            progress.share = (progress.share + scale).min(1.0);
             return Some(0);
         }
         let mut prepared = std::mem::take(&mut self.queries);
@@ -357,7 +379,7 @@ impl Matcher {
             }
             total += count_sorted(level, self, &prepared, part, parts);
             progress.done += 1;
-            progress.share = (progress.share + w / pieces as f64).min(1.0);
+            progress.share = (progress.share + w * scale).min(1.0);
             stopped = after(*progress).is_break();
         }
         self.queries = prepared;
@@ -1369,7 +1391,7 @@ mod tests {
         let weights = [1, 2, 5, 0];
         for level in Level::available() {
             for (cuts, pieces) in [(Some(0), None), (None, None), (None, Some(9 * BLOCK + 17))] {
-                (m.cuts, m.max_stored) = (cuts, pieces);
+                (m.cuts, m.max_stored, m.max_queries) = (cuts, pieces, None);
                 let want = m.count_coded(level, &classes, &codes, weights);
                 for max_parts in [1, 2, 64] {
                     let mut seen = Vec::new();
@@ -1396,6 +1418,17 @@ mod tests {
                     if p.done == 1 { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
                 });
                 assert_eq!((stopped, last.done), (None, 1));
+                // Codes in batches too: 3 batches of 700, 700 and 600.
+                m.max_queries = Some(700);
+                let mut seen = Vec::new();
+                let got = m.count_coded_in_parts(level, &classes, &codes, weights, 64, &mut |p| {
+                    seen.push(p);
+                    ControlFlow::Continue(())
+                });
+                assert_eq!(got, Some(want), "{level:?} {cuts:?} {pieces:?} in batches");
+                let total = seen[0].total;
+                assert_eq!(total, if pieces.is_some() { 18 } else { 6 }, "{seen:?}");
+                assert!((seen[total].share - 1.0).abs() < 1e-9, "{seen:?}");
             }
         }
     }

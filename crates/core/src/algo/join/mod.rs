@@ -101,6 +101,7 @@ pub struct JoinPlan {
     chunk_bits: Option<u32>,
     cuts: Option<u32>,
     max_stored: Option<usize>,
+    max_queries: Option<usize>,
     groups: Vec<Group>,
     lists: Vec<Vec<u64>>,
     len: usize,
@@ -232,6 +233,7 @@ impl JoinPlan {
             chunk_bits: None,
             cuts: None,
             max_stored: max_stored(g.h),
+            max_queries: max_stored(g.h).map(|stored| 2 * stored),
             groups,
             lists,
             len,
@@ -294,6 +296,12 @@ impl JoinPlan {
     /// the default is [`max_stored`] for the board; `None`: all at once).
     pub fn set_max_stored(&mut self, masks: Option<usize>) {
         self.max_stored = masks;
+    }
+
+    /// Sets the most codes the matcher matches at once (see [`matcher::Matcher::max_queries`];
+    /// the default is twice [`max_stored`] for the board; `None`: all at once).
+    pub fn set_max_queries(&mut self, codes: Option<usize>) {
+        self.max_queries = codes;
     }
 
     /// Sets the stored-set size from which the matcher uses its sieve (for benches; the
@@ -653,6 +661,7 @@ impl JoinPlan {
             s.matcher.chunk_bits = self.chunk_bits;
             s.matcher.cuts = self.cuts;
             s.matcher.max_stored = self.max_stored;
+            s.matcher.max_queries = self.max_queries;
             match group.kind {
                 Kind::Axis { b } => self.round_axis(b, rows, 1..b, s, steps),
                 kind => self.round(kind, rows, s, steps),
@@ -971,15 +980,19 @@ mod tests {
         }
     }
 
-    /// A stored side matched in pieces (the bound of n = 28–29) gives the same counts.
+    /// A stored side matched in pieces and codes matched in batches (the bounds of n = 28–29)
+    /// give the same counts.
     #[test]
-    fn stored_pieces_give_the_same_counts() {
+    fn stored_pieces_and_code_batches_give_the_same_counts() {
         for n in [8, 11, 14, 15] {
             let want = crate::oeis::A000170.get(n).unwrap();
-            for cap in [1, 7, 100, 5000] {
+            for (cap, batch) in
+                [(1, None), (7, Some(3)), (100, None), (5000, Some(1000)), (usize::MAX, Some(77))]
+            {
                 let mut plan = JoinPlan::with_options(n, true, Quarters::RowSets).unwrap();
                 plan.set_max_stored(Some(cap));
-                assert_eq!(run(&plan, 2), want, "n = {n} pieces of {cap}");
+                plan.set_max_queries(batch);
+                assert_eq!(run(&plan, 2), want, "n = {n} pieces of {cap}, batches of {batch:?}");
             }
         }
         assert_eq!(max_stored(13), None);
@@ -993,6 +1006,7 @@ mod tests {
         for (n, cap) in [(16, None), (16, Some(100)), (17, Some(1000))] {
             let mut plan = JoinPlan::new(n).unwrap();
             plan.set_max_stored(cap);
+            plan.set_max_queries(cap.map(|c| 3 * c));
             let (mut total, mut parted, mut big) = (0u128, 0, (0, 0));
             for index in 0..plan.len() {
                 let (mut shares, mut calls) = (0.0, 0);
