@@ -210,8 +210,9 @@ impl Tracker {
         };
         if run.stops_midway {
             let their = if running == 1 { "its" } else { "their" };
-            // A join unit of n ≥ 28 spends 5–40 s on its setup before its first step.
-            let within = if run.n >= 28 {
+            // A join unit of n = 28–29 (the join's largest boards) spends 5–40 s on its setup
+            // before its first step.
+            let within = if (28..=29).contains(&run.n) {
                 "within about a second; a join unit spends up to a minute on its setup first"
             } else {
                 "within about a second"
@@ -647,13 +648,13 @@ mod tests {
         };
         assert_eq!(waiting(&tracker), "the set-up to end (no subproblem will start)");
         let run = Run { n: 30, subproblems: 10, work: 20.0, threads: 2, stops_midway: true };
-        tracker.start(&Run { n: 27, ..run });
+        tracker.start(&run);
         assert_eq!(
             waiting(&tracker),
             "the 2 running subproblems to reach their next step (within about a second)"
         );
-        // From n = 28 a join unit's setup comes before its first step.
-        tracker.start(&run);
+        // At n = 28–29 a join unit's setup comes before its first step.
+        tracker.start(&Run { n: 28, ..run });
         assert_eq!(
             waiting(&tracker),
             "the 2 running subproblems to reach their next step (within about a second; a join unit spends up to a minute on its setup first)"

@@ -32,6 +32,7 @@ fn plan_prints_algorithm_subproblems_memory_estimate_and_command_lines() {
             "setup",
             "CPU time",
             "per shard",
+            "sample",
             "slurm",
             "arrays",
             "parallel"
