@@ -17,7 +17,7 @@
 //!    `threads` threads, each timed by its thread's CPU clock (`CLOCK_THREAD_CPUTIME_ID`, so
 //!    other load on a shared machine barely matters), until every thread has spent the budget
 //!    less the weighing's time (at least [`MIN_SAMPLE`] subproblems, at most all). Each thread
-//!    first solves the weighed subproblem of the largest predictor to its first step, untimed
+//!    first counts the weighed subproblem of the largest predictor to its share, untimed
 //!    (but within its budget), so that its buffers have grown as they have in a run; a short
 //!    subproblem is counted after its neighbour, untimed ([`SHORT`]), so that it finds the
 //!    caches as in a run.
@@ -168,22 +168,13 @@ pub fn cpu_time_on(
     let shared = Mutex::new(Sampler::new(&strata));
     // At least MIN_UNIT_SECONDS, unless the fewest the sample counts would not fit the budget.
     let cap = (budget * UNIT_SHARE).max(MIN_UNIT_SECONDS.min(budget / MIN_SAMPLE as f64)).max(1e-3);
-    // The subproblem of the largest predictor, solved once untimed on each thread before the
-    // sample (to its first step), so that the thread's buffers have grown as in a run, where a
+    // The subproblem of the largest predictor, counted once untimed on each thread before the
+    // sample (to its share of the budget), so that the thread's buffers have grown as in a run, where a
     // thread solves one subproblem after another: a cold first unit of the join at n = 26 took
     // 3.5 s to its first step against 0.45 s warm.
     let warm_up = weighed.iter().max_by(|a, b| a.1.total_cmp(&b.1)).map(|u| u.0);
     nqueens::parallel::on_threads(threads, "nqueens-plan", |_| {
         let begun = thread_cpu_seconds();
-        if let Some(i) = warm_up.filter(|_| plan.stops_midway() && n > MIN_SAMPLE) {
-            let _ = plan.solve_in_steps(i, false, &mut |step| {
-                if step > 0.0 {
-                    std::ops::ControlFlow::Break(())
-                } else {
-                    std::ops::ControlFlow::Continue(())
-                }
-            });
-        }
         // Whether the last subproblem this thread counted ran whole and short (see SHORT).
         let mut short = false;
         // Counts subproblem i on this thread and returns the share of its work counted: stopped
@@ -205,6 +196,9 @@ pub fn cpu_time_on(
             });
             if whole.is_some() { 1.0 } else { f64::min(done, 1.0) }
         };
+        if let Some(i) = warm_up.filter(|_| plan.stops_midway() && n > MIN_SAMPLE) {
+            count(i);
+        }
         loop {
             let Some((h, i, x)) = shared
                 .lock()
