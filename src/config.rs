@@ -191,6 +191,7 @@ impl Config {
 fn count_options(args: &CountArgs, algorithm: Algorithm) -> CountOptions {
     CountOptions {
         threads: args.threads.unwrap_or_else(num_cpus::get),
+        devices: Vec::new(),
         algorithm,
         split_depth: args.split_depth,
         progress: args.progress.progress(),

@@ -1,19 +1,25 @@
 //! Counting one board: the exact sums ([`Tally`], [`Classes`]), the options, the result
 //! ([`Count`]) and the [`Counter`] that owns the only thread pool.
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use crate::algo::{D4Search, make_plan_with};
 use crate::arch::{Isa, Level};
-use crate::parallel::{self, Job, Outcome, Progress};
+use crate::parallel::{self, Device, Job, Outcome, Progress};
 use crate::plan::{Algorithm, Classes, Plan, Tally};
 use crate::{Error, split};
 
-/// How to count: threads, algorithm, split depth, progress bar, statistics.
+/// How to count: threads, devices, algorithm, split depth, progress bar, statistics.
 #[derive(Clone, Debug)]
 pub struct CountOptions {
-    /// Worker threads (at least 1). Default: every logical CPU (`num_cpus::get()`).
+    /// CPU worker threads (at least 1 without devices; 0 counts on the devices alone).
+    /// Default: every logical CPU (`num_cpus::get()`).
     pub threads: usize,
+    /// Devices beside the CPU threads (GPUs, from the `nqueens-gpu` crate), each driven by a
+    /// worker thread of its own that pulls subproblems from the same list as the CPU threads
+    /// (see [`crate::parallel`]). Default: none, the CPU alone.
+    pub devices: Vec<Arc<dyn Device>>,
     /// The search algorithm. Default: [`Algorithm::Auto`] (join from n = 8 while its table fits,
     /// else d4).
     pub algorithm: Algorithm,
@@ -34,6 +40,7 @@ impl Default for CountOptions {
     fn default() -> Self {
         CountOptions {
             threads: num_cpus::get(),
+            devices: Vec::new(),
             algorithm: Algorithm::default(),
             split_depth: None,
             progress: Progress::Never,
@@ -66,8 +73,12 @@ pub struct Count {
     pub isa: Option<Isa>,
     /// Wall-clock seconds of the count (planning included).
     pub seconds: f64,
-    /// Worker threads used.
+    /// CPU worker threads used (0 for a count on devices alone).
     pub threads: usize,
+    /// What counted, as [`Count::device_names`] words it: the names of the devices
+    /// ([`Device::name`], e.g. `opencl:0`) and `cpu` where CPU threads took part; empty for a
+    /// count merged from shards.
+    pub devices: Vec<String>,
     /// Number of subproblems the board was split into.
     pub subproblems: usize,
     /// Rows fixed per subproblem.
@@ -94,6 +105,7 @@ impl Count {
             isa: None,
             seconds: 0.0,
             threads: 0,
+            devices: Vec::new(),
             subproblems: 0,
             split_depth: 0,
             nodes: None,
@@ -124,12 +136,30 @@ impl Count {
             isa: Some(plan.level().isa()),
             seconds,
             threads,
+            devices: vec!["cpu".to_string()],
             subproblems: plan.len(),
             split_depth: plan.split_depth(),
             nodes,
             cpu_seconds: None,
         }
     }
+
+    /// Returns what counted in one word list: `cpu`, or the devices' names joined by `,` with
+    /// `cpu` last where CPU threads took part (`opencl:0,opencl:1,cpu`); `-` for a count merged
+    /// from shards.
+    pub fn device_names(&self) -> String {
+        if self.devices.is_empty() { "-".to_string() } else { self.devices.join(",") }
+    }
+}
+
+/// Returns the names a [`Count`] records for a count on `devices` with `threads` CPU worker
+/// threads beside them ([`Count::devices`]).
+pub fn device_list(devices: &[Arc<dyn Device>], threads: usize) -> Vec<String> {
+    let mut names: Vec<String> = devices.iter().map(|d| d.name()).collect();
+    if threads > 0 {
+        names.push("cpu".to_string());
+    }
+    names
 }
 
 /// A reusable counter: a thread pool and the options it counts with.
@@ -139,18 +169,19 @@ pub struct Counter {
 }
 
 impl Counter {
-    /// Returns a counter with its own pool of `options.threads` worker threads.
+    /// Returns a counter with its own pool of `options.threads` CPU worker threads and one
+    /// thread per device.
     ///
     /// # Errors
-    /// [`Error::ZeroThreads`] if `options.threads` is 0; [`Error::BadSplitDepth`] if
-    /// `options.split_depth` is `Some(0)` or too deep; [`Error::ThreadPool`] if the threads
-    /// cannot be started.
+    /// [`Error::ZeroThreads`] if `options.threads` is 0 and there is no device;
+    /// [`Error::BadSplitDepth`] if `options.split_depth` is `Some(0)` or too deep;
+    /// [`Error::ThreadPool`] if the threads cannot be started.
     pub fn new(options: &CountOptions) -> Result<Counter, Error> {
-        if options.threads == 0 {
+        if options.threads == 0 && options.devices.is_empty() {
             return Err(Error::ZeroThreads);
         }
         options.split_depth.map(split::check_depth).transpose()?;
-        let pool = parallel::pool(options.threads, "nqueens")?;
+        let pool = parallel::pool(options.threads + options.devices.len(), "nqueens")?;
         Ok(Counter { options: options.clone(), pool })
     }
 
@@ -166,15 +197,18 @@ impl Counter {
     ///
     /// # Panics
     /// If an index of `job.only` is not below `plan.len()`.
+    /// With devices, the outcome's [`Outcome::failure`] holds the first device error (a device
+    /// that refuses the plan, [`Device::refuses`], fails before anything is solved).
     pub fn run(&self, plan: &dyn Plan, job: Job<'_>) -> Outcome {
-        parallel::run_with(plan, &self.pool, self.options.progress.clone(), self.options.stats, job)
+        let o = &self.options;
+        parallel::run_on(plan, &self.pool, &o.devices, o.progress.clone(), o.stats, job)
     }
 
     /// Counts the solutions of the `n`×`n` board.
     ///
     /// # Errors
     /// [`Error::BoardTooLarge`] if `n` > [`crate::MAX_N`]; [`Error::JoinTooLarge`] if the join's table
-    /// would not fit in memory.
+    /// would not fit in memory; [`Error::Device`] if a device refuses the plan or fails.
     pub fn count(&self, n: u32) -> Result<Count, Error> {
         let start = Instant::now();
         let cpu_start = process_cpu_seconds();
@@ -188,6 +222,9 @@ impl Counter {
             o.planned();
         }
         let outcome = self.run(plan.as_ref(), Job::default());
+        if let Some(e) = outcome.failure {
+            return Err(e);
+        }
         let stats = self.options.stats;
         let nodes = stats.then_some(outcome.tally.nodes + plan.prefix_nodes());
         let seconds = start.elapsed().as_secs_f64();
@@ -195,6 +232,7 @@ impl Counter {
             Count::of_plan(plan.as_ref(), &outcome.tally, algorithm, seconds, self.options.threads, nodes);
         // A join plan of a board below join::MIN_N is a mirror plan: the result names it.
         count.algorithm = plan.algorithm();
+        count.devices = device_list(&self.options.devices, self.options.threads);
         count.cpu_seconds = stats.then(|| match (cpu_start, process_cpu_seconds()) {
             (Some(a), Some(b)) => b - a,
             _ => outcome.busy_seconds,

@@ -6,7 +6,7 @@ use crate::limits::{MAX_N, MAX_SPLIT_DEPTH, MAX_SUBPROBLEMS};
 
 /// The errors the library returns. Messages name the bad value and what is accepted, never a
 /// command-line flag (the `nqueens` binary words its own).
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Error {
     /// The board side is larger than the `u64` masks allow.
@@ -70,6 +70,15 @@ pub enum Error {
         /// The process's address-space limit (`RLIMIT_AS`) in MiB, if one is set.
         address_space_limit_mib: Option<u64>,
     },
+    /// A device beside the CPU (a GPU, through [`crate::parallel::Device`]) cannot count this
+    /// plan, or failed while counting: the subproblems it finished were reported, the rest
+    /// were not.
+    Device {
+        /// The device, as [`crate::parallel::Device::name`] names it.
+        device: String,
+        /// What went wrong, in the device API's words where it gave any.
+        reason: String,
+    },
     /// The operating system refused to start the worker threads.
     ThreadPool {
         /// The thread count asked for.
@@ -110,6 +119,7 @@ impl fmt::Display for Error {
                 available(*available_mib),
                 limit(*address_space_limit_mib)
             ),
+            Error::Device { device, reason } => write!(f, "device {device}: {reason}"),
             Error::ThreadPool { threads, reason } => {
                 write!(f, "cannot start {threads} worker threads: {reason}")
             }

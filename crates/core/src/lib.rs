@@ -99,10 +99,10 @@ pub use algo::join::JoinPlan;
 pub use algo::{D4Plan, D4Search, MirrorPlan, make_plan, make_plan_with};
 pub use boards::BoardFormat;
 pub use check::is_solution;
-pub use count::{Count, CountOptions, Counter};
+pub use count::{Count, CountOptions, Counter, device_list};
 pub use error::{Error, check_n};
 pub use limits::MAX_N;
-pub use parallel::{Job, Observer, Outcome, Progress};
+pub use parallel::{Device, Job, Observer, Outcome, Progress, Queue};
 pub use plan::{Algorithm, Classes, Plan, Tally};
 
 /// Returns Q(n), the number of solutions of the `n`×`n` board (OEIS A000170), counted on every

@@ -28,6 +28,15 @@
 //! [stops midway](Plan::stops_midway) stops at its next step (its counts are dropped, and it is
 //! solved again on resume); the flag is read between subproblems and between steps, never in
 //! the kernel.
+//!
+//! # Devices
+//! A count may also run on [`Device`]s beside the CPU (GPUs: the `nqueens-gpu` crate). Each
+//! device gets one worker thread of the same pool, and pulls subproblems from the same shared
+//! list as the CPU workers ([`Queue`]), as many at a time as it wants for one launch: no static
+//! split between devices, so a fast device takes more and none waits for another. Its results
+//! go through the same callback and observer as the CPU's, so journals, shards and audits do
+//! not know where a subproblem was solved. A device checks the stop flag between its launches
+//! (the `nqueens-gpu` launches are bounded to about a second).
 
 use std::fmt;
 use std::ops::ControlFlow;
@@ -114,7 +123,7 @@ impl Progress {
 }
 
 /// What [`run`] returns: the summed counts and the time the workers spent in subproblems.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Outcome {
     /// The exact sum of the counts of every subproblem that was solved.
     pub tally: Tally,
@@ -125,6 +134,50 @@ pub struct Outcome {
     pub solved: usize,
     /// True if and only if the stop flag was seen set and some subproblems were left unsolved.
     pub stopped: bool,
+    /// The first error a [`Device`] returned: the run then stopped as if its flag were set
+    /// (`stopped` is true), every subproblem solved until then reported and counted.
+    pub failure: Option<Error>,
+}
+
+/// A device beside the CPU threads that solves subproblems of a plan in batches, such as a GPU
+/// (the `nqueens-gpu` crate implements it for CUDA and OpenCL). The runner calls
+/// [`Device::solve`] once per run, on a worker thread of its own pool given to this device
+/// alone; the device takes subproblems from the run's shared list through the [`Queue`] and
+/// reports each solved one there. Implementations never start threads of their own for the
+/// search.
+pub trait Device: Send + Sync + fmt::Debug {
+    /// Returns the device's name as the outputs print it: its API, index and model, e.g.
+    /// `opencl:0 (pocl: cpu-haswell)`.
+    fn name(&self) -> String;
+
+    /// Returns why this device cannot count `plan` (an algorithm or board it has no search
+    /// for), or `None` if it can. Asked before a run starts, so that a count it cannot do is
+    /// refused before anything is solved.
+    fn refuses(&self, plan: &dyn Plan) -> Option<String>;
+
+    /// Solves subproblems of `plan` taken from `queue` until [`Queue::next`] returns `None`,
+    /// reporting each one through [`Queue::solved`] as soon as its counts are known (the
+    /// solutions, and the fundamental solutions where the plan classifies; nodes when `stats`
+    /// is true, counted by the device's own search). A subproblem taken but not yet reported
+    /// when the queue says stop ([`Queue::stopping`], checked at least about once a second)
+    /// may be dropped: it is solved again on resume, as on the CPU.
+    ///
+    /// # Errors
+    /// [`Error::Device`] if the device fails; the run then stops, and what was reported stays
+    /// counted.
+    fn solve(&self, plan: &dyn Plan, stats: bool, queue: &mut dyn Queue) -> Result<(), Error>;
+}
+
+/// What a [`Device`] sees of a run: the shared list of subproblems, where it reports results,
+/// and whether to stop.
+pub trait Queue {
+    /// Returns the index of the next subproblem to solve (in `0..plan.len()`, each handed out
+    /// once to one worker), or `None` when none is left or the run is stopping.
+    fn next(&mut self) -> Option<usize>;
+    /// Records the counts of subproblem `index`, which [`Queue::next`] handed to this device.
+    fn solved(&mut self, index: usize, tally: &Tally);
+    /// Returns true if and only if the run is asked to stop: no new launch should start.
+    fn stopping(&self) -> bool;
 }
 
 /// A callback told of each solved subproblem: its index and counts.
@@ -203,7 +256,31 @@ pub fn run_with(
     stats: bool,
     job: Job<'_>,
 ) -> Outcome {
+    run_on(plan, pool, &[], progress, stats, job)
+}
+
+/// [`run_with`] with `devices` beside the CPU: the first `devices.len()` threads of `pool` each
+/// drive one device ([`Device::solve`]), the others solve subproblems on the CPU, all from the
+/// one shared list (see the module docs). A pool of exactly `devices.len()` threads counts on
+/// the devices alone.
+///
+/// # Panics
+/// If an index of `job.only` is not below `plan.len()`, or if `pool` has fewer threads than
+/// there are devices.
+pub fn run_on(
+    plan: &dyn Plan,
+    pool: &rayon::ThreadPool,
+    devices: &[Arc<dyn Device>],
+    progress: Progress,
+    stats: bool,
+    job: Job<'_>,
+) -> Outcome {
+    assert!(pool.current_num_threads() >= devices.len(), "one worker thread per device");
     let total = job.only.map_or(plan.len(), <[usize]>::len);
+    if let Some((d, why)) = devices.iter().find_map(|d| d.refuses(plan).map(|why| (d, why))) {
+        let failure = Some(Error::Device { device: d.name(), reason: why });
+        return Outcome { stopped: total > 0, failure, ..Outcome::default() };
+    }
     let index = |k: usize| job.only.map_or(k, |only| only[k]);
     let observer = progress.observer();
     // Weights only for the observer (a plain count does not spend their estimate), and only
@@ -221,9 +298,32 @@ pub fn run_with(
     // The shuffled order where it can be allocated, else index order.
     let order = try_shuffled(total);
     let next = AtomicUsize::new(0);
-    let stopping = || job.stop.is_some_and(|s| s.load(Ordering::Relaxed));
+    let failed = AtomicBool::new(false);
+    let failure: std::sync::Mutex<Option<Error>> = std::sync::Mutex::new(None);
+    let stopping = || failed.load(Ordering::Relaxed) || job.stop.is_some_and(|s| s.load(Ordering::Relaxed));
     let stepwise = observer.is_some() || job.stop.is_some();
-    let worker = |_: rayon::BroadcastContext<'_>| {
+    let worker = |ctx: rayon::BroadcastContext<'_>| {
+        if let Some(device) = devices.get(ctx.index()) {
+            let mut queue = RunQueue {
+                next: &next,
+                total,
+                order: order.as_deref(),
+                index: &index,
+                weights: &weights,
+                stopping: &stopping,
+                on_solved: job.on_solved,
+                observer,
+                taken: std::collections::HashMap::new(),
+                tally: Tally::default(),
+                solved: 0,
+            };
+            let t0 = Instant::now();
+            if let Err(e) = device.solve(plan, stats, &mut queue) {
+                failure.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(e);
+                failed.store(true, Ordering::Relaxed);
+            }
+            return (queue.tally, t0.elapsed(), queue.solved);
+        }
         let (mut tally, mut busy, mut solved) = (Tally::default(), Duration::ZERO, 0usize);
         while !stopping() {
             let k = next.fetch_add(1, Ordering::Relaxed);
@@ -268,7 +368,60 @@ pub fn run_with(
     if let Some(o) = observer {
         o.finish();
     }
-    Outcome { tally, busy_seconds: busy.as_secs_f64(), solved, stopped: solved < total }
+    let failure = failure.into_inner().unwrap_or_else(|e| e.into_inner());
+    Outcome { tally, busy_seconds: busy.as_secs_f64(), solved, stopped: solved < total, failure }
+}
+
+/// The [`Queue`] a device's worker thread sees: the runner's shared cursor, and the callback,
+/// observer and sums of that thread.
+struct RunQueue<'r, 'j> {
+    next: &'r AtomicUsize,
+    total: usize,
+    order: Option<&'r [u32]>,
+    index: &'r (dyn Fn(usize) -> usize + Sync),
+    weights: &'r [f64],
+    stopping: &'r (dyn Fn() -> bool + Sync),
+    on_solved: Option<&'j OnSolved<'j>>,
+    observer: Option<&'r dyn Observer>,
+    /// The subproblems handed out and not yet reported: (index, weight).
+    taken: std::collections::HashMap<usize, f64>,
+    tally: Tally,
+    solved: usize,
+}
+
+impl Queue for RunQueue<'_, '_> {
+    fn next(&mut self) -> Option<usize> {
+        if (self.stopping)() {
+            return None;
+        }
+        let k = self.next.fetch_add(1, Ordering::Relaxed);
+        if k >= self.total {
+            return None;
+        }
+        let position = self.order.map_or(k, |o| o[k] as usize);
+        let i = (self.index)(position);
+        self.taken.insert(i, self.weights.get(position).copied().unwrap_or(1.0));
+        Some(i)
+    }
+
+    fn solved(&mut self, index: usize, tally: &Tally) {
+        let Some(weight) = self.taken.remove(&index) else {
+            debug_assert!(false, "subproblem {index} was not handed to this device");
+            return;
+        };
+        if let Some(f) = self.on_solved {
+            f(index, tally);
+        }
+        if let Some(o) = self.observer {
+            o.solved(weight);
+        }
+        self.tally += *tally;
+        self.solved += 1;
+    }
+
+    fn stopping(&self) -> bool {
+        (self.stopping)()
+    }
 }
 
 /// The most consecutive subproblems the runner's order keeps together: the join's neighbours

@@ -104,6 +104,9 @@ pub trait Plan: Sync {
     fn algorithm(&self) -> Algorithm;
     /// Returns the instruction-set level the plan's searches run at.
     fn level(&self) -> Level;
+    /// Returns the plan itself, for a [`crate::parallel::Device`] that counts one concrete kind
+    /// of plan (a GPU counts [`crate::D4Plan`]s: `plan.as_any().downcast_ref::<D4Plan>()`).
+    fn as_any(&self) -> &dyn std::any::Any;
     /// Returns the fundamental solutions of the whole board by orbit size, given the sum of
     /// every subproblem's tally, for plans that get them from the total rather than per
     /// subproblem (the join, by Burnside over its own quarter table); `None` otherwise, and then

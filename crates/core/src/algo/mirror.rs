@@ -127,6 +127,10 @@ impl Plan for MirrorPlan {
         self.level
     }
 
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+
     fn len(&self) -> usize {
         self.subproblems.len()
     }

@@ -273,6 +273,10 @@ impl Plan for D4Plan {
         self.level
     }
 
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+
     fn algorithm(&self) -> crate::Algorithm {
         crate::Algorithm::D4
     }

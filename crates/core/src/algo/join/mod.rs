@@ -536,6 +536,10 @@ impl Plan for JoinPlan {
         self.level
     }
 
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+
     /// By Burnside over this plan's own quarter table (no second table is built).
     fn classes(&self, total: &crate::Tally) -> Option<crate::Classes> {
         let n = self.g.n;

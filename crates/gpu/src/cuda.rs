@@ -1,0 +1,262 @@
+//! The CUDA launcher, through `cudarc` with its libraries loaded at run time: the driver
+//! (libcuda, from the NVIDIA driver) and NVRTC (libnvrtc, from the CUDA toolkit or Python's
+//! `nvidia-cuda-nvrtc`). cudarc panics when a library it calls is missing, so each is probed
+//! first ([`present`]), and a machine without them gets an error naming what to install.
+//!
+//! NVRTC compiles the kernel source (the same file as OpenCL's, behind its CUDA prelude) to a
+//! CUBIN for the device's own compute capability, not to PTX: the driver refuses PTX from an
+//! NVRTC newer than itself (`CUDA_ERROR_UNSUPPORTED_PTX_VERSION`), while a CUBIN needs no JIT.
+
+use std::ffi::{CStr, CString, c_char};
+use std::sync::Arc;
+
+use cudarc::driver::sys::CUdevice_attribute;
+use cudarc::driver::{CudaContext, CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
+use cudarc::nvrtc::Ptx;
+
+use crate::driver::Launcher;
+use crate::tasks::{Tables, Task};
+use crate::{DeviceInfo, SOURCE};
+
+/// What to install for CUDA, in the words of the error for a machine without it.
+pub const INSTALL: &str = "install the NVIDIA driver (libcuda.so) and, to compile the kernel, NVRTC \
+     (libnvrtc.so from the CUDA toolkit, or pip's nvidia-cuda-nvrtc) on the library path";
+
+/// Returns whether libcuda can be loaded.
+pub fn present() -> bool {
+    // SAFETY: only tries to open the library by its usual names; calls nothing in it.
+    unsafe { cudarc::driver::sys::is_culib_present() }
+}
+
+/// Returns whether libnvrtc can be loaded.
+pub fn nvrtc_present() -> bool {
+    // SAFETY: as for `present`.
+    unsafe { cudarc::nvrtc::sys::is_culib_present() }
+}
+
+/// Returns every CUDA device, in the driver's order.
+///
+/// # Errors
+/// Why none can be listed: no libcuda, or the driver's own error.
+pub(crate) fn list() -> Result<Vec<DeviceInfo>, String> {
+    if !present() {
+        return Err(format!("no CUDA driver could be loaded: {INSTALL}"));
+    }
+    let count =
+        CudaContext::device_count().map_err(|e| format!("the CUDA driver does not answer ({e:?})"))?;
+    let mut out = Vec::new();
+    for index in 0..count.max(0) as usize {
+        let ctx = CudaContext::new(index).map_err(|e| format!("cannot open CUDA device {index} ({e:?})"))?;
+        out.push(DeviceInfo {
+            api: "cuda",
+            index,
+            name: ctx.name().unwrap_or_default(),
+            platform: match ctx.compute_capability() {
+                Ok((major, minor)) => format!("CUDA, compute capability {major}.{minor}"),
+                Err(_) => "CUDA".to_string(),
+            },
+            memory_bytes: ctx.total_mem().unwrap_or(0) as u64,
+            compute_units: ctx
+                .attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
+                .unwrap_or(0) as u32,
+            gpu: true,
+        });
+    }
+    Ok(out)
+}
+
+/// A CUDA device ready to count: its context, stream, compiled kernels and buffers.
+pub(crate) struct Cuda {
+    ctx: Arc<CudaContext>,
+    stream: Arc<CudaStream>,
+    arch: String,
+    /// The kernel without and with NQ_NODES (the second compiled when first asked for).
+    kernels: [Option<CudaFunction>; 2],
+    tables: Option<(CudaSlice<u32>, CudaSlice<u8>, u32)>,
+    io: Option<Io>,
+    blocks: u32,
+    threads: u32,
+    launched: usize,
+}
+
+/// The task and result buffers, with room for `room` tasks.
+struct Io {
+    room: usize,
+    cols: CudaSlice<u32>,
+    ld: CudaSlice<u32>,
+    rd: CudaSlice<u32>,
+    at: CudaSlice<u32>,
+    next: CudaSlice<u32>,
+    solutions: CudaSlice<u64>,
+    nodes: CudaSlice<u64>,
+}
+
+impl Cuda {
+    /// Opens CUDA device `info.index`: a context, a stream and the kernel compiled by NVRTC.
+    pub(crate) fn open(info: &DeviceInfo) -> Result<Cuda, String> {
+        if !nvrtc_present() {
+            return Err(format!("no NVRTC could be loaded to compile the kernel: {INSTALL}"));
+        }
+        let ctx = CudaContext::new(info.index).map_err(|e| format!("cannot open the device ({e:?})"))?;
+        let (major, minor) =
+            ctx.compute_capability().map_err(|e| format!("no compute capability ({e:?})"))?;
+        let stream = ctx.default_stream();
+        // Persistent threads: 2,048 resident per multiprocessor (every architecture since
+        // Maxwell but a few), in blocks of 256.
+        let threads = 256;
+        let blocks = info.compute_units.max(1) * (2048 / threads);
+        let mut cuda = Cuda {
+            ctx,
+            stream,
+            arch: format!("sm_{major}{minor}"),
+            kernels: [None, None],
+            tables: None,
+            io: None,
+            blocks,
+            threads,
+            launched: 0,
+        };
+        cuda.kernel(false)?;
+        Ok(cuda)
+    }
+
+    /// Returns the threads one launch runs at once.
+    pub(crate) fn lanes(&self) -> usize {
+        (self.blocks * self.threads) as usize
+    }
+
+    /// Compiles the kernel (with NQ_NODES if `nodes`) to a CUBIN on first use.
+    fn kernel(&mut self, nodes: bool) -> Result<(), String> {
+        let slot = usize::from(nodes);
+        if self.kernels[slot].is_some() {
+            return Ok(());
+        }
+        let mut options = vec![format!("--gpu-architecture={}", self.arch), "-default-device".to_string()];
+        if nodes {
+            options.push("-DNQ_NODES".to_string());
+        }
+        let cubin = compile_cubin(SOURCE, &options)?;
+        let module = self
+            .ctx
+            .load_module(Ptx::from_binary(cubin))
+            .map_err(|e| format!("cannot load the kernel ({e:?})"))?;
+        let function = module.load_function("nq_count").map_err(|e| format!("no kernel nq_count ({e:?})"))?;
+        self.kernels[slot] = Some(function);
+        Ok(())
+    }
+}
+
+/// Returns the CUBIN NVRTC compiles `source` to with `options`.
+fn compile_cubin(source: &str, options: &[String]) -> Result<Vec<u8>, String> {
+    use cudarc::nvrtc::{result, sys};
+    let src = CString::new(source).map_err(|_| "the kernel source holds a NUL byte".to_string())?;
+    let prog =
+        result::create_program(&src, None).map_err(|e| format!("NVRTC cannot create the program ({e:?})"))?;
+    // SAFETY: `prog` is a live program from create_program; the options are C strings; the log
+    // and CUBIN buffers are sized by NVRTC's own size calls before it writes them; the program
+    // is destroyed once, at the end.
+    unsafe {
+        let compiled = result::compile_program(prog, options);
+        let out = match compiled {
+            Err(e) => {
+                let log = result::get_program_log(prog).unwrap_or_default();
+                let log = CStr::from_ptr(log.as_ptr()).to_string_lossy().trim().replace('\n', " | ");
+                Err(format!("NVRTC does not compile the kernel ({e:?}): {log}"))
+            }
+            Ok(()) => {
+                let mut size = 0usize;
+                if sys::nvrtcGetCUBINSize(prog, &mut size).result().is_err() || size == 0 {
+                    Err("NVRTC made no CUBIN (is the architecture a real one, sm_XY?)".to_string())
+                } else {
+                    let mut cubin = vec![0u8; size];
+                    sys::nvrtcGetCUBIN(prog, cubin.as_mut_ptr() as *mut c_char)
+                        .result()
+                        .map(|()| cubin)
+                        .map_err(|e| format!("NVRTC cannot hand over the CUBIN ({e:?})"))
+                }
+            }
+        };
+        let _ = result::destroy_program(prog);
+        out
+    }
+}
+
+impl Launcher for Cuda {
+    fn upload(&mut self, tables: &Tables) -> Result<(), String> {
+        let s = &self.stream;
+        let attack = s.clone_htod(&tables.attack).map_err(|e| format!("cannot copy the tables ({e:?})"))?;
+        let gap = s.clone_htod(&tables.gap).map_err(|e| format!("cannot copy the tables ({e:?})"))?;
+        self.tables = Some((attack, gap, tables.full));
+        Ok(())
+    }
+
+    fn start(&mut self, tasks: &[Task], nodes: bool) -> Result<(), String> {
+        self.kernel(nodes)?;
+        let len = tasks.len();
+        let s = self.stream.clone();
+        let alloc = |e| format!("cannot allocate {len} tasks on the device ({e:?})");
+        if self.io.as_ref().is_none_or(|io| io.room < len) {
+            let room = len.next_power_of_two().max(1);
+            self.io = Some(Io {
+                room,
+                cols: s.alloc_zeros(room).map_err(alloc)?,
+                ld: s.alloc_zeros(room).map_err(alloc)?,
+                rd: s.alloc_zeros(room).map_err(alloc)?,
+                at: s.alloc_zeros(room).map_err(alloc)?,
+                next: s.alloc_zeros(1).map_err(alloc)?,
+                solutions: s.alloc_zeros(room).map_err(alloc)?,
+                nodes: s.alloc_zeros(room).map_err(alloc)?,
+            });
+        }
+        let io = self.io.as_mut().expect("made above");
+        let copy = |e| format!("cannot copy the tasks to the device ({e:?})");
+        let column = |f: fn(&Task) -> u32| tasks.iter().map(f).collect::<Vec<u32>>();
+        s.memcpy_htod(&column(|t| t.cols), &mut io.cols).map_err(copy)?;
+        s.memcpy_htod(&column(|t| t.ld), &mut io.ld).map_err(copy)?;
+        s.memcpy_htod(&column(|t| t.rd), &mut io.rd).map_err(copy)?;
+        s.memcpy_htod(&column(|t| t.at), &mut io.at).map_err(copy)?;
+        s.memcpy_htod(&[0u32], &mut io.next).map_err(copy)?;
+        let (attack, gap, full) = self.tables.as_ref().ok_or("no tables uploaded")?;
+        let kernel = self.kernels[usize::from(nodes)].as_ref().ok_or("the kernel was not compiled")?;
+        let count = len as u32;
+        let blocks = self.blocks.min(count.div_ceil(self.threads)).max(1);
+        let config =
+            LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (self.threads, 1, 1), shared_mem_bytes: 0 };
+        let mut launch = s.launch_builder(kernel);
+        launch
+            .arg(&io.cols)
+            .arg(&io.ld)
+            .arg(&io.rd)
+            .arg(&io.at)
+            .arg(&count)
+            .arg(attack)
+            .arg(gap)
+            .arg(full)
+            .arg(&mut io.next)
+            .arg(&mut io.solutions)
+            .arg(&mut io.nodes);
+        // SAFETY: the arguments are those of `nq_count` in kernel.cl, in order and of its
+        // types (device pointers to u32, u8 and u64, two u32 values); every buffer holds at
+        // least `count` tasks or the whole tables, as the kernel reads them.
+        unsafe { launch.launch(config) }.map_err(|e| format!("cannot launch the kernel ({e:?})"))?;
+        self.launched = len;
+        Ok(())
+    }
+
+    fn finish(&mut self, solutions: &mut Vec<u64>, placements: &mut Vec<u64>) -> Result<(), String> {
+        let len = self.launched;
+        solutions.clear();
+        solutions.resize(len, 0);
+        placements.clear();
+        placements.resize(len, 0);
+        let io = self.io.as_ref().ok_or("nothing was launched")?;
+        if len > 0 {
+            let read = |e| format!("the kernel failed or its results cannot be read ({e:?})");
+            self.stream.memcpy_dtoh(&io.solutions.slice(..len), solutions.as_mut_slice()).map_err(read)?;
+            self.stream.memcpy_dtoh(&io.nodes.slice(..len), placements.as_mut_slice()).map_err(read)?;
+            self.stream.synchronize().map_err(read)?;
+        }
+        self.launched = 0;
+        Ok(())
+    }
+}

@@ -1,0 +1,276 @@
+//! The host's half of the GPU search: the tables of a d4 plan's start constellations that the
+//! kernel reads (`kernel.cl` describes them), and the tasks a subproblem is split into.
+//!
+//! A d4 subproblem (a canonical start constellation with its first free rows filled,
+//! [`nqueens::algo::d4::constellation::D4Subproblem`]) is split deeper here, on the host, until
+//! `rows` free rows are left below each task (or the board's last free row), so that one launch
+//! holds 10^5 to 10^7 tasks of similar size. Each task remembers its subproblem (its parent),
+//! whose solutions are the sum of its tasks' times the constellation's orbit.
+//!
+//! The border queens' attacks are computed again here from the border itself, row by row,
+//! rather than taken from the CPU search's row events (a second, independent description of the
+//! same board: the tests compare the two on every subproblem up to n = 12).
+
+use nqueens::algo::d4::constellation::{Constellation, D4Subproblem};
+
+/// The largest board the GPU path counts: its kernel's masks are 32 bits wide.
+pub const MAX_N: u32 = 32;
+
+/// The most free rows of one constellation, the stride of the kernel's tables.
+pub const MAX_ROWS: usize = 32;
+
+/// The kernel's tables of one plan's constellations: for constellation `c` and free row `k`,
+/// `attack[c * MAX_ROWS + k]` and `gap[c * MAX_ROWS + k]` (see `kernel.cl`); `free[c]` is the
+/// number of free rows m, and `rows[c * MAX_ROWS + k]` the board row of free row k.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Tables {
+    /// The board side n.
+    pub n: u32,
+    /// The columns of the board: bits 0..n.
+    pub full: u32,
+    /// Squares of each free row attacked by the border queens' diagonals and anti-diagonals.
+    pub attack: Vec<u32>,
+    /// Rows from each free row to the next free row; 0 at the last.
+    pub gap: Vec<u8>,
+    /// The board row of each free row.
+    pub rows: Vec<u8>,
+    /// The number of free rows of each constellation.
+    pub free: Vec<u8>,
+}
+
+impl Tables {
+    /// Returns the tables of `constellations`, those of the `n`×`n` board, 4 ≤ n ≤ [`MAX_N`].
+    pub fn new(n: u32, constellations: &[Constellation]) -> Tables {
+        debug_assert!((4..=MAX_N).contains(&n));
+        let len = constellations.len() * MAX_ROWS;
+        let mut t = Tables {
+            n,
+            full: if n == 32 { u32::MAX } else { (1u32 << n) - 1 },
+            attack: vec![0; len],
+            gap: vec![0; len],
+            rows: vec![0; len],
+            free: vec![0; constellations.len()],
+        };
+        for (ci, c) in constellations.iter().enumerate() {
+            let (queens, count) = c.border.queens(n);
+            let queens = &queens[..count];
+            let free_rows: Vec<u32> = (0..n).filter(|&r| !queens.iter().any(|q| q.0 == r)).collect();
+            let base = ci * MAX_ROWS;
+            for (k, &row) in free_rows.iter().enumerate() {
+                let mut attacked = 0u32;
+                for &(qr, qc) in queens {
+                    let d = row.abs_diff(qr);
+                    if qc + d < n {
+                        attacked |= 1 << (qc + d);
+                    }
+                    if qc >= d {
+                        attacked |= 1 << (qc - d);
+                    }
+                }
+                t.attack[base + k] = attacked & t.full;
+                t.rows[base + k] = row as u8;
+                t.gap[base + k] = free_rows.get(k + 1).map_or(0, |&next| (next - row) as u8);
+            }
+            t.free[ci] = free_rows.len() as u8;
+        }
+        t
+    }
+
+    /// Returns the attacked squares and the gap of free row `k` of constellation `c`.
+    fn row(&self, c: usize, k: usize) -> (u32, u32) {
+        (self.attack[c * MAX_ROWS + k], u32::from(self.gap[c * MAX_ROWS + k]))
+    }
+}
+
+/// One task for the kernel: a board of constellation `c` at its free row `k` (see `kernel.cl`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Task {
+    /// Columns taken.
+    pub cols: u32,
+    /// Diagonals of the queens placed in free rows, at free row `k`.
+    pub ld: u32,
+    /// Anti-diagonals of the queens placed in free rows, at free row `k`.
+    pub rd: u32,
+    /// `(c << 5) | k`: the constellation and the first free row to fill.
+    pub at: u32,
+    /// The estimated work below the task (the free squares of its next two rows), for the
+    /// order of a launch: most work first.
+    pub weight: u32,
+    /// The slot of the task's subproblem in the launcher's list of parents.
+    pub parent: u32,
+}
+
+/// Returns the board of subproblem `sub` (of constellation number `c`) at its first unfilled
+/// free row: the columns taken, the diagonals and anti-diagonals of its queens in free rows
+/// there, and that free row's index k (m, the constellation's free rows, if every one is
+/// filled).
+pub fn start(tables: &Tables, c: u32, sub: &D4Subproblem) -> (u32, u32, u32, usize) {
+    let base = c as usize * MAX_ROWS;
+    let placed = sub.placed.cols();
+    let k = placed.len();
+    let m = tables.free[c as usize] as usize;
+    // The board row of free row k; past the last free row, the row below the board.
+    let here = if k < m { u32::from(tables.rows[base + k]) } else { tables.n };
+    let (mut ld, mut rd) = (0u64, 0u64);
+    for (j, &col) in placed.iter().enumerate() {
+        let bit = 1u64 << col;
+        let d = here - u32::from(tables.rows[base + j]);
+        ld |= bit << d;
+        rd |= bit >> d;
+    }
+    let full = u64::from(tables.full);
+    ((sub.cols & full) as u32, (ld & full) as u32, (rd & full) as u32, k)
+}
+
+/// Splits subproblem `sub` (of constellation number `c`) into tasks with at most `rows` free
+/// rows below their first (or at the last free row), pushing each with `parent`; returns the
+/// completions found on the way without a task (boards whose every free row is filled, 1
+/// each).
+pub fn split(
+    tables: &Tables,
+    c: u32,
+    sub: &D4Subproblem,
+    rows: u32,
+    parent: u32,
+    out: &mut Vec<Task>,
+) -> u64 {
+    let m = u32::from(tables.free[c as usize]);
+    let (cols, ld, rd, k) = start(tables, c, sub);
+    let k = k as u32;
+    if k >= m {
+        // Every free row is filled: the subproblem is one board, checked by the splitter.
+        return u64::from(cols == tables.full);
+    }
+    let target = m.saturating_sub(1 + rows).max(k);
+    descend(tables, c as usize, target, parent, (cols, ld, rd, k), out);
+    0
+}
+
+/// The host's depth-first search from free row `k` down to free row `target`.
+fn descend(
+    t: &Tables,
+    c: usize,
+    target: u32,
+    parent: u32,
+    (cols, ld, rd, k): (u32, u32, u32, u32),
+    out: &mut Vec<Task>,
+) {
+    let (attack, gap) = t.row(c, k as usize);
+    let mut avail = t.full & !(cols | ld | rd | attack);
+    if k == target {
+        if avail != 0 {
+            let weight = weigh(t, c, k, (cols, ld, rd), avail);
+            out.push(Task { cols, ld, rd, at: ((c as u32) << 5) | k, weight, parent });
+        }
+        return;
+    }
+    while avail != 0 {
+        let bit = avail & avail.wrapping_neg();
+        avail ^= bit;
+        let next = (cols | bit, (ld | bit) << gap, (rd | bit) >> gap, k + 1);
+        descend(t, c, target, parent, next, out);
+    }
+}
+
+/// The free squares of the task's row and of the row after it below each of them: a cheap
+/// estimate of its search tree, for the order of a launch.
+fn weigh(t: &Tables, c: usize, k: u32, (cols, ld, rd): (u32, u32, u32), avail: u32) -> u32 {
+    let (_, gap) = t.row(c, k as usize);
+    if gap == 0 {
+        return avail.count_ones();
+    }
+    let (attack, _) = t.row(c, k as usize + 1);
+    let mut sum = 0;
+    let mut a = avail;
+    while a != 0 {
+        let bit = a & a.wrapping_neg();
+        a ^= bit;
+        sum += (t.full & !((cols | bit) | (ld | bit) << gap | (rd | bit) >> gap | attack)).count_ones();
+    }
+    sum.max(1)
+}
+
+/// The kernel's search on the host, task by task: what `kernel.cl` computes, for the tests
+/// (the tables and tasks checked against the CPU search without a GPU) and as its reference.
+/// Returns the completions and the queen placements (as the kernel counts them with NQ_NODES).
+pub fn search(t: &Tables, task: &Task) -> (u64, u64) {
+    let c = (task.at >> 5) as usize;
+    let k = task.at & 31;
+    fn go(t: &Tables, c: usize, k: u32, cols: u32, ld: u32, rd: u32, nodes: &mut u64) -> u64 {
+        let (attack, gap) = t.row(c, k as usize);
+        let mut avail = t.full & !(cols | ld | rd | attack);
+        if gap == 0 {
+            *nodes += u64::from(avail.count_ones());
+            return u64::from(avail.count_ones());
+        }
+        let mut sum = 0;
+        while avail != 0 {
+            let bit = avail & avail.wrapping_neg();
+            avail ^= bit;
+            *nodes += 1;
+            sum += go(t, c, k + 1, cols | bit, (ld | bit) << gap, (rd | bit) >> gap, nodes);
+        }
+        sum
+    }
+    let mut nodes = 0;
+    let count = go(t, c, k, task.cols, task.ld, task.rd, &mut nodes);
+    (count, nodes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nqueens::algo::d4::D4Plan;
+    use nqueens::{Plan, Tally};
+
+    /// Every subproblem without a symmetry of its own, split into tasks at several depths and
+    /// searched as the kernel searches, has the completions the CPU's d4 search finds:
+    /// n = 4..=12, split depths 1 and 3.
+    #[test]
+    fn tasks_add_up_to_the_cpu_counts_of_every_subproblem() {
+        for n in 4..=12u32 {
+            for depth in [1, 3] {
+                let plan = D4Plan::new(n, depth).unwrap();
+                let tables = Tables::new(n, plan.constellations());
+                for (i, sub) in plan.subproblems().iter().enumerate() {
+                    let c = &plan.constellations()[sub.constellation as usize];
+                    if c.stabilizer != 0 {
+                        continue;
+                    }
+                    let want: Tally = plan.solve(i, false);
+                    for rows in [0, 2, 5, 40] {
+                        let mut tasks = Vec::new();
+                        let mut got = split(&tables, sub.constellation, sub, rows, 7, &mut tasks);
+                        got += tasks.iter().map(|t| search(&tables, t).0).sum::<u64>();
+                        assert!(tasks.iter().all(|t| t.parent == 7 && t.weight > 0));
+                        let solutions = u128::from(got) * u128::from(c.weight);
+                        assert_eq!(
+                            solutions, want.solutions,
+                            "n = {n}, depth {depth}, subproblem {i}, rows {rows}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn border_attacks_match_the_constellation_masks_at_row_one() {
+        // Row 1's diagonal masks of the CPU search hold the top queen's and the side queens'
+        // diagonals (beyond-board bits aside): the tables' attack of row 1, where it is free.
+        for n in 5..=14u32 {
+            let plan = D4Plan::new(n, 1).unwrap();
+            let tables = Tables::new(n, plan.constellations());
+            for (ci, c) in plan.constellations().iter().enumerate() {
+                let base = ci * MAX_ROWS;
+                if tables.rows[base] != 1 {
+                    continue;
+                }
+                let full = tables.full as u64;
+                let cpu = (c.ld | c.rd) & full;
+                // The CPU masks leave out side queens whose diagonals enter later (events).
+                assert_eq!(u64::from(tables.attack[base]) & cpu, cpu, "n = {n}, {c:?}");
+            }
+        }
+    }
+}
