@@ -91,6 +91,10 @@ pub enum Command {
     /// Slurm and GNU parallel command lines for K shards.
     #[command(after_help = PLAN_EXAMPLES)]
     Plan(PlanArgs),
+    /// List the GPUs and other devices CUDA and OpenCL find here (API:INDEX, model, memory,
+    /// compute units), as `count --device` names them; for each API without one, why.
+    #[command(after_help = DEVICES_EXAMPLES)]
+    Devices(DevicesArgs),
     /// Print a shell completion script to stdout (bash, elvish, fish, powershell or zsh).
     #[command(after_help = COMPLETIONS_EXAMPLES)]
     Completions(CompletionsArgs),
@@ -103,6 +107,30 @@ Examples:
   nqueens completions bash > ~/.local/share/bash-completion/completions/nqueens
   nqueens completions zsh > ~/.zfunc/_nqueens      (with fpath+=~/.zfunc before compinit)
   nqueens completions fish > ~/.config/fish/completions/nqueens.fish";
+
+const DEVICES_EXAMPLES: &str = "\
+Examples:
+  nqueens devices                      what count --device gpu|cuda|opencl would use
+  nqueens devices --format json        one JSON object, for scripts
+  nqueens count 16 --device opencl:0   count on the first OpenCL device
+
+CUDA needs the NVIDIA driver (libcuda.so) and NVRTC (libnvrtc.so, CUDA toolkit) on the library
+path; OpenCL needs the ICD loader (Debian: ocl-icd-libopencl1) and a driver (pocl-opencl-icd for
+the CPU, which tests use; a GPU vendor's ICD for GPUs). Both are loaded when asked for.";
+
+/// Options of `nqueens devices`.
+#[derive(Debug, Args)]
+pub struct DevicesArgs {
+    /// Output format: text, or json (one object).
+    #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = parse_plan_format)]
+    pub format: PlanFormat,
+}
+
+/// Parses a `--device` list: cpu, gpu, cuda, opencl, with optional `:INDEX[,INDEX…]`, joined
+/// by commas.
+pub fn parse_device(s: &str) -> Result<nqueens_gpu::DeviceSpec, String> {
+    s.parse()
+}
 
 /// Options of `nqueens completions`.
 #[derive(Debug, Args)]
@@ -346,6 +374,14 @@ pub struct CountArgs {
     /// Worker threads [default: every logical CPU].
     #[arg(short = 'j', long, value_name = "T", value_parser = parse_threads)]
     pub threads: Option<usize>,
+
+    /// What counts: cpu, gpu (every GPU: CUDA on NVIDIA, OpenCL on others), cuda or opencl
+    /// (every device of that API, pocl's CPU device included), the last three optionally with
+    /// :INDEX[,INDEX...]; several joined by commas (gpu,cpu: -j CPU threads count beside the
+    /// GPUs, all from one queue). Devices count d4 subproblems (auto picks d4), n <= 32.
+    /// `nqueens devices` lists what is here.
+    #[arg(long, value_name = "LIST", default_value = "cpu", value_parser = parse_device)]
+    pub device: nqueens_gpu::DeviceSpec,
 
     /// Output format: text (aligned table), json (JSON Lines), csv, bfile (OEIS `n a(n)` lines)
     /// [default: text]. A shard writes its JSON result for `merge`, which takes --format.

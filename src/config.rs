@@ -61,6 +61,8 @@ pub enum Config {
     Solve(SolveConfig),
     /// `check`.
     Check(CheckConfig),
+    /// `devices`, in this format.
+    Devices(crate::output::PlanFormat),
     /// `completions SHELL`.
     Completions(clap_complete::Shell),
     /// `man`.
@@ -82,6 +84,9 @@ pub struct Report {
 pub struct CountConfig {
     /// The board sides, in the order given.
     pub sizes: Vec<u32>,
+    /// The devices to open beside the CPU threads (`options.devices` is filled from it when
+    /// the count starts: opening a device is no part of reading the command line).
+    pub devices: nqueens_gpu::DeviceSpec,
     /// How to count (threads resolved, progress observer made).
     pub options: CountOptions,
     /// How to write each count.
@@ -95,6 +100,8 @@ pub struct LongConfig {
     /// How to count: threads resolved, the algorithm resolved for the board (the journal and
     /// the shard result record the concrete one).
     pub options: CountOptions,
+    /// The devices to open beside the CPU threads, as for [`CountConfig::devices`].
+    pub devices: nqueens_gpu::DeviceSpec,
     /// How to write the whole count (a shard writes its JSON result instead).
     pub report: Report,
     /// Where a shard writes its result; `None` for stdout.
@@ -181,16 +188,19 @@ impl Config {
             Command::Plan(args) => Config::Plan(plan(args)),
             Command::Solve(args) => Config::Solve(solve(args)?),
             Command::Check(args) => Config::Check(check(args)),
+            Command::Devices(args) => Config::Devices(args.format),
             Command::Completions(args) => Config::Completions(args.shell),
             Command::Man => Config::Man,
         })
     }
 }
 
-/// The counting options of `args` (threads resolved) with `algorithm`.
+/// The counting options of `args` (CPU threads resolved: none where `--device` names devices
+/// without `cpu`) with `algorithm`.
 fn count_options(args: &CountArgs, algorithm: Algorithm) -> CountOptions {
+    let cpu = args.device.cpu_only() || args.device.cpu;
     CountOptions {
-        threads: args.threads.unwrap_or_else(num_cpus::get),
+        threads: if cpu { args.threads.unwrap_or_else(num_cpus::get) } else { 0 },
         devices: Vec::new(),
         algorithm,
         split_depth: args.split_depth,
@@ -201,8 +211,55 @@ fn count_options(args: &CountArgs, algorithm: Algorithm) -> CountOptions {
     }
 }
 
+/// Returns the algorithm a count on `args.device` runs (`auto` resolved to d4 where there are
+/// devices), refusing an algorithm, board or thread count that the devices cannot take.
+fn device_algorithm(args: &CountArgs, sizes: &[u32]) -> Result<Algorithm, UsageError> {
+    let spec = &args.device;
+    if spec.cpu_only() {
+        return Ok(args.algorithm);
+    }
+    let list = device_list(spec);
+    if !matches!(args.algorithm, Algorithm::Auto | Algorithm::D4) {
+        return Err(UsageError(format!(
+            "--device {list} counts d4 subproblems, not --algorithm {}: use --algorithm d4 (or auto), or --device cpu",
+            args.algorithm
+        )));
+    }
+    if let Some(&n) = sizes.iter().find(|&&n| n > nqueens_gpu::MAX_N) {
+        return Err(UsageError(format!(
+            "board size {n} is too large for --device {list}: the GPU kernel's masks take n <= {}; use --device cpu",
+            nqueens_gpu::MAX_N
+        )));
+    }
+    if let (Some(t), false) = (args.threads, spec.cpu) {
+        return Err(UsageError(format!(
+            "-j {t} sets CPU worker threads, but --device {list} runs none: add cpu (--device {list},cpu) or leave -j out"
+        )));
+    }
+    Ok(Algorithm::D4)
+}
+
+/// Returns the device list as `--device` spells it.
+fn device_list(spec: &nqueens_gpu::DeviceSpec) -> String {
+    let mut parts: Vec<String> = spec
+        .devices
+        .iter()
+        .map(|(api, indices)| match indices {
+            None => api.name().to_string(),
+            Some(v) => {
+                format!("{}:{}", api.name(), v.iter().map(|i| i.to_string()).collect::<Vec<_>>().join(","))
+            }
+        })
+        .collect();
+    if spec.cpu {
+        parts.push("cpu".into());
+    }
+    parts.join(",")
+}
+
 fn count(args: CountArgs) -> Result<CountConfig, UsageError> {
     let sizes: Vec<u32> = args.sizes.iter().flat_map(|s| s.iter()).collect();
+    let algorithm = device_algorithm(&args, &sizes)?;
     let report =
         Report { format: args.format.unwrap_or_default(), verify: args.verify, sequence: args.sequence };
     if args.sequence.needs_classes() && args.algorithm == Algorithm::Mirror {
@@ -218,11 +275,12 @@ fn count(args: CountArgs) -> Result<CountConfig, UsageError> {
             )));
         }
     }
-    Ok(CountConfig { options: count_options(&args, args.algorithm), sizes, report })
+    Ok(CountConfig { options: count_options(&args, algorithm), sizes, devices: args.device.clone(), report })
 }
 
 fn long_count(args: CountArgs) -> Result<LongConfig, UsageError> {
     let n = single_size(&args)?;
+    let device_algorithm = device_algorithm(&args, &[n])?;
     check_paths(&args)?;
     if args.stats {
         // A resumed or sharded run has no whole-run timing or node count to report.
@@ -256,7 +314,14 @@ fn long_count(args: CountArgs) -> Result<LongConfig, UsageError> {
         _ => None,
     };
     let algorithm = from_journal
-        .unwrap_or_else(|| args.algorithm.resolve_for(n, args.threads.unwrap_or_else(num_cpus::get)));
+        .unwrap_or_else(|| device_algorithm.resolve_for(n, args.threads.unwrap_or_else(num_cpus::get)));
+    if !args.device.cpu_only() && algorithm != Algorithm::D4 {
+        return Err(UsageError(format!(
+            "--device {} counts d4 subproblems, but the journal {} is of --algorithm {algorithm}: resume it with --device cpu",
+            device_list(&args.device),
+            args.checkpoint.as_deref().unwrap_or(std::path::Path::new("")).display()
+        )));
+    }
     if args.sequence.needs_classes() && algorithm == Algorithm::Mirror {
         return Err(sequence_needs_classes(args.sequence, Algorithm::Mirror));
     }
@@ -272,6 +337,7 @@ fn long_count(args: CountArgs) -> Result<LongConfig, UsageError> {
     Ok(LongConfig {
         run,
         options,
+        devices: args.device.clone(),
         report,
         output: args.output,
         breakdown: args.breakdown,

@@ -27,7 +27,8 @@ use crate::signals::{self, Stop};
 pub fn run(config: LongConfig) -> anyhow::Result<ExitCode> {
     let LongConfig {
         run,
-        options,
+        mut options,
+        devices,
         report,
         output,
         breakdown,
@@ -52,6 +53,8 @@ pub fn run(config: LongConfig) -> anyhow::Result<ExitCode> {
     if let Some(stop) = &stop {
         stop.watch(tracker, shell_command());
     }
+    // The devices before the journal: one that is not there is refused with nothing written.
+    options.devices = super::open_devices(&devices)?;
     let journal = run.checkpoint.as_deref().map_or_else(String::new, journal::shown);
     let session = run.open(&options).map_err(|e| worded(e, &journal, algorithm_from_journal))?;
     if let Some(torn) = session.torn() {

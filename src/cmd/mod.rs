@@ -3,6 +3,7 @@
 
 pub mod check;
 pub mod count;
+pub mod devices;
 pub mod docs;
 pub mod long;
 pub mod merge;
@@ -43,7 +44,7 @@ pub fn exit_code(err: &anyhow::Error) -> u8 {
     /// The exit code of a library error: only threads that cannot start are a failed run.
     fn library(e: &nqueens::Error) -> u8 {
         match e {
-            nqueens::Error::ThreadPool { .. } => EXIT_FAILED,
+            nqueens::Error::ThreadPool { .. } | nqueens::Error::DeviceFailed { .. } => EXIT_FAILED,
             _ => EXIT_USAGE,
         }
     }
@@ -105,6 +106,20 @@ pub fn from_library(e: nqueens::Error) -> anyhow::Error {
     Worded { error: e, message }.into()
 }
 
+/// Opens the devices `spec` names beside the CPU threads (none for `--device cpu`).
+///
+/// # Errors
+/// A device asked for that is not there or cannot be opened: one line naming what was looked
+/// for and what to install (exit 2).
+pub fn open_devices(
+    spec: &nqueens_gpu::DeviceSpec,
+) -> anyhow::Result<Vec<std::sync::Arc<dyn nqueens::Device>>> {
+    nqueens_gpu::open(spec).map_err(|e| {
+        let message = format!("--device: {e}");
+        Worded { error: e, message }.into()
+    })
+}
+
 /// Returns the error of a long run as the command line reports it: a library error worded as
 /// [`from_library`] does, the others as they are.
 pub fn from_run(e: RunError) -> anyhow::Error {
@@ -139,6 +154,7 @@ pub fn run(config: Config) -> anyhow::Result<ExitCode> {
         Config::Plan(config) => plan::run(config),
         Config::Solve(config) => solve::run(config),
         Config::Check(config) => check::run(config),
+        Config::Devices(format) => devices::run(format),
         Config::Completions(shell) => docs::completions(shell),
         Config::Man => docs::man(),
     }

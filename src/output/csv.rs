@@ -41,11 +41,11 @@ mod tests {
     #[test]
     fn exact_rows() {
         let want = "\
-n,solutions,unique,c8,c4,c2,c1,seconds,threads,algorithm,isa,subproblems,split_depth,verified
-4,2,,,,,,0.25,2,mirror,avx2,10,2,true
-5,11,,,,,,0.25,2,mirror,avx2,10,2,false
-29,1180591620717411303424,,,,,,0.25,2,mirror,avx2,10,2,
-8,92,12,11,1,0,0,0.25,2,d4,,10,2,true
+n,solutions,unique,c8,c4,c2,c1,seconds,threads,algorithm,isa,device,subproblems,split_depth,verified
+4,2,,,,,,0.25,2,mirror,avx2,cpu,10,2,true
+5,11,,,,,,0.25,2,mirror,avx2,cpu,10,2,false
+29,1180591620717411303424,,,,,,0.25,2,mirror,avx2,cpu,10,2,
+8,92,12,11,1,0,0,0.25,2,d4,,-,10,2,true
 ";
         assert_eq!(render(Format::Csv, false), want);
     }

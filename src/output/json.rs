@@ -28,10 +28,10 @@ mod tests {
 
     #[test]
     fn exact_lines() {
-        let want = r#"{"n":4,"solutions":2,"unique":null,"classes":null,"seconds":0.25,"threads":2,"algorithm":"mirror","isa":"avx2","subproblems":10,"split_depth":2,"verified":true}
-{"n":5,"solutions":11,"unique":null,"classes":null,"seconds":0.25,"threads":2,"algorithm":"mirror","isa":"avx2","subproblems":10,"split_depth":2,"verified":false}
-{"n":29,"solutions":1180591620717411303424,"unique":null,"classes":null,"seconds":0.25,"threads":2,"algorithm":"mirror","isa":"avx2","subproblems":10,"split_depth":2,"verified":null}
-{"n":8,"solutions":92,"unique":12,"classes":{"8":11,"4":1,"2":0,"1":0},"seconds":0.25,"threads":2,"algorithm":"d4","isa":null,"subproblems":10,"split_depth":2,"verified":true}
+        let want = r#"{"n":4,"solutions":2,"unique":null,"classes":null,"seconds":0.25,"threads":2,"algorithm":"mirror","isa":"avx2","device":"cpu","subproblems":10,"split_depth":2,"verified":true}
+{"n":5,"solutions":11,"unique":null,"classes":null,"seconds":0.25,"threads":2,"algorithm":"mirror","isa":"avx2","device":"cpu","subproblems":10,"split_depth":2,"verified":false}
+{"n":29,"solutions":1180591620717411303424,"unique":null,"classes":null,"seconds":0.25,"threads":2,"algorithm":"mirror","isa":"avx2","device":"cpu","subproblems":10,"split_depth":2,"verified":null}
+{"n":8,"solutions":92,"unique":12,"classes":{"8":11,"4":1,"2":0,"1":0},"seconds":0.25,"threads":2,"algorithm":"d4","isa":null,"device":"-","subproblems":10,"split_depth":2,"verified":true}
 "#;
         assert_eq!(render(Format::Json, false), want);
     }

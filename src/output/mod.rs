@@ -37,6 +37,10 @@ pub struct Record {
     /// The instruction-set level the searches ran at ([`nqueens::arch::Isa::name`]); `None`
     /// (JSON `null`, empty in csv, `-` in text) for a count merged from shards.
     pub isa: Option<&'static str>,
+    /// What counted ([`Count::device_names`]): `cpu`, device names such as `opencl:0` or
+    /// `cuda:0,cuda:1,cpu`, `-` for a count merged from shards. Text shows it only when it is
+    /// not `cpu`.
+    pub device: String,
     /// Subproblems the board was split into.
     pub subproblems: usize,
     /// Rows fixed per subproblem.
@@ -70,6 +74,7 @@ impl Record {
             ("threads", self.threads.to_string()),
             ("algorithm", self.algorithm.to_string()),
             ("isa", opt(self.isa)),
+            ("device", self.device.clone()),
             ("subproblems", self.subproblems.to_string()),
             ("split_depth", self.split_depth.to_string()),
             ("verified", opt(self.verified)),
@@ -132,6 +137,7 @@ impl Record {
             threads: count.threads,
             algorithm: count.algorithm.name(),
             isa: count.isa.map(|i| i.name()),
+            device: count.device_names(),
             subproblems: count.subproblems,
             split_depth: count.split_depth,
             verified: table.verify(count.n, count.solutions),
@@ -286,6 +292,7 @@ mod tests {
             threads: 2,
             algorithm: "mirror",
             isa: Some("avx2"),
+            device: "cpu".into(),
             subproblems: 10,
             split_depth: 2,
             verified,
@@ -297,6 +304,7 @@ mod tests {
             classes: Some(classes),
             algorithm: "d4",
             isa: None,
+            device: "-".into(),
             ..mk(8, 92, Some(true))
         };
         vec![mk(4, 2, Some(true)), mk(5, 11, Some(false)), mk(29, 1u128 << 70, None), d4]

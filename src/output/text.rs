@@ -9,11 +9,13 @@ pub(super) struct Text<'a> {
     out: Box<dyn Write + 'a>,
     show_verified: bool,
     header_done: bool,
+    /// The device column, shown when the first record was not counted by the CPU alone.
+    show_device: bool,
 }
 
 impl<'a> Text<'a> {
     pub(super) fn new(out: Box<dyn Write + 'a>, show_verified: bool) -> Self {
-        Text { out, show_verified, header_done: false }
+        Text { out, show_verified, header_done: false, show_device: false }
     }
 }
 
@@ -21,11 +23,15 @@ impl Sink for Text<'_> {
     fn record(&mut self, r: &Record) -> io::Result<()> {
         if !self.header_done {
             self.header_done = true;
+            self.show_device = r.device != "cpu";
             write!(
                 self.out,
                 "{:>3} {:>24} {:>24} {:>10} {:>7} {:>8}",
                 "n", "solutions", "unique", "seconds", "threads", "isa"
             )?;
+            if self.show_device {
+                write!(self.out, " {:>10}", "device")?;
+            }
             if self.show_verified {
                 write!(self.out, " {:>8}", "verified")?;
             }
@@ -50,6 +56,9 @@ impl Sink for Text<'_> {
             r.threads,
             r.isa.unwrap_or("-")
         )?;
+        if self.show_device {
+            write!(self.out, " {:>10}", r.device)?;
+        }
         if self.show_verified {
             let v = match r.verified {
                 Some(true) => "yes",
@@ -98,5 +107,24 @@ mod tests {
             "",
         ];
         assert_eq!(render(Format::Text, true), want.join("\n"));
+    }
+
+    #[test]
+    fn a_count_on_a_device_shows_it() {
+        let mut r = crate::output::tests::sample()[3].clone();
+        r.device = "opencl:0".into();
+        r.threads = 0;
+        let mut out = Vec::new();
+        {
+            let mut sink =
+                Format::Text.sink_for(Box::new(&mut out), false, crate::output::Sequence::Solutions);
+            sink.record(&r).unwrap();
+        }
+        let want = [
+            "  n                solutions                   unique    seconds threads      isa     device",
+            "  8                       92                       12      0.250       0        -   opencl:0",
+            "",
+        ];
+        assert_eq!(String::from_utf8(out).unwrap(), want.join("\n"));
     }
 }

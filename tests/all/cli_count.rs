@@ -31,9 +31,9 @@ fn json_format_exact() {
     let text = zero_json_seconds(&String::from_utf8(out.stdout).unwrap());
     assert_eq!(
         text,
-        r#"{"n":4,"solutions":2,"unique":1,"classes":{"8":0,"4":0,"2":1,"1":0},"seconds":0,"threads":2,"algorithm":"d4","isa":"portable","subproblems":1,"split_depth":4,"verified":true}
-{"n":5,"solutions":10,"unique":2,"classes":{"8":1,"4":0,"2":1,"1":0},"seconds":0,"threads":2,"algorithm":"d4","isa":"portable","subproblems":2,"split_depth":5,"verified":true}
-{"n":6,"solutions":4,"unique":1,"classes":{"8":0,"4":1,"2":0,"1":0},"seconds":0,"threads":2,"algorithm":"d4","isa":"portable","subproblems":1,"split_depth":6,"verified":true}
+        r#"{"n":4,"solutions":2,"unique":1,"classes":{"8":0,"4":0,"2":1,"1":0},"seconds":0,"threads":2,"algorithm":"d4","isa":"portable","device":"cpu","subproblems":1,"split_depth":4,"verified":true}
+{"n":5,"solutions":10,"unique":2,"classes":{"8":1,"4":0,"2":1,"1":0},"seconds":0,"threads":2,"algorithm":"d4","isa":"portable","device":"cpu","subproblems":2,"split_depth":5,"verified":true}
+{"n":6,"solutions":4,"unique":1,"classes":{"8":0,"4":1,"2":0,"1":0},"seconds":0,"threads":2,"algorithm":"d4","isa":"portable","device":"cpu","subproblems":1,"split_depth":6,"verified":true}
 "#
     );
     let out = nqueens(&[
@@ -55,9 +55,9 @@ fn json_format_exact() {
     let text = zero_json_seconds(&String::from_utf8(out.stdout).unwrap());
     assert_eq!(
         text,
-        r#"{"n":4,"solutions":2,"unique":null,"classes":null,"seconds":0,"threads":2,"algorithm":"mirror","isa":"portable","subproblems":1,"split_depth":4,"verified":true}
-{"n":5,"solutions":10,"unique":null,"classes":null,"seconds":0,"threads":2,"algorithm":"mirror","isa":"portable","subproblems":5,"split_depth":5,"verified":true}
-{"n":6,"solutions":4,"unique":null,"classes":null,"seconds":0,"threads":2,"algorithm":"mirror","isa":"portable","subproblems":2,"split_depth":6,"verified":true}
+        r#"{"n":4,"solutions":2,"unique":null,"classes":null,"seconds":0,"threads":2,"algorithm":"mirror","isa":"portable","device":"cpu","subproblems":1,"split_depth":4,"verified":true}
+{"n":5,"solutions":10,"unique":null,"classes":null,"seconds":0,"threads":2,"algorithm":"mirror","isa":"portable","device":"cpu","subproblems":5,"split_depth":5,"verified":true}
+{"n":6,"solutions":4,"unique":null,"classes":null,"seconds":0,"threads":2,"algorithm":"mirror","isa":"portable","device":"cpu","subproblems":2,"split_depth":6,"verified":true}
 "#
     );
 }
@@ -170,7 +170,9 @@ fn csv_format_exact() {
     let mut lines = text.lines();
     assert_eq!(
         lines.next(),
-        Some("n,solutions,unique,c8,c4,c2,c1,seconds,threads,algorithm,isa,subproblems,split_depth,verified")
+        Some(
+            "n,solutions,unique,c8,c4,c2,c1,seconds,threads,algorithm,isa,device,subproblems,split_depth,verified"
+        )
     );
     let row: Vec<&str> = lines.next().unwrap().split(',').collect();
     let best = nqueens::arch::Level::best().isa().name();
@@ -350,7 +352,7 @@ fn stats_columns_in_csv_and_text() {
     let out = nqueens(&["count", "8", "--stats", "--format", "csv"]).assert().success().get_output().clone();
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.starts_with(
-        "n,solutions,unique,c8,c4,c2,c1,seconds,threads,algorithm,isa,subproblems,split_depth,verified,nodes,nodes_per_second,cpu_seconds,efficiency\n"
+        "n,solutions,unique,c8,c4,c2,c1,seconds,threads,algorithm,isa,device,subproblems,split_depth,verified,nodes,nodes_per_second,cpu_seconds,efficiency\n"
     ));
     nqueens(&["count", "8", "--stats"]).assert().success().stdout(predicate::str::contains("efficiency"));
 }

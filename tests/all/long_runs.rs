@@ -862,6 +862,7 @@ fn merge_builds_the_d4_plan_of_large_boards() {
         nodes: None,
         seconds: 0.0,
         threads: 1,
+        devices: None,
         version: env!("CARGO_PKG_VERSION").into(),
         subtotals: None,
         host: None,

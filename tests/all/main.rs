@@ -10,6 +10,7 @@ mod cli_check;
 mod cli_count;
 mod cli_robustness;
 mod cli_solve;
+mod gpu;
 mod hardening;
 mod join;
 mod known_values;

@@ -70,10 +70,17 @@ pub enum Error {
         /// The process's address-space limit (`RLIMIT_AS`) in MiB, if one is set.
         address_space_limit_mib: Option<u64>,
     },
-    /// A device beside the CPU (a GPU, through [`crate::parallel::Device`]) cannot count this
-    /// plan, or failed while counting: the subproblems it finished were reported, the rest
-    /// were not.
+    /// A device beside the CPU (a GPU, through [`crate::parallel::Device`]) is not there, or
+    /// cannot count this plan: refused before anything is counted.
     Device {
+        /// The device, as [`crate::parallel::Device::name`] names it.
+        device: String,
+        /// What went wrong, in the device API's words where it gave any.
+        reason: String,
+    },
+    /// A device failed while counting: the subproblems it finished were reported (and
+    /// journaled), the rest were not.
+    DeviceFailed {
         /// The device, as [`crate::parallel::Device::name`] names it.
         device: String,
         /// What went wrong, in the device API's words where it gave any.
@@ -120,6 +127,7 @@ impl fmt::Display for Error {
                 limit(*address_space_limit_mib)
             ),
             Error::Device { device, reason } => write!(f, "device {device}: {reason}"),
+            Error::DeviceFailed { device, reason } => write!(f, "device {device} failed: {reason}"),
             Error::ThreadPool { threads, reason } => {
                 write!(f, "cannot start {threads} worker threads: {reason}")
             }

@@ -163,8 +163,8 @@ pub trait Device: Send + Sync + fmt::Debug {
     /// may be dropped: it is solved again on resume, as on the CPU.
     ///
     /// # Errors
-    /// [`Error::Device`] if the device fails; the run then stops, and what was reported stays
-    /// counted.
+    /// [`Error::DeviceFailed`] if the device fails ([`Error::Device`] if it refuses the plan);
+    /// the run then stops, and what was reported stays counted.
     fn solve(&self, plan: &dyn Plan, stats: bool, queue: &mut dyn Queue) -> Result<(), Error>;
 }
 

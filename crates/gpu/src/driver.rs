@@ -110,9 +110,9 @@ impl Device for GpuDevice {
     }
 
     fn solve(&self, plan: &dyn Plan, stats: bool, queue: &mut dyn Queue) -> Result<(), Error> {
-        let fail = |reason: String| Error::Device { device: self.name.clone(), reason };
+        let fail = |reason: String| Error::DeviceFailed { device: self.name.clone(), reason };
         if let Some(why) = self.refuses(plan) {
-            return Err(fail(why));
+            return Err(Error::Device { device: self.name.clone(), reason: why });
         }
         let d4 = plan.as_any().downcast_ref::<D4Plan>().expect("checked by refuses");
         let n = d4.n();

@@ -44,6 +44,7 @@ fn one_plan(algorithm: Algorithm, n: u32, k: usize, dir: &str, first: usize, las
             nodes: None,
             seconds: (start.elapsed().as_secs_f64() * 1e6).round() / 1e6,
             threads: 1,
+            devices: None,
             version: env!("CARGO_PKG_VERSION").into(),
             subtotals: nqueens_runs::subtotals::encode(algorithm.classifies(), &tallies),
             host: nqueens_runs::merge::host_name(),

@@ -111,6 +111,12 @@ pub struct ShardResult {
     pub seconds: f64,
     /// Worker threads of that session.
     pub threads: usize,
+    /// What counted in that session: device names (`opencl:0`, `cuda:1`) and `cpu` for CPU
+    /// threads; absent in shards written before devices existed. Outside the checksum, as
+    /// `seconds` and `threads` are: where a subproblem was solved does not change its counts,
+    /// and the audit recounts on the CPU whatever counted it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub devices: Option<Vec<String>>,
     /// The program version (`CARGO_PKG_VERSION`).
     pub version: String,
     /// The counts of each subproblem the shard covers, in increasing id order, as
@@ -723,8 +729,11 @@ impl Merger {
         let covers = r.covers_of(want);
         problems.extend(check_covers(name, r, want));
         // The fields outside the checksum, in range; counts added without wrapping.
-        if !(1..=MAX_THREADS).contains(&r.threads) {
-            problems.push(format!("{name}: threads = {} is out of range 1..={MAX_THREADS}", r.threads));
+        // 0 CPU threads: a shard counted on devices alone, which it names.
+        let on_devices = r.devices.as_ref().is_some_and(|d| !d.is_empty() && !d.iter().any(|d| d == "cpu"));
+        let least = usize::from(!on_devices);
+        if !(least..=MAX_THREADS).contains(&r.threads) {
+            problems.push(format!("{name}: threads = {} is out of range {least}..={MAX_THREADS}", r.threads));
         }
         if !r.seconds.is_finite() || r.seconds < 0.0 {
             problems.push(format!("{name}: seconds = {} is not a finite number >= 0", r.seconds));
@@ -970,6 +979,7 @@ mod tests {
                     nodes: None,
                     seconds: 0.5,
                     threads: 2,
+                    devices: None,
                     version: "0.1.0".into(),
                     subtotals: crate::subtotals::encode(
                         algorithm.classifies(),

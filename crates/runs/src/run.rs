@@ -460,6 +460,10 @@ impl Session {
         if let Some(source) = write_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
             return Err(RunError::Append { path: journal_path(), source });
         }
+        // A device that failed stopped the run: what was solved is journaled, the error told.
+        if let Some(e) = outcome.failure {
+            return Err(RunError::Library(e));
+        }
         if outcome.stopped {
             return Ok(Finished::Stopped {
                 recorded: self.recorded() + outcome.solved,
@@ -523,6 +527,7 @@ impl Session {
             nodes_counted,
             seconds,
             threads: self.options.threads,
+            devices: nqueens::device_list(&self.options.devices, self.options.threads),
             subtotals,
         })))
     }
@@ -559,6 +564,8 @@ pub struct Done {
     nodes_counted: bool,
     seconds: f64,
     threads: usize,
+    /// What counted: device names and `cpu` ([`nqueens::Count::devices`]).
+    devices: Vec<String>,
     /// The shard's subtotals ([`crate::subtotals::encode`]); `None` for a whole run or a shard
     /// too large to carry them.
     subtotals: Option<String>,
@@ -619,6 +626,7 @@ impl Done {
                     nodes,
                     seconds: self.seconds,
                     threads: self.threads,
+                    devices: Some(self.devices.clone()),
                     version: VERSION.into(),
                     subtotals: self.subtotals.clone(),
                     host: crate::merge::host_name(),
@@ -639,6 +647,7 @@ impl Done {
                     },
                 )?;
                 let mut count = Count::of_plan(plan, total, algorithm, self.seconds, self.threads, nodes);
+                count.devices = self.devices.clone();
                 count.unique = classes.map(|c| c.total());
                 count.classes = classes;
                 Counted::Whole(count)

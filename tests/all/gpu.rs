@@ -1,0 +1,250 @@
+//! The GPU path end to end through the command line, on a real OpenCL device: pocl's CPU
+//! device in CI (`.ci/run` installs `pocl-opencl-icd`), which runs the same kernel source
+//! through the same launcher as a GPU. Each test that needs a device skips with a message
+//! where OpenCL has none; the error paths run everywhere.
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::common::{self, nqueens, usage_error};
+
+/// True if an OpenCL device is here (else says so on stderr: the test is skipped).
+fn opencl_here() -> bool {
+    let out = nqueens(&["devices", "--format", "json"]).assert().success().get_output().clone();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let here = v["opencl"]["devices"].as_array().is_some_and(|d| !d.is_empty());
+    if !here {
+        eprintln!("skipped: no OpenCL device here ({}); install pocl-opencl-icd", v["opencl"]["error"]);
+    }
+    here
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("nqueens-gpu-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// The JSON lines `args` print.
+fn json_lines(args: &[&str]) -> Vec<serde_json::Value> {
+    let out = nqueens(args).assert().success().get_output().clone();
+    String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+}
+
+#[test]
+fn opencl_counts_n_0_to_14_equal_oeis_with_their_classes() {
+    if !opencl_here() {
+        return;
+    }
+    // --verify checks the solutions (A000170), the fundamental solutions (A002562) and the
+    // class breakdown by orbit size of every n.
+    let lines = json_lines(&["count", "0..14", "--device", "opencl", "--verify", "--format", "json"]);
+    assert_eq!(lines.len(), 15);
+    let want = common::bfile("b000170.txt");
+    for (n, v) in lines.iter().enumerate() {
+        assert_eq!(v["verified"], true, "n = {n}: {v}");
+        assert_eq!(v["device"], "opencl:0", "n = {n}");
+        assert_eq!(v["algorithm"], "d4");
+        assert_eq!(v["threads"], 0);
+        assert_eq!(v["solutions"].as_u64().unwrap() as u128, want[n].1, "n = {n}");
+    }
+    // The classes of n = 13 by orbit size, from the GPU alone and from the CPU's d4 search.
+    let cpu = json_lines(&["count", "13", "--algorithm", "d4", "--format", "json"]);
+    assert_eq!(lines[13]["classes"], cpu[0]["classes"]);
+    assert_eq!(lines[13]["unique"], 9233);
+    assert_eq!(cpu[0]["device"], "cpu");
+}
+
+#[test]
+fn the_cpu_threads_and_the_device_share_one_queue() {
+    if !opencl_here() {
+        return;
+    }
+    for depth in ["1", "3"] {
+        let lines = json_lines(&[
+            "count",
+            "14",
+            "--device",
+            "opencl,cpu",
+            "-j",
+            "1",
+            "--split-depth",
+            depth,
+            "--verify",
+            "--format",
+            "json",
+            "--stats",
+        ]);
+        assert_eq!(lines[0]["solutions"], 365_596);
+        assert_eq!(lines[0]["device"], "opencl:0,cpu");
+        assert_eq!(lines[0]["threads"], 1);
+        assert!(lines[0]["nodes"].as_u64().unwrap() > 0);
+    }
+    // The text table shows the device.
+    let out = nqueens(&["count", "10", "--device", "opencl"]).assert().success().get_output().clone();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.lines().next().unwrap().ends_with("device"), "{text}");
+    assert!(text.lines().nth(1).unwrap().ends_with("opencl:0"), "{text}");
+}
+
+#[test]
+fn gpu_and_cpu_shards_merge_under_a_full_audit() {
+    if !opencl_here() {
+        return;
+    }
+    let dir = scratch("shards");
+    let devices = ["opencl", "cpu", "opencl,cpu"];
+    let files: Vec<PathBuf> = (0..3)
+        .map(|i| {
+            let out = dir.join(format!("s{i}.json"));
+            let shard = format!("{i}/3");
+            let mut args = vec!["count", "13", "--algorithm", "d4", "--shard", &shard, "--output", s(&out)];
+            args.extend(["--device", devices[i]]);
+            if devices[i] != "opencl" {
+                args.extend(["-j", "1"]);
+            }
+            nqueens(&args).assert().success().stdout("");
+            out
+        })
+        .collect();
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&files[0]).unwrap()).unwrap();
+    assert_eq!(v["devices"], serde_json::json!(["opencl:0"]));
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&files[2]).unwrap()).unwrap();
+    assert_eq!(v["devices"], serde_json::json!(["opencl:0", "cpu"]));
+    let mut args = vec!["merge", "--audit", "1", "--seed", "7", "--verify", "--format", "json"];
+    args.extend(files.iter().map(|f| s(f)));
+    let lines = json_lines(&args);
+    assert_eq!((lines[0]["solutions"].as_u64(), lines[0]["unique"].as_u64()), (Some(73_712), Some(9_233)));
+    assert_eq!(lines[0]["verified"], true);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The journal's complete lines after the header.
+fn entries(journal: &Path) -> usize {
+    let text = std::fs::read_to_string(journal).unwrap_or_default();
+    text.split_inclusive('\n').filter(|l| l.ends_with('\n')).skip(1).count()
+}
+
+fn spawn(args: &[&str]) -> Child {
+    Command::new(assert_cmd::cargo::cargo_bin("nqueens"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+#[test]
+fn a_gpu_run_stopped_by_sigint_keeps_its_journal_and_resumes_exactly() {
+    if !opencl_here() {
+        return;
+    }
+    let dir = scratch("stop");
+    let journal = dir.join("q16.journal");
+    let args = [
+        "count",
+        "16",
+        "--device",
+        "opencl",
+        "--split-depth",
+        "3",
+        "--checkpoint",
+        s(&journal),
+        "--progress",
+        "never",
+        "--format",
+        "json",
+    ];
+    let child = spawn(&args);
+    let start = Instant::now();
+    while entries(&journal) == 0 {
+        assert!(start.elapsed() < Duration::from_secs(30), "the run did not start journaling");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let ok = Command::new("kill").args(["-s", "INT", &child.id().to_string()]).status().unwrap();
+    assert!(ok.success());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(err.contains("stopped by SIGINT"), "{err}");
+    assert!(err.contains("run the same command again to resume:"), "{err}");
+    let done = entries(&journal);
+    let text = std::fs::read_to_string(&journal).unwrap();
+    assert!(text.ends_with('\n'), "every line whole");
+    let header = text.lines().next().unwrap();
+    let total: usize =
+        header.split(' ').find_map(|w| w.strip_prefix("subproblems=")).unwrap().parse().unwrap();
+    assert!(done > 0 && done < total, "{done} of {total} recorded");
+    // The same command resumes, on the device, to the exact count; then on the CPU, at once.
+    let lines = json_lines(&args);
+    assert_eq!(lines[0]["solutions"], 14_772_512);
+    assert_eq!(lines[0]["unique"], 1_846_955);
+    assert_eq!(entries(&journal), total);
+    let mut cpu = args.to_vec();
+    cpu[3] = "cpu";
+    assert_eq!(json_lines(&cpu)[0]["solutions"], 14_772_512);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn devices_lists_what_is_here_and_says_why_an_api_has_none() {
+    let out = nqueens(&["devices"]).assert().success().get_output().clone();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.lines().any(|l| l.starts_with("cuda")), "{text}");
+    assert!(text.lines().any(|l| l.starts_with("opencl")), "{text}");
+    let out = nqueens(&["devices", "--format", "json"]).assert().success().get_output().clone();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    for api in ["cuda", "opencl"] {
+        let devices = v[api]["devices"].as_array().unwrap();
+        // Either devices, or the reason there are none.
+        assert!(!devices.is_empty() || v[api]["error"].is_string(), "{v}");
+        for d in devices {
+            assert_eq!(d["id"], format!("{api}:{}", d["index"]));
+        }
+    }
+}
+
+#[test]
+fn asking_for_a_device_that_is_not_there_is_one_line_and_exit_2() {
+    // No CUDA driver on this machine (CI has none): the line names libcuda and how to get it.
+    let cuda_here = nqueens(&["devices", "--format", "json"]).assert().success().get_output().stdout.clone();
+    let v: serde_json::Value = serde_json::from_slice(&cuda_here).unwrap();
+    if v["cuda"]["devices"].as_array().unwrap().is_empty() {
+        usage_error(&["count", "12", "--device", "cuda"], "--device: device cuda: ");
+        usage_error(&["count", "12", "--device", "cuda:1"], "install the NVIDIA driver (libcuda.so)");
+        usage_error(&["count", "12", "--device", "cuda", "--shard", "0/2"], "libcuda.so");
+    } else {
+        eprintln!("skipped the no-CUDA cases: CUDA has a device here");
+    }
+    usage_error(&["count", "12", "--device", "opencl:99"], "device opencl:99: ");
+    usage_error(
+        &["count", "12", "--device", "tpu"],
+        "unknown device 'tpu' in 'tpu': use cpu, gpu, cuda or opencl",
+    );
+    usage_error(
+        &["count", "12", "--device", "opencl:x"],
+        "device index 'x' in 'opencl:x' is not a whole number",
+    );
+    usage_error(&["count", "12", "--device", "cpu:0"], "device 'cpu' in 'cpu:0' takes no index");
+    usage_error(&["count", "33", "--device", "opencl"], "board size 33 is too large for --device opencl");
+    usage_error(
+        &["count", "12", "--device", "opencl", "--algorithm", "join"],
+        "--device opencl counts d4 subproblems, not --algorithm join",
+    );
+    usage_error(
+        &["count", "12", "--device", "gpu", "-j", "2"],
+        "-j 2 sets CPU worker threads, but --device gpu runs none",
+    );
+    // No journal is left by a refused device.
+    let dir = scratch("refused");
+    let journal = dir.join("j");
+    usage_error(&["count", "12", "--device", "opencl:99", "--checkpoint", s(&journal)], "device opencl:99");
+    assert!(!journal.exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
