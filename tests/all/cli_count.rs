@@ -151,7 +151,7 @@ fn verify_checks_both_sequences() {
     let known = common::bfile("b002562.txt");
     for (line, (n, u)) in text.lines().skip(1).zip(known) {
         let row: Vec<&str> = line.split(',').collect();
-        assert_eq!((row[0], row[2], row[13]), (n.to_string().as_str(), u.to_string().as_str(), "true"));
+        assert_eq!((row[0], row[2], row[14]), (n.to_string().as_str(), u.to_string().as_str(), "true"));
     }
 }
 
@@ -177,8 +177,8 @@ fn csv_format_exact() {
     let row: Vec<&str> = lines.next().unwrap().split(',').collect();
     let best = nqueens::arch::Level::best().isa().name();
     assert_eq!(
-        (row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[8], row[9], row[10], row[13]),
-        ("8", "92", "12", "11", "1", "0", "0", "1", "join", best, "true")
+        (row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[8], row[9], row[10], row[11], row[14]),
+        ("8", "92", "12", "11", "1", "0", "0", "1", "join", best, "cpu", "true")
     );
     assert!(row[7].parse::<f64>().is_ok());
     assert_eq!(lines.next(), None);

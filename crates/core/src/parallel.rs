@@ -587,6 +587,98 @@ mod tests {
         assert_eq!(heard.solved.load(Ordering::Relaxed), 0);
     }
 
+    /// A device that solves on the host, `chunk` subproblems per "launch", and fails after
+    /// `fail_after` reported ones (never if `None`), or refuses every plan.
+    #[derive(Debug)]
+    struct HostDevice {
+        name: &'static str,
+        chunk: usize,
+        fail_after: Option<usize>,
+        refuse: bool,
+        taken: AtomicUsize,
+    }
+
+    impl HostDevice {
+        fn new(name: &'static str, chunk: usize) -> HostDevice {
+            HostDevice { name, chunk, fail_after: None, refuse: false, taken: AtomicUsize::new(0) }
+        }
+    }
+
+    impl Device for HostDevice {
+        fn name(&self) -> String {
+            self.name.to_string()
+        }
+        fn refuses(&self, plan: &dyn Plan) -> Option<String> {
+            self.refuse.then(|| format!("no search for {} plans", plan.algorithm()))
+        }
+        fn solve(&self, plan: &dyn Plan, stats: bool, queue: &mut dyn Queue) -> Result<(), Error> {
+            let mut reported = 0;
+            loop {
+                let batch: Vec<usize> = (0..self.chunk).map_while(|_| queue.next()).collect();
+                if batch.is_empty() {
+                    return Ok(());
+                }
+                self.taken.fetch_add(batch.len(), Ordering::Relaxed);
+                for i in batch {
+                    if self.fail_after == Some(reported) {
+                        return Err(Error::DeviceFailed { device: self.name(), reason: "lost".into() });
+                    }
+                    queue.solved(i, &plan.solve(i, stats));
+                    reported += 1;
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn devices_and_cpu_threads_pull_from_one_list() {
+        let plan = MirrorPlan::new(12, 3).unwrap();
+        let heard = Mutex::new(Vec::new());
+        let on_solved = |i: usize, _: &Tally| heard.lock().unwrap().push(i);
+        for cpu in [0, 2] {
+            heard.lock().unwrap().clear();
+            let (a, b) = (Arc::new(HostDevice::new("a", 3)), Arc::new(HostDevice::new("b", 7)));
+            let devices: Vec<Arc<dyn Device>> = vec![a.clone(), b.clone()];
+            let pool = pool(2 + cpu, "test").unwrap();
+            let observer = Arc::new(Heard::default());
+            let job = Job { on_solved: Some(&on_solved), ..Job::default() };
+            let out = run_on(&plan, &pool, &devices, Progress::To(observer.clone()), true, job);
+            assert_eq!(
+                (out.tally.solutions, out.solved, out.stopped),
+                (14_200, plan.len(), false),
+                "cpu {cpu}"
+            );
+            assert!(out.failure.is_none());
+            let mut ids = heard.lock().unwrap().clone();
+            ids.sort_unstable();
+            assert_eq!(ids, (0..plan.len()).collect::<Vec<_>>(), "each subproblem once");
+            assert_eq!(observer.solved.load(Ordering::Relaxed), plan.len());
+            let taken = a.taken.load(Ordering::Relaxed) + b.taken.load(Ordering::Relaxed);
+            assert!(taken > 0 && (cpu > 0 || taken == plan.len()), "cpu {cpu}: devices took {taken}");
+        }
+    }
+
+    #[test]
+    fn a_failed_device_stops_the_run_and_keeps_what_it_reported() {
+        let plan = MirrorPlan::new(11, 3).unwrap();
+        let device = HostDevice { fail_after: Some(4), ..HostDevice::new("gpu:0", 2) };
+        let devices: Vec<Arc<dyn Device>> = vec![Arc::new(device)];
+        let heard = Mutex::new(Tally::default());
+        let on_solved = |_: usize, t: &Tally| *heard.lock().unwrap() += *t;
+        let job = Job { on_solved: Some(&on_solved), ..Job::default() };
+        let out = run_on(&plan, &pool(1, "test").unwrap(), &devices, Progress::Never, false, job);
+        assert_eq!((out.solved, out.stopped), (4, true));
+        assert_eq!(out.tally, *heard.lock().unwrap());
+        assert_eq!(out.failure, Some(Error::DeviceFailed { device: "gpu:0".into(), reason: "lost".into() }));
+        // One that refuses the plan fails before anything is solved.
+        let device = HostDevice { refuse: true, ..HostDevice::new("gpu:1", 2) };
+        let devices: Vec<Arc<dyn Device>> = vec![Arc::new(device)];
+        let out = run_on(&plan, &pool(2, "test").unwrap(), &devices, Progress::Never, false, Job::default());
+        assert_eq!((out.solved, out.stopped, out.tally), (0, true, Tally::default()));
+        let reason = "no search for mirror plans".to_string();
+        assert_eq!(out.failure, Some(Error::Device { device: "gpu:1".into(), reason }));
+    }
+
     #[test]
     fn subsets_callbacks_and_stops() {
         let plan = MirrorPlan::new(10, 3).unwrap();
