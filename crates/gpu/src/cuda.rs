@@ -14,8 +14,8 @@ use cudarc::driver::sys::CUdevice_attribute;
 use cudarc::driver::{CudaContext, CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
 use cudarc::nvrtc::Ptx;
 
-use crate::driver::Launcher;
-use crate::tasks::{Tables, Task};
+use crate::driver::{Kernel, Launcher};
+use crate::tasks::{MAX_ROWS, Tables as HostTables, Task};
 use crate::{DeviceInfo, SOURCE};
 
 /// What to install for CUDA, in the words of the error for a machine without it.
@@ -70,13 +70,25 @@ pub(crate) struct Cuda {
     ctx: Arc<CudaContext>,
     stream: Arc<CudaStream>,
     arch: String,
-    /// The kernel without and with NQ_NODES (the second compiled when first asked for).
-    kernels: [Option<CudaFunction>; 2],
-    tables: Option<(CudaSlice<u32>, CudaSlice<u8>, u32)>,
+    /// The kernels (count, classify) without and with NQ_NODES (the second module compiled
+    /// when first asked for).
+    kernels: [Option<[CudaFunction; 2]>; 2],
+    tables: Option<Tables>,
     io: Option<Io>,
     blocks: u32,
     threads: u32,
-    launched: usize,
+    /// The tasks and the numbers per task of the launch in flight.
+    launched: (usize, usize),
+}
+
+/// The constellation tables on the device.
+struct Tables {
+    attack: CudaSlice<u32>,
+    gap: CudaSlice<u8>,
+    rows: CudaSlice<u8>,
+    stab: CudaSlice<u8>,
+    full: u32,
+    n: u32,
 }
 
 /// The task and result buffers, with room for `room` tasks.
@@ -86,13 +98,13 @@ struct Io {
     ld: CudaSlice<u32>,
     rd: CudaSlice<u32>,
     at: CudaSlice<u32>,
+    boards: CudaSlice<u8>,
     next: CudaSlice<u32>,
-    solutions: CudaSlice<u64>,
-    nodes: CudaSlice<u64>,
+    out: CudaSlice<u64>,
 }
 
 impl Cuda {
-    /// Opens CUDA device `info.index`: a context, a stream and the kernel compiled by NVRTC.
+    /// Opens CUDA device `info.index`: a context, a stream and the kernels compiled by NVRTC.
     pub(crate) fn open(info: &DeviceInfo) -> Result<Cuda, String> {
         if !nvrtc_present() {
             return Err(format!("no NVRTC could be loaded to compile the kernel: {INSTALL}"));
@@ -114,9 +126,9 @@ impl Cuda {
             io: None,
             blocks,
             threads,
-            launched: 0,
+            launched: (0, 0),
         };
-        cuda.kernel(false)?;
+        cuda.compile(false)?;
         Ok(cuda)
     }
 
@@ -125,8 +137,8 @@ impl Cuda {
         (self.blocks * self.threads) as usize
     }
 
-    /// Compiles the kernel (with NQ_NODES if `nodes`) to a CUBIN on first use.
-    fn kernel(&mut self, nodes: bool) -> Result<(), String> {
+    /// Compiles the kernels (with NQ_NODES if `nodes`) to a CUBIN on first use.
+    fn compile(&mut self, nodes: bool) -> Result<(), String> {
         let slot = usize::from(nodes);
         if self.kernels[slot].is_some() {
             return Ok(());
@@ -139,9 +151,10 @@ impl Cuda {
         let module = self
             .ctx
             .load_module(Ptx::from_binary(cubin))
-            .map_err(|e| format!("cannot load the kernel ({e:?})"))?;
-        let function = module.load_function("nq_count").map_err(|e| format!("no kernel nq_count ({e:?})"))?;
-        self.kernels[slot] = Some(function);
+            .map_err(|e| format!("cannot load the kernels ({e:?})"))?;
+        let load =
+            |k: Kernel| module.load_function(k.name()).map_err(|e| format!("no kernel {} ({e:?})", k.name()));
+        self.kernels[slot] = Some([load(Kernel::Count)?, load(Kernel::Classify)?]);
         Ok(())
     }
 }
@@ -182,17 +195,23 @@ fn compile_cubin(source: &str, options: &[String]) -> Result<Vec<u8>, String> {
 }
 
 impl Launcher for Cuda {
-    fn upload(&mut self, tables: &Tables) -> Result<(), String> {
+    fn upload(&mut self, tables: &HostTables) -> Result<(), String> {
         let s = &self.stream;
-        let attack = s.clone_htod(&tables.attack).map_err(|e| format!("cannot copy the tables ({e:?})"))?;
-        let gap = s.clone_htod(&tables.gap).map_err(|e| format!("cannot copy the tables ({e:?})"))?;
-        self.tables = Some((attack, gap, tables.full));
+        let copy = |e| format!("cannot copy the tables ({e:?})");
+        self.tables = Some(Tables {
+            attack: s.clone_htod(&tables.attack).map_err(copy)?,
+            gap: s.clone_htod(&tables.gap).map_err(copy)?,
+            rows: s.clone_htod(&tables.rows).map_err(copy)?,
+            stab: s.clone_htod(&tables.stab).map_err(copy)?,
+            full: tables.full,
+            n: tables.n,
+        });
         Ok(())
     }
 
-    fn start(&mut self, tasks: &[Task], nodes: bool) -> Result<(), String> {
-        self.kernel(nodes)?;
-        let len = tasks.len();
+    fn start(&mut self, kernel: Kernel, tasks: &[Task], boards: &[u8], nodes: bool) -> Result<(), String> {
+        self.compile(nodes)?;
+        let (len, width) = (tasks.len(), kernel.width());
         let s = self.stream.clone();
         let alloc = |e| format!("cannot allocate {len} tasks on the device ({e:?})");
         if self.io.as_ref().is_none_or(|io| io.room < len) {
@@ -203,9 +222,9 @@ impl Launcher for Cuda {
                 ld: s.alloc_zeros(room).map_err(alloc)?,
                 rd: s.alloc_zeros(room).map_err(alloc)?,
                 at: s.alloc_zeros(room).map_err(alloc)?,
+                boards: s.alloc_zeros(room * MAX_ROWS).map_err(alloc)?,
                 next: s.alloc_zeros(1).map_err(alloc)?,
-                solutions: s.alloc_zeros(room).map_err(alloc)?,
-                nodes: s.alloc_zeros(room).map_err(alloc)?,
+                out: s.alloc_zeros(room * 5).map_err(alloc)?,
             });
         }
         let io = self.io.as_mut().expect("made above");
@@ -215,48 +234,53 @@ impl Launcher for Cuda {
         s.memcpy_htod(&column(|t| t.ld), &mut io.ld).map_err(copy)?;
         s.memcpy_htod(&column(|t| t.rd), &mut io.rd).map_err(copy)?;
         s.memcpy_htod(&column(|t| t.at), &mut io.at).map_err(copy)?;
+        if !boards.is_empty() {
+            s.memcpy_htod(boards, &mut io.boards).map_err(copy)?;
+        }
         s.memcpy_htod(&[0u32], &mut io.next).map_err(copy)?;
-        let (attack, gap, full) = self.tables.as_ref().ok_or("no tables uploaded")?;
-        let kernel = self.kernels[usize::from(nodes)].as_ref().ok_or("the kernel was not compiled")?;
+        let t = self.tables.as_ref().ok_or("no tables uploaded")?;
+        let pair = self.kernels[usize::from(nodes)].as_ref().ok_or("the kernel was not compiled")?;
+        let function = &pair[usize::from(kernel == Kernel::Classify)];
         let count = len as u32;
         let blocks = self.blocks.min(count.div_ceil(self.threads)).max(1);
         let config =
             LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (self.threads, 1, 1), shared_mem_bytes: 0 };
-        let mut launch = s.launch_builder(kernel);
+        let mut launch = s.launch_builder(function);
         launch
             .arg(&io.cols)
             .arg(&io.ld)
             .arg(&io.rd)
             .arg(&io.at)
             .arg(&count)
-            .arg(attack)
-            .arg(gap)
-            .arg(full)
+            .arg(&t.attack)
+            .arg(&t.gap)
+            .arg(&t.rows)
+            .arg(&t.stab)
+            .arg(&t.full)
+            .arg(&t.n)
+            .arg(&io.boards)
             .arg(&mut io.next)
-            .arg(&mut io.solutions)
-            .arg(&mut io.nodes);
-        // SAFETY: the arguments are those of `nq_count` in kernel.cl, in order and of its
-        // types (device pointers to u32, u8 and u64, two u32 values); every buffer holds at
-        // least `count` tasks or the whole tables, as the kernel reads them.
+            .arg(&mut io.out);
+        // SAFETY: the arguments are NQ_ARGS of kernel.cl, in order and of its types (device
+        // pointers to u32, u8 and u64, three u32 values); every buffer holds at least `count`
+        // tasks (`out` 5 numbers a task, `boards` MAX_ROWS bytes a task) or the whole tables,
+        // as the kernels read and write them.
         unsafe { launch.launch(config) }.map_err(|e| format!("cannot launch the kernel ({e:?})"))?;
-        self.launched = len;
+        self.launched = (len, width);
         Ok(())
     }
 
-    fn finish(&mut self, solutions: &mut Vec<u64>, placements: &mut Vec<u64>) -> Result<(), String> {
-        let len = self.launched;
-        solutions.clear();
-        solutions.resize(len, 0);
-        placements.clear();
-        placements.resize(len, 0);
+    fn finish(&mut self, out: &mut Vec<u64>) -> Result<(), String> {
+        let (len, width) = self.launched;
+        out.clear();
+        out.resize(len * width, 0);
         let io = self.io.as_ref().ok_or("nothing was launched")?;
         if len > 0 {
             let read = |e| format!("the kernel failed or its results cannot be read ({e:?})");
-            self.stream.memcpy_dtoh(&io.solutions.slice(..len), solutions.as_mut_slice()).map_err(read)?;
-            self.stream.memcpy_dtoh(&io.nodes.slice(..len), placements.as_mut_slice()).map_err(read)?;
+            self.stream.memcpy_dtoh(&io.out.slice(..len * width), out.as_mut_slice()).map_err(read)?;
             self.stream.synchronize().map_err(read)?;
         }
-        self.launched = 0;
+        self.launched = (0, 0);
         Ok(())
     }
 }

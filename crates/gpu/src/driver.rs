@@ -1,26 +1,56 @@
 //! The launcher-independent half of a GPU device: what it takes from the run's queue, how it
-//! splits subproblems into tasks, orders and sizes each launch, and adds the tasks' counts up
-//! to their subproblems ([`GpuDevice`], an [`nqueens::Device`]). The two launchers
+//! splits subproblems into tasks (those of constellations with a symmetry of their own for the
+//! classifying kernel), orders and sizes each launch, and adds the tasks' counts up to their
+//! subproblems ([`GpuDevice`], an [`nqueens::Device`]). The two launchers
 //! ([`crate::opencl`], [`crate::cuda`]) only move buffers and start the kernel ([`Launcher`]).
 
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use nqueens::algo::d4::D4Plan;
 use nqueens::{Classes, Device, Error, Plan, Queue, Tally};
 
-use crate::tasks::{self, MAX_N, Tables, Task};
+use crate::tasks::{self, MAX_N, MAX_ROWS, Tables, Task};
 
-/// What a launcher does: upload a plan's tables, run the kernel over tasks, hand back counts.
+/// Which kernel a launch runs (see `kernel.cl`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kernel {
+    /// `nq_count`: completions of constellations without a symmetry of their own.
+    Count,
+    /// `nq_classify`: completions classified under the constellation's stabiliser.
+    Classify,
+}
+
+impl Kernel {
+    /// Returns the kernel's function name in `kernel.cl`.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Kernel::Count => "nq_count",
+            Kernel::Classify => "nq_classify",
+        }
+    }
+
+    /// Returns the numbers the kernel writes per task: 2 (completions, placements) or 5
+    /// (completions, representatives of orbit 8, 4, 2, placements).
+    pub(crate) fn width(self) -> usize {
+        match self {
+            Kernel::Count => 2,
+            Kernel::Classify => 5,
+        }
+    }
+}
+
+/// What a launcher does: upload a plan's tables, run a kernel over tasks, hand back counts.
 pub(crate) trait Launcher: Send {
     /// Uploads the constellation tables of the plan about to be counted.
     fn upload(&mut self, tables: &Tables) -> Result<(), String>;
-    /// Starts the kernel over `tasks` (uploaded first), counting placements if `nodes`;
+    /// Starts `kernel` over `tasks` (uploaded first, with `boards`, [`tasks::MAX_ROWS`] bytes a
+    /// task, for [`Kernel::Classify`]; empty otherwise), counting placements if `nodes`;
     /// returns once the launch is queued, before it ends.
-    fn start(&mut self, tasks: &[Task], nodes: bool) -> Result<(), String>;
-    /// Waits for the launch [`Launcher::start`] queued and writes each task's completions and
-    /// placements (0 without `nodes`) into `solutions` and `placements`, in task order.
-    fn finish(&mut self, solutions: &mut Vec<u64>, placements: &mut Vec<u64>) -> Result<(), String>;
+    fn start(&mut self, kernel: Kernel, tasks: &[Task], boards: &[u8], nodes: bool) -> Result<(), String>;
+    /// Waits for the launch [`Launcher::start`] queued and writes its [`Kernel::width`] numbers
+    /// per task into `out`, in task order.
+    fn finish(&mut self, out: &mut Vec<u64>) -> Result<(), String>;
 }
 
 /// The wall-clock time one launch aims at: short enough that a stop, a checkpoint line and
@@ -85,11 +115,15 @@ struct Parent {
     index: usize,
     /// Its tasks not yet counted.
     remaining: usize,
-    /// Completions found so far (tasks counted and boards completed on the host).
+    /// Completions found so far.
     completions: u64,
+    /// Representatives by orbit 8, 4, 2 so far (classified subproblems only).
+    classes: [u64; 3],
     nodes: u64,
     /// The orbit of its constellation: solutions per completion.
     weight: u128,
+    /// Whether its constellation has a symmetry of its own (its tasks are classified).
+    symmetric: bool,
 }
 
 impl Device for GpuDevice {
@@ -130,21 +164,33 @@ impl Device for GpuDevice {
     }
 }
 
-/// One run of one device over a plan: its queue of tasks and the subproblems they stand for.
+/// Tasks split and not yet launched, of one kernel, from `cursor` on.
+#[derive(Default)]
+struct Pending {
+    tasks: Vec<Task>,
+    /// [`tasks::MAX_ROWS`] bytes a task, for the classifying kernel.
+    boards: Vec<u8>,
+    cursor: usize,
+}
+
+impl Pending {
+    fn ready(&self) -> usize {
+        self.tasks.len() - self.cursor
+    }
+}
+
+/// One run of one device over a plan: its queues of tasks and the subproblems they stand for.
 struct Run<'p> {
     plan: &'p D4Plan,
     tables: &'p Tables,
     stats: bool,
     rows: u32,
-    /// Tasks split and not yet launched, from `cursor` on.
-    pending: Vec<Task>,
-    cursor: usize,
+    /// Tasks of constellations without a symmetry of their own, and of those with one.
+    count: Pending,
+    classify: Pending,
     /// Subproblems by slot; free slots in `free`.
     parents: Vec<Option<Parent>>,
     free: Vec<u32>,
-    /// Subproblems the host solves itself (those of constellations with a symmetry of their
-    /// own, which the kernel does not classify).
-    host: Vec<usize>,
     /// The tasks of the next launch.
     target: usize,
     lanes: usize,
@@ -160,11 +206,10 @@ impl<'p> Run<'p> {
             tables,
             stats,
             rows: task_rows(plan.n()),
-            pending: Vec::new(),
-            cursor: 0,
+            count: Pending::default(),
+            classify: Pending::default(),
             parents: Vec::new(),
             free: Vec::new(),
-            host: Vec::new(),
             target,
             lanes,
             drained: false,
@@ -173,45 +218,60 @@ impl<'p> Run<'p> {
 
     /// Launches until the queue is empty (or says stop) and every task is counted.
     fn drive(&mut self, launcher: &mut dyn Launcher, queue: &mut dyn Queue) -> Result<(), String> {
-        let (mut solutions, mut placements) = (Vec::new(), Vec::new());
+        let mut out = Vec::new();
         loop {
             self.fill(queue);
-            let ready = self.pending.len() - self.cursor;
+            // The kernel with more tasks waiting (the classifying one is the rarer).
+            let kernel =
+                if self.count.ready() >= self.classify.ready() { Kernel::Count } else { Kernel::Classify };
+            let pending = if kernel == Kernel::Count { &mut self.count } else { &mut self.classify };
+            let ready = pending.ready();
             if ready == 0 {
-                self.solve_on_host(queue, None);
-                if self.drained || queue.stopping() {
-                    return Ok(());
-                }
-                continue;
+                // Nothing left to launch: every subproblem taken is reported.
+                return Ok(());
             }
             let take = ready.min(self.target);
-            let batch = &mut self.pending[self.cursor..self.cursor + take];
-            // Most work first, so that the last tasks of a launch are short (the warp tail).
-            batch.sort_unstable_by_key(|t| std::cmp::Reverse(t.weight));
+            let range = pending.cursor..pending.cursor + take;
+            // Most work first, so that the last tasks of a launch are short (the warp tail);
+            // a classified task's board moves with it.
+            let mut order: Vec<u32> = (0..take as u32).collect();
+            order
+                .sort_unstable_by_key(|&j| std::cmp::Reverse(pending.tasks[range.start + j as usize].weight));
+            let batch: Vec<Task> = order.iter().map(|&j| pending.tasks[range.start + j as usize]).collect();
+            let boards: Vec<u8> = if kernel == Kernel::Classify {
+                let all = &pending.boards[range.start * MAX_ROWS..range.end * MAX_ROWS];
+                order
+                    .iter()
+                    .flat_map(|&j| &all[j as usize * MAX_ROWS..(j as usize + 1) * MAX_ROWS])
+                    .copied()
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            pending.cursor += take;
+            if pending.cursor == pending.tasks.len() {
+                (pending.tasks.clear(), pending.boards.clear(), pending.cursor = 0);
+            }
             let t0 = Instant::now();
-            launcher.start(batch, self.stats)?;
-            // While the device counts: the subproblems the host solves, until about the
-            // launch's expected end.
-            let expected = Duration::from_secs_f64(LAUNCH_SECONDS * take as f64 / self.target.max(1) as f64);
-            self.solve_on_host(queue, Some(t0 + expected));
-            launcher.finish(&mut solutions, &mut placements)?;
+            launcher.start(kernel, &batch, &boards, self.stats)?;
+            // While the device counts: the tasks of the next launch.
+            self.fill(queue);
+            launcher.finish(&mut out)?;
             let seconds = t0.elapsed().as_secs_f64();
-            let start = self.cursor;
-            self.cursor += take;
-            for (j, task) in self.pending[start..start + take].iter().enumerate() {
-                let slot = task.parent as usize;
-                let p = self.parents[slot].as_mut().expect("a task's parent is live");
-                p.completions += solutions[j];
-                p.nodes += placements[j];
+            let width = kernel.width();
+            for (j, task) in batch.iter().enumerate() {
+                let p = self.parents[task.parent as usize].as_mut().expect("a task's parent is live");
+                let r = &out[j * width..(j + 1) * width];
+                p.completions += r[0];
+                p.nodes += r[width - 1];
+                if kernel == Kernel::Classify {
+                    p.classes.iter_mut().zip(&r[1..4]).for_each(|(a, b)| *a += b);
+                }
                 p.remaining -= 1;
             }
             self.report(queue);
-            if self.cursor == self.pending.len() {
-                self.pending.clear();
-                self.cursor = 0;
-            }
             // The next launch sized to take about LAUNCH_SECONDS at this launch's rate.
-            if take == self.target {
+            if take == self.target && kernel == Kernel::Count {
                 let scale = (LAUNCH_SECONDS / seconds.max(1e-6)).clamp(0.25, 4.0);
                 let floor = (self.lanes * 4).clamp(MIN_TASKS, MAX_TASKS);
                 self.target = ((self.target as f64 * scale) as usize).clamp(floor, MAX_TASKS);
@@ -225,27 +285,40 @@ impl<'p> Run<'p> {
 
     /// Takes subproblems from the queue until the tasks waiting make a launch.
     fn fill(&mut self, queue: &mut dyn Queue) {
-        while !self.drained && self.pending.len() - self.cursor < self.target {
+        while !self.drained && self.count.ready() + self.classify.ready() < self.target {
             let Some(index) = queue.next() else {
                 self.drained = true;
                 break;
             };
             let sub = &self.plan.subproblems()[index];
             let c = &self.plan.constellations()[sub.constellation as usize];
-            if c.stabilizer != 0 {
-                self.host.push(index);
-                continue;
-            }
+            let symmetric = c.stabilizer != 0;
             let slot = self.free.pop().unwrap_or_else(|| {
                 self.parents.push(None);
                 (self.parents.len() - 1) as u32
             });
-            let before = self.pending.len();
-            let completions =
-                tasks::split(self.tables, sub.constellation, sub, self.rows, slot, &mut self.pending);
-            let remaining = self.pending.len() - before;
+            let (pending, boards) = match symmetric {
+                false => (&mut self.count.tasks, None),
+                true => (&mut self.classify.tasks, Some(&mut self.classify.boards)),
+            };
+            let Some(remaining) =
+                tasks::split(self.tables, sub.constellation, sub, self.rows, slot, pending, boards)
+            else {
+                // Its board is complete already: one board, counted (and classified) here.
+                self.free.push(slot);
+                queue.solved(index, &self.plan.solve(index, self.stats));
+                continue;
+            };
             let weight = u128::from(c.weight);
-            self.parents[slot as usize] = Some(Parent { index, remaining, completions, nodes: 0, weight });
+            self.parents[slot as usize] = Some(Parent {
+                index,
+                remaining,
+                completions: 0,
+                classes: [0; 3],
+                nodes: 0,
+                weight,
+                symmetric,
+            });
         }
         self.report(queue);
     }
@@ -256,25 +329,23 @@ impl<'p> Run<'p> {
             if self.parents[slot].as_ref().is_some_and(|p| p.remaining == 0) {
                 let p = self.parents[slot].take().expect("checked");
                 let completions = u128::from(p.completions);
+                let classes = match p.symmetric {
+                    false => Classes { orbit8: completions, ..Classes::default() },
+                    true => {
+                        let [c8, c4, c2] = p.classes.map(u128::from);
+                        Classes { orbit8: c8, orbit4: c4, orbit2: c2, orbit1: 0 }
+                    }
+                };
+                // Without a symmetry of its own, every completion is one class of 8 boards (as
+                // the CPU's d4 search counts it); with one, the kernel's representatives.
                 let tally = Tally {
                     solutions: p.weight * completions,
-                    // A constellation without a symmetry of its own: every completion is one
-                    // class of 8 boards (as the CPU's d4 search counts it).
-                    classes: Classes { orbit8: completions, ..Classes::default() },
+                    classes,
                     nodes: if self.stats { u128::from(p.nodes) } else { 0 },
                 };
                 queue.solved(p.index, &tally);
                 self.free.push(slot as u32);
             }
-        }
-    }
-
-    /// Solves the subproblems set aside for the host, until `until` (all of them if `None`).
-    fn solve_on_host(&mut self, queue: &mut dyn Queue, until: Option<Instant>) {
-        while until.is_none_or(|t| Instant::now() < t) && !queue.stopping() {
-            let Some(index) = self.host.pop() else { break };
-            let tally = self.plan.solve(index, self.stats);
-            queue.solved(index, &tally);
         }
     }
 }

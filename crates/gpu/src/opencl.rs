@@ -14,19 +14,25 @@ use opencl3::platform::get_platforms;
 use opencl3::program::Program;
 use opencl3::types::{CL_BLOCKING, cl_uchar, cl_uint, cl_ulong};
 
-use crate::driver::Launcher;
-use crate::tasks::{Tables, Task};
+use crate::driver::{Kernel as DriverKernel, Launcher};
+use crate::tasks::{MAX_ROWS, Tables as HostTables, Task};
 use crate::{DeviceInfo, SOURCE};
 
 /// What to install for OpenCL, in the words of the error for a machine without it.
 pub const INSTALL: &str = "install an OpenCL driver and the ICD loader (Debian: ocl-icd-libopencl1 with \
      pocl-opencl-icd for the CPU, nvidia-opencl-icd or mesa-opencl-icd for GPUs)";
 
+/// Held while platforms and devices are listed and opened: pocl 3.1 initialises its devices on
+/// the first call and crashes when two threads make that call at once (two tests in one
+/// process did, in `strlen` under `clGetDeviceInfo` while the other thread ran hwloc).
+static INIT: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 /// Returns every OpenCL device of every platform, in platform order, as `(info, device id)`.
 ///
 /// # Errors
 /// Why none can be listed: no libOpenCL, or no platform.
 pub(crate) fn list() -> Result<Vec<(DeviceInfo, opencl3::types::cl_device_id)>, String> {
+    let _init = INIT.lock().unwrap_or_else(|e| e.into_inner());
     let platforms =
         get_platforms().map_err(|e| format!("no OpenCL runtime could be loaded ({e}): {INSTALL}"))?;
     if platforms.is_empty() {
@@ -60,14 +66,26 @@ pub(crate) struct OpenCl {
     context: Context,
     queue: CommandQueue,
     device: Device,
-    /// The kernel without and with NQ_NODES (the second compiled when first asked for).
-    kernels: [Option<Kernel>; 2],
-    tables: Option<(Buffer<cl_uint>, Buffer<cl_uchar>, cl_uint)>,
+    /// The kernels (count, classify) without and with NQ_NODES (the second program compiled
+    /// when first asked for).
+    kernels: [Option<[Kernel; 2]>; 2],
+    tables: Option<Tables>,
     io: Option<Io>,
     /// Work items of one launch (the persistent threads).
     global: usize,
     local: usize,
-    launched: usize,
+    /// The tasks and the numbers per task of the launch in flight.
+    launched: (usize, usize),
+}
+
+/// The constellation tables on the device.
+struct Tables {
+    attack: Buffer<cl_uint>,
+    gap: Buffer<cl_uchar>,
+    rows: Buffer<cl_uchar>,
+    stab: Buffer<cl_uchar>,
+    full: cl_uint,
+    n: cl_uint,
 }
 
 /// The task and result buffers, with room for `room` tasks.
@@ -77,14 +95,15 @@ struct Io {
     ld: Buffer<cl_uint>,
     rd: Buffer<cl_uint>,
     at: Buffer<cl_uint>,
+    boards: Buffer<cl_uchar>,
     next: Buffer<cl_uint>,
-    solutions: Buffer<cl_ulong>,
-    nodes: Buffer<cl_ulong>,
+    out: Buffer<cl_ulong>,
 }
 
 impl OpenCl {
-    /// Opens device `id` (described by `info`): a context, a queue and the kernel compiled.
+    /// Opens device `id` (described by `info`): a context, a queue and the kernels compiled.
     pub(crate) fn open(info: &DeviceInfo, id: opencl3::types::cl_device_id) -> Result<OpenCl, String> {
+        let _init = INIT.lock().unwrap_or_else(|e| e.into_inner());
         let device = Device::new(id);
         let context = Context::from_device(&device).map_err(|e| format!("cannot create a context: {e}"))?;
         #[allow(deprecated)] // clCreateCommandQueue: OpenCL 1.2 devices (pocl's) have only it.
@@ -104,9 +123,9 @@ impl OpenCl {
             io: None,
             global: units * per_unit,
             local,
-            launched: 0,
+            launched: (0, 0),
         };
-        cl.kernel(false)?;
+        cl.kernel(DriverKernel::Count, false)?;
         Ok(cl)
     }
 
@@ -115,8 +134,8 @@ impl OpenCl {
         self.global
     }
 
-    /// Returns the kernel, counting placements if `nodes`, compiling it on first use.
-    fn kernel(&mut self, nodes: bool) -> Result<&Kernel, String> {
+    /// Returns `kernel`, counting placements if `nodes`, compiling its program on first use.
+    fn kernel(&mut self, kernel: DriverKernel, nodes: bool) -> Result<&Kernel, String> {
         let slot = usize::from(nodes);
         if self.kernels[slot].is_none() {
             let options = if nodes { "-D NQ_NODES" } else { "" };
@@ -129,11 +148,13 @@ impl OpenCl {
                     log.trim().replace('\n', " | ")
                 ));
             }
-            let kernel =
-                Kernel::create(&program, "nq_count").map_err(|e| format!("no kernel nq_count: {e}"))?;
-            self.kernels[slot] = Some(kernel);
+            let make = |k: DriverKernel| {
+                Kernel::create(&program, k.name()).map_err(|e| format!("no kernel {}: {e}", k.name()))
+            };
+            self.kernels[slot] = Some([make(DriverKernel::Count)?, make(DriverKernel::Classify)?]);
         }
-        Ok(self.kernels[slot].as_ref().expect("compiled above"))
+        let pair = self.kernels[slot].as_ref().expect("compiled above");
+        Ok(&pair[usize::from(kernel == DriverKernel::Classify)])
     }
 
     /// Returns a buffer of `len` elements (at least 1) on this context.
@@ -155,21 +176,37 @@ impl OpenCl {
             .map(|_| ())
             .map_err(|e| format!("cannot write to the device: {e}"))
     }
+
+    /// A buffer holding `data`.
+    fn upload_one<T>(&self, data: &[T]) -> Result<Buffer<T>, String> {
+        let mut b = self.buffer::<T>(CL_MEM_READ_ONLY, data.len())?;
+        self.write(&mut b, data)?;
+        Ok(b)
+    }
 }
 
 impl Launcher for OpenCl {
-    fn upload(&mut self, tables: &Tables) -> Result<(), String> {
-        let mut attack = self.buffer::<cl_uint>(CL_MEM_READ_ONLY, tables.attack.len())?;
-        let mut gap = self.buffer::<cl_uchar>(CL_MEM_READ_ONLY, tables.gap.len())?;
-        self.write(&mut attack, &tables.attack)?;
-        self.write(&mut gap, &tables.gap)?;
-        self.tables = Some((attack, gap, tables.full));
+    fn upload(&mut self, tables: &HostTables) -> Result<(), String> {
+        self.tables = Some(Tables {
+            attack: self.upload_one(&tables.attack)?,
+            gap: self.upload_one(&tables.gap)?,
+            rows: self.upload_one(&tables.rows)?,
+            stab: self.upload_one(&tables.stab)?,
+            full: tables.full,
+            n: tables.n,
+        });
         Ok(())
     }
 
-    fn start(&mut self, tasks: &[Task], nodes: bool) -> Result<(), String> {
-        self.kernel(nodes)?;
-        let len = tasks.len();
+    fn start(
+        &mut self,
+        kernel: DriverKernel,
+        tasks: &[Task],
+        boards: &[u8],
+        nodes: bool,
+    ) -> Result<(), String> {
+        self.kernel(kernel, nodes)?;
+        let (len, width) = (tasks.len(), kernel.width());
         if self.io.as_ref().is_none_or(|io| io.room < len) {
             let room = len.next_power_of_two();
             self.io = Some(Io {
@@ -178,9 +215,9 @@ impl Launcher for OpenCl {
                 ld: self.buffer(CL_MEM_READ_ONLY, room)?,
                 rd: self.buffer(CL_MEM_READ_ONLY, room)?,
                 at: self.buffer(CL_MEM_READ_ONLY, room)?,
+                boards: self.buffer(CL_MEM_READ_ONLY, room * MAX_ROWS)?,
                 next: self.buffer(CL_MEM_READ_WRITE, 1)?,
-                solutions: self.buffer(CL_MEM_READ_WRITE, room)?,
-                nodes: self.buffer(CL_MEM_READ_WRITE, room)?,
+                out: self.buffer(CL_MEM_READ_WRITE, room * 5)?,
             });
         }
         let columns = |f: fn(&Task) -> u32| tasks.iter().map(f).collect::<Vec<cl_uint>>();
@@ -190,66 +227,60 @@ impl Launcher for OpenCl {
             self.write(&mut io.ld, &columns(|t| t.ld))?;
             self.write(&mut io.rd, &columns(|t| t.rd))?;
             self.write(&mut io.at, &columns(|t| t.at))?;
+            self.write(&mut io.boards, boards)?;
             self.write(&mut io.next, &[0])
         })();
         self.io = Some(io);
         written?;
         let (global, local) = (self.global.min(len.next_multiple_of(self.local)), self.local);
-        let tables = self.tables.as_ref().ok_or("no tables uploaded")?;
-        let (attack, gap, full) = (&tables.0, &tables.1, tables.2);
+        let t = self.tables.as_ref().ok_or("no tables uploaded")?;
         let io = self.io.as_ref().expect("kept above");
         let count = len as cl_uint;
-        // The kernel is looked up after the buffers: compiling it borrows `self` mutably.
-        let kernel = match &self.kernels[usize::from(nodes)] {
-            Some(k) => k,
-            None => return Err("the kernel was not compiled".into()),
-        };
-        // SAFETY: the arguments are those of `nq_count` in kernel.cl, in order and of its
-        // types (buffers of cl_uint, cl_uchar and cl_ulong, two cl_uint values); every buffer
-        // holds at least `count` tasks or the whole tables, as the kernel reads them.
+        let pair = self.kernels[usize::from(nodes)].as_ref().ok_or("the kernel was not compiled")?;
+        let k = &pair[usize::from(kernel == DriverKernel::Classify)];
+        // SAFETY: the arguments are NQ_ARGS of kernel.cl, in order and of its types (buffers of
+        // cl_uint, cl_uchar and cl_ulong, three cl_uint values); every buffer holds at least
+        // `count` tasks (`out` 5 numbers a task, `boards` MAX_ROWS bytes a task) or the whole
+        // tables, as the kernels read and write them.
         unsafe {
-            ExecuteKernel::new(kernel)
+            ExecuteKernel::new(k)
                 .set_arg(&io.cols)
                 .set_arg(&io.ld)
                 .set_arg(&io.rd)
                 .set_arg(&io.at)
                 .set_arg(&count)
-                .set_arg(attack)
-                .set_arg(gap)
-                .set_arg(&full)
+                .set_arg(&t.attack)
+                .set_arg(&t.gap)
+                .set_arg(&t.rows)
+                .set_arg(&t.stab)
+                .set_arg(&t.full)
+                .set_arg(&t.n)
+                .set_arg(&io.boards)
                 .set_arg(&io.next)
-                .set_arg(&io.solutions)
-                .set_arg(&io.nodes)
+                .set_arg(&io.out)
                 .set_global_work_size(global)
                 .set_local_work_size(local)
                 .enqueue_nd_range(&self.queue)
         }
         .map_err(|e| format!("cannot launch the kernel: {e}"))?;
         self.queue.flush().map_err(|e| format!("cannot start the kernel: {e}"))?;
-        self.launched = len;
+        self.launched = (len, width);
         Ok(())
     }
 
-    fn finish(&mut self, solutions: &mut Vec<u64>, placements: &mut Vec<u64>) -> Result<(), String> {
-        let len = self.launched;
-        solutions.clear();
-        solutions.resize(len, 0);
-        placements.clear();
-        placements.resize(len, 0);
+    fn finish(&mut self, out: &mut Vec<u64>) -> Result<(), String> {
+        let (len, width) = self.launched;
+        out.clear();
+        out.resize(len * width, 0);
         let io = self.io.as_ref().ok_or("nothing was launched")?;
         if len > 0 {
-            // SAFETY: blocking reads of `len` elements from buffers of at least `len`, into
-            // vectors of exactly `len`; the queue is in order, so they follow the kernel.
-            unsafe {
-                self.queue
-                    .enqueue_read_buffer(&io.solutions, CL_BLOCKING, 0, solutions, &[])
-                    .map_err(|e| format!("the kernel failed or its results cannot be read: {e}"))?;
-                self.queue
-                    .enqueue_read_buffer(&io.nodes, CL_BLOCKING, 0, placements, &[])
-                    .map_err(|e| format!("the kernel failed or its results cannot be read: {e}"))?;
-            }
+            // SAFETY: a blocking read of `len * width` numbers from a buffer of at least
+            // `len * 5`, into a vector of exactly that many; the queue is in order, so it
+            // follows the kernel.
+            unsafe { self.queue.enqueue_read_buffer(&io.out, CL_BLOCKING, 0, out, &[]) }
+                .map_err(|e| format!("the kernel failed or its results cannot be read: {e}"))?;
         }
-        self.launched = 0;
+        self.launched = (0, 0);
         Ok(())
     }
 }

@@ -19,9 +19,11 @@ pub const MAX_N: u32 = 32;
 /// The most free rows of one constellation, the stride of the kernel's tables.
 pub const MAX_ROWS: usize = 32;
 
-/// The kernel's tables of one plan's constellations: for constellation `c` and free row `k`,
-/// `attack[c * MAX_ROWS + k]` and `gap[c * MAX_ROWS + k]` (see `kernel.cl`); `free[c]` is the
-/// number of free rows m, and `rows[c * MAX_ROWS + k]` the board row of free row k.
+/// The kernels' tables of one plan's constellations: for constellation `c` and free row `k`,
+/// `attack[c * MAX_ROWS + k]`, `gap[c * MAX_ROWS + k]` and `rows[c * MAX_ROWS + k]` (see
+/// `kernel.cl`); `free[c]` is the number of free rows m, `stab[c]` the constellation's
+/// stabiliser, and `borders[c * MAX_ROWS + r]` the column of the border queen of row r (0 for
+/// a free row).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Tables {
     /// The board side n.
@@ -36,6 +38,11 @@ pub struct Tables {
     pub rows: Vec<u8>,
     /// The number of free rows of each constellation.
     pub free: Vec<u8>,
+    /// The symmetries (but the identity) that fix each constellation's border, as bits `1 << i`
+    /// for `Symmetry::ALL[i]` ([`Constellation::stabilizer`]).
+    pub stab: Vec<u8>,
+    /// The columns of each constellation's border queens by row.
+    pub borders: Vec<u8>,
 }
 
 impl Tables {
@@ -50,12 +57,17 @@ impl Tables {
             gap: vec![0; len],
             rows: vec![0; len],
             free: vec![0; constellations.len()],
+            stab: constellations.iter().map(|c| c.stabilizer).collect(),
+            borders: vec![0; len],
         };
         for (ci, c) in constellations.iter().enumerate() {
             let (queens, count) = c.border.queens(n);
             let queens = &queens[..count];
             let free_rows: Vec<u32> = (0..n).filter(|&r| !queens.iter().any(|q| q.0 == r)).collect();
             let base = ci * MAX_ROWS;
+            for &(qr, qc) in queens {
+                t.borders[base + qr as usize] = qc as u8;
+            }
             for (k, &row) in free_rows.iter().enumerate() {
                 let mut attacked = 0u32;
                 for &(qr, qc) in queens {
@@ -123,9 +135,11 @@ pub fn start(tables: &Tables, c: u32, sub: &D4Subproblem) -> (u32, u32, u32, usi
 }
 
 /// Splits subproblem `sub` (of constellation number `c`) into tasks with at most `rows` free
-/// rows below their first (or at the last free row), pushing each with `parent`; returns the
-/// completions found on the way without a task (boards whose every free row is filled, 1
-/// each).
+/// rows below their first (or at the last free row), pushing each with `parent`; with `boards`,
+/// also pushes each task's board ([`MAX_ROWS`] bytes: the column of every row filled before its
+/// first free row, border queens included), for `nq_classify`. Returns `None` if every free row
+/// of the subproblem is filled already (it is one board, which the host counts), else the
+/// number of tasks pushed.
 pub fn split(
     tables: &Tables,
     c: u32,
@@ -133,42 +147,62 @@ pub fn split(
     rows: u32,
     parent: u32,
     out: &mut Vec<Task>,
-) -> u64 {
+    boards: Option<&mut Vec<u8>>,
+) -> Option<usize> {
     let m = u32::from(tables.free[c as usize]);
     let (cols, ld, rd, k) = start(tables, c, sub);
     let k = k as u32;
     if k >= m {
-        // Every free row is filled: the subproblem is one board, checked by the splitter.
-        return u64::from(cols == tables.full);
+        return None;
     }
+    let before = out.len();
     let target = m.saturating_sub(1 + rows).max(k);
-    descend(tables, c as usize, target, parent, (cols, ld, rd, k), out);
-    0
+    let mut board = [0u8; MAX_ROWS];
+    let base = c as usize * MAX_ROWS;
+    board.copy_from_slice(&tables.borders[base..base + MAX_ROWS]);
+    for (j, &col) in sub.placed.cols().iter().enumerate() {
+        board[tables.rows[base + j] as usize] = col;
+    }
+    let mut walk = Walk { t: tables, c: c as usize, target, parent, out, boards, board };
+    walk.descend((cols, ld, rd, k));
+    Some(out.len() - before)
 }
 
-/// The host's depth-first search from free row `k` down to free row `target`.
-fn descend(
-    t: &Tables,
+/// The host's depth-first search of [`split`].
+struct Walk<'a> {
+    t: &'a Tables,
     c: usize,
     target: u32,
     parent: u32,
-    (cols, ld, rd, k): (u32, u32, u32, u32),
-    out: &mut Vec<Task>,
-) {
-    let (attack, gap) = t.row(c, k as usize);
-    let mut avail = t.full & !(cols | ld | rd | attack);
-    if k == target {
-        if avail != 0 {
-            let weight = weigh(t, c, k, (cols, ld, rd), avail);
-            out.push(Task { cols, ld, rd, at: ((c as u32) << 5) | k, weight, parent });
+    out: &'a mut Vec<Task>,
+    boards: Option<&'a mut Vec<u8>>,
+    /// The columns of the rows filled so far, by row.
+    board: [u8; MAX_ROWS],
+}
+
+impl Walk<'_> {
+    /// Walks from free row `k` down to free row `target`.
+    fn descend(&mut self, (cols, ld, rd, k): (u32, u32, u32, u32)) {
+        let (t, c) = (self.t, self.c);
+        let (attack, gap) = t.row(c, k as usize);
+        let mut avail = t.full & !(cols | ld | rd | attack);
+        if k == self.target {
+            if avail != 0 {
+                let weight = weigh(t, c, k, (cols, ld, rd), avail);
+                self.out.push(Task { cols, ld, rd, at: ((c as u32) << 5) | k, weight, parent: self.parent });
+                if let Some(b) = self.boards.as_deref_mut() {
+                    b.extend_from_slice(&self.board);
+                }
+            }
+            return;
         }
-        return;
-    }
-    while avail != 0 {
-        let bit = avail & avail.wrapping_neg();
-        avail ^= bit;
-        let next = (cols | bit, (ld | bit) << gap, (rd | bit) >> gap, k + 1);
-        descend(t, c, target, parent, next, out);
+        let row = t.rows[c * MAX_ROWS + k as usize] as usize;
+        while avail != 0 {
+            let bit = avail & avail.wrapping_neg();
+            avail ^= bit;
+            self.board[row] = bit.trailing_zeros() as u8;
+            self.descend((cols | bit, (ld | bit) << gap, (rd | bit) >> gap, k + 1));
+        }
     }
 }
 
@@ -217,11 +251,66 @@ pub fn search(t: &Tables, task: &Task) -> (u64, u64) {
     (count, nodes)
 }
 
+/// The classifying kernel's search on the host, for the tests: the completions of `task`
+/// (whose filled rows are `board`, [`MAX_ROWS`] bytes), its representatives by orbit 8, 4, 2
+/// and its placements, classified by [`nqueens::symmetry::Symmetry`] as the CPU's d4 search
+/// classifies (`nq_classify` in `kernel.cl` does the same with its own symmetry map).
+pub fn classify(t: &Tables, task: &Task, board: &[u8]) -> [u64; 5] {
+    use nqueens::symmetry::Symmetry;
+    let c = (task.at >> 5) as usize;
+    let n = t.n as usize;
+    let stab: Vec<Symmetry> =
+        Symmetry::ALL.iter().enumerate().filter(|(i, _)| t.stab[c] >> i & 1 == 1).map(|(_, &s)| s).collect();
+    let mut board: Vec<u8> = board[..n].to_vec();
+    let mut found = [0u64; 5];
+    #[allow(clippy::too_many_arguments)]
+    fn go(
+        t: &Tables,
+        c: usize,
+        k: u32,
+        m: (u32, u32, u32),
+        board: &mut [u8],
+        stab: &[Symmetry],
+        found: &mut [u64; 5],
+    ) {
+        let (cols, ld, rd) = m;
+        let (attack, gap) = t.row(c, k as usize);
+        let mut avail = t.full & !(cols | ld | rd | attack);
+        let row = t.rows[c * MAX_ROWS + k as usize] as usize;
+        while avail != 0 {
+            let bit = avail & avail.wrapping_neg();
+            avail ^= bit;
+            board[row] = bit.trailing_zeros() as u8;
+            found[4] += 1;
+            if gap == 0 {
+                found[0] += 1;
+                let mut fixed = 0;
+                let least = stab.iter().all(|s| {
+                    let image = s.apply(board);
+                    fixed += usize::from(*board == *image);
+                    *board <= *image
+                });
+                if least {
+                    found[match fixed {
+                        0 => 1,
+                        1 => 2,
+                        _ => 3,
+                    }] += 1;
+                }
+                continue;
+            }
+            go(t, c, k + 1, (cols | bit, (ld | bit) << gap, (rd | bit) >> gap), board, stab, found);
+        }
+    }
+    go(t, c, task.at & 31, (task.cols, task.ld, task.rd), &mut board, &stab, &mut found);
+    found
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use nqueens::algo::d4::D4Plan;
-    use nqueens::{Plan, Tally};
+    use nqueens::{Classes, Plan, Tally};
 
     /// Every subproblem without a symmetry of its own, split into tasks at several depths and
     /// searched as the kernel searches, has the completions the CPU's d4 search finds:
@@ -240,8 +329,10 @@ mod tests {
                     let want: Tally = plan.solve(i, false);
                     for rows in [0, 2, 5, 40] {
                         let mut tasks = Vec::new();
-                        let mut got = split(&tables, sub.constellation, sub, rows, 7, &mut tasks);
-                        got += tasks.iter().map(|t| search(&tables, t).0).sum::<u64>();
+                        let got = match split(&tables, sub.constellation, sub, rows, 7, &mut tasks, None) {
+                            None => 1,
+                            Some(_) => tasks.iter().map(|t| search(&tables, t).0).sum::<u64>(),
+                        };
                         assert!(tasks.iter().all(|t| t.parent == 7 && t.weight > 0));
                         let solutions = u128::from(got) * u128::from(c.weight);
                         assert_eq!(
@@ -252,6 +343,54 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Every subproblem of a constellation with a symmetry of its own, split into tasks with
+    /// their boards and classified as the classifying kernel classifies, has the solutions and
+    /// classes of the CPU's classifying search: n = 4..=12, split depths 1 and 3.
+    #[test]
+    fn symmetric_tasks_classify_as_the_cpu_does() {
+        let mut seen = 0;
+        for n in 4..=12u32 {
+            for depth in [1, 3] {
+                let plan = D4Plan::new(n, depth).unwrap();
+                let tables = Tables::new(n, plan.constellations());
+                for (i, sub) in plan.subproblems().iter().enumerate() {
+                    let c = &plan.constellations()[sub.constellation as usize];
+                    if c.stabilizer == 0 {
+                        continue;
+                    }
+                    let want = plan.solve(i, false);
+                    for rows in [0, 3, 40] {
+                        let (mut tasks, mut boards) = (Vec::new(), Vec::new());
+                        let Some(len) =
+                            split(&tables, sub.constellation, sub, rows, 1, &mut tasks, Some(&mut boards))
+                        else {
+                            continue;
+                        };
+                        assert_eq!((len, boards.len()), (tasks.len(), tasks.len() * MAX_ROWS));
+                        let mut sum = [0u64; 5];
+                        for (t, b) in tasks.iter().zip(boards.chunks(MAX_ROWS)) {
+                            sum.iter_mut().zip(classify(&tables, t, b)).for_each(|(a, b)| *a += b);
+                        }
+                        let got = Classes {
+                            orbit8: sum[1].into(),
+                            orbit4: sum[2].into(),
+                            orbit2: sum[3].into(),
+                            orbit1: 0,
+                        };
+                        let solutions = u128::from(sum[0]) * u128::from(c.weight);
+                        assert_eq!(
+                            (solutions, got),
+                            (want.solutions, want.classes),
+                            "n = {n}, depth {depth}, {i}, rows {rows}"
+                        );
+                        seen += 1;
+                    }
+                }
+            }
+        }
+        assert!(seen > 100, "{seen}");
     }
 
     #[test]
