@@ -64,14 +64,18 @@ pub const MIN_TASKS: usize = 1 << 12;
 /// See [`MIN_TASKS`].
 pub const MAX_TASKS: usize = 1 << 23;
 
-/// Returns the free rows each task keeps below its first at board side n: chosen so that a task
-/// is thousands to millions of placements (n = 16: 6 rows, n = 22: 12, from n = 26 on: 16);
-/// `NQUEENS_GPU_TASK_ROWS` overrides it, for tuning on a new device.
+/// Returns the free rows each task keeps below its first at board side n: 12 from n = 18,
+/// n - 6 below (at least 2). Below a board with R free rows the kernel makes about the same
+/// number of placements at any n (R = 10: 6,418 a task at n = 16, 2,944 at n = 18; R = 12:
+/// 66,236 at n = 16; `examples/task_sizes.rs`, results/2026-12-03-gpu/), so R = 12 gives tasks
+/// of about 10^5 placements, a fraction of a second of one GPU thread, and 10^7 to 10^9 tasks
+/// from n = 20 on (11 M at n = 20), which the host splits at about 30 ns a task while the
+/// device counts. `NQUEENS_GPU_TASK_ROWS` overrides it, for tuning on a new device.
 pub fn task_rows(n: u32) -> u32 {
     if let Some(rows) = std::env::var("NQUEENS_GPU_TASK_ROWS").ok().and_then(|s| s.trim().parse().ok()) {
         return rows;
     }
-    n.saturating_sub(10).clamp(2, 16)
+    n.saturating_sub(6).clamp(2, 12)
 }
 
 /// A GPU (or pocl's CPU device) as the runner sees it: a name and a launcher behind a lock
