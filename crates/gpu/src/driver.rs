@@ -128,6 +128,8 @@ struct Parent {
     weight: u128,
     /// Whether its constellation has a symmetry of its own (its tasks are classified).
     symmetric: bool,
+    /// The split into tasks while it goes on (a subproblem can hold more tasks than a launch).
+    splitter: Option<tasks::Splitter>,
 }
 
 impl Device for GpuDevice {
@@ -200,6 +202,8 @@ struct Run<'p> {
     lanes: usize,
     /// True once the queue has nothing more to give.
     drained: bool,
+    /// The slot of the subproblem whose split goes on, if any.
+    splitting: Option<u32>,
 }
 
 impl<'p> Run<'p> {
@@ -217,6 +221,7 @@ impl<'p> Run<'p> {
             target,
             lanes,
             drained: false,
+            splitting: None,
         }
     }
 
@@ -287,42 +292,62 @@ impl<'p> Run<'p> {
         }
     }
 
-    /// Takes subproblems from the queue until the tasks waiting make a launch.
+    /// Splits subproblems, the one whose split goes on first, then new ones from the queue,
+    /// until the tasks waiting make a launch.
     fn fill(&mut self, queue: &mut dyn Queue) {
-        while !self.drained && self.count.ready() + self.classify.ready() < self.target {
+        loop {
+            let room = self.target.saturating_sub(self.count.ready() + self.classify.ready());
+            if room == 0 {
+                break;
+            }
+            if let Some(slot) = self.splitting {
+                let p = self.parents[slot as usize].as_mut().expect("a splitting parent is live");
+                let (pending, boards) = match p.symmetric {
+                    false => (&mut self.count.tasks, None),
+                    true => (&mut self.classify.tasks, Some(&mut self.classify.boards)),
+                };
+                let before = pending.len();
+                let splitter = p.splitter.as_mut().expect("a splitting parent has its splitter");
+                let done = splitter.next_tasks(self.tables, pending, boards, room);
+                p.remaining += pending.len() - before;
+                if done {
+                    p.splitter = None;
+                    self.splitting = None;
+                }
+                continue;
+            }
+            if self.drained {
+                break;
+            }
             let Some(index) = queue.next() else {
                 self.drained = true;
                 break;
             };
             let sub = &self.plan.subproblems()[index];
             let c = &self.plan.constellations()[sub.constellation as usize];
-            let symmetric = c.stabilizer != 0;
             let slot = self.free.pop().unwrap_or_else(|| {
                 self.parents.push(None);
                 (self.parents.len() - 1) as u32
             });
-            let (pending, boards) = match symmetric {
-                false => (&mut self.count.tasks, None),
-                true => (&mut self.classify.tasks, Some(&mut self.classify.boards)),
-            };
-            let Some(remaining) =
-                tasks::split(self.tables, sub.constellation, sub, self.rows, slot, pending, boards)
+            let Some(splitter) = tasks::Splitter::new(self.tables, sub.constellation, sub, self.rows, slot)
             else {
                 // Its board is complete already: one board, counted (and classified) here.
                 self.free.push(slot);
                 queue.solved(index, &self.plan.solve(index, self.stats));
                 continue;
             };
-            let weight = u128::from(c.weight);
+            let (weight, symmetric) = (u128::from(c.weight), c.stabilizer != 0);
             self.parents[slot as usize] = Some(Parent {
                 index,
-                remaining,
+                remaining: 0,
                 completions: 0,
                 classes: [0; 3],
                 nodes: 0,
                 weight,
                 symmetric,
+                splitter: Some(splitter),
             });
+            self.splitting = Some(slot);
         }
         self.report(queue);
     }
@@ -330,7 +355,7 @@ impl<'p> Run<'p> {
     /// Reports every subproblem whose tasks are all counted, and frees its slot.
     fn report(&mut self, queue: &mut dyn Queue) {
         for slot in 0..self.parents.len() {
-            if self.parents[slot].as_ref().is_some_and(|p| p.remaining == 0) {
+            if self.parents[slot].as_ref().is_some_and(|p| p.remaining == 0 && p.splitter.is_none()) {
                 let p = self.parents[slot].take().expect("checked");
                 let completions = u128::from(p.completions);
                 let classes = match p.symmetric {
@@ -350,6 +375,127 @@ impl<'p> Run<'p> {
                 queue.solved(p.index, &tally);
                 self.free.push(slot as u32);
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A launcher that runs the kernels' searches on the host ([`tasks::search`],
+    /// [`tasks::classify`]): the driver tested without a device.
+    #[derive(Default)]
+    struct HostLauncher {
+        tables: Option<Tables>,
+        out: Vec<u64>,
+        launches: usize,
+    }
+
+    impl Launcher for HostLauncher {
+        fn upload(&mut self, tables: &Tables) -> Result<(), String> {
+            self.tables = Some(tables.clone());
+            Ok(())
+        }
+        fn start(
+            &mut self,
+            kernel: Kernel,
+            tasks: &[Task],
+            boards: &[u8],
+            nodes: bool,
+        ) -> Result<(), String> {
+            let t = self.tables.as_ref().ok_or("no tables")?;
+            self.out.clear();
+            self.launches += 1;
+            for (j, task) in tasks.iter().enumerate() {
+                match kernel {
+                    Kernel::Count => {
+                        let (count, placed) = tasks::search(t, task);
+                        self.out.extend([count, if nodes { placed } else { 0 }]);
+                    }
+                    Kernel::Classify => {
+                        let r = tasks::classify(t, task, &boards[j * MAX_ROWS..(j + 1) * MAX_ROWS]);
+                        self.out.extend(r);
+                    }
+                }
+            }
+            Ok(())
+        }
+        fn finish(&mut self, out: &mut Vec<u64>) -> Result<(), String> {
+            out.clone_from(&self.out);
+            Ok(())
+        }
+    }
+
+    /// Hands out every subproblem in order, records what is solved, says stop after `stop_after`.
+    struct ListQueue {
+        next: usize,
+        len: usize,
+        solved: Vec<(usize, Tally)>,
+        stop_after: Option<usize>,
+    }
+
+    impl Queue for ListQueue {
+        fn next(&mut self) -> Option<usize> {
+            (!self.stopping() && self.next < self.len).then(|| {
+                self.next += 1;
+                self.next - 1
+            })
+        }
+        fn solved(&mut self, index: usize, tally: &Tally) {
+            self.solved.push((index, *tally));
+        }
+        fn stopping(&self) -> bool {
+            self.stop_after.is_some_and(|k| self.solved.len() >= k)
+        }
+    }
+
+    /// Subproblems split over several launches (launches of 5 tasks, tasks of 1 free row and
+    /// more) are reported once, with the CPU's counts: n = 8..=12, split depths 1 and 3.
+    #[test]
+    fn subproblems_split_over_many_launches_count_as_on_the_cpu() {
+        for n in 8..=12 {
+            for depth in [1, 3] {
+                let plan = D4Plan::new(n, depth).unwrap();
+                let tables = Tables::new(n, plan.constellations());
+                let mut launcher = HostLauncher::default();
+                launcher.upload(&tables).unwrap();
+                let mut run = Run::new(&plan, &tables, false, 1);
+                (run.target, run.rows) = (5, 1);
+                let mut queue = ListQueue { next: 0, len: plan.len(), solved: Vec::new(), stop_after: None };
+                run.drive(&mut launcher, &mut queue).unwrap();
+                let mut solved = queue.solved;
+                solved.sort_by_key(|s| s.0);
+                assert_eq!(solved.len(), plan.len(), "n = {n}, depth {depth}: each once");
+                for (i, t) in solved {
+                    let want = plan.solve(i, false);
+                    assert_eq!(
+                        (t.solutions, t.classes),
+                        (want.solutions, want.classes),
+                        "n = {n}, depth {depth}, {i}"
+                    );
+                }
+                // (Launches grow 4-fold while they take microseconds, as they do here.)
+                assert!(launcher.launches >= 3, "n = {n}: {} launches", launcher.launches);
+            }
+        }
+    }
+
+    /// A stop ends the run after the launch in flight; what was reported is right, and the
+    /// subproblems split only in part are not reported.
+    #[test]
+    fn a_stop_reports_only_whole_subproblems() {
+        let plan = D4Plan::new(12, 1).unwrap();
+        let tables = Tables::new(12, plan.constellations());
+        let mut launcher = HostLauncher::default();
+        launcher.upload(&tables).unwrap();
+        let mut run = Run::new(&plan, &tables, false, 1);
+        (run.target, run.rows) = (7, 2);
+        let mut queue = ListQueue { next: 0, len: plan.len(), solved: Vec::new(), stop_after: Some(10) };
+        run.drive(&mut launcher, &mut queue).unwrap();
+        assert!(queue.solved.len() >= 10 && queue.solved.len() < plan.len(), "{}", queue.solved.len());
+        for (i, t) in &queue.solved {
+            assert_eq!(t.solutions, plan.solve(*i, false).solutions, "{i}");
         }
     }
 }

@@ -139,7 +139,7 @@ pub fn start(tables: &Tables, c: u32, sub: &D4Subproblem) -> (u32, u32, u32, usi
 /// also pushes each task's board ([`MAX_ROWS`] bytes: the column of every row filled before its
 /// first free row, border queens included), for `nq_classify`. Returns `None` if every free row
 /// of the subproblem is filled already (it is one board, which the host counts), else the
-/// number of tasks pushed.
+/// number of tasks pushed. [`Splitter`] does the same a part at a time.
 pub fn split(
     tables: &Tables,
     c: u32,
@@ -147,61 +147,113 @@ pub fn split(
     rows: u32,
     parent: u32,
     out: &mut Vec<Task>,
-    boards: Option<&mut Vec<u8>>,
+    mut boards: Option<&mut Vec<u8>>,
 ) -> Option<usize> {
-    let m = u32::from(tables.free[c as usize]);
-    let (cols, ld, rd, k) = start(tables, c, sub);
-    let k = k as u32;
-    if k >= m {
-        return None;
-    }
+    let mut splitter = Splitter::new(tables, c, sub, rows, parent)?;
     let before = out.len();
-    let target = m.saturating_sub(1 + rows).max(k);
-    let mut board = [0u8; MAX_ROWS];
-    let base = c as usize * MAX_ROWS;
-    board.copy_from_slice(&tables.borders[base..base + MAX_ROWS]);
-    for (j, &col) in sub.placed.cols().iter().enumerate() {
-        board[tables.rows[base + j] as usize] = col;
-    }
-    let mut walk = Walk { t: tables, c: c as usize, target, parent, out, boards, board };
-    walk.descend((cols, ld, rd, k));
+    while !splitter.next_tasks(tables, out, boards.as_deref_mut(), usize::MAX) {}
     Some(out.len() - before)
 }
 
-/// The host's depth-first search of [`split`].
-struct Walk<'a> {
-    t: &'a Tables,
+/// The split of one subproblem into tasks ([`split`]), made a part at a time so that a
+/// subproblem of 10^8 tasks (n = 27 at a shallow split) never holds them all: an iterative
+/// depth-first search from the subproblem's first free row down to the tasks' first free row,
+/// which stops after a number of tasks and goes on where it stopped.
+#[derive(Clone, Debug)]
+pub struct Splitter {
     c: usize,
-    target: u32,
     parent: u32,
-    out: &'a mut Vec<Task>,
-    boards: Option<&'a mut Vec<u8>>,
+    /// The free row of the tasks.
+    target: u32,
+    /// The free row of the search's deepest level (`levels.last()`).
+    k: u32,
+    /// The levels of the search from the subproblem's first free row: the squares of that row
+    /// still to try, and the row's masks (columns, diagonals, anti-diagonals).
+    levels: Vec<(u32, u32, u32, u32)>,
     /// The columns of the rows filled so far, by row.
     board: [u8; MAX_ROWS],
 }
 
-impl Walk<'_> {
-    /// Walks from free row `k` down to free row `target`.
-    fn descend(&mut self, (cols, ld, rd, k): (u32, u32, u32, u32)) {
-        let (t, c) = (self.t, self.c);
-        let (attack, gap) = t.row(c, k as usize);
-        let mut avail = t.full & !(cols | ld | rd | attack);
-        if k == self.target {
-            if avail != 0 {
-                let weight = weigh(t, c, k, (cols, ld, rd), avail);
-                self.out.push(Task { cols, ld, rd, at: ((c as u32) << 5) | k, weight, parent: self.parent });
-                if let Some(b) = self.boards.as_deref_mut() {
-                    b.extend_from_slice(&self.board);
-                }
-            }
-            return;
+impl Splitter {
+    /// Returns the splitter of subproblem `sub` of constellation number `c` into tasks with at
+    /// most `rows` free rows below their first, whose tasks name `parent`; `None` if every free
+    /// row of the subproblem is filled already.
+    pub fn new(tables: &Tables, c: u32, sub: &D4Subproblem, rows: u32, parent: u32) -> Option<Splitter> {
+        let m = u32::from(tables.free[c as usize]);
+        let (cols, ld, rd, k) = start(tables, c, sub);
+        let k = k as u32;
+        if k >= m {
+            return None;
         }
-        let row = t.rows[c * MAX_ROWS + k as usize] as usize;
-        while avail != 0 {
+        let base = c as usize * MAX_ROWS;
+        let mut board = [0u8; MAX_ROWS];
+        board.copy_from_slice(&tables.borders[base..base + MAX_ROWS]);
+        for (j, &col) in sub.placed.cols().iter().enumerate() {
+            board[tables.rows[base + j] as usize] = col;
+        }
+        let (attack, _) = tables.row(c as usize, k as usize);
+        let avail = tables.full & !(cols | ld | rd | attack);
+        let target = m.saturating_sub(1 + rows).max(k);
+        let levels = if avail == 0 { Vec::new() } else { vec![(avail, cols, ld, rd)] };
+        Some(Splitter { c: c as usize, parent, target, k, levels, board })
+    }
+
+    /// Pushes up to `limit` more tasks (and, with `boards`, their boards); returns true once
+    /// every task of the subproblem has been pushed.
+    pub fn next_tasks(
+        &mut self,
+        t: &Tables,
+        out: &mut Vec<Task>,
+        mut boards: Option<&mut Vec<u8>>,
+        limit: usize,
+    ) -> bool {
+        let c = self.c;
+        let mut pushed = 0;
+        let mut push = |board: &[u8; MAX_ROWS], (cols, ld, rd): (u32, u32, u32), k: u32, avail: u32| {
+            let weight = weigh(t, c, k, (cols, ld, rd), avail);
+            out.push(Task { cols, ld, rd, at: ((c as u32) << 5) | k, weight, parent: self.parent });
+            if let Some(b) = boards.as_deref_mut() {
+                b.extend_from_slice(board);
+            }
+        };
+        if self.k == self.target {
+            // The subproblem is one task.
+            if let Some((avail, cols, ld, rd)) = self.levels.pop() {
+                push(&self.board, (cols, ld, rd), self.k, avail);
+            }
+            return true;
+        }
+        while pushed < limit {
+            let Some(top) = self.levels.last_mut() else { return true };
+            if top.0 == 0 {
+                self.levels.pop();
+                self.k -= 1;
+                continue;
+            }
+            let (avail, cols, ld, rd) = *top;
             let bit = avail & avail.wrapping_neg();
-            avail ^= bit;
-            self.board[row] = bit.trailing_zeros() as u8;
-            self.descend((cols | bit, (ld | bit) << gap, (rd | bit) >> gap, k + 1));
+            top.0 = avail ^ bit;
+            let k = self.k;
+            let (_, gap) = t.row(c, k as usize);
+            self.board[t.rows[c * MAX_ROWS + k as usize] as usize] = bit.trailing_zeros() as u8;
+            let next = (cols | bit, (ld | bit) << gap, (rd | bit) >> gap);
+            let (attack, _) = t.row(c, k as usize + 1);
+            let nav = t.full & !(next.0 | next.1 | next.2 | attack);
+            if nav == 0 {
+                continue;
+            }
+            if k + 1 == self.target {
+                push(&self.board, next, k + 1, nav);
+                pushed += 1;
+            } else {
+                self.levels.push((nav, next.0, next.1, next.2));
+                self.k += 1;
+            }
+        }
+        // Done if nothing is left to try at any level.
+        self.levels.iter().all(|l| l.0 == 0) && {
+            self.levels.clear();
+            true
         }
     }
 }
@@ -391,6 +443,36 @@ mod tests {
             }
         }
         assert!(seen > 100, "{seen}");
+    }
+
+    /// A split made a few tasks at a time pushes the tasks and boards of a split made at once,
+    /// in the same order.
+    #[test]
+    fn a_split_in_parts_is_the_split_at_once() {
+        for (n, depth, rows) in [(11, 1, 3), (12, 2, 4), (13, 1, 6), (10, 4, 0)] {
+            let plan = D4Plan::new(n, depth).unwrap();
+            let tables = Tables::new(n, plan.constellations());
+            for sub in plan.subproblems().iter().step_by(3) {
+                let c = sub.constellation;
+                let (mut whole, mut whole_boards) = (Vec::new(), Vec::new());
+                let Some(_) = split(&tables, c, sub, rows, 2, &mut whole, Some(&mut whole_boards)) else {
+                    continue;
+                };
+                for limit in [1, 7] {
+                    let mut s = Splitter::new(&tables, c, sub, rows, 2).unwrap();
+                    let (mut parts, mut boards, mut calls) = (Vec::new(), Vec::new(), 0);
+                    while !s.next_tasks(&tables, &mut parts, Some(&mut boards), limit) {
+                        calls += 1;
+                        assert!(calls <= whole.len() + 1, "n = {n}: no progress");
+                    }
+                    assert_eq!(
+                        (parts.len(), &parts, &boards),
+                        (whole.len(), &whole, &whole_boards),
+                        "n = {n}, limit {limit}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

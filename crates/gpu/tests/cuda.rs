@@ -39,6 +39,11 @@ fn without_libcuda_opening_cuda_is_an_error_naming_what_to_install() {
     }
     let spec: DeviceSpec = "cuda".parse().unwrap();
     let err = nqueens_gpu::open(&spec).unwrap_err().to_string();
-    assert!(err.starts_with("device cuda: no CUDA driver could be loaded: install the NVIDIA driver (libcuda.so)"), "{err}");
+    assert!(
+        err.starts_with(
+            "device cuda: no CUDA driver could be loaded: install the NVIDIA driver (libcuda.so)"
+        ),
+        "{err}"
+    );
     assert!(nqueens_gpu::list().cuda.is_err());
 }
