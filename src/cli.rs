@@ -378,7 +378,7 @@ pub struct CountArgs {
     /// What counts: cpu, gpu (every GPU: CUDA on NVIDIA, OpenCL on others), cuda or opencl
     /// (every device of that API, pocl's CPU device included), the last three optionally with
     /// :INDEX[,INDEX...]; several joined by commas (gpu,cpu: -j CPU threads count beside the
-    /// GPUs, all from one queue). Devices count d4 subproblems (auto picks d4), n <= 32.
+    /// GPUs, all from one queue). Devices count d4 subproblems (auto picks d4), n <= 30.
     /// `nqueens devices` lists what is here.
     #[arg(long, value_name = "LIST", default_value = "cpu", value_parser = parse_device)]
     pub device: nqueens_gpu::DeviceSpec,

@@ -227,7 +227,7 @@ fn device_algorithm(args: &CountArgs, sizes: &[u32]) -> Result<Algorithm, UsageE
     }
     if let Some(&n) = sizes.iter().find(|&&n| n > nqueens_gpu::MAX_N) {
         return Err(UsageError(format!(
-            "board size {n} is too large for --device {list}: the GPU kernel's masks take n <= {}; use --device cpu",
+            "board size {n} is too large for --device {list}: the GPU kernels take n <= {}; use --device cpu",
             nqueens_gpu::MAX_N
         )));
     }

@@ -65,6 +65,9 @@ pub(crate) fn list() -> Result<Vec<DeviceInfo>, String> {
     Ok(out)
 }
 
+/// The threads of a block: the work-group size the kernels' stacks are laid out for (NQ_WG).
+const THREADS: u32 = 128;
+
 /// A CUDA device ready to count: its context, stream, compiled kernels and buffers.
 pub(crate) struct Cuda {
     ctx: Arc<CudaContext>,
@@ -83,8 +86,7 @@ pub(crate) struct Cuda {
 
 /// The constellation tables on the device.
 struct Tables {
-    attack: CudaSlice<u32>,
-    gap: CudaSlice<u8>,
+    table: CudaSlice<u32>,
     rows: CudaSlice<u8>,
     stab: CudaSlice<u8>,
     full: u32,
@@ -113,10 +115,11 @@ impl Cuda {
         let (major, minor) =
             ctx.compute_capability().map_err(|e| format!("no compute capability ({e:?})"))?;
         let stream = ctx.default_stream();
-        // Persistent threads: 2,048 resident per multiprocessor (every architecture since
-        // Maxwell but a few), in blocks of 256.
-        let threads = 256;
-        let blocks = info.compute_units.max(1) * (2048 / threads);
+        // Persistent threads in blocks of THREADS (the kernels' NQ_WG), as many blocks as the
+        // multiprocessors hold at once (the stack's shared memory, 32 KiB a block, limits
+        // them), asked of the driver once the kernels are loaded.
+        let threads = THREADS;
+        let blocks = info.compute_units.max(1) * 8;
         let mut cuda = Cuda {
             ctx,
             stream,
@@ -129,6 +132,12 @@ impl Cuda {
             launched: (0, 0),
         };
         cuda.compile(false)?;
+        let count = &cuda.kernels[0].as_ref().expect("compiled above")[0];
+        if let Ok(per_unit) = count.occupancy_max_active_blocks_per_multiprocessor(threads, 0, None)
+            && per_unit > 0
+        {
+            cuda.blocks = info.compute_units.max(1) * per_unit;
+        }
         Ok(cuda)
     }
 
@@ -143,7 +152,8 @@ impl Cuda {
         if self.kernels[slot].is_some() {
             return Ok(());
         }
-        let mut options = vec![format!("--gpu-architecture={}", self.arch), "-default-device".to_string()];
+        let mut options =
+            vec![format!("--gpu-architecture={}", self.arch), "-default-device".to_string(), format!("-DNQ_WG={THREADS}")];
         if nodes {
             options.push("-DNQ_NODES".to_string());
         }
@@ -199,8 +209,7 @@ impl Launcher for Cuda {
         let s = &self.stream;
         let copy = |e| format!("cannot copy the tables ({e:?})");
         self.tables = Some(Tables {
-            attack: s.clone_htod(&tables.attack).map_err(copy)?,
-            gap: s.clone_htod(&tables.gap).map_err(copy)?,
+            table: s.clone_htod(&tables.table).map_err(copy)?,
             rows: s.clone_htod(&tables.rows).map_err(copy)?,
             stab: s.clone_htod(&tables.stab).map_err(copy)?,
             full: tables.full,
@@ -252,8 +261,7 @@ impl Launcher for Cuda {
             .arg(&io.rd)
             .arg(&io.at)
             .arg(&count)
-            .arg(&t.attack)
-            .arg(&t.gap)
+            .arg(&t.table)
             .arg(&t.rows)
             .arg(&t.stab)
             .arg(&t.full)

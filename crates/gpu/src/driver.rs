@@ -71,9 +71,10 @@ pub const MAX_TASKS: usize = 1 << 23;
 /// of about 10^5 placements, a fraction of a second of one GPU thread, and 10^7 to 10^9 tasks
 /// from n = 20 on (11 M at n = 20), which the host splits at about 30 ns a task while the
 /// device counts. `NQUEENS_GPU_TASK_ROWS` overrides it, for tuning on a new device.
+/// Values above [`tasks::MAX_TASK_ROWS`] (the kernel's stack) are taken as that many.
 pub fn task_rows(n: u32) -> u32 {
-    if let Some(rows) = std::env::var("NQUEENS_GPU_TASK_ROWS").ok().and_then(|s| s.trim().parse().ok()) {
-        return rows;
+    if let Some(rows) = std::env::var("NQUEENS_GPU_TASK_ROWS").ok().and_then(|s| s.trim().parse::<u32>().ok()) {
+        return rows.min(tasks::MAX_TASK_ROWS);
     }
     n.saturating_sub(6).clamp(2, 12)
 }

@@ -7,10 +7,10 @@
  * nqueens::algo::d4::constellation) with its first free rows filled by the host. The board's
  * free rows (those without a border queen) are numbered k = 0, 1, ..., m - 1 from the top. For
  * each constellation c the host uploads, for every free row k:
- *   attack[c * MAX_ROWS + k]  the squares of free row k attacked by the border queens along a
- *                             diagonal or anti-diagonal (their columns are in the task's cols);
- *   gap[c * MAX_ROWS + k]     the rows from free row k to free row k + 1 (1, or more where
- *                             border rows lie between), 0 for the last free row;
+ *   table[c * MAX_ROWS + k]   bits 0..n: the squares of free row k attacked by the border queens
+ *                             along a diagonal or anti-diagonal (their columns are in the task's
+ *                             cols); bits 30..31: the gap, the rows from free row k to free row
+ *                             k + 1 (1 to 3), 0 for the last free row (so n <= 30);
  *   rows[c * MAX_ROWS + k]    the board row of free row k;
  * and stab[c], the symmetries other than the identity that map its border to itself, as bits
  * 1 << i for nqueens::symmetry::Symmetry::ALL[i] (1 Rot90, 2 Rot180, 3 Rot270, 4 MirrorColumns,
@@ -34,7 +34,13 @@
  * How. Persistent threads: each thread takes the next task from one atomic counter until none
  * is left, so a slow task holds one thread, not a block, and the host orders tasks from the most
  * work to the least (against the warp tail). Each thread runs an iterative depth-first search
- * with an explicit stack (the masks of each level) and 32-bit masks (n <= 32).
+ * with an explicit stack and 32-bit masks. nq_count keeps its stack, the four masks of each
+ * level (at most MAX_DEPTH: the host leaves a task at most MAX_DEPTH - 1 free rows below its
+ * first), in local (OpenCL) or shared (CUDA) memory, level by level with the work group's lanes
+ * side by side (entry level * NQ_WG + lane, 16 bytes each), so that the lanes of a warp touch
+ * consecutive words and no bank twice: the layout of ygch/n_queens's CUDA kernel, which keeps
+ * the stack out of each thread's local memory (2,048 threads of 208 bytes would not fit a
+ * multiprocessor's L1). NQ_WG, the work-group size, is set by the launcher when it compiles.
  */
 
 #ifdef __CUDACC__
@@ -43,32 +49,41 @@ typedef unsigned char uchar;
 typedef unsigned long long ulong;
 #define KERNEL extern "C" __global__
 #define GLOBAL
+#define LOCAL __shared__
+#define LANE (threadIdx.x)
+#define UINT4(a, b, c, d) make_uint4((a), (b), (c), (d))
 #define POPCOUNT(x) __popc(x)
 #define NEXT_TASK(counter) atomicAdd((counter), 1u)
 #else
 #define KERNEL __kernel
 #define GLOBAL __global
+#define LOCAL __local
+#define LANE ((uint)get_local_id(0))
+#define UINT4(a, b, c, d) ((uint4)((a), (b), (c), (d)))
 #define POPCOUNT(x) popcount(x)
 #define NEXT_TASK(counter) atomic_inc(counter)
 #endif
 
-/* The most free rows a board of the GPU path has: n <= 32. */
+/* The stride of the tables: a constellation's free rows (n <= 30 leaves fewer). */
 #define MAX_ROWS 32
+/* The deepest stack of nq_count: a task's free rows (the host keeps them below this). */
+#define MAX_DEPTH 16
+/* The work-group size, which the launcher sets (-D NQ_WG=...) and launches with. */
+#ifndef NQ_WG
+#define NQ_WG 128
+#endif
 
 /* The arguments both kernels take, in this order (the launchers pass one list). */
 #define NQ_ARGS                                                                                 \
     GLOBAL const uint *task_cols, GLOBAL const uint *task_ld, GLOBAL const uint *task_rd,       \
-        GLOBAL const uint *task_at, const uint tasks, GLOBAL const uint *attack,                 \
-        GLOBAL const uchar *gap, GLOBAL const uchar *rows, GLOBAL const uchar *stab,             \
-        const uint full, const uint n, GLOBAL const uchar *boards, GLOBAL uint *next_task,       \
-        GLOBAL ulong *out
+        GLOBAL const uint *task_at, const uint tasks, GLOBAL const uint *table,                  \
+        GLOBAL const uchar *rows, GLOBAL const uchar *stab, const uint full, const uint n,       \
+        GLOBAL const uchar *boards, GLOBAL uint *next_task, GLOBAL ulong *out
 
 KERNEL void nq_count(NQ_ARGS)
 {
-    uint s_avail[MAX_ROWS];
-    uint s_cols[MAX_ROWS];
-    uint s_ld[MAX_ROWS];
-    uint s_rd[MAX_ROWS];
+    LOCAL uint4 stack[MAX_DEPTH * NQ_WG];
+    const uint lane = LANE;
     for (;;) {
         const uint t = NEXT_TASK(next_task);
         if (t >= tasks)
@@ -79,8 +94,10 @@ KERNEL void nq_count(NQ_ARGS)
         uint cols = task_cols[t];
         uint ld = task_ld[t];
         uint rd = task_rd[t];
-        uint avail = full & ~(cols | ld | rd | attack[base + k]);
-        uint g = gap[base + k];
+        uint entry = table[base + k];
+        /* The gap bits lie beyond the board: `full` clears them with the attacks'. */
+        uint avail = full & ~(cols | ld | rd | entry);
+        uint g = entry >> 30;
         ulong count = 0;
         ulong placed = 0;
         if (g == 0) {
@@ -94,11 +111,12 @@ KERNEL void nq_count(NQ_ARGS)
                         break;
                     --sp;
                     --k;
-                    avail = s_avail[sp];
-                    cols = s_cols[sp];
-                    ld = s_ld[sp];
-                    rd = s_rd[sp];
-                    g = gap[base + k];
+                    const uint4 e = stack[sp * NQ_WG + lane];
+                    cols = e.x;
+                    ld = e.y;
+                    rd = e.z;
+                    avail = e.w;
+                    g = table[base + k] >> 30;
                     continue;
                 }
                 const uint bit = avail & (0u - avail);
@@ -106,8 +124,9 @@ KERNEL void nq_count(NQ_ARGS)
                 const uint ncols = cols | bit;
                 const uint nld = (ld | bit) << g;
                 const uint nrd = (rd | bit) >> g;
-                const uint nav = full & ~(ncols | nld | nrd | attack[base + k + 1]);
-                const uint ng = gap[base + k + 1];
+                const uint next = table[base + k + 1];
+                const uint nav = full & ~(ncols | nld | nrd | next);
+                const uint ng = next >> 30;
 #ifdef NQ_NODES
                 placed += 1;
 #endif
@@ -120,10 +139,7 @@ KERNEL void nq_count(NQ_ARGS)
                 }
                 if (nav == 0)
                     continue;
-                s_avail[sp] = avail;
-                s_cols[sp] = cols;
-                s_ld[sp] = ld;
-                s_rd[sp] = rd;
+                stack[sp * NQ_WG + lane] = UINT4(cols, ld, rd, avail);
                 ++sp;
                 ++k;
                 avail = nav;
@@ -179,7 +195,7 @@ KERNEL void nq_classify(NQ_ARGS)
         uint cols = task_cols[t];
         uint ld = task_ld[t];
         uint rd = task_rd[t];
-        uint avail = full & ~(cols | ld | rd | attack[base + k]);
+        uint avail = full & ~(cols | ld | rd | table[base + k]);
         ulong found[5] = {0, 0, 0, 0, 0};
         uint sp = 0;
         for (;;) {
@@ -200,7 +216,7 @@ KERNEL void nq_classify(NQ_ARGS)
 #ifdef NQ_NODES
             found[4] += 1;
 #endif
-            const uint g = gap[base + k];
+            const uint g = table[base + k] >> 30;
             if (g == 0) {
                 /* A completed board: a representative of its orbit under the symmetries? */
                 found[0] += 1;
@@ -228,7 +244,7 @@ KERNEL void nq_classify(NQ_ARGS)
             const uint ncols = cols | bit;
             const uint nld = (ld | bit) << g;
             const uint nrd = (rd | bit) >> g;
-            const uint nav = full & ~(ncols | nld | nrd | attack[base + k + 1]);
+            const uint nav = full & ~(ncols | nld | nrd | table[base + k + 1]);
             if (nav == 0)
                 continue;
             s_avail[sp] = avail;

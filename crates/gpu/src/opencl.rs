@@ -80,8 +80,7 @@ pub(crate) struct OpenCl {
 
 /// The constellation tables on the device.
 struct Tables {
-    attack: Buffer<cl_uint>,
-    gap: Buffer<cl_uchar>,
+    table: Buffer<cl_uint>,
     rows: Buffer<cl_uchar>,
     stab: Buffer<cl_uchar>,
     full: cl_uint,
@@ -138,10 +137,11 @@ impl OpenCl {
     fn kernel(&mut self, kernel: DriverKernel, nodes: bool) -> Result<&Kernel, String> {
         let slot = usize::from(nodes);
         if self.kernels[slot].is_none() {
-            let options = if nodes { "-D NQ_NODES" } else { "" };
+            // The work-group size the kernels' stacks are laid out for, and launched with.
+            let options = format!("-D NQ_WG={}{}", self.local, if nodes { " -D NQ_NODES" } else { "" });
             let mut program = Program::create_from_source(&self.context, SOURCE)
                 .map_err(|e| format!("cannot create the program: {e}"))?;
-            if let Err(e) = program.build(&[self.device.id()], options) {
+            if let Err(e) = program.build(&[self.device.id()], &options) {
                 let log = program.get_build_log(self.device.id()).unwrap_or_default();
                 return Err(format!(
                     "the kernel does not compile ({e}): {}",
@@ -188,8 +188,7 @@ impl OpenCl {
 impl Launcher for OpenCl {
     fn upload(&mut self, tables: &HostTables) -> Result<(), String> {
         self.tables = Some(Tables {
-            attack: self.upload_one(&tables.attack)?,
-            gap: self.upload_one(&tables.gap)?,
+            table: self.upload_one(&tables.table)?,
             rows: self.upload_one(&tables.rows)?,
             stab: self.upload_one(&tables.stab)?,
             full: tables.full,
@@ -239,7 +238,8 @@ impl Launcher for OpenCl {
         let pair = self.kernels[usize::from(nodes)].as_ref().ok_or("the kernel was not compiled")?;
         let k = &pair[usize::from(kernel == DriverKernel::Classify)];
         // SAFETY: the arguments are NQ_ARGS of kernel.cl, in order and of its types (buffers of
-        // cl_uint, cl_uchar and cl_ulong, three cl_uint values); every buffer holds at least
+        // cl_uint, cl_uchar and cl_ulong, three cl_uint values); the local size is the NQ_WG
+        // the kernels were compiled with (their stacks hold NQ_WG lanes); every buffer holds at least
         // `count` tasks (`out` 5 numbers a task, `boards` MAX_ROWS bytes a task) or the whole
         // tables, as the kernels read and write them.
         unsafe {
@@ -249,8 +249,7 @@ impl Launcher for OpenCl {
                 .set_arg(&io.rd)
                 .set_arg(&io.at)
                 .set_arg(&count)
-                .set_arg(&t.attack)
-                .set_arg(&t.gap)
+                .set_arg(&t.table)
                 .set_arg(&t.rows)
                 .set_arg(&t.stab)
                 .set_arg(&t.full)

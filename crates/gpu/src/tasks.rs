@@ -13,15 +13,20 @@
 
 use nqueens::algo::d4::constellation::{Constellation, D4Subproblem};
 
-/// The largest board the GPU path counts: its kernel's masks are 32 bits wide.
-pub const MAX_N: u32 = 32;
+/// The largest board the GPU path counts: its kernels' masks are 32 bits wide, and the tables
+/// keep a row's gap in the two bits above the board.
+pub const MAX_N: u32 = 30;
+
+/// The most free rows a task keeps below its first: the kernel's stack holds
+/// `MAX_TASK_ROWS + 1` levels (`MAX_DEPTH` in `kernel.cl`).
+pub const MAX_TASK_ROWS: u32 = 15;
 
 /// The most free rows of one constellation, the stride of the kernel's tables.
 pub const MAX_ROWS: usize = 32;
 
 /// The kernels' tables of one plan's constellations: for constellation `c` and free row `k`,
-/// `attack[c * MAX_ROWS + k]`, `gap[c * MAX_ROWS + k]` and `rows[c * MAX_ROWS + k]` (see
-/// `kernel.cl`); `free[c]` is the number of free rows m, `stab[c]` the constellation's
+/// `table[c * MAX_ROWS + k]` (the border queens' attacks, and the gap to the next free row in
+/// bits 30..31) and `rows[c * MAX_ROWS + k]` (see `kernel.cl`); `free[c]` is the number of free rows m, `stab[c]` the constellation's
 /// stabiliser, and `borders[c * MAX_ROWS + r]` the column of the border queen of row r (0 for
 /// a free row).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -30,10 +35,9 @@ pub struct Tables {
     pub n: u32,
     /// The columns of the board: bits 0..n.
     pub full: u32,
-    /// Squares of each free row attacked by the border queens' diagonals and anti-diagonals.
-    pub attack: Vec<u32>,
-    /// Rows from each free row to the next free row; 0 at the last.
-    pub gap: Vec<u8>,
+    /// Squares of each free row attacked by the border queens' diagonals and anti-diagonals,
+    /// with the rows from it to the next free row (1 to 3; 0 at the last) in bits 30..31.
+    pub table: Vec<u32>,
     /// The board row of each free row.
     pub rows: Vec<u8>,
     /// The number of free rows of each constellation.
@@ -52,9 +56,8 @@ impl Tables {
         let len = constellations.len() * MAX_ROWS;
         let mut t = Tables {
             n,
-            full: if n == 32 { u32::MAX } else { (1u32 << n) - 1 },
-            attack: vec![0; len],
-            gap: vec![0; len],
+            full: (1u32 << n) - 1,
+            table: vec![0; len],
             rows: vec![0; len],
             free: vec![0; constellations.len()],
             stab: constellations.iter().map(|c| c.stabilizer).collect(),
@@ -79,9 +82,10 @@ impl Tables {
                         attacked |= 1 << (qc - d);
                     }
                 }
-                t.attack[base + k] = attacked & t.full;
+                let gap = free_rows.get(k + 1).map_or(0, |&next| next - row);
+                debug_assert!(gap <= 3, "at most two border rows lie between free rows");
+                t.table[base + k] = (attacked & t.full) | gap << 30;
                 t.rows[base + k] = row as u8;
-                t.gap[base + k] = free_rows.get(k + 1).map_or(0, |&next| (next - row) as u8);
             }
             t.free[ci] = free_rows.len() as u8;
         }
@@ -90,7 +94,8 @@ impl Tables {
 
     /// Returns the attacked squares and the gap of free row `k` of constellation `c`.
     fn row(&self, c: usize, k: usize) -> (u32, u32) {
-        (self.attack[c * MAX_ROWS + k], u32::from(self.gap[c * MAX_ROWS + k]))
+        let entry = self.table[c * MAX_ROWS + k];
+        (entry & self.full, entry >> 30)
     }
 }
 
@@ -490,7 +495,7 @@ mod tests {
                 let full = tables.full as u64;
                 let cpu = (c.ld | c.rd) & full;
                 // The CPU masks leave out side queens whose diagonals enter later (events).
-                assert_eq!(u64::from(tables.attack[base]) & cpu, cpu, "n = {n}, {c:?}");
+                assert_eq!(u64::from(tables.row(ci, 0).0) & cpu, cpu, "n = {n}, {c:?}");
             }
         }
     }
