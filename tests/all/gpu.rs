@@ -232,7 +232,10 @@ fn asking_for_a_device_that_is_not_there_is_one_line_and_exit_2() {
         "device index 'x' in 'opencl:x' is not a whole number",
     );
     usage_error(&["count", "12", "--device", "cpu:0"], "device 'cpu' in 'cpu:0' takes no index");
-    usage_error(&["count", "31", "--device", "opencl"], "board size 31 is too large for --device opencl: the GPU kernels take n <= 30");
+    usage_error(
+        &["count", "31", "--device", "opencl"],
+        "board size 31 is too large for --device opencl: the GPU kernels take n <= 30",
+    );
     usage_error(
         &["count", "12", "--device", "opencl", "--algorithm", "join"],
         "--device opencl counts d4 subproblems, not --algorithm join",

@@ -152,12 +152,7 @@ impl Cuda {
         if self.kernels[slot].is_some() {
             return Ok(());
         }
-        let mut options =
-            vec![format!("--gpu-architecture={}", self.arch), "-default-device".to_string(), format!("-DNQ_WG={THREADS}")];
-        if nodes {
-            options.push("-DNQ_NODES".to_string());
-        }
-        let cubin = compile_cubin(SOURCE, &options)?;
+        let cubin = compile_cubin(SOURCE, &options(&self.arch, nodes))?;
         let module = self
             .ctx
             .load_module(Ptx::from_binary(cubin))
@@ -167,6 +162,60 @@ impl Cuda {
         self.kernels[slot] = Some([load(Kernel::Count)?, load(Kernel::Classify)?]);
         Ok(())
     }
+}
+
+/// Returns the kernels compiled by NVRTC to a CUBIN for the architecture `arch` (`sm_90` for
+/// an H100 or H200), counting placements if `nodes`: what opening a CUDA device does first, and
+/// needs no device (only libnvrtc), so that the CUDA side of `kernel.cl` can be checked on a
+/// machine without a GPU.
+///
+/// # Errors
+/// No NVRTC to load, or NVRTC's log where the kernels do not compile.
+pub fn compile(arch: &str, nodes: bool) -> Result<Vec<u8>, String> {
+    if !nvrtc_present() {
+        return Err(format!("no NVRTC could be loaded to compile the kernel: {INSTALL}"));
+    }
+    compile_cubin(SOURCE, &options(arch, nodes))
+}
+
+/// Returns NVRTC's log of compiling the kernels for `arch` with ptxas's report (registers,
+/// shared memory and spills of each kernel), counting placements if `nodes`.
+///
+/// # Errors
+/// As [`compile`].
+pub fn compile_log(arch: &str, nodes: bool) -> Result<String, String> {
+    use cudarc::nvrtc::result;
+    if !nvrtc_present() {
+        return Err(format!("no NVRTC could be loaded to compile the kernel: {INSTALL}"));
+    }
+    let mut options = options(arch, nodes);
+    options.push("--ptxas-options=-v".to_string());
+    let src = CString::new(SOURCE).map_err(|_| "the kernel source holds a NUL byte".to_string())?;
+    let prog =
+        result::create_program(&src, None).map_err(|e| format!("NVRTC cannot create the program ({e:?})"))?;
+    // SAFETY: as in `compile_cubin`: a live program, C-string options, a log sized by NVRTC.
+    unsafe {
+        let compiled = result::compile_program(prog, &options);
+        let log = result::get_program_log(prog).unwrap_or_default();
+        let log = CStr::from_ptr(log.as_ptr()).to_string_lossy().trim().to_string();
+        let _ = result::destroy_program(prog);
+        compiled
+            .map(|()| log.clone())
+            .map_err(|e| format!("NVRTC does not compile the kernel ({e:?}): {log}"))
+    }
+}
+
+/// Returns NVRTC's options for the kernels on `arch`.
+fn options(arch: &str, nodes: bool) -> Vec<String> {
+    let mut options = vec![
+        format!("--gpu-architecture={arch}"),
+        "-default-device".to_string(),
+        format!("-DNQ_WG={THREADS}"),
+    ];
+    if nodes {
+        options.push("-DNQ_NODES".to_string());
+    }
+    options
 }
 
 /// Returns the CUBIN NVRTC compiles `source` to with `options`.

@@ -73,7 +73,8 @@ pub const MAX_TASKS: usize = 1 << 23;
 /// device counts. `NQUEENS_GPU_TASK_ROWS` overrides it, for tuning on a new device.
 /// Values above [`tasks::MAX_TASK_ROWS`] (the kernel's stack) are taken as that many.
 pub fn task_rows(n: u32) -> u32 {
-    if let Some(rows) = std::env::var("NQUEENS_GPU_TASK_ROWS").ok().and_then(|s| s.trim().parse::<u32>().ok()) {
+    if let Some(rows) = std::env::var("NQUEENS_GPU_TASK_ROWS").ok().and_then(|s| s.trim().parse::<u32>().ok())
+    {
         return rows.min(tasks::MAX_TASK_ROWS);
     }
     n.saturating_sub(6).clamp(2, 12)

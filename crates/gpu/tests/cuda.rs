@@ -47,3 +47,22 @@ fn without_libcuda_opening_cuda_is_an_error_naming_what_to_install() {
     );
     assert!(nqueens_gpu::list().cuda.is_err());
 }
+
+/// NVRTC compiles both kernels, with and without the placement count, for the architectures of
+/// the A100 (sm_80), the H100 and H200 (sm_90) and Blackwell (sm_100, sm_120), where libnvrtc is
+/// here (`.ci/run` installs pip's nvidia-cuda-nvrtc for this check; no GPU is needed).
+#[test]
+fn nvrtc_compiles_the_kernels_for_every_recent_architecture() {
+    if !nqueens_gpu::cuda::nvrtc_present() {
+        eprintln!("skipped: no libnvrtc on the library path ({})", nqueens_gpu::cuda::INSTALL);
+        return;
+    }
+    for arch in ["sm_80", "sm_90", "sm_100", "sm_120"] {
+        for nodes in [false, true] {
+            let cubin = nqueens_gpu::cuda::compile(arch, nodes).unwrap_or_else(|e| panic!("{arch}: {e}"));
+            // An ELF image (a CUBIN), not PTX text.
+            assert_eq!(&cubin[..4], b"\x7fELF", "{arch}");
+        }
+    }
+    assert!(nqueens_gpu::cuda::compile("sm_1", false).unwrap_err().contains("NVRTC"));
+}
