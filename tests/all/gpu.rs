@@ -3,11 +3,17 @@
 //! through the same launcher as a GPU. Each test that needs a device skips with a message
 //! where OpenCL has none; the error paths run everywhere.
 
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::path::PathBuf;
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use crate::common::{self, nqueens, usage_error};
+use crate::long_runs::{s, scratch, spawn};
+
+/// The journal's complete lines after the header.
+fn entries(journal: &std::path::Path) -> usize {
+    crate::long_runs::entries(journal).len()
+}
 
 /// True if an OpenCL device is here (else says so on stderr: the test is skipped).
 fn opencl_here() -> bool {
@@ -18,17 +24,6 @@ fn opencl_here() -> bool {
         eprintln!("skipped: no OpenCL device here ({}); install pocl-opencl-icd", v["opencl"]["error"]);
     }
     here
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("nqueens-gpu-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
 }
 
 /// The JSON lines `args` print.
@@ -123,21 +118,6 @@ fn gpu_and_cpu_shards_merge_under_a_full_audit() {
     assert_eq!((lines[0]["solutions"].as_u64(), lines[0]["unique"].as_u64()), (Some(73_712), Some(9_233)));
     assert_eq!(lines[0]["verified"], true);
     std::fs::remove_dir_all(&dir).unwrap();
-}
-
-/// The journal's complete lines after the header.
-fn entries(journal: &Path) -> usize {
-    let text = std::fs::read_to_string(journal).unwrap_or_default();
-    text.split_inclusive('\n').filter(|l| l.ends_with('\n')).skip(1).count()
-}
-
-fn spawn(args: &[&str]) -> Child {
-    Command::new(assert_cmd::cargo::cargo_bin("nqueens"))
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap()
 }
 
 #[test]

@@ -16,14 +16,14 @@ fn q(n: u32) -> u128 {
 }
 
 /// A fresh, empty folder for one test.
-fn scratch(name: &str) -> PathBuf {
+pub(crate) fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("nqueens-long-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
 
-fn s(p: &Path) -> &str {
+pub(crate) fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 
@@ -37,7 +37,7 @@ fn json_count(args: &[&str]) -> u128 {
 }
 
 /// Starts the binary with `args` in the background.
-fn spawn(args: &[&str]) -> Child {
+pub(crate) fn spawn(args: &[&str]) -> Child {
     Command::new(assert_cmd::cargo::cargo_bin("nqueens"))
         .args(args)
         .stdout(Stdio::piped())
@@ -59,7 +59,7 @@ fn random_below(bound: u64) -> u64 {
 }
 
 /// The journal's complete lines after the header (a torn last line is not counted).
-fn entries(journal: &Path) -> Vec<String> {
+pub(crate) fn entries(journal: &Path) -> Vec<String> {
     let text = std::fs::read_to_string(journal).unwrap_or_default();
     text.split_inclusive('\n').filter(|l| l.ends_with('\n')).skip(1).map(str::to_string).collect()
 }
