@@ -222,6 +222,12 @@ pub struct PlanArgs {
     /// processor runs; also from NQUEENS_ISA]. The estimate is for this machine at that level.
     #[arg(long, value_name = "LEVEL", env = "NQUEENS_ISA", value_parser = parse_isa)]
     pub isa: Option<Level>,
+
+    /// Count the sample on these devices, as for count (gpu, cuda, opencl[:INDEX,...], with
+    /// cpu for -j CPU threads beside them): the estimate is then the wall-clock time of the
+    /// whole count on them, from groups of subproblems each timed as one run.
+    #[arg(long, value_name = "LIST", default_value = "cpu", value_parser = parse_device)]
+    pub device: nqueens_gpu::DeviceSpec,
 }
 
 fn parse_plan_format(s: &str) -> Result<PlanFormat, String> {

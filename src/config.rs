@@ -45,6 +45,9 @@ pub struct PlanConfig {
     pub format: PlanFormat,
     /// The instruction-set level the sample is counted at.
     pub level: Level,
+    /// The devices the sample is counted on (the estimate is then their wall-clock time);
+    /// CPU only by default.
+    pub devices: nqueens_gpu::DeviceSpec,
 }
 
 /// What to run: one command and its configuration.
@@ -185,7 +188,7 @@ impl Config {
             }
             Command::Count(args) => Config::Count(count(args)?),
             Command::Merge(args) => Config::Merge(merge(args)),
-            Command::Plan(args) => Config::Plan(plan(args)),
+            Command::Plan(args) => Config::Plan(plan(args)?),
             Command::Solve(args) => Config::Solve(solve(args)?),
             Command::Check(args) => Config::Check(check(args)),
             Command::Devices(args) => Config::Devices(args.format),
@@ -348,18 +351,38 @@ fn long_count(args: CountArgs) -> Result<LongConfig, UsageError> {
     })
 }
 
-/// The configuration of `plan`: its options have no rule between them.
-fn plan(args: PlanArgs) -> PlanConfig {
-    PlanConfig {
+/// The configuration of `plan`; with `--device`, the algorithm and board the devices take, as
+/// for `count`.
+fn plan(args: PlanArgs) -> Result<PlanConfig, UsageError> {
+    let spec = &args.device;
+    let mut algorithm = args.algorithm;
+    if !spec.cpu_only() {
+        let list = device_list(spec);
+        if !matches!(algorithm, Algorithm::Auto | Algorithm::D4) {
+            return Err(UsageError(format!(
+                "--device {list} counts d4 subproblems, not --algorithm {algorithm}: use --algorithm d4 (or auto), or --device cpu"
+            )));
+        }
+        if args.n > nqueens_gpu::MAX_N {
+            return Err(UsageError(format!(
+                "board size {} is too large for --device {list}: the GPU kernels take n <= {}; use --device cpu",
+                args.n,
+                nqueens_gpu::MAX_N
+            )));
+        }
+        algorithm = Algorithm::D4;
+    }
+    Ok(PlanConfig {
         n: args.n,
         shards: args.shards,
         threads: args.threads,
-        algorithm: args.algorithm,
+        algorithm,
         sample: (args.sample_seconds > 0.0).then(|| Duration::from_secs_f64(args.sample_seconds)),
         seed: args.seed,
         format: args.format,
         level: args.isa.unwrap_or_else(Level::best),
-    }
+        devices: args.device,
+    })
 }
 
 fn merge(args: MergeArgs) -> MergeConfig {

@@ -53,9 +53,33 @@ pub fn run(config: PlanConfig) -> anyhow::Result<ExitCode> {
             algorithm.name()
         )
     });
+    // On devices: the sample counted on them, in groups timed by the wall clock (the CPU
+    // estimate is for CPU threads, which a device run may not have).
+    let on_devices = !config.devices.cpu_only();
+    let seed_of = |seed: Option<u64>| {
+        seed.unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(1, |d| d.as_nanos() as u64)
+        })
+    };
+    let device = match config.sample.filter(|_| on_devices) {
+        None => None,
+        Some(budget) => {
+            let devices = super::open_devices(&config.devices)?;
+            let names = nqueens::device_list(&devices, if config.devices.cpu { config.threads } else { 0 });
+            let threads = if config.devices.cpu { config.threads } else { 0 };
+            let options = nqueens::CountOptions { threads, devices, algorithm, level, ..Default::default() };
+            let counter = nqueens::Counter::new(&options).map_err(super::from_library)?;
+            let seed = seed_of(config.seed);
+            let e =
+                estimate::device_time(plan.as_ref(), &counter, budget, seed).map_err(super::from_library)?;
+            Some((e, names, seed))
+        }
+    };
     let cpu = config
         .sample
-        .filter(|_| unsampled.is_none())
+        .filter(|_| unsampled.is_none() && !on_devices)
         .map(|budget| {
             let seed = config.seed.unwrap_or_else(|| {
                 std::time::SystemTime::now()
@@ -79,6 +103,13 @@ pub fn run(config: PlanConfig) -> anyhow::Result<ExitCode> {
     let time_limit = cpu.as_ref().map(|c| {
         let per_shard = (c.cpu_seconds + 2.0 * c.std_error) / k as f64 / threads as f64 + setup_seconds;
         (per_shard * 1.5 + SIGNAL_LEAD).max(300.0)
+    });
+    // On devices: each shard on devices like these (their wall-clock time, split K ways).
+    let time_limit = time_limit.or_else(|| {
+        device.as_ref().map(|(e, _, _)| {
+            let per_shard = (e.seconds + 2.0 * e.std_error) / k as f64 + setup_seconds;
+            (per_shard * 1.5 + SIGNAL_LEAD).max(300.0)
+        })
     });
     let mem_request = format!("{}M", memory_mib + memory_mib / 4);
     let resolved = algorithm.name();
@@ -123,6 +154,12 @@ pub fn run(config: PlanConfig) -> anyhow::Result<ExitCode> {
                 "slurm_arrays_at_default_max_array_size": arrays,
                 "empty_shards": empty,
                 "parallel": parallel,
+                "devices": device.as_ref().map(|d| &d.1),
+                "device_seconds": device.as_ref().map(|d| d.0.seconds),
+                "device_seconds_std_error": device.as_ref().map(|d| d.0.std_error),
+                "device_sampled": device.as_ref().map(|d| d.0.sampled),
+                "device_group_size": device.as_ref().map(|d| d.0.group_size),
+                "device_seed": device.as_ref().map(|d| d.2),
             });
             writeln!(out, "{value}").context("writing the plan")?;
         }
@@ -151,7 +188,11 @@ pub fn run(config: PlanConfig) -> anyhow::Result<ExitCode> {
                     "memory:       about {memory_mib} MiB per process (request --mem {mem_request})"
                 )?;
                 writeln!(out, "setup:        {setup_seconds:.2} s per process (building the plan)")?;
+                if let Some((e, names, seed)) = &device {
+                    write_device(&mut out, e, &names.join(","), k, *seed)?;
+                }
                 match &cpu {
+                    _ if device.is_some() => {}
                     Some(c) => {
                         write_cpu(&mut out, c, k, threads, algorithm)?;
                         if let (Some(seed), Some(t)) = (seed, sample_threads) {
@@ -236,6 +277,46 @@ fn write_cpu(
         out,
         "per shard:    about {} wall-clock on {threads} thread(s), if threads scale",
         human(c.cpu_seconds / k as f64 / threads as f64)
+    )
+}
+
+/// Writes the device time lines of the text format.
+fn write_device(
+    out: &mut impl Write,
+    e: &estimate::DeviceEstimate,
+    names: &str,
+    k: usize,
+    seed: u64,
+) -> io::Result<()> {
+    let spread = if e.group_size == 0 {
+        "every subproblem counted".to_string()
+    } else {
+        format!(
+            "± {} (one standard error; 95%: ± {} = {:.0}%), from {} of {} subproblems, {} groups of {} each timed as one run",
+            human(e.std_error),
+            human(2.0 * e.std_error),
+            200.0 * e.std_error / e.seconds.max(f64::MIN_POSITIVE),
+            e.sampled,
+            e.subproblems,
+            estimate::DEVICE_GROUPS,
+            e.group_size
+        )
+    };
+    writeln!(out, "device time:  {} wall-clock on {names}, {spread}", human(e.seconds))?;
+    if e.seconds >= 86400.0 {
+        let (lo, hi) = (e.seconds - 2.0 * e.std_error, e.seconds + 2.0 * e.std_error);
+        writeln!(
+            out,
+            "device-days:  {:.2} (95%: {:.2} to {:.2}) on {names}",
+            e.seconds / 86400.0,
+            lo.max(0.0) / 86400.0,
+            hi / 86400.0
+        )?;
+    }
+    writeln!(out, "per shard:    about {} wall-clock on {names}", human(e.seconds / k as f64))?;
+    writeln!(
+        out,
+        "sample:       seed {seed} (--seed {seed} draws the same subproblems); the shard recipes below count on the CPU: run `count N --shard I/K --device {names}` on each GPU node"
     )
 }
 
