@@ -32,7 +32,7 @@ pub use crate::attack::{Line, Occupancy};
 use crate::boards::decode::{self, Board, ColsLine, RawBoard, Row};
 use crate::boards::{BoardFormat, ReadError};
 use crate::oeis;
-use crate::symmetry::is_canonical;
+use crate::symmetry::is_canonical_permutation;
 
 /// Why a list could not be read at all (exit code 2 on the command line): the decoder's error.
 pub type CheckError = ReadError;
@@ -600,12 +600,12 @@ fn canonical(q: &[u32]) -> bool {
     let n = q.len();
     if n <= 255 {
         let board: Vec<u8> = q.iter().map(|&c| c as u8).collect();
-        return is_canonical(&board);
+        return is_canonical_permutation(&board);
     }
     let mut image = vec![0u32; n];
     crate::symmetry::Symmetry::ALL[1..].iter().all(|s| {
         for (r, &c) in q.iter().enumerate() {
-            let (r2, c2) = s.map_square(n, r, c as usize);
+            let (r2, c2) = s.map(n, r, c as usize);
             image[r2] = c2 as u32;
         }
         q <= &image[..]
