@@ -138,3 +138,80 @@ fn finding_1_a_file_named_twice_is_refused() {
     std::fs::write(&list, format!("{}\n{}\n", s(&d1), s(&d0))).unwrap();
     nqueens(&["merge", "--files-from", s(&list), "--format", "bfile"]).assert().success().stdout("8 92\n");
 }
+
+/// Runs the binary with `args`, standard output redirected to the file `out` (as `> out`);
+/// returns (exit code, stderr).
+fn run_into(out: &Path, args: &[&str]) -> (i32, String) {
+    let file = std::fs::File::create(out).unwrap();
+    let got = std::process::Command::new(assert_cmd::cargo::cargo_bin("nqueens"))
+        .args(args)
+        .stdout(file)
+        .output()
+        .unwrap();
+    (got.status.code().unwrap(), String::from_utf8(got.stderr).unwrap())
+}
+
+/// Finding 4: `count 12 --checkpoint /dev/stdout > o2.txt` exited 0 with the results table
+/// written over the journal's header (the resume then failed: "line 1 is corrupt"). Refused
+/// now, before any work: o2.txt stays empty.
+#[test]
+fn finding_4_a_journal_on_standard_output_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let o2 = dir.path().join("o2.txt");
+    let (code, stderr) = run_into(&o2, &["count", "12", "--checkpoint", "/dev/stdout"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert_eq!(
+        stderr,
+        "nqueens: error: checkpoint /dev/stdout is the file standard output writes to: the results would be \
+         written over the journal; give the journal a file of its own\n"
+    );
+    assert_eq!(std::fs::read(&o2).unwrap(), b"");
+    // The same file by its own name, and through a link.
+    let (code, stderr) = run_into(&o2, &["count", "12", "--checkpoint", s(&o2)]);
+    assert_eq!((code, stderr.contains("is the file standard output writes to")), (2, true), "{stderr}");
+    let link = dir.path().join("link");
+    std::os::unix::fs::symlink(&o2, &link).unwrap();
+    let (code, stderr) = run_into(&o2, &["count", "12", "--checkpoint", s(&link)]);
+    assert_eq!((code, stderr.contains("is the file standard output writes to")), (2, true), "{stderr}");
+    assert_eq!(std::fs::read(&o2).unwrap(), b"");
+    // A journal of its own still runs, and resumes.
+    let j = dir.path().join("j");
+    let (code, stderr) = run_into(&o2, &["count", "12", "--checkpoint", s(&j), "--format", "bfile"]);
+    assert_eq!((code, std::fs::read_to_string(&o2).unwrap()), (0, "12 14200\n".to_string()), "{stderr}");
+    assert!(std::fs::read_to_string(&j).unwrap().starts_with("nqueens-journal"));
+}
+
+/// Finding 4: `--output /dev/null` exited 0 and the shard's result was gone; `--output
+/// /dev/stdout` into a file was refused with a message naming `/proc/self/fd/.nqueens-probe.*`.
+#[test]
+fn finding_4_an_output_that_is_no_file_of_its_own_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, stdout, stderr, _) =
+        under_address_limit(u64::MAX, &["count", "12", "--shard", "0/2", "--output", "/dev/null"]);
+    assert_eq!((code, stdout.as_str()), (Some(2), ""));
+    assert_eq!(
+        stderr,
+        "nqueens: error: --output /dev/null is not a regular file (a device, a pipe or a socket): give the path \
+         of a file (new or to replace)\n"
+    );
+    let o = dir.path().join("o.txt");
+    for flag in ["--output", "--breakdown"] {
+        let (code, stderr) = run_into(&o, &["count", "12", "--shard", "0/2", flag, "/dev/stdout"]);
+        assert_eq!(code, 2, "{stderr}");
+        assert_eq!(
+            stderr,
+            format!(
+                "nqueens: error: {flag} /dev/stdout is the file standard output writes to: give the result a file of its own\n"
+            )
+        );
+        assert!(!stderr.contains("nqueens-probe"));
+        let (code, stderr) = run_into(&o, &["count", "12", "--shard", "0/2", flag, s(&o)]);
+        assert_eq!((code, stderr.contains("is the file standard output writes to")), (2, true), "{stderr}");
+    }
+    assert_eq!(std::fs::read(&o).unwrap(), b"");
+    // A result file of its own is written.
+    let r = dir.path().join("r.json");
+    let (code, stderr) = run_into(&o, &["count", "12", "--shard", "0/2", "--output", s(&r)]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(std::fs::read_to_string(&r).unwrap().contains("\"shard\":0"));
+}
