@@ -194,6 +194,16 @@ pub trait Plan: Sync {
     fn long_subproblems(&self) -> bool {
         false
     }
+    /// Readies this thread to solve subproblem `index` (`0..len()`), so that a solve timed
+    /// next measures the subproblem alone: a join plan whose units load their own quarter lists
+    /// ([`crate::algo::join::Quarters::RowSets`]) loads them, which a count with the whole
+    /// table never does (the sample of `nqueens plan` at n = 26–27). Nothing by default.
+    ///
+    /// # Panics
+    /// If `index` is not below [`Plan::len`], as [`Plan::solve`].
+    fn prepare(&self, index: usize) {
+        let _ = index;
+    }
     /// Returns what [`Plan::solve`] returns, solving in steps: calls `step` with the fraction of
     /// the subproblem's work each finished step stands for (an estimate; the fractions add up
     /// to at most 1, and 0 means "no new step, may I go on?"), at least once a second or so
