@@ -57,7 +57,11 @@ Examples:
 Reports each invalid board (the two queens that attack each other, a row without exactly one
 queen, a board of another size), each duplicate, and whether the list is complete (Q(n) boards,
 OEIS A000170; A002562 with --unique; known for n <= 27). Exit 0 when every board is valid and
-distinct and the list is complete, 1 otherwise, 2 when the input cannot be read.";
+distinct and the list is complete, 1 otherwise, 2 when the input cannot be read.
+
+Memory: a list in solve's order is checked without remembering boards; any other is checked
+with about 90 bytes of memory a board, whatever its size (a board of more than 34 rows is
+remembered by a digest, its columns written to an unnamed file in TMPDIR, 4 bytes a row).";
 
 /// Counts the solutions (OEIS A000170) and fundamental solutions (A002562) of the n-queens
 /// problem on every core, and lists and checks the boards.

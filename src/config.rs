@@ -450,15 +450,24 @@ fn single_size(args: &CountArgs) -> Result<u32, UsageError> {
 }
 
 /// Refuses a checkpoint that is not a regular file (a device, a pipe or a folder would be read
-/// without end or replaced), and one path given for two outputs (the journal would be lost).
+/// without end or replaced) or is standard output's file (the results table was written over
+/// the journal's header: issue 32), and one path given for two outputs (the journal would be
+/// lost).
 fn check_paths(args: &CountArgs) -> Result<(), UsageError> {
-    if let Some(path) = &args.checkpoint
-        && fs::metadata(path).is_ok_and(|m| !m.is_file())
-    {
-        return Err(UsageError(format!(
-            "checkpoint {} is not a regular file: give the path of a journal file (new or to resume)",
-            shown(path)
-        )));
+    if let Some(path) = &args.checkpoint {
+        if fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+            return Err(UsageError(format!(
+                "checkpoint {} is not a regular file: give the path of a journal file (new or to resume)",
+                shown(path)
+            )));
+        }
+        if is_stdout(path) {
+            return Err(UsageError(format!(
+                "checkpoint {} is the file standard output writes to: the results would be written over the \
+                 journal; give the journal a file of its own",
+                shown(path)
+            )));
+        }
     }
     // The results are written when the run ends, which can be hours away: a folder that is
     // missing or cannot be written to is found now, before any work.
@@ -484,9 +493,10 @@ fn check_paths(args: &CountArgs) -> Result<(), UsageError> {
     Ok(())
 }
 
-/// Refuses an output `path` (given as `flag`) that is a folder, or whose folder does not exist
-/// or does not let this process create a file in it (probed with a temporary file, removed at
-/// once); a device or a pipe that exists is written in place and passes.
+/// Refuses an output `path` (given as `flag`) that is a folder, a device or a pipe (`/dev/null`
+/// lost the shard's result: issue 32), the file standard output writes to, or whose folder does
+/// not exist or does not let this process create a file in it (probed with a temporary file,
+/// removed at once).
 fn writable_folder(flag: &str, path: &Path) -> Result<(), UsageError> {
     let dir = &output_folder(&output_target(path));
     match fs::metadata(path) {
@@ -496,7 +506,19 @@ fn writable_folder(flag: &str, path: &Path) -> Result<(), UsageError> {
                 shown(path)
             )));
         }
-        Ok(m) if !m.is_file() => return Ok(()),
+        Ok(m) if !m.is_file() => {
+            return Err(UsageError(format!(
+                "{flag} {} is not a regular file (a device, a pipe or a socket): give the path of a file (new or \
+                 to replace)",
+                shown(path)
+            )));
+        }
+        Ok(_) if is_stdout(path) => {
+            return Err(UsageError(format!(
+                "{flag} {} is the file standard output writes to: give the result a file of its own",
+                shown(path)
+            )));
+        }
         _ => {}
     }
     if !dir.is_dir() {
@@ -513,6 +535,23 @@ fn writable_folder(flag: &str, path: &Path) -> Result<(), UsageError> {
             shown(dir)
         ))
     })
+}
+
+/// Returns true if and only if `path` names the file standard output is open on (the same
+/// device and inode; `/dev/stdout` with `> o2.txt` is o2.txt). False where that cannot be told.
+fn is_stdout(path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        use std::os::unix::fs::MetadataExt;
+        let out = std::io::stdout().as_fd().try_clone_to_owned().and_then(|fd| fs::File::from(fd).metadata());
+        matches!((fs::metadata(path), out), (Ok(a), Ok(b)) if (a.dev(), a.ino()) == (b.dev(), b.ino()))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        false
+    }
 }
 
 /// Returns `path` as a message shows it: its control characters escaped.

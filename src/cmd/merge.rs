@@ -2,7 +2,7 @@
 //! of them), checks them ([`nqueens_runs::merge::Merger`]) and writes the total as `nqueens count`
 //! would.
 
-use std::io::{self, BufWriter};
+use std::io::{self, BufRead, BufWriter};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -94,32 +94,40 @@ pub fn run(config: MergeConfig) -> anyhow::Result<ExitCode> {
     report(&count, &config.report)
 }
 
+/// The longest line of a `--files-from` list: `PATH_MAX` (4,096 bytes, with its newline), the
+/// longest path Linux opens. A list is read a line at a time, never more than this beyond what it
+/// names, so that `/dev/zero` is refused after 4 KiB (it took 1.05 GB to refuse when read whole).
+const MAX_LIST_LINE: usize = 4096;
+
+/// The most bytes of names a `--files-from` list holds: 256 MiB, a million names of 268 bytes
+/// each (a path like `/scratch/u/run/n27/shard-0999999.json` is 40). With [`MAX_LIST_LINE`]
+/// and [`MAX_SHARD_FILES`] it bounds what a list can make the merge hold, about 300 MiB: 100
+/// million names took 3.49 GB and an abort to fail.
+const MAX_LIST_BYTES: usize = 256 << 20;
+
+/// The most shard result files one merge takes: K is at most
+/// [`nqueens_runs::shard::MAX_SHARDS`], one file a shard, so more can never merge.
+const MAX_SHARD_FILES: usize = nqueens_runs::shard::MAX_SHARDS;
+
 /// Returns the shard result files of `config`: each file given, every `*.json` file of each
 /// folder given (in name order), then those `--files-from` lists (its folders expanded too).
 ///
 /// # Errors
-/// [`UsageError`] for a list or folder that cannot be read, or a list that names nothing.
+/// [`UsageError`] for a list or folder that cannot be read, a list that names nothing, a list
+/// line longer than [`MAX_LIST_LINE`], a list of more than [`MAX_LIST_BYTES`], more than
+/// [`MAX_SHARD_FILES`] files in all, or a file named twice.
 fn shard_files(config: &MergeConfig) -> anyhow::Result<Vec<PathBuf>> {
     let mut named: Vec<PathBuf> = config.files.clone();
     if let Some(list) = &config.files_from {
         let shown = escape_controls(&list.display().to_string());
-        let text = if list.as_os_str() == "-" {
-            let mut text = String::new();
-            io::Read::read_to_string(&mut io::stdin().lock(), &mut text).map_err(|e| {
-                UsageError(format!("cannot read the list of shard results from standard input: {e}"))
-            })?;
-            text
-        } else {
-            std::fs::read_to_string(list)
-                .map_err(|e| UsageError(format!("cannot read the list of shard results {shown}: {e}")))?
-        };
         let before = named.len();
-        named.extend(
-            text.lines()
-                .map(|l| l.strip_suffix('\r').unwrap_or(l))
-                .filter(|l| !l.is_empty())
-                .map(PathBuf::from),
-        );
+        if list.as_os_str() == "-" {
+            read_list(io::stdin().lock(), "from standard input", &mut named, MAX_SHARD_FILES)?;
+        } else {
+            let file = std::fs::File::open(list)
+                .map_err(|e| UsageError(format!("cannot read the list of shard results {shown}: {e}")))?;
+            read_list(io::BufReader::new(file), &shown, &mut named, MAX_SHARD_FILES)?;
+        }
         if named.len() == before {
             return Err(UsageError(format!("the list of shard results {shown} names no file")).into());
         }
@@ -128,6 +136,7 @@ fn shard_files(config: &MergeConfig) -> anyhow::Result<Vec<PathBuf>> {
     for path in named {
         if !path.is_dir() {
             files.push(path);
+            too_many(files.len(), MAX_SHARD_FILES)?;
             continue;
         }
         let shown = escape_controls(&path.display().to_string());
@@ -140,6 +149,7 @@ fn shard_files(config: &MergeConfig) -> anyhow::Result<Vec<PathBuf>> {
             let p = entry.path();
             if p.extension().is_some_and(|e| e == "json") {
                 found.push(p);
+                too_many(files.len() + found.len(), MAX_SHARD_FILES)?;
             }
         }
         if found.is_empty() {
@@ -150,7 +160,103 @@ fn shard_files(config: &MergeConfig) -> anyhow::Result<Vec<PathBuf>> {
         found.sort();
         files.extend(found);
     }
+    refuse_repeats(&files)?;
     Ok(files)
+}
+
+/// Returns a [`UsageError`] if `count` files are more than `max`, the most one merge takes.
+fn too_many(count: usize, max: usize) -> Result<(), UsageError> {
+    if count > max {
+        return Err(UsageError(format!(
+            "more than {max} shard result files are named: a merge takes at most one per shard, and K <= {max}"
+        )));
+    }
+    Ok(())
+}
+
+/// Appends the names of the list `reader` (shown as `shown`), one a line, to `named`: a line
+/// at a time, so that what it holds is bounded whatever the list (`--files-from /dev/zero`, or
+/// 100 million names from `yes`); a `\r` before the newline is dropped and empty lines skipped.
+///
+/// # Errors
+/// [`UsageError`] for a list that cannot be read, a line longer than [`MAX_LIST_LINE`] bytes,
+/// more than [`MAX_LIST_BYTES`] of names, or more than `max` names in `named`; each refused after
+/// reading at most one line more.
+fn read_list(
+    mut reader: impl io::BufRead,
+    shown: &str,
+    named: &mut Vec<PathBuf>,
+    max: usize,
+) -> anyhow::Result<()> {
+    let mut line = Vec::new();
+    let (mut number, mut bytes) = (0u64, 0usize);
+    loop {
+        line.clear();
+        number += 1;
+        let read = io::Read::take(&mut reader, MAX_LIST_LINE as u64 + 1)
+            .read_until(b'\n', &mut line)
+            .map_err(|e| UsageError(format!("cannot read the list of shard results {shown}: {e}")))?;
+        if read == 0 {
+            return Ok(());
+        }
+        if line.len() > MAX_LIST_LINE || (line.len() == MAX_LIST_LINE && line.last() != Some(&b'\n')) {
+            return Err(UsageError(format!(
+                "line {number} of the list of shard results {shown} is longer than {} bytes: give one path a \
+                 line, each at most PATH_MAX ({MAX_LIST_LINE} bytes with its newline)",
+                MAX_LIST_LINE - 1
+            ))
+            .into());
+        }
+        let name = line.strip_suffix(b"\n").unwrap_or(&line);
+        let name = name.strip_suffix(b"\r").unwrap_or(name);
+        if name.is_empty() {
+            continue;
+        }
+        bytes += name.len();
+        if bytes > MAX_LIST_BYTES {
+            return Err(UsageError(format!(
+                "the list of shard results {shown} holds more than {MAX_LIST_BYTES} bytes of names (at line \
+                 {number}): a merge takes at most {max} files"
+            ))
+            .into());
+        }
+        named.push(path_of(name, shown, number)?);
+        too_many(named.len(), max)?;
+    }
+}
+
+/// Returns the path named by the bytes `name`, line `number` of the list `shown`.
+///
+/// # Errors
+/// [`UsageError`] on a system whose paths are not bytes (Windows) if `name` is not UTF-8.
+fn path_of(name: &[u8], shown: &str, number: u64) -> Result<PathBuf, UsageError> {
+    #[cfg(unix)]
+    {
+        let _ = (shown, number);
+        Ok(PathBuf::from(<std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(name)))
+    }
+    #[cfg(not(unix))]
+    {
+        std::str::from_utf8(name).map(PathBuf::from).map_err(|_| {
+            UsageError(format!("line {number} of the list of shard results {shown} is not UTF-8"))
+        })
+    }
+}
+
+/// Returns a [`UsageError`] naming the first path that `files` holds twice: a shard result
+/// given twice can never merge (found by sorting indices, 4 bytes a file, not copies).
+fn refuse_repeats(files: &[PathBuf]) -> Result<(), UsageError> {
+    let mut order: Vec<u32> = (0..files.len() as u32).collect();
+    order.sort_unstable_by(|&a, &b| files[a as usize].cmp(&files[b as usize]).then(a.cmp(&b)));
+    let repeat =
+        order.windows(2).filter(|w| files[w[0] as usize] == files[w[1] as usize]).map(|w| w[1]).min();
+    match repeat {
+        None => Ok(()),
+        Some(i) => {
+            let name = escape_controls(&files[i as usize].display().to_string());
+            Err(UsageError(format!("the shard result {name} is named twice: give each shard's result once")))
+        }
+    }
 }
 
 /// Reads and parses the shard result at `path` (shown as `name`).

@@ -80,11 +80,12 @@ fn an_output_folder_that_cannot_be_written_is_refused_before_any_work() {
         std::fs::remove_file(&link).unwrap();
         assert!(start.elapsed().as_secs_f64() < 2.0, "{:?}", start.elapsed());
     }
-    // A device is written in place: `--output /dev/stdout` still works.
-    nqueens(&["count", "8", "--shard", "0/2", "--output", "/dev/stdout"])
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("nqueens-shard"));
+    // A device or a pipe is refused since issue 32 (`--output /dev/null` lost the result):
+    // `--output /dev/stdout` on a pipe, here; on a file, tests/all/break_it_3.rs.
+    usage_error(
+        &["count", "8", "--shard", "0/2", "--output", "/dev/stdout"],
+        "--output /dev/stdout is not a regular file (a device, a pipe or a socket): give the path of a file",
+    );
 }
 
 /// Found by a tester: with a long-run flag, `auto` settled for one thread, so a Slurm job whose
@@ -146,7 +147,7 @@ fn one_path_for_two_outputs_is_refused() {
 }
 
 #[test]
-fn outputs_write_through_links_and_into_devices() {
+fn outputs_write_through_links_and_refuse_devices() {
     let dir = tempfile::tempdir().unwrap();
     let target = dir.path().join("target.json");
     let link = dir.path().join("link.json");
@@ -154,8 +155,12 @@ fn outputs_write_through_links_and_into_devices() {
     nqueens(&["count", "10", "--shard", "0/2", "--output", link.to_str().unwrap()]).assert().success();
     assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink(), "the link stays a link");
     assert!(std::fs::read_to_string(&target).unwrap().contains("\"shard\""));
-    // A device stays a device (as root, a rename would have replaced /dev/null by a file).
-    nqueens(&["count", "10", "--shard", "1/2", "--output", "/dev/null"]).assert().success();
+    // A device is refused before any work, and stays a device (as root, a rename would have
+    // replaced /dev/null by a file; written in place, the result was lost: issue 32).
+    usage_error(
+        &["count", "10", "--shard", "1/2", "--output", "/dev/null"],
+        "--output /dev/null is not a regular file (a device, a pipe or a socket)",
+    );
     assert!(std::fs::metadata("/dev/null").unwrap().file_type().is_char_device());
 }
 

@@ -6,6 +6,7 @@
 mod common;
 
 mod audit;
+mod break_it_3;
 mod cli_check;
 mod cli_count;
 mod cli_robustness;

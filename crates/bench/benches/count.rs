@@ -6,7 +6,7 @@
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use nqueens::arch::Level;
-use nqueens::kernel::{count_completions, full_mask};
+use nqueens::kernel::{board_mask, count_completions};
 use nqueens::oeis::A000170;
 use nqueens::{Algorithm, CountOptions, Counter};
 
@@ -14,13 +14,15 @@ fn kernel(c: &mut Criterion) {
     let mut group = c.benchmark_group("kernel");
     group.sample_size(10);
     for n in [10u32, 12, 13] {
-        let q = count_completions::<false>(Level::best(), full_mask(n), 0, 0, 0, &mut 0);
+        let q = count_completions::<false>(Level::best(), board_mask(n).unwrap(), 0, 0, 0, &mut 0);
         assert_eq!(Some(q as u128), A000170.get(n));
         group.bench_with_input(BenchmarkId::new("seq", n), &n, |b, &n| {
-            b.iter(|| count_completions::<false>(Level::best(), full_mask(n), 0, 0, 0, &mut 0))
+            let full = board_mask(n).unwrap();
+            b.iter(|| count_completions::<false>(Level::best(), full, 0, 0, 0, &mut 0))
         });
         group.bench_with_input(BenchmarkId::new("seq-nodes", n), &n, |b, &n| {
-            b.iter(|| count_completions::<true>(Level::best(), full_mask(n), 0, 0, 0, &mut 0))
+            let full = board_mask(n).unwrap();
+            b.iter(|| count_completions::<true>(Level::best(), full, 0, 0, 0, &mut 0))
         });
     }
     group.finish();

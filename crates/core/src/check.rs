@@ -18,8 +18,11 @@
 //! with the side of the board being read, never with the input's bytes. The duplicate check
 //! stores nothing while the list is every solution in lexicographic order, as `nqueens solve`
 //! writes it (n ≤ 27: each board is compared with the next solution, found by a search from
-//! the one before), and a table of the boards out of that order (about 40 bytes each) from the
-//! first board that is not; a table that cannot grow is an error, not an abort. What the
+//! the one before), and a table of the boards out of that order (about 90 bytes each with the
+//! table's growth, whatever the side: a board of more than 34 rows is remembered by a 128-bit
+//! digest, its columns spilled to an unnamed file in the temporary folder, 4·n bytes of disk,
+//! and read back only when two digests agree) from the first board that is not; a table that
+//! cannot grow is an error, not an abort. What the
 //! report echoes of the input has its control characters escaped
 //! ([`crate::boards::escape_controls`]).
 
@@ -32,7 +35,7 @@ pub use crate::attack::{Line, Occupancy};
 use crate::boards::decode::{self, Board, ColsLine, RawBoard, Row};
 use crate::boards::{BoardFormat, ReadError};
 use crate::oeis;
-use crate::symmetry::is_canonical;
+use crate::symmetry::is_canonical_permutation;
 
 /// Why a list could not be read at all (exit code 2 on the command line): the decoder's error.
 pub type CheckError = ReadError;
@@ -396,7 +399,8 @@ const ORDERED_MAX_N: usize = 27;
 /// nothing is stored: each board is compared with the next solution after the last
 /// ([`next_solution`]). From the first board out of that order, the boards not among those
 /// first `ordered` solutions go into a table keyed by their rank among the permutations (n ≤ 34,
-/// 16 bytes) or their columns, grown fallibly.
+/// 16 bytes) or by a 128-bit digest of their columns ([`Digests`]: the columns themselves go to
+/// a spill file, read back only when two digests agree), grown fallibly.
 #[derive(Default)]
 struct Seen {
     unique: bool,
@@ -413,7 +417,160 @@ struct Seen {
     step: u64,
     contiguous: bool,
     ranks: HashMap<u128, First>,
-    long: HashMap<Box<[u32]>, First>,
+    digests: Digests,
+}
+
+/// The boards of more than 34 rows the duplicate check remembers, in memory by a 128-bit
+/// digest (two SipHash-1-3 with keys drawn per process, so that no list can be forged to make
+/// them agree) and on disk whole, in an unnamed spill file in the temporary folder: a board's
+/// memory is that of a rank's, about 90 bytes with the table's growth, whatever its side (its
+/// columns kept in memory took 4·n bytes: 84 MB for 20,000 boards of n = 1009, issue 32). Two
+/// boards whose digests agree are compared column by column against the spill file; a board
+/// that differs from its digest's first one (a collision, about 2^-128 a pair) is kept whole in
+/// `collided`, as is every board when no spill file can be made or written.
+#[derive(Default)]
+struct Digests {
+    /// Digest → where the board was first seen and where its columns are in the spill file.
+    table: HashMap<u128, (First, u64)>,
+    /// The boards kept whole: those that collided, or every one without a spill file.
+    collided: HashMap<Box<[u32]>, First>,
+    keys: (std::hash::RandomState, std::hash::RandomState),
+    spill: Option<Spill>,
+    /// Whether the spill file could not be made or written (the boards are then kept whole).
+    no_spill: bool,
+    /// Tests: every digest the same, so that each board collides.
+    #[cfg(test)]
+    collide_all: bool,
+}
+
+/// The spill file of [`Digests`]: each board's columns as 4-byte little-endian numbers, one
+/// board after another; removed from its folder as soon as it is made (Unix), else when dropped.
+struct Spill {
+    out: std::io::BufWriter<std::fs::File>,
+    /// The bytes written so far: where the next board goes.
+    end: u64,
+    #[cfg(not(unix))]
+    path: std::path::PathBuf,
+}
+
+impl Spill {
+    /// Makes the spill file in the temporary folder, or `None` if it cannot be made.
+    fn new() -> Option<Spill> {
+        use std::sync::atomic::{AtomicU64, Ordering};
+        static NEXT: AtomicU64 = AtomicU64::new(0);
+        let name = format!(".nqueens-check-{}-{}", std::process::id(), NEXT.fetch_add(1, Ordering::Relaxed));
+        let path = std::env::temp_dir().join(name);
+        let file = std::fs::OpenOptions::new().read(true).write(true).create_new(true).open(&path).ok()?;
+        #[cfg(unix)]
+        let _ = std::fs::remove_file(&path);
+        Some(Spill {
+            out: std::io::BufWriter::with_capacity(1 << 16, file),
+            end: 0,
+            #[cfg(not(unix))]
+            path,
+        })
+    }
+
+    /// Appends `q`'s columns; returns where they start.
+    fn push(&mut self, q: &[u32]) -> std::io::Result<u64> {
+        use std::io::Write;
+        let at = self.end;
+        for &c in q {
+            self.out.write_all(&c.to_le_bytes())?;
+        }
+        self.end += 4 * q.len() as u64;
+        Ok(at)
+    }
+
+    /// Returns true if and only if the board written at `at` is `q`.
+    fn holds(&mut self, at: u64, q: &[u32]) -> std::io::Result<bool> {
+        use std::io::{Read, Seek, SeekFrom, Write};
+        self.out.flush()?;
+        let mut file = self.out.get_ref();
+        file.seek(SeekFrom::Start(at))?;
+        let mut reader = std::io::BufReader::with_capacity(1 << 16, file).take(4 * q.len() as u64);
+        let mut same = true;
+        let mut word = [0u8; 4];
+        for &c in q {
+            reader.read_exact(&mut word)?;
+            same &= u32::from_le_bytes(word) == c;
+        }
+        drop(reader);
+        file.seek(SeekFrom::End(0))?;
+        Ok(same)
+    }
+}
+
+#[cfg(not(unix))]
+impl Drop for Spill {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.path);
+    }
+}
+
+impl Digests {
+    /// Returns the digest of `q`.
+    fn digest(&self, q: &[u32]) -> u128 {
+        use std::hash::BuildHasher;
+        #[cfg(test)]
+        if self.collide_all {
+            return 7;
+        }
+        (u128::from(self.keys.0.hash_one(q)) << 64) | u128::from(self.keys.1.hash_one(q))
+    }
+
+    /// Records `q` first seen as `first`, or returns where it was seen before.
+    ///
+    /// # Errors
+    /// The bytes asked for, if the table cannot grow.
+    fn insert(
+        &mut self,
+        q: &[u32],
+        first: First,
+        bytes: impl Fn(usize) -> u64,
+    ) -> Result<Option<First>, u64> {
+        if let Some(&at) = self.collided.get(q) {
+            return Ok(Some(at));
+        }
+        let digest = self.digest(q);
+        if let Some(&(at, offset)) = self.table.get(&digest) {
+            // Agreeing digests: the columns decide (the spill file holds the first board).
+            match self.spill.as_mut().map(|s| s.holds(offset, q)) {
+                Some(Ok(true)) => return Ok(Some(at)),
+                Some(Ok(false)) => return self.keep_whole(q, first, &bytes).map(|()| None),
+                // Unreadable: the board is kept whole, and every one after it.
+                Some(Err(_)) | None => {
+                    self.no_spill = true;
+                    return self.keep_whole(q, first, &bytes).map(|()| None);
+                }
+            }
+        }
+        if self.spill.is_none() && !self.no_spill {
+            self.spill = Spill::new();
+            self.no_spill = self.spill.is_none();
+        }
+        let offset = match self.spill.as_mut().map(|s| s.push(q)) {
+            Some(Ok(offset)) if !self.no_spill => offset,
+            _ => {
+                self.no_spill = true;
+                return self.keep_whole(q, first, &bytes).map(|()| None);
+            }
+        };
+        self.table.try_reserve(1).map_err(|_| bytes(self.table.len()))?;
+        self.table.insert(digest, (first, offset));
+        Ok(None)
+    }
+
+    /// Keeps `q` whole in memory.
+    fn keep_whole(&mut self, q: &[u32], first: First, bytes: &impl Fn(usize) -> u64) -> Result<(), u64> {
+        self.collided.try_reserve(1).map_err(|_| bytes(self.collided.len()) + 4 * q.len() as u64)?;
+        self.collided.insert(q.into(), first);
+        Ok(())
+    }
+
+    fn len(&self) -> usize {
+        self.table.len() + self.collided.len()
+    }
 }
 
 /// Where a repeated board was seen first.
@@ -478,18 +635,14 @@ impl Seen {
             }
             self.ranks.try_reserve(1).map_err(|_| bytes(self.ranks.len()))?;
             self.ranks.insert(rank, first);
-        } else {
-            if let Some(&at) = self.long.get(q) {
-                return Ok(Some(Earlier::At(at)));
-            }
-            self.long.try_reserve(1).map_err(|_| bytes(self.long.len()) + 4 * q.len() as u64)?;
-            self.long.insert(q.into(), first);
+        } else if let Some(at) = self.digests.insert(q, first, bytes)? {
+            return Ok(Some(Earlier::At(at)));
         }
         Ok(None)
     }
 
     fn len(&self) -> usize {
-        self.ordered as usize + self.ranks.len() + self.long.len()
+        self.ordered as usize + self.ranks.len() + self.digests.len()
     }
 }
 
@@ -600,12 +753,12 @@ fn canonical(q: &[u32]) -> bool {
     let n = q.len();
     if n <= 255 {
         let board: Vec<u8> = q.iter().map(|&c| c as u8).collect();
-        return is_canonical(&board);
+        return is_canonical_permutation(&board);
     }
     let mut image = vec![0u32; n];
     crate::symmetry::Symmetry::ALL[1..].iter().all(|s| {
         for (r, &c) in q.iter().enumerate() {
-            let (r2, c2) = s.map_square(n, r, c as usize);
+            let (r2, c2) = s.map(n, r, c as usize);
             image[r2] = c2 as u32;
         }
         q <= &image[..]
@@ -1139,5 +1292,52 @@ mod tests {
             faults(&report),
             ["line 1: board 1: not the lexicographically smallest board of its symmetry class"]
         );
+    }
+
+    /// The linear solution q[r] = (a·r + b) mod n of a prime n > 3 (a, a − 1 and a + 1 prime to
+    /// n): many distinct boards of one large side.
+    fn linear(n: u32, a: u32, b: u32) -> Vec<u32> {
+        (0..n).map(|r| (a * r + b) % n).collect()
+    }
+
+    /// Issue 32, finding 5: boards past a 128-bit rank (n > 34) are remembered by digest, not
+    /// whole; repeats are still found, with where they were first seen.
+    #[test]
+    fn large_boards_are_remembered_by_digest() {
+        let mut seen = Seen::new(false);
+        let boards: Vec<Vec<u32>> = (0..50).map(|b| linear(37, 2 + b % 5, b)).collect();
+        for (i, q) in boards.iter().enumerate() {
+            assert!(crate::is_solution(q));
+            assert!(matches!(seen.insert(q, (i as u64 + 1, 0)), Ok(None)), "board {i}");
+        }
+        assert_eq!((seen.len(), seen.digests.table.len(), seen.digests.collided.len()), (50, 50, 0));
+        for (i, q) in boards.iter().enumerate().rev() {
+            let Ok(Some(Earlier::At(at))) = seen.insert(q, (99, 0)) else {
+                panic!("board {i} not found again")
+            };
+            assert_eq!(at, (i as u64 + 1, 0));
+        }
+        assert_eq!(seen.len(), 50);
+    }
+
+    /// Issue 32, finding 5: two boards whose digests agree are told apart by the spill file; a
+    /// digest that matches every board (forced here) still finds exactly the repeats.
+    #[test]
+    fn agreeing_digests_are_rechecked_against_the_spill_file() {
+        let mut seen = Seen::new(false);
+        seen.digests.collide_all = true;
+        let (a, b, c) = (linear(37, 2, 0), linear(37, 2, 1), linear(41, 3, 5));
+        assert!(matches!(seen.insert(&a, (1, 1)), Ok(None)));
+        assert!(matches!(seen.insert(&b, (2, 2)), Ok(None)));
+        assert!(matches!(seen.insert(&c, (3, 3)), Ok(None)));
+        assert_eq!((seen.digests.table.len(), seen.digests.collided.len()), (1, 2));
+        assert!(matches!(seen.insert(&a, (4, 4)), Ok(Some(Earlier::At((1, 1))))));
+        assert!(matches!(seen.insert(&b, (5, 5)), Ok(Some(Earlier::At((2, 2))))));
+        assert!(matches!(seen.insert(&c, (6, 6)), Ok(Some(Earlier::At((3, 3))))));
+        assert_eq!(seen.len(), 3);
+        // The spill file holds a's columns, 4 bytes each, and is read back as written.
+        let spill = seen.digests.spill.as_mut().unwrap();
+        assert_eq!(spill.end, 4 * 37);
+        assert!(spill.holds(0, &a).unwrap() && !spill.holds(0, &b).unwrap());
     }
 }

@@ -48,6 +48,42 @@ pub enum Error {
         /// The rejected depth.
         depth: u32,
     },
+    /// A column is off the board: at or past its side `n` (for a prefix or a row of masks,
+    /// whose board is not known, `n` is [`MAX_N`]).
+    BadColumn {
+        /// The rejected column (0-based).
+        col: u64,
+        /// The board side, or [`MAX_N`] where the board is not known.
+        n: u32,
+    },
+    /// A board handed to a function of [`crate::symmetry`] is not a permutation of `0..n`: a
+    /// row's column is off the board or taken by an earlier row.
+    NotAPermutation {
+        /// The board's side, its length.
+        n: usize,
+        /// The first row (0-based) whose column is off the board or taken.
+        row: usize,
+        /// That row's column.
+        col: u8,
+    },
+    /// An output buffer is shorter than the board written into it.
+    BufferTooShort {
+        /// The buffer's length.
+        len: usize,
+        /// The length needed: the board's.
+        needed: usize,
+    },
+    /// An orbit size other than those of the dihedral group D4 (1, 2, 4 and 8).
+    BadOrbit {
+        /// The rejected orbit size.
+        boards: u32,
+    },
+    /// A sum of counts would overflow its 128 bits (no real count comes near: the operands were
+    /// forged or damaged).
+    Overflow {
+        /// What was being added up, e.g. "the symmetry classes of orbit 8".
+        what: &'static str,
+    },
     /// An instruction-set level was asked for that this processor does not run.
     UnsupportedIsa {
         /// The level asked for (its [`crate::arch::Isa::name`]).
@@ -115,6 +151,30 @@ impl fmt::Display for Error {
                 f,
                 "split depth {depth} makes more than {MAX_SUBPROBLEMS} subproblems at n = {n}: use a smaller \
                  depth (or none)"
+            ),
+            Error::BadColumn { col, n } => {
+                write!(f, "column {col} is off the board: a board of side {n} has columns 0..{n}")
+            }
+            Error::NotAPermutation { n, row, col } => write!(
+                f,
+                "row {row} of a board of side {n} has column {col}, which is off the board or taken by an \
+                 earlier row: a board is a permutation of 0..{n}"
+            ),
+            Error::BufferTooShort { len, needed } => {
+                write!(
+                    f,
+                    "an output buffer of length {len} cannot hold a board of {needed} rows: give {needed} or more"
+                )
+            }
+            Error::BadOrbit { boards } => {
+                write!(
+                    f,
+                    "an orbit of {boards} boards is impossible: an orbit under D4 has 1, 2, 4 or 8 boards"
+                )
+            }
+            Error::Overflow { what } => write!(
+                f,
+                "{what} overflow 128 bits: no real count comes near 2^128, so an operand was forged or damaged"
             ),
             Error::UnsupportedIsa { isa, needs, best } => write!(
                 f,

@@ -21,15 +21,34 @@
 
 use std::ops::ControlFlow;
 
+use crate::Error;
 use crate::arch::Level;
 
 pub use crate::limits::MAX_N;
 
-/// Returns the mask with the low `n` bits set: every column of an `n`-column board.
+/// Returns the mask with the low `n` bits set: every column of an `n`-column board, for the
+/// `full` argument of [`count_completions`] and [`for_each_completion`].
 ///
-/// `n` must be at most [`MAX_N`].
+/// # Errors
+/// [`Error::BoardTooLarge`] if `n` > [`MAX_N`] (a shift unchecked here made `full_mask(65)` 1 and
+/// `full_mask(200)` 255, and so counted Q(8) for n = 72).
+///
+/// # Examples
+/// ```
+/// use nqueens::kernel::board_mask;
+/// assert_eq!(board_mask(8), Ok(0xff));
+/// assert!(board_mask(72).is_err());
+/// ```
+pub fn board_mask(n: u32) -> Result<u64, Error> {
+    crate::check_n(n)?;
+    Ok(full_mask(n))
+}
+
+/// [`board_mask`] unchecked, for the crate's own plans, which check n once when they are made:
+/// `n` must be at most [`MAX_N`] (checked in debug builds only).
 #[inline]
-pub const fn full_mask(n: u32) -> u64 {
+pub(crate) const fn full_mask(n: u32) -> u64 {
+    debug_assert!(n <= MAX_N);
     if n == 0 { 0 } else { u64::MAX >> (64 - n) }
 }
 
@@ -37,7 +56,7 @@ pub const fn full_mask(n: u32) -> u64 {
 /// placements the search makes (search-tree nodes below this board) to `nodes` when `NODES` is
 /// true.
 ///
-/// `full` has one bit per column (see [`full_mask`]); `cols`, `ld`, `rd` are the masks of the
+/// `full` has one bit per column (see [`board_mask`]); `cols`, `ld`, `rd` are the masks of the
 /// next empty row as described in the module docs. A board with every column taken
 /// (`cols == full`) is complete and counts 1. The count is exact (see the module docs).
 ///
@@ -52,10 +71,11 @@ pub const fn full_mask(n: u32) -> u64 {
 /// # Examples
 /// ```
 /// use nqueens::arch::Level;
-/// use nqueens::kernel::{count_completions, full_mask};
+/// use nqueens::kernel::{board_mask, count_completions};
 /// let mut nodes = 0;
 /// // The empty 8×8 board has 92 completions (OEIS A000170).
-/// assert_eq!(count_completions::<false>(Level::best(), full_mask(8), 0, 0, 0, &mut nodes), 92);
+/// assert_eq!(count_completions::<false>(Level::best(), board_mask(8)?, 0, 0, 0, &mut nodes), 92);
+/// # Ok::<(), nqueens::Error>(())
 /// ```
 #[inline]
 pub fn count_completions<const NODES: bool>(
@@ -264,20 +284,49 @@ searches!(
 /// of a solution, n = `full.count_ones()`. `path` has 64 entries because n ≤ [`MAX_N`]; nothing
 /// is allocated. `depth` must equal the number of set bits of `cols`.
 ///
+/// # Errors
+/// [`Error::BoardTooLarge`] (naming `depth` plus the free columns of `full`) if the rows fixed
+/// and the rows left are more than [`MAX_N`], which `path` could not hold (an unchecked
+/// `depth` of 61 on a board of 8 free columns indexed past it).
+///
 /// # Examples
 /// ```
 /// use std::ops::ControlFlow;
-/// use nqueens::kernel::{for_each_completion, full_mask};
+/// use nqueens::kernel::{board_mask, for_each_completion};
 /// let mut seen = Vec::new();
 /// let mut path = [0u8; 64];
-/// let _ = for_each_completion(full_mask(4), 0, 0, 0, &mut path, 0, &mut |q: &[u8]| {
+/// let _ = for_each_completion(board_mask(4)?, 0, 0, 0, &mut path, 0, &mut |q: &[u8]| {
 ///     seen.push(q.to_vec());
 ///     ControlFlow::Continue(())
-/// });
+/// })?;
 /// assert_eq!(seen, vec![vec![1, 3, 0, 2], vec![2, 0, 3, 1]]);
+/// # Ok::<(), nqueens::Error>(())
 /// ```
 #[inline]
 pub fn for_each_completion<F>(
+    full: u64,
+    cols: u64,
+    ld: u64,
+    rd: u64,
+    path: &mut [u8; 64],
+    depth: usize,
+    visit: &mut F,
+) -> Result<ControlFlow<()>, Error>
+where
+    F: FnMut(&[u8]) -> ControlFlow<()>,
+{
+    // Checked once here, not in the recursion: `enumerate` writes path[depth..] one row a level.
+    let rows = depth.saturating_add((full & !cols).count_ones() as usize);
+    if rows > MAX_N as usize {
+        return Err(Error::BoardTooLarge { n: u32::try_from(rows).unwrap_or(u32::MAX) });
+    }
+    Ok(each_completion(full, cols, ld, rd, path, depth, visit))
+}
+
+/// [`for_each_completion`] unchecked, for the crate's listings, whose boards are at most
+/// [`MAX_N`] rows: `depth` plus the free columns of `full` must be at most 64.
+#[inline]
+pub(crate) fn each_completion<F>(
     full: u64,
     cols: u64,
     ld: u64,
@@ -343,6 +392,45 @@ mod tests {
         }
         assert_eq!(full_mask(1), 1);
         assert_eq!(full_mask(63), u64::MAX >> 1);
+    }
+
+    /// Issue 32, finding 2: `full_mask(65)` was 1 and `full_mask(200)` 255, so that
+    /// `count_completions(full_mask(72), …)` returned 92, Q(8); the public mask is checked.
+    #[test]
+    fn the_public_mask_refuses_boards_past_max_n() {
+        assert_eq!(board_mask(63), Ok(u64::MAX >> 1));
+        assert_eq!(board_mask(0), Ok(0));
+        for n in [64, 65, 72, 200, u32::MAX] {
+            assert_eq!(board_mask(n), Err(Error::BoardTooLarge { n }));
+        }
+        assert_eq!(
+            board_mask(72).unwrap_err().to_string(),
+            "board size 72 is too large: the u64 masks allow n <= 63"
+        );
+    }
+
+    /// Issue 32, finding 3: `for_each_completion` indexed `path` past its 64 entries when
+    /// `depth` plus the free rows passed 64; now an error, before any row is written.
+    #[test]
+    fn a_completion_walk_past_the_path_is_refused() {
+        let mut path = [0u8; 64];
+        let mut calls = 0;
+        let got = for_each_completion(full_mask(8), 0, 0, 0, &mut path, 61, &mut |_: &[u8]| {
+            calls += 1;
+            ControlFlow::Continue(())
+        });
+        assert_eq!((got, calls, path), (Err(Error::BoardTooLarge { n: 69 }), 0, [0; 64]));
+        let got = for_each_completion(u64::MAX, 0, 0, 0, &mut path, usize::MAX, &mut |_: &[u8]| {
+            ControlFlow::Continue(())
+        });
+        assert_eq!(got, Err(Error::BoardTooLarge { n: u32::MAX }));
+        // 63 rows in all still fit: row 62 fixed by the caller, the last row completes it.
+        let mut seen = Vec::new();
+        let got = for_each_completion(1, 0, 0, 0, &mut path, 62, &mut |q: &[u8]| {
+            seen.push(q.len());
+            ControlFlow::Continue(())
+        });
+        assert_eq!((got, seen), (Ok(ControlFlow::Continue(())), vec![63]));
     }
 
     #[test]
@@ -468,7 +556,7 @@ mod tests {
                 got.push(q.to_vec());
                 ControlFlow::Continue(())
             });
-            assert_eq!(flow, ControlFlow::Continue(()));
+            assert_eq!(flow, Ok(ControlFlow::Continue(())));
             assert_eq!(got, want, "n = {n}");
         }
     }
@@ -481,7 +569,7 @@ mod tests {
             seen += 1;
             if seen == 5 { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
         });
-        assert_eq!((flow, seen), (ControlFlow::Break(()), 5));
+        assert_eq!((flow, seen), (Ok(ControlFlow::Break(())), 5));
         // Row 0 fixed in column 0 (bit 0): the 4 solutions of 8 queens that start with 1.
         let mut path = [0u8; 64];
         path[0] = 0;

@@ -9,6 +9,7 @@ use std::fmt;
 use std::ops::{Add, AddAssign, ControlFlow};
 use std::str::FromStr;
 
+use crate::Error;
 use crate::arch::Level;
 use crate::split::{Prefix, Subproblem};
 
@@ -92,6 +93,10 @@ pub trait Plan: Sync {
     fn split_depth(&self) -> u32;
     /// Returns the weighted counts of subproblem `index` (`0..len()`); counts nodes too when
     /// `stats` is true.
+    ///
+    /// # Panics
+    /// If `index` is not below [`Plan::len`], as a slice's index does (every plan of the crate
+    /// panics so; the runner and the shard planner hand out only indices of the plan).
     fn solve(&self, index: usize, stats: bool) -> Tally;
     /// Returns the queen placements made while building the subproblems (the prefix tree), so
     /// that with the nodes of every subproblem they add up to the nodes of the whole search,
@@ -192,6 +197,16 @@ pub trait Plan: Sync {
     fn long_subproblems(&self) -> bool {
         false
     }
+    /// Readies this thread to solve subproblem `index` (`0..len()`), so that a solve timed
+    /// next measures the subproblem alone: a join plan whose units load their own quarter lists
+    /// ([`crate::algo::join::Quarters::RowSets`]) loads them, which a count with the whole
+    /// table never does (the sample of `nqueens plan` at n = 26–27). Nothing by default.
+    ///
+    /// # Panics
+    /// If `index` is not below [`Plan::len`], as [`Plan::solve`].
+    fn prepare(&self, index: usize) {
+        let _ = index;
+    }
     /// Returns what [`Plan::solve`] returns, solving in steps: calls `step` with the fraction of
     /// the subproblem's work each finished step stands for (an estimate; the fractions add up
     /// to at most 1, and 0 means "no new step, may I go on?"), at least once a second or so
@@ -236,6 +251,11 @@ impl Tally {
     }
 }
 
+/// The sum of two tallies, count by count.
+///
+/// # Panics
+/// If a count overflows 128 bits, in every build (an unchecked sum wrapped to zero in release
+/// builds); [`Tally::checked_add`] returns `None` instead, for counts read from files.
 impl Add for Tally {
     type Output = Tally;
 
@@ -245,11 +265,13 @@ impl Add for Tally {
     }
 }
 
+/// Adds a tally, count by count.
+///
+/// # Panics
+/// As [`Tally`]'s `+`: if a count overflows 128 bits.
 impl AddAssign for Tally {
     fn add_assign(&mut self, rhs: Tally) {
-        self.solutions += rhs.solutions;
-        self.classes += rhs.classes;
-        self.nodes += rhs.nodes;
+        *self = self.checked_add(&rhs).expect("a tally overflowed 128 bits: use Tally::checked_add");
     }
 }
 
@@ -276,14 +298,28 @@ pub struct Classes {
 
 impl Classes {
     /// Returns the number of fundamental solutions (symmetry classes), OEIS A002562.
+    ///
+    /// # Panics
+    /// If the sum overflows 128 bits (never for real counts: see [`Classes::checked_total`]).
     pub fn total(&self) -> u128 {
-        self.orbit8 + self.orbit4 + self.orbit2 + self.orbit1
+        self.checked_total().expect("the symmetry classes overflow 128 bits: use Classes::checked_total")
+    }
+
+    /// Returns orbit8 + orbit4 + orbit2 + orbit1 as [`Classes::total`] does, or `None` if it
+    /// overflows 128 bits.
+    pub fn checked_total(&self) -> Option<u128> {
+        self.orbit8.checked_add(self.orbit4)?.checked_add(self.orbit2)?.checked_add(self.orbit1)
     }
 
     /// Returns the number of solutions the classes stand for: 8·orbit8 + 4·orbit4 + 2·orbit2 +
     /// orbit1 (OEIS A000170).
+    ///
+    /// # Panics
+    /// If the sum overflows 128 bits, in every build (unchecked, it wrapped in release builds);
+    /// [`Classes::checked_solutions`] returns `None` instead, for counts read from files.
     pub fn solutions(&self) -> u128 {
-        8 * self.orbit8 + 4 * self.orbit4 + 2 * self.orbit2 + self.orbit1
+        self.checked_solutions()
+            .expect("the symmetry classes overflow 128 bits: use Classes::checked_solutions")
     }
 
     /// Returns 8·orbit8 + 4·orbit4 + 2·orbit2 + orbit1 as [`Classes::solutions`] does, or `None`
@@ -306,26 +342,93 @@ impl Classes {
         })
     }
 
-    /// Adds `count` symmetry classes whose orbit has `boards` boards.
+    /// Adds `count` symmetry classes whose orbit has `boards` boards; on an error `self` is
+    /// unchanged.
     ///
-    /// # Panics
-    /// If `boards` is not 1, 2, 4 or 8 (the orbit sizes under D4).
-    pub fn add(&mut self, boards: u32, count: u128) {
+    /// # Errors
+    /// [`Error::BadOrbit`] if `boards` is not 1, 2, 4 or 8 (the orbit sizes under D4);
+    /// [`Error::Overflow`] if the orbit's count would overflow 128 bits (unchecked,
+    /// `add(8, u128::MAX)` then `add(8, 1)` wrapped to zero).
+    pub fn add(&mut self, boards: u32, count: u128) -> Result<(), Error> {
+        let (orbit, what) = match boards {
+            8 => (&mut self.orbit8, "the symmetry classes of orbit 8"),
+            4 => (&mut self.orbit4, "the symmetry classes of orbit 4"),
+            2 => (&mut self.orbit2, "the symmetry classes of orbit 2"),
+            1 => (&mut self.orbit1, "the symmetry classes of orbit 1"),
+            _ => return Err(Error::BadOrbit { boards }),
+        };
+        *orbit = orbit.checked_add(count).ok_or(Error::Overflow { what })?;
+        Ok(())
+    }
+
+    /// Adds one class of an orbit of `boards` boards, 1, 2, 4 or 8 (any other adds nothing and
+    /// fails a debug assertion): the d4 search's count of one canonical board, which cannot
+    /// come near 2^128. Unchecked, so that the search pays no more than before.
+    #[inline]
+    pub(crate) fn add_one(&mut self, boards: u32) {
         match boards {
-            8 => self.orbit8 += count,
-            4 => self.orbit4 += count,
-            2 => self.orbit2 += count,
-            1 => self.orbit1 += count,
-            _ => panic!("an orbit under D4 has 1, 2, 4 or 8 boards, not {boards}"),
+            8 => self.orbit8 += 1,
+            4 => self.orbit4 += 1,
+            2 => self.orbit2 += 1,
+            1 => self.orbit1 += 1,
+            _ => debug_assert!(false, "an orbit under D4 has 1, 2, 4 or 8 boards, not {boards}"),
         }
     }
 }
 
+/// Adds symmetry classes orbit by orbit.
+///
+/// # Panics
+/// If an orbit's count overflows 128 bits, in every build; [`Classes::checked_add`] returns
+/// `None` instead.
 impl AddAssign for Classes {
     fn add_assign(&mut self, rhs: Classes) {
-        self.orbit8 += rhs.orbit8;
-        self.orbit4 += rhs.orbit4;
-        self.orbit2 += rhs.orbit2;
-        self.orbit1 += rhs.orbit1;
+        *self =
+            self.checked_add(&rhs).expect("the symmetry classes overflow 128 bits: use Classes::checked_add");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 32, finding 2: `Classes::add(8, u128::MAX)` then `add(8, 1)` wrapped to zeros, and
+    /// `solutions()` wrapped too; every sum is checked.
+    #[test]
+    fn class_sums_are_checked() {
+        let mut c = Classes::default();
+        assert_eq!(c.add(8, u128::MAX), Ok(()));
+        assert_eq!(c.add(8, 1), Err(Error::Overflow { what: "the symmetry classes of orbit 8" }));
+        assert_eq!(c.orbit8, u128::MAX, "unchanged by the refused add");
+        assert_eq!(c.add(3, 1), Err(Error::BadOrbit { boards: 3 }));
+        assert_eq!(
+            Error::BadOrbit { boards: 3 }.to_string(),
+            "an orbit of 3 boards is impossible: an orbit under D4 has 1, 2, 4 or 8 boards"
+        );
+        assert_eq!((c.checked_solutions(), c.checked_total()), (None, Some(u128::MAX)));
+        let mut d = Classes::default();
+        d.add(8, 11).unwrap();
+        d.add(4, 1).unwrap();
+        assert_eq!((d.solutions(), d.total()), (92, 12));
+        let big = Classes { orbit1: u128::MAX, orbit2: 1, ..Classes::default() };
+        assert_eq!((big.checked_total(), big.checked_add(&Classes::default())), (None, Some(big)));
+        assert!(std::panic::catch_unwind(|| c.solutions()).is_err());
+        assert!(std::panic::catch_unwind(|| big.total()).is_err());
+        assert!(
+            std::panic::catch_unwind(|| {
+                let mut x = big;
+                x += Classes { orbit1: 1, ..Classes::default() };
+            })
+            .is_err()
+        );
+    }
+
+    /// Issue 32, finding 2: the sum of tallies is checked in every build (it wrapped in release).
+    #[test]
+    #[should_panic(expected = "a tally overflowed 128 bits: use Tally::checked_add")]
+    fn a_tally_sum_past_128_bits_panics_as_documented() {
+        let t = Tally { solutions: u128::MAX, ..Tally::default() };
+        assert_eq!(t.checked_add(&Tally { solutions: 1, ..Tally::default() }), None);
+        let _ = t + Tally { solutions: 1, ..Tally::default() };
     }
 }

@@ -26,7 +26,14 @@ pub fn backtrack_each(n: u32, mut visit: impl FnMut(&[usize])) {
 ///
 /// With `lookahead` = 0 and every column allowed this is the node count of the C reference
 /// in `shared/anchors` (built with `-DCOUNT_NODES`), less its root. Slow: for n ≤ 14.
+///
+/// # Panics
+/// If a column of `first_row` is not below `n`, as an index past a slice's end does (a
+/// reference for tests, whose callers give the columns of their own board).
 pub fn tree_nodes(n: u32, first_row: &[usize], lookahead: u64) -> u64 {
+    if let Some(&c) = first_row.iter().find(|&&c| c >= n as usize) {
+        panic!("column {c} of the first row is off the {n}×{n} board: use 0..{n}");
+    }
     let mut state = State::new(n as usize);
     if checks(lookahead, n as usize) && !state.may_complete() {
         return 0;
@@ -142,5 +149,20 @@ mod tests {
         let mut seen = Vec::new();
         backtrack_each(4, |q| seen.push(q.to_vec()));
         assert_eq!(seen, vec![vec![1, 3, 0, 2], vec![2, 0, 3, 1]]);
+    }
+
+    /// Issue 32, finding 3: `tree_nodes(4, &[9], 0)` panicked on an index; the panic is
+    /// documented and names the column.
+    #[test]
+    #[should_panic(expected = "column 9 of the first row is off the 4×4 board: use 0..4")]
+    fn a_first_row_off_the_board_panics_as_documented() {
+        tree_nodes(4, &[9], 0);
+    }
+
+    #[test]
+    fn tree_nodes_of_four_queens() {
+        // Row 0 in column 1 alone: 1 + the placements below it (1 3 0 2 is its one solution).
+        assert_eq!(tree_nodes(4, &[0, 1, 2, 3], 0), tree_nodes(4, &[0, 1], 0) + tree_nodes(4, &[2, 3], 0));
+        assert_eq!(tree_nodes(4, &[], 0), 0);
     }
 }

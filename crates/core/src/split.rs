@@ -50,9 +50,23 @@ pub struct Prefix {
 impl Prefix {
     /// Returns the prefix with one more row whose queen is in column `col` (0-based).
     ///
-    /// # Panics
-    /// If the prefix already holds [`MAX_SPLIT_DEPTH`] rows.
-    pub fn with(mut self, col: u32) -> Prefix {
+    /// # Errors
+    /// [`Error::BadSplitDepth`] (naming the depth it would have) if the prefix already holds
+    /// [`MAX_SPLIT_DEPTH`] rows; [`Error::BadColumn`] if `col` is not below [`crate::MAX_N`].
+    pub fn with(self, col: u32) -> Result<Prefix, Error> {
+        if self.len as u32 >= MAX_SPLIT_DEPTH {
+            return Err(Error::BadSplitDepth { depth: self.len as u32 + 1 });
+        }
+        if col >= crate::MAX_N {
+            return Err(Error::BadColumn { col: col.into(), n: crate::MAX_N });
+        }
+        Ok(self.push(col))
+    }
+
+    /// [`Prefix::with`] unchecked, for the crate's expansions, which stop at [`MAX_SPLIT_DEPTH`]
+    /// rows and place only columns of their board.
+    #[inline]
+    pub(crate) fn push(mut self, col: u32) -> Prefix {
         self.cols[self.len as usize] = col as u8;
         self.len += 1;
         self
@@ -75,6 +89,16 @@ impl Prefix {
 }
 
 /// One independent piece of the search: a board with its first rows fixed.
+///
+/// Its count, free squares and expansions are the crate's own (they take the plan's n, checked
+/// when the plan is made); what stays public is checked: [`Subproblem::try_place`],
+/// [`extensions`], [`try_expand_counting`]. Unchecked and public, `count` returned Q(8) for
+/// n = 72 (issue 32):
+///
+/// ```compile_fail
+/// use nqueens::{arch::Level, split::Subproblem};
+/// let _ = Subproblem::ROOT.count::<false>(Level::best(), 72, &mut 0);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Subproblem {
     /// The fixed queens, row 0 first.
@@ -99,12 +123,24 @@ impl Subproblem {
         weight: 1,
     };
 
-    /// Returns this subproblem with one more queen, in column `col` of the next row; the caller
-    /// checks that the square is free.
-    pub fn place(&self, col: u32) -> Subproblem {
+    /// Returns this subproblem with one more queen, in column `col` of the next row, checked as
+    /// [`Prefix::with`] checks; whether the square is free is the caller's to check (the
+    /// masks then say the board has no completion).
+    ///
+    /// # Errors
+    /// As [`Prefix::with`]: [`Error::BadSplitDepth`] for a 17th row, [`Error::BadColumn`] for a
+    /// column the masks cannot hold (unchecked, column 64 set bit 0).
+    pub fn try_place(&self, col: u32) -> Result<Subproblem, Error> {
+        self.prefix.with(col)?;
+        Ok(self.place(col))
+    }
+
+    /// [`Subproblem::try_place`] unchecked, for the crate's expansions.
+    #[inline]
+    pub(crate) fn place(&self, col: u32) -> Subproblem {
         let bit = 1u64 << col;
         Subproblem {
-            prefix: self.prefix.with(col),
+            prefix: self.prefix.push(col),
             cols: self.cols | bit,
             ld: (self.ld | bit) << 1,
             rd: (self.rd | bit) >> 1,
@@ -112,27 +148,35 @@ impl Subproblem {
         }
     }
 
-    /// Returns the free squares of the next row of an `n`-column board, one bit per column.
-    pub fn free(&self, n: u32) -> u64 {
+    /// Returns the free squares of the next row of an `n`-column board, one bit per column;
+    /// `n` ≤ [`crate::MAX_N`], as the crate's plans check.
+    pub(crate) fn free(&self, n: u32) -> u64 {
         full_mask(n) & !(self.cols | self.ld | self.rd)
     }
 
     /// Returns the number of completions of this prefix on an `n`-column board (unweighted),
     /// counted at the instruction-set `level`, and adds the search's queen placements to
-    /// `nodes` when `NODES` is true.
-    pub fn count<const NODES: bool>(&self, level: Level, n: u32, nodes: &mut u64) -> u64 {
+    /// `nodes` when `NODES` is true; `n` ≤ [`crate::MAX_N`], as the crate's plans check (a
+    /// public copy unchecked counted Q(8) for n = 72).
+    pub(crate) fn count<const NODES: bool>(&self, level: Level, n: u32, nodes: &mut u64) -> u64 {
         kernel::count_completions::<NODES>(level, full_mask(n), self.cols, self.ld, self.rd, nodes)
     }
 }
 
 /// Extends each seed row by row until it has `depth` rows fixed (or the board is full), keeping
-/// the order: the children of a prefix follow it, left column first.
-pub fn expand(seeds: Vec<Subproblem>, n: u32, depth: u32) -> Vec<Subproblem> {
+/// the order: the children of a prefix follow it, left column first; `n` ≤ [`crate::MAX_N`], as
+/// the crate's plans check.
+pub(crate) fn expand(seeds: Vec<Subproblem>, n: u32, depth: u32) -> Vec<Subproblem> {
     expand_counting(seeds, n, depth, &mut 0)
 }
 
 /// [`expand`], adding the number of queen placements it makes (dead ends included) to `nodes`.
-pub fn expand_counting(seeds: Vec<Subproblem>, n: u32, depth: u32, nodes: &mut u64) -> Vec<Subproblem> {
+pub(crate) fn expand_counting(
+    seeds: Vec<Subproblem>,
+    n: u32,
+    depth: u32,
+    nodes: &mut u64,
+) -> Vec<Subproblem> {
     let depth = depth.min(n).min(MAX_SPLIT_DEPTH);
     let mut out = Vec::with_capacity(seeds.len());
     for seed in seeds {
@@ -144,8 +188,8 @@ pub fn expand_counting(seeds: Vec<Subproblem>, n: u32, depth: u32, nodes: &mut u
 /// Returns how many subproblems [`expand`] makes of `seeds` at `depth`, counting at most `cap`
 /// of them, without storing any: what the automatic split depth compares with its target (a
 /// list of millions of prefixes took 384 MB just to be counted, and aborted under
-/// `prlimit --as`).
-pub fn count_expanded(seeds: &[Subproblem], n: u32, depth: u32, cap: usize) -> usize {
+/// `prlimit --as`). `n` ≤ [`crate::MAX_N`], as the crate's plans check.
+pub(crate) fn count_expanded(seeds: &[Subproblem], n: u32, depth: u32, cap: usize) -> usize {
     let depth = depth.min(n).min(MAX_SPLIT_DEPTH);
     let mut count = 0usize;
     for &seed in seeds {
@@ -160,13 +204,14 @@ pub fn count_expanded(seeds: &[Subproblem], n: u32, depth: u32, cap: usize) -> u
     count
 }
 
-/// [`expand_counting`] for a plan: counts the subproblems first ([`count_expanded`]; refused
+/// `expand_counting` for a plan: counts the subproblems first (`count_expanded`; refused
 /// with [`crate::Error::TooManySubproblems`] at [`MAX_SUBPROBLEMS`]), checks their memory against what the process may use
 /// ([`crate::memory::check`]) and reserves it fallibly, so that a list that does not fit is
 /// refused with [`crate::Error::OutOfMemory`] (naming `what`) instead of an abort.
 ///
 /// # Errors
-/// [`crate::Error::TooManySubproblems`]; [`crate::Error::OutOfMemory`] if the list does not fit.
+/// [`Error::BoardTooLarge`] if `n` > [`crate::MAX_N`]; [`crate::Error::TooManySubproblems`];
+/// [`crate::Error::OutOfMemory`] if the list does not fit.
 pub fn try_expand_counting(
     seeds: Vec<Subproblem>,
     n: u32,
@@ -174,6 +219,7 @@ pub fn try_expand_counting(
     nodes: &mut u64,
     what: impl Fn() -> String,
 ) -> Result<Vec<Subproblem>, Error> {
+    crate::check_n(n)?;
     let depth = depth.min(n).min(MAX_SPLIT_DEPTH);
     let len = count_expanded(&seeds, n, depth, MAX_SUBPROBLEMS);
     if len >= MAX_SUBPROBLEMS {
@@ -202,15 +248,23 @@ fn expand_one(sub: Subproblem, n: u32, depth: u32, out: &mut Vec<Subproblem>, no
 }
 
 /// Returns the number of ways to place `rows` more queens below `sub` on an `n`-column board
-/// (no look-ahead: every placement that the rows above allow).
-pub fn extensions(sub: &Subproblem, n: u32, rows: u32) -> u64 {
+/// (no look-ahead: every placement that the rows above allow; fewer rows where the board ends).
+///
+/// # Errors
+/// [`Error::BoardTooLarge`] if `n` > [`crate::MAX_N`]; [`Error::BadSplitDepth`] if the prefix
+/// and `rows` are more than [`MAX_SPLIT_DEPTH`] rows (a [`Prefix`] holds no more).
+pub fn extensions(sub: &Subproblem, n: u32, rows: u32) -> Result<u64, Error> {
+    crate::check_n(n)?;
+    let depth = (sub.prefix.len() as u32).saturating_add(rows).min(n);
+    if depth > MAX_SPLIT_DEPTH {
+        return Err(Error::BadSplitDepth { depth });
+    }
     let mut count = 0;
-    let depth = sub.prefix.len() as u32 + rows;
     let _ = walk(*sub, n, depth, false, &mut 0, &mut |_| {
         count += 1;
         ControlFlow::Continue(())
     });
-    count
+    Ok(count)
 }
 
 /// The one prefix expansion of a plain board (d4's constellations, whose rows carry events,
@@ -247,7 +301,7 @@ fn walk(
     ControlFlow::Continue(())
 }
 
-/// The free rows a step of a stepwise solve ([`for_each_step`], and d4's counterpart) leaves
+/// The free rows a step of a stepwise solve (`for_each_step`, and d4's counterpart) leaves
 /// to the kernel in one call: a random board of 16 free rows took at most 0.8 s at n = 20 and
 /// less at larger n (0.16 s at n = 24, 0.04 s at 32, 0.006 s at 63; 40–60 boards drawn by
 /// random descent per n, mirror kernel, this project's 2-core machine), so a subproblem split
@@ -260,7 +314,7 @@ pub const STEP_ROWS: u32 = 16;
 /// prefixes die out before reaching their step's depth).
 pub const POLL_NODES: u32 = 1 << 16;
 
-/// What [`for_each_step`] hands its visitor.
+/// What the step walk (`for_each_step`, the crate's) hands its visitor.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Step {
     /// A board with at most [`STEP_ROWS`] free rows (the masks of its next row), standing for
@@ -285,8 +339,8 @@ pub enum Step {
 /// breaks. Each placement is added to `nodes` when `NODES` is true, and the kernel's look-ahead
 /// drops boards as [`expand`] does, so the walk's nodes plus those of the kernel below every
 /// board handed out are the nodes of the kernel below the root: the count does not depend on
-/// the steps.
-pub fn for_each_step<const NODES: bool>(
+/// the steps. `n` ≤ [`crate::MAX_N`], as the crate's plans check.
+pub(crate) fn for_each_step<const NODES: bool>(
     n: u32,
     (cols, ld, rd): (u64, u64, u64),
     step_rows: u32,
@@ -445,5 +499,46 @@ mod tests {
         assert!(len(3) < MAX_SUBPROBLEMS && len(4) >= MAX_SUBPROBLEMS);
         // Depth 1 is kept even when it is already past the limit (the plan then refuses).
         assert_eq!(split_depth_for(27, usize::MAX, |_| MAX_SUBPROBLEMS), 1);
+    }
+
+    /// Issue 32, finding 3: `Prefix::with` panicked on its 17th row; finding 2:
+    /// `Subproblem::place(64)` set bit 0. Both are refused.
+    #[test]
+    fn prefixes_refuse_a_17th_row_and_a_column_past_the_masks() {
+        let mut p = Prefix::default();
+        for r in 0..MAX_SPLIT_DEPTH {
+            p = p.with(r % 8).unwrap();
+        }
+        assert_eq!(p.len(), 16);
+        assert_eq!(p.with(0), Err(Error::BadSplitDepth { depth: 17 }));
+        assert_eq!(Prefix::default().with(63), Err(Error::BadColumn { col: 63, n: 63 }));
+        assert_eq!(Subproblem::ROOT.try_place(64), Err(Error::BadColumn { col: 64, n: 63 }));
+        assert_eq!(
+            Subproblem::ROOT.try_place(64).unwrap_err().to_string(),
+            "column 64 is off the board: a board of side 63 has columns 0..63"
+        );
+        let s = Subproblem::ROOT.try_place(2).unwrap();
+        assert_eq!((s.prefix.cols(), s.cols, s.ld, s.rd), (&[2u8][..], 0b100, 0b1000, 0b10));
+        assert_eq!(Subproblem::ROOT.try_place(62).map(|s| s.cols), Ok(1 << 62));
+    }
+
+    /// Issue 32, finding 2: the public expansions check n (`split::expand(…, 64, …)` made the
+    /// prefixes of a wrapped mask) and the prefix's 16 rows.
+    #[test]
+    fn the_public_expansions_check_the_board() {
+        assert_eq!(extensions(&Subproblem::ROOT, 64, 2), Err(Error::BoardTooLarge { n: 64 }));
+        assert_eq!(extensions(&Subproblem::ROOT, 72, 1), Err(Error::BoardTooLarge { n: 72 }));
+        assert_eq!(extensions(&Subproblem::ROOT, 20, 17), Err(Error::BadSplitDepth { depth: 17 }));
+        // 8 queens: 8 first rows, 42 first two rows (8·7 less the 14 diagonal pairs).
+        assert_eq!(extensions(&Subproblem::ROOT, 8, 1), Ok(8));
+        assert_eq!(extensions(&Subproblem::ROOT, 8, 2), Ok(42));
+        // A board shorter than the rows asked: the whole board, Q(6) = 4.
+        assert_eq!(extensions(&Subproblem::ROOT, 6, 16), Ok(4));
+        let refused = try_expand_counting(vec![Subproblem::ROOT], 64, 2, &mut 0, String::new);
+        assert_eq!(refused, Err(Error::BoardTooLarge { n: 64 }));
+        assert_eq!(
+            try_expand_counting(vec![Subproblem::ROOT], 8, 2, &mut 0, String::new).map(|v| v.len()),
+            Ok(42)
+        );
     }
 }

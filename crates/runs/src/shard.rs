@@ -134,14 +134,19 @@ pub fn estimate(plan: &dyn Plan, index: usize) -> u64 {
 }
 
 /// Returns the number of ways to place `rows` more queens below the prefix of subproblem `index`
-/// of `plan` (fewer rows where the board ends), at least 1; 1 for a plan without prefixes.
+/// of `plan` (fewer rows where the board ends, or where the prefix would pass
+/// [`split::MAX_SPLIT_DEPTH`] rows), at least 1; 1 for a plan without prefixes.
 /// [`estimate`] uses [`PROBE_ROWS`]; the shard balance benchmark compares other depths.
 pub fn estimate_rows(plan: &dyn Plan, index: usize, rows: u32) -> u64 {
     let Some(prefix) = plan.prefix(index) else { return 1 };
     let n = plan.n();
-    let sub = prefix.cols().iter().fold(Subproblem::ROOT, |s, &c| s.place(c as u32));
-    let rows_left = n.saturating_sub(prefix.len() as u32);
-    split::extensions(&sub, n, rows.min(rows_left)).max(1)
+    // A plan's prefixes are of its own board (n <= MAX_N, at most MAX_SPLIT_DEPTH rows): neither
+    // the placements nor the count below can be refused; a cost of 1 if they were.
+    let Ok(sub) = prefix.cols().iter().try_fold(Subproblem::ROOT, |s, &c| s.try_place(c.into())) else {
+        return 1;
+    };
+    let rows_left = n.min(split::MAX_SPLIT_DEPTH).saturating_sub(prefix.len() as u32);
+    split::extensions(&sub, n, rows.min(rows_left)).map_or(1, |e| e.max(1))
 }
 
 /// Returns the shard of every subproblem `0..costs.len()` when they are dealt into `k` shards

@@ -184,7 +184,7 @@ impl Plan for MirrorPlan {
         true
     }
 
-    /// In steps of at most [`split::STEP_ROWS`] free rows ([`split::for_each_step`]); one step
+    /// In steps of at most [`split::STEP_ROWS`] free rows (`split::for_each_step`); one step
     /// for subproblems with no more free rows.
     fn solve_in_steps(
         &self,

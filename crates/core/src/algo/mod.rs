@@ -36,8 +36,15 @@ impl Algorithm {
     /// that does not fit before counting any.
     ///
     /// # Errors
-    /// [`Error::JoinTooLarge`] for a join board that does not fit.
+    /// [`Error::BoardTooLarge`] if `n` > [`crate::MAX_N`] and [`Error::ZeroThreads`] if
+    /// `threads` is 0, as [`make_plan`] and a [`crate::Counter`] refuse them (unchecked,
+    /// `Algorithm::D4.check_memory(99, 0)` said yes); [`Error::JoinTooLarge`] for a join board
+    /// that does not fit.
     pub fn check_memory(self, n: u32, threads: usize) -> Result<(), Error> {
+        crate::check_n(n)?;
+        if threads == 0 {
+            return Err(Error::ZeroThreads);
+        }
         match self {
             Algorithm::Join if n >= join::MIN_N => join::check_memory_for(n, threads),
             _ => Ok(()),
@@ -193,5 +200,33 @@ mod tests {
         let mut c8 = t;
         c8.classes.orbit8 += 1;
         assert!(plan.impossible(0, &c8).is_some());
+    }
+
+    /// Issue 32, finding 2: `Algorithm::D4.check_memory(99, 0)` said yes to what `count` and
+    /// `make_plan` refuse.
+    #[test]
+    fn memory_checks_refuse_what_a_plan_refuses() {
+        for algorithm in Algorithm::ALL {
+            assert_eq!(algorithm.check_memory(99, 0), Err(Error::BoardTooLarge { n: 99 }), "{algorithm}");
+            assert_eq!(algorithm.check_memory(64, 1), Err(Error::BoardTooLarge { n: 64 }), "{algorithm}");
+            assert_eq!(algorithm.check_memory(8, 0), Err(Error::ZeroThreads), "{algorithm}");
+            assert_eq!(algorithm.check_memory(12, 2), Ok(()), "{algorithm}");
+            assert!(make_plan(algorithm, 99, None, 1).is_err(), "{algorithm}");
+        }
+    }
+
+    /// Issue 32, finding 3: `Plan::solve` with an index past the plan panics, as documented (a
+    /// slice's convention), for every plan; the last index solves.
+    #[test]
+    fn solving_past_the_plan_panics_as_documented() {
+        for algorithm in [Algorithm::Mirror, Algorithm::D4, Algorithm::Join] {
+            let plan = make_plan(algorithm, 12, None, 1).unwrap();
+            let last = plan.solve(plan.len() - 1, false);
+            assert!(last.solutions <= 14_200, "{algorithm}");
+            let past =
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| plan.solve(plan.len(), false)));
+            let message = past.expect_err("a panic").downcast::<String>().map(|m| *m).unwrap_or_default();
+            assert!(message.contains("out of bounds") || message.contains("index"), "{algorithm}: {message}");
+        }
     }
 }

@@ -7,7 +7,7 @@
 //!
 //! # Parallel and in order
 //! The board is split into subproblems with the first rows fixed ([`ordered_subproblems`]:
-//! [`split::expand`] from the empty board, *without* mirror halving, at the depth
+//! `split::expand` from the empty board, *without* mirror halving, at the depth
 //! [`stream_split_depth`] picks); their prefixes are in lexicographic order, so writing each
 //! subproblem's solutions in turn gives the global order. A [`Stream`] searches them on a pool
 //! of workers and hands their output over in order with bounded memory (see [`stream`]);
@@ -57,8 +57,8 @@ pub const MAX_STREAM_SUBPROBLEMS: usize = 1 << 18;
 pub fn for_each_solution(n: u32, mut visit: impl FnMut(&[u8]) -> ControlFlow<()>) -> Result<(), Error> {
     check_n(n)?;
     let mut path = [0u8; 64];
-    let _ = kernel::for_each_completion(full_mask(n), 0, 0, 0, &mut path, 0, &mut visit);
-    Ok(())
+    // n <= MAX_N rows from row 0 fit the path: the walk's own check cannot fail here.
+    kernel::for_each_completion(full_mask(n), 0, 0, 0, &mut path, 0, &mut visit).map(drop)
 }
 
 /// How to list solutions: threads, format, limit, symmetry classes only, split depth.
@@ -90,13 +90,19 @@ impl Default for SolveOptions {
 
 /// Returns the subproblems of the ordered listing of an `n`×`n` board: every prefix with
 /// `depth` rows fixed (no mirror halving), lexicographic; only the left half of row 0 (columns
-/// `0..=(n-1)/2`) when `unique`.
-pub fn ordered_subproblems(n: u32, depth: u32, unique: bool) -> Vec<Subproblem> {
+/// `0..=(n-1)/2`) when `unique`. A `depth` past n or [`split::MAX_SPLIT_DEPTH`] fixes that many
+/// rows; at most [`split::MAX_SUBPROBLEMS`] subproblems are made.
+///
+/// # Errors
+/// [`Error::BoardTooLarge`] if `n` > [`crate::MAX_N`] (unchecked, n = 64 made prefixes of a
+/// board whose masks wrapped).
+pub fn ordered_subproblems(n: u32, depth: u32, unique: bool) -> Result<Vec<Subproblem>, Error> {
+    check_n(n)?;
     let mut subs = split::expand(vec![Subproblem::ROOT], n, depth);
     if unique && n >= 1 {
         subs.retain(|s| s.prefix.cols().first().is_none_or(|&c| u32::from(c) <= (n - 1) / 2));
     }
-    subs
+    Ok(subs)
 }
 
 /// Returns the split depth of an ordered listing of an `n`×`n` board on `threads` workers with
@@ -107,7 +113,11 @@ pub fn ordered_subproblems(n: u32, depth: u32, unique: bool) -> Vec<Subproblem> 
 /// into [`QUEUE_LIMIT`], so workers ahead of the head rarely wait; never more than
 /// [`MAX_STREAM_SUBPROBLEMS`] subproblems. Q(n) comes from OEIS A000170 (n ≤ 27); beyond the
 /// table the output is taken as unbounded and the depth grows to the subproblem cap.
-pub fn stream_split_depth(n: u32, threads: usize, bytes_per_solution: usize) -> u32 {
+///
+/// # Errors
+/// [`Error::BoardTooLarge`] if `n` > [`crate::MAX_N`].
+pub fn stream_split_depth(n: u32, threads: usize, bytes_per_solution: usize) -> Result<u32, Error> {
+    check_n(n)?;
     let target = split::target_subproblems(threads);
     let want = (QUEUE_LIMIT / (4 * threads.max(1))) as u128;
     let total = oeis::A000170.get(n).map(|q| q * bytes_per_solution as u128);
@@ -126,7 +136,7 @@ pub fn stream_split_depth(n: u32, threads: usize, bytes_per_solution: usize) -> 
         depth += 1;
         level = split::expand(level, n, depth);
     }
-    depth.max(1)
+    Ok(depth.max(1))
 }
 /// Writes the solutions of the `n`×`n` board to `out` as `options` say and returns how many
 /// were written (see [`Stream`]).
@@ -337,13 +347,24 @@ mod tests {
     #[test]
     fn auto_depth_bounds_the_work_per_subproblem() {
         // n = 16 in cols: 14,772,512 × ~40 bytes over ≥ 2,048 subproblems of ≤ 2 MiB each.
-        let d = stream_split_depth(16, 2, 48);
-        let subs = ordered_subproblems(16, d, false).len();
+        let d = stream_split_depth(16, 2, 48).unwrap();
+        let subs = ordered_subproblems(16, d, false).unwrap().len();
         assert!((2048..=MAX_STREAM_SUBPROBLEMS).contains(&subs), "depth {d}: {subs}");
         // Beyond the table the depth stops at the subproblem cap.
-        let d = stream_split_depth(40, 2, 120);
-        assert!(ordered_subproblems(40, d, false).len() <= MAX_STREAM_SUBPROBLEMS);
+        let d = stream_split_depth(40, 2, 120).unwrap();
+        assert!(ordered_subproblems(40, d, false).unwrap().len() <= MAX_STREAM_SUBPROBLEMS);
         assert!(d >= 3);
-        assert_eq!(stream_split_depth(1, 8, 1), 1);
+        assert_eq!(stream_split_depth(1, 8, 1), Ok(1));
+    }
+
+    /// Issue 32, finding 2: `ordered_subproblems(64, …)` made prefixes of a board whose masks
+    /// wrapped; both public helpers refuse n > 63 now.
+    #[test]
+    fn the_listing_helpers_refuse_boards_past_max_n() {
+        assert_eq!(ordered_subproblems(64, 2, false), Err(Error::BoardTooLarge { n: 64 }));
+        assert_eq!(ordered_subproblems(200, 1, true), Err(Error::BoardTooLarge { n: 200 }));
+        assert_eq!(stream_split_depth(64, 2, 48), Err(Error::BoardTooLarge { n: 64 }));
+        assert_eq!(ordered_subproblems(8, 1, false).map(|s| s.len()), Ok(8));
+        assert_eq!(ordered_subproblems(8, 1, true).map(|s| s.len()), Ok(4));
     }
 }

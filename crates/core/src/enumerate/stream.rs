@@ -36,7 +36,7 @@ use crate::boards::BoardFormat;
 use crate::boards::encode::Encoder;
 use crate::kernel::{self, full_mask};
 use crate::split::{self, Subproblem};
-use crate::symmetry::is_canonical;
+use crate::symmetry::is_canonical_permutation;
 use crate::{Error, check_n};
 
 /// Bytes a worker formats before it hands a chunk to the consumer (64 KiB: large enough that the
@@ -165,22 +165,21 @@ impl Shared {
             let depth = sub.prefix.len();
             path[..depth].copy_from_slice(sub.prefix.cols());
             let mut chunk = Chunk { bytes: Vec::with_capacity(capacity), ends: Vec::new() };
-            let flow =
-                kernel::for_each_completion(full, sub.cols, sub.ld, sub.rd, &mut path, depth, &mut |q| {
-                    if self.unique && !is_canonical(q) {
-                        return ControlFlow::Continue(());
-                    }
-                    self.encoder.encode(q, &mut chunk.bytes);
-                    chunk.ends.push(chunk.bytes.len() as u32);
-                    if chunk.bytes.len() >= self.limits.chunk || chunk.ends.len() >= self.flush_every {
-                        let full_chunk = std::mem::replace(
-                            &mut chunk,
-                            Chunk { bytes: Vec::with_capacity(capacity), ends: Vec::new() },
-                        );
-                        self.push(index, full_chunk, false)?;
-                    }
-                    ControlFlow::Continue(())
-                });
+            let flow = kernel::each_completion(full, sub.cols, sub.ld, sub.rd, &mut path, depth, &mut |q| {
+                if self.unique && !is_canonical_permutation(q) {
+                    return ControlFlow::Continue(());
+                }
+                self.encoder.encode(q, &mut chunk.bytes);
+                chunk.ends.push(chunk.bytes.len() as u32);
+                if chunk.bytes.len() >= self.limits.chunk || chunk.ends.len() >= self.flush_every {
+                    let full_chunk = std::mem::replace(
+                        &mut chunk,
+                        Chunk { bytes: Vec::with_capacity(capacity), ends: Vec::new() },
+                    );
+                    self.push(index, full_chunk, false)?;
+                }
+                ControlFlow::Continue(())
+            });
             if flow.is_break() || self.push(index, chunk, true).is_break() {
                 return;
             }
@@ -231,7 +230,7 @@ impl Stream {
         let encoder = Encoder::new(options.format, n as usize);
         let depth = match options.split_depth {
             Some(d) => split::check_depth(d)?,
-            None => stream_split_depth(n, options.threads, encoder.bytes_per_solution()),
+            None => stream_split_depth(n, options.threads, encoder.bytes_per_solution())?,
         };
         let pool = crate::parallel::pool(options.threads, "nqueens-solve")?;
         // The queued output at most, twice over for the copies a growing chunk makes, and the
@@ -247,7 +246,7 @@ impl Stream {
             n,
             unique: options.unique,
             encoder,
-            subproblems: ordered_subproblems(n, depth, options.unique),
+            subproblems: ordered_subproblems(n, depth, options.unique)?,
             flush_every: usize::try_from(limit).unwrap_or(usize::MAX).max(1),
             next: AtomicUsize::new(0),
             stop: AtomicBool::new(false),

@@ -101,7 +101,7 @@ impl Border {
         let last = n - 1;
         let mut b = *self;
         for &(r, c) in &q[..len] {
-            let (r, c) = s.map_square(n as usize, r as usize, c as usize);
+            let (r, c) = s.map(n as usize, r as usize, c as usize);
             let (r, c) = (r as u32, c as u32);
             if r == 0 {
                 b.top = c;
@@ -436,7 +436,7 @@ fn expand(
         let bit = free & free.wrapping_neg();
         free ^= bit;
         let next = D4Subproblem {
-            placed: sub.placed.with(bit.trailing_zeros()),
+            placed: sub.placed.push(bit.trailing_zeros()),
             row: row + 1,
             cols: sub.cols | bit,
             ld: (ld | bit) << 1,
@@ -475,7 +475,7 @@ mod tests {
                 assert!(b.is_valid(n), "n = {n} {q:?}");
                 let board: Vec<u8> = q.iter().map(|&c| c as u8).collect();
                 for s in Symmetry::ALL {
-                    let img: Vec<u32> = s.apply(&board).iter().map(|&c| c as u32).collect();
+                    let img: Vec<u32> = s.apply(&board).unwrap().iter().map(|&c| c as u32).collect();
                     assert_eq!(b.apply(s, n), border_of(&img), "n = {n} {s:?}");
                 }
             });

@@ -663,7 +663,7 @@ mod tests {
             backtrack_each(n, |q| {
                 let b: Vec<u8> = q.iter().map(|&c| c as u8).collect();
                 if is_canonical(&b) {
-                    want.add(orbit_size(&b) as u32, 1);
+                    want.add(orbit_size(&b).unwrap() as u32, 1).unwrap();
                 }
             });
             let t = total(&D4Plan::new(n, 2).unwrap());

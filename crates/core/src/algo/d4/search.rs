@@ -116,16 +116,16 @@ pub fn dropped(events: &[RowEvent], row: u32, rest: u64, ld: u64, rd: u64) -> bo
 /// the queen placements made to `nodes` when `NODES` is true.
 ///
 /// `events` are the events of rows `row..` in row order (see [`RowEvent`]); `full` is
-/// [`full_mask`]`(n)`. `cols` holds the columns of every pre-placed queen, so the board is
-/// complete when `cols == full`. The count is exact (see [`crate::kernel`]).
+/// [`board_mask`](crate::kernel::board_mask)`(n)`. `cols` holds the columns of every
+/// pre-placed queen, so the board is complete when `cols == full`. The count is exact (see [`crate::kernel`]).
 ///
 /// # Examples
 /// ```
 /// use nqueens::arch::Level;
-/// use nqueens::kernel::full_mask;
+/// use nqueens::kernel::board_mask;
 /// use nqueens::algo::d4::search::{count_with_events, RowEvent};
 /// // 4 queens with (0,2) and a pre-placed (1,0): the rows below complete in one way, (2,3), (3,1).
-/// let full = full_mask(4);
+/// let full = board_mask(4).unwrap();
 /// let skip = [RowEvent { row: 1, skip: 1, ..RowEvent::default() }];
 /// let (cols, ld, rd) = (0b0101, 0b0100 << 1, 0b0100 >> 1);
 /// assert_eq!(count_with_events::<false>(Level::best(), full, &skip, 1, cols, ld, rd, &mut 0), 1);
@@ -346,7 +346,7 @@ fn classify_leaf(board: &[u8], stabilizer: &[Symmetry], out: &mut Classified) {
     let image = &mut image[..board.len()];
     let mut fixed = 0;
     for s in stabilizer {
-        s.apply_into(board, image);
+        s.map_into(board, image);
         match board.cmp(image) {
             std::cmp::Ordering::Greater => return,
             std::cmp::Ordering::Equal => fixed += 1,
@@ -354,7 +354,7 @@ fn classify_leaf(board: &[u8], stabilizer: &[Symmetry], out: &mut Classified) {
         }
     }
     // Stabiliser of size 1 + fixed: an orbit of 8 / (1 + fixed) boards.
-    out.classes.add(8 / (1 + fixed), 1);
+    out.classes.add_one(8 / (1 + fixed));
 }
 
 #[cfg(test)]

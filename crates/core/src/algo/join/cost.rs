@@ -26,7 +26,7 @@ pub const LOOKUP_BUDGET: u64 = 1 << 26;
 /// [`crate::algo::weight::WEIGHTS_FROM`], within [`LOOKUP_BUDGET`].
 pub fn weighs(plan: &JoinPlan) -> bool {
     // Row-set plans (n ≥ 28) hold no lists to read the lengths from.
-    if plan.g.n < crate::algo::weight::WEIGHTS_FROM || plan.table.is_row_sets() {
+    if plan.g.n < crate::algo::weight::WEIGHTS_FROM || !plan.table.has_lengths() {
         return false;
     }
     let h = u64::from(plan.g.h);
@@ -49,12 +49,13 @@ pub fn weight(plan: &JoinPlan, index: usize) -> f64 {
 
 /// Returns the weight [`weight`] gives unit `index` of a plan it weighs, at any n (for a sample
 /// of the units): 1 + (P_E + P_W)^[`PAIR_POWER`]; 1 for a row-set plan (n ≥ 28), which holds
-/// no lists to read the lengths from.
+/// no lists to read the lengths from, unless it was made with the lengths
+/// ([`JoinPlan::for_sampling`]: the same weights as the whole table's).
 ///
 /// # Panics
 /// If `index` is not below the plan's number of units.
 pub fn sample_weight(plan: &JoinPlan, index: usize) -> f64 {
-    if plan.table.is_row_sets() {
+    if !plan.table.has_lengths() {
         return 1.0;
     }
     let (east, west) = pair_counts(plan, index);
@@ -95,9 +96,9 @@ fn pairs(plan: &JoinPlan, rows: u64, cols: u32) -> u64 {
     let mut sub = cols;
     loop {
         if sub.count_ones() == k {
-            let a = plan.table.cells(rows_n, sub).0.len() as u64;
+            let a = plan.table.list_len(rows_n, sub) as u64;
             if a > 0 {
-                total += a * plan.table.cells(rows_s, cols ^ sub).0.len() as u64;
+                total += a * plan.table.list_len(rows_s, cols ^ sub) as u64;
             }
         }
         if sub == 0 {

@@ -240,6 +240,34 @@ impl JoinPlan {
         })
     }
 
+    /// Returns the plan of the `n`×`n` board ([`MIN_N`] ≤ n ≤ 27) for a sample of its units
+    /// (`nqueens plan`): the units and counts of [`JoinPlan::new`]'s, but each unit loads its own
+    /// row sets ([`Quarters::RowSets`], prepared before it is timed: [`Plan::prepare`]) while the
+    /// plan holds only the lengths of the whole table's lists
+    /// ([`QuarterTable::try_build_lengths`]), for the same weights ([`cost::sample_weight`]).
+    /// At n = 27 that is 268 MB instead of the table's 6.9 GB (`plan 27` peaked at 9.8 GB), and
+    /// the walk that finds the lengths takes about the table's build time. Its
+    /// [`Plan::search_bytes`] is still that of a count, with the table.
+    ///
+    /// # Errors
+    /// As [`JoinPlan::new`]; [`Error::OutOfMemory`] if the lengths do not fit.
+    ///
+    /// # Panics
+    /// If n < [`MIN_N`].
+    pub fn for_sampling(n: u32) -> Result<JoinPlan, Error> {
+        if n / 2 > quarter::MAX_TABLE_H {
+            return JoinPlan::new(n);
+        }
+        let mut plan = JoinPlan::with_options(n, true, Quarters::RowSets)?;
+        let h = plan.g.h;
+        let bytes = 4 * ((1u64 << (2 * h)) + 1);
+        let what = || format!("the quarter table's list lengths of n = {n}");
+        crate::memory::check(what, bytes)?;
+        plan.table = QuarterTable::try_build_lengths(h, quarter::Symmetry::for_side(h))
+            .map_err(|_| crate::memory::out_of_memory(what(), bytes, crate::memory::available()))?;
+        Ok(plan)
+    }
+
     /// Returns the quarter table (side ⌊n/2⌋; an empty row-set table when the units load their
     /// own, [`Quarters::RowSets`]).
     pub fn table(&self) -> &QuarterTable {
@@ -577,6 +605,20 @@ impl Plan for JoinPlan {
     /// [`cost::sample_weight`]: the same at any n below 28.
     fn sample_weight(&self, index: usize) -> f64 {
         cost::sample_weight(self, index)
+    }
+
+    /// Loads the unit's row sets into this thread's scratch when the units load their own
+    /// ([`Quarters::RowSets`]), so that the unit's solve finds them there; nothing otherwise.
+    fn prepare(&self, index: usize) {
+        if !self.table.is_row_sets() {
+            return;
+        }
+        let gi = self.groups.partition_point(|gr| gr.first <= index) - 1;
+        let group = &self.groups[gi];
+        let rows = self.lists[group.list][index - group.first];
+        SCRATCH.with(|s| {
+            let _ = self.quarters_for(group.kind, rows, &mut s.borrow_mut().quarters);
+        });
     }
 
     /// Counts unit `index`; `nodes` is the number of half-boards enumerated when `stats` is true.
@@ -1076,6 +1118,29 @@ mod tests {
                 let plan = JoinPlan::with_reduction(n, reduce).unwrap();
                 assert_eq!(run(&plan, 1), want, "n = {n} reduce = {reduce}");
             }
+        }
+    }
+
+    /// Issue 32, finding 6: the sampling plan (row sets loaded per unit, the table's lengths
+    /// only) has the units, counts and sample weights of the plan with the whole table.
+    #[test]
+    fn the_sampling_plan_counts_and_weighs_as_the_whole_table() {
+        for n in [12u32, 13, 17] {
+            let whole = JoinPlan::new(n).unwrap();
+            let sample = JoinPlan::for_sampling(n).unwrap();
+            assert_eq!(
+                (sample.len(), sample.quarters(), whole.quarters()),
+                (whole.len(), Quarters::RowSets, Quarters::Table)
+            );
+            assert_eq!(sample.search_bytes(2), whole.search_bytes(2), "the memory of a count");
+            let step = (whole.len() / 60).max(1);
+            for i in (0..whole.len()).step_by(step) {
+                assert_eq!(sample.sample_weight(i), whole.sample_weight(i), "n = {n} unit {i}");
+                sample.prepare(i);
+                assert_eq!(sample.solve(i, true), whole.solve(i, true), "n = {n} unit {i}");
+            }
+            // Unprepared, a unit loads its own lists.
+            assert_eq!(sample.solve(0, false), whole.solve(0, false));
         }
     }
 }
