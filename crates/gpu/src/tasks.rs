@@ -343,7 +343,7 @@ pub fn classify(t: &Tables, task: &Task, board: &[u8]) -> [u64; 5] {
                 found[0] += 1;
                 let mut fixed = 0;
                 let least = stab.iter().all(|s| {
-                    let image = s.apply(board);
+                    let image = s.apply(board).expect("a completed board is a permutation");
                     fixed += usize::from(*board == *image);
                     *board <= *image
                 });
