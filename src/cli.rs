@@ -386,7 +386,7 @@ pub struct CountArgs {
     pub threads: Option<usize>,
 
     /// What counts: cpu, gpu (every GPU: CUDA on NVIDIA, OpenCL on others), cuda or opencl
-    /// (every device of that API, pocl's CPU device included), the last three optionally with
+    /// (every device of that API, pocl's CPU device included), the last two optionally with
     /// :INDEX[,INDEX...]; several joined by commas (gpu,cpu: -j CPU threads count beside the
     /// GPUs, all from one queue). Devices count d4 subproblems (auto picks d4), n <= 30.
     /// `nqueens devices` lists what is here.

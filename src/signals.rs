@@ -62,6 +62,22 @@ fn stopped_line(signal: i32) -> &'static [u8] {
     }
 }
 
+/// Puts every stop signal back to its default action before ours are installed, so that no
+/// handler a library installed before (LLVM's, which pocl's kernel compiler registers to remove
+/// its temporary files, and which re-raises the signal with the default action) is chained
+/// behind ours: a SIGINT on a `--device opencl` run killed the process instead of stopping it
+/// (found by a test). A library that installs its handlers later puts ours back before it
+/// re-raises, so those reach ours as they should.
+fn take_over_stop_signals() {
+    #[cfg(unix)]
+    for signal in STOP_SIGNALS {
+        // SAFETY: setting a disposition to SIG_DFL, before our handlers are registered.
+        unsafe {
+            libc::signal(signal, libc::SIG_DFL);
+        }
+    }
+}
+
 /// Makes each stop signal end the process at once with its exit code (130 or 143) and one
 /// line on stderr naming it, instead of the signal's default action (which SIGUSR1's is too:
 /// a shell would see 138).
@@ -69,6 +85,7 @@ fn stopped_line(signal: i32) -> &'static [u8] {
 /// # Errors
 /// If a handler cannot be installed.
 pub fn exit_at_once() -> io::Result<()> {
+    take_over_stop_signals();
     for signal in STOP_SIGNALS {
         let code = exit_code(signal) as i32;
         let line = stopped_line(signal);
@@ -102,6 +119,7 @@ impl Stop {
     pub fn install() -> io::Result<Stop> {
         let flag = Arc::new(AtomicBool::new(false));
         let signal = Arc::new(AtomicUsize::new(0));
+        take_over_stop_signals();
         for sig in STOP_SIGNALS {
             // Registered first, so it sees the flag as the previous signal left it: the second
             // signal exits at once.
@@ -152,7 +170,12 @@ impl Stop {
                         name(sig)
                     ));
                     crate::progress::clear_in_signal_handler();
-                    std::process::exit(i32::from(exit_code(sig)));
+                    // `_exit`, not `exit`: nothing is to be saved, and a GPU driver's threads
+                    // may still be running, whose libraries' exit handlers freed their memory
+                    // under them ("double free or corruption" after a SIGTERM during a
+                    // `--device opencl` start, found by a break-it round).
+                    // SAFETY: `_exit` ends the process at once; stderr is unbuffered.
+                    unsafe { libc::_exit(i32::from(exit_code(sig))) }
                 }
                 // The plan got built meanwhile: the run stops before its first subproblem.
                 StopState::Planning => {}

@@ -16,9 +16,10 @@ use crate::config::CountConfig;
 /// A library error (such as a thread pool that cannot start) or a failed write.
 pub fn run(config: CountConfig) -> anyhow::Result<ExitCode> {
     let CountConfig { sizes, mut options, devices, report } = config;
+    // The devices before the signal handlers, which a driver that starts would replace.
+    options.devices = super::open_devices(&devices)?;
     // Nothing to save: a signal ends the run at once (exit 130 for SIGINT, 143 for SIGTERM).
     crate::signals::exit_at_once().context("installing signal handlers")?;
-    options.devices = super::open_devices(&devices)?;
     let counter = Counter::new(&options).map_err(super::from_library)?;
     // Refuse a join board whose quarter table would not fit before counting anything.
     if options.algorithm == Algorithm::Join {

@@ -41,6 +41,11 @@ pub fn run(config: LongConfig) -> anyhow::Result<ExitCode> {
         signals::exit_at_once().context("installing signal handlers")?;
         return write_repaired(&run, &options);
     }
+    // The devices first, before the signal handlers and the journal: a device that is not
+    // there is refused with nothing written, and a driver that installs handlers of its own
+    // when it starts (pocl took SIGUSR1) does not replace ours; a signal while they open ends
+    // the command by its default action, with nothing to save.
+    options.devices = super::open_devices(&devices)?;
     // Signals, before any work: a graceful stop when there is a journal to keep (a signal that
     // comes while the plan is built ends the command at once: nothing is to be saved yet), else
     // an immediate exit.
@@ -53,8 +58,6 @@ pub fn run(config: LongConfig) -> anyhow::Result<ExitCode> {
     if let Some(stop) = &stop {
         stop.watch(tracker, shell_command());
     }
-    // The devices before the journal: one that is not there is refused with nothing written.
-    options.devices = super::open_devices(&devices)?;
     let journal = run.checkpoint.as_deref().map_or_else(String::new, journal::shown);
     let session = run.open(&options).map_err(|e| worded(e, &journal, algorithm_from_journal))?;
     if let Some(torn) = session.torn() {

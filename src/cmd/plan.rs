@@ -76,6 +76,15 @@ fn fault_in_seconds(bytes: u64) -> f64 {
 /// [`super::UsageError`] for a board or algorithm whose plan cannot be built (such as a join table
 /// that does not fit in memory); a failed write.
 pub fn run(config: PlanConfig) -> anyhow::Result<ExitCode> {
+    // The devices the sample counts on first: a driver that starts may install handlers of
+    // its own, which would replace ours. Each shard process opens them too (contexts made,
+    // the kernels compiled): its setup counts that time.
+    let opening = Instant::now();
+    let mut opened = match config.sample.filter(|_| !config.devices.cpu_only()) {
+        Some(_) => Some(super::open_devices(&config.devices)?),
+        None => None,
+    };
+    let open_seconds = opening.elapsed().as_secs_f64();
     // Nothing to save: a signal ends the command at once, with one line (exit 130 or 143).
     crate::signals::exit_at_once().context("installing signal handlers")?;
     let n = config.n;
@@ -87,7 +96,7 @@ pub fn run(config: PlanConfig) -> anyhow::Result<ExitCode> {
     // The sample plan of n = 26–27 walked the quarter table without writing its entries: a
     // count also writes them, 6.6 GB faulted in (15 of the 28 s of the h = 13 build on the
     // 2-core VM, as system time), which is timed on a smaller buffer and added.
-    let setup_seconds = built.elapsed().as_secs_f64() + fault_in_seconds(unwritten);
+    let setup_seconds = built.elapsed().as_secs_f64() + fault_in_seconds(unwritten) + open_seconds;
     let algorithm = plan.algorithm();
     let memory_mib = estimate::memory_bytes(plan.as_ref(), config.threads).div_ceil(1 << 20);
     // Subproblems whose setup alone takes seconds to a minute (the join's from n = 28: a unit's
@@ -113,7 +122,7 @@ pub fn run(config: PlanConfig) -> anyhow::Result<ExitCode> {
     let device = match config.sample.filter(|_| on_devices) {
         None => None,
         Some(budget) => {
-            let devices = super::open_devices(&config.devices)?;
+            let devices = opened.take().unwrap_or_default();
             let names = nqueens::device_list(&devices, if config.devices.cpu { config.threads } else { 0 });
             let threads = if config.devices.cpu { config.threads } else { 0 };
             let options = nqueens::CountOptions { threads, devices, algorithm, level, ..Default::default() };
@@ -151,13 +160,9 @@ pub fn run(config: PlanConfig) -> anyhow::Result<ExitCode> {
         let per_shard = (c.cpu_seconds + 2.0 * c.std_error) / k as f64 / threads as f64 + setup_seconds;
         (per_shard * 1.5 + SIGNAL_LEAD).max(300.0)
     });
-    // On devices: each shard on devices like these (their wall-clock time, split K ways).
-    let time_limit = time_limit.or_else(|| {
-        device.as_ref().map(|(e, _, _)| {
-            let per_shard = (e.seconds + 2.0 * e.std_error) / k as f64 + setup_seconds;
-            (per_shard * 1.5 + SIGNAL_LEAD).max(300.0)
-        })
-    });
+    // On devices: each shard on devices like these (their wall-clock time, split K ways); not
+    // a time limit for the recipes below, which count on the CPU.
+    let device_shard_seconds = device.as_ref().map(|(e, _, _)| e.seconds / k as f64 + setup_seconds);
     let mem_request = format!("{}M", memory_mib + memory_mib / 4);
     let resolved = algorithm.name();
     let mut sbatch = format!(
@@ -207,6 +212,7 @@ pub fn run(config: PlanConfig) -> anyhow::Result<ExitCode> {
                 "device_sampled": device.as_ref().map(|d| d.0.sampled),
                 "device_group_size": device.as_ref().map(|d| d.0.group_size),
                 "device_seed": device.as_ref().map(|d| d.2),
+                "device_seconds_per_shard": device_shard_seconds,
             });
             writeln!(out, "{value}").context("writing the plan")?;
         }
@@ -217,12 +223,19 @@ pub fn run(config: PlanConfig) -> anyhow::Result<ExitCode> {
                 } else {
                     ""
                 };
-                writeln!(out, "board:        n = {n}, K = {k} shard(s) of {threads} thread(s)")?;
+                match &device {
+                    Some((_, names, _)) => {
+                        writeln!(out, "board:        n = {n}, K = {k} shard(s) on {}", names.join(","))?
+                    }
+                    None => writeln!(out, "board:        n = {n}, K = {k} shard(s) of {threads} thread(s)")?,
+                }
                 writeln!(out, "algorithm:    {resolved}{how}")?;
-                writeln!(
-                    out,
-                    "isa:          {level} (the CPU time below is for this level on this machine)"
-                )?;
+                if device.is_none() {
+                    writeln!(
+                        out,
+                        "isa:          {level} (the CPU time below is for this level on this machine)"
+                    )?;
+                }
                 writeln!(
                     out,
                     "subproblems:  {} (about {} per shard), split depth {}",
@@ -234,9 +247,16 @@ pub fn run(config: PlanConfig) -> anyhow::Result<ExitCode> {
                     out,
                     "memory:       about {memory_mib} MiB per process (request --mem {mem_request})"
                 )?;
-                writeln!(out, "setup:        {setup_seconds:.2} s per process (building the plan)")?;
+                if device.is_some() {
+                    writeln!(
+                        out,
+                        "setup:        {setup_seconds:.2} s per process (opening the devices: {open_seconds:.2} s; building the plan)"
+                    )?;
+                } else {
+                    writeln!(out, "setup:        {setup_seconds:.2} s per process (building the plan)")?;
+                }
                 if let Some((e, names, seed)) = &device {
-                    write_device(&mut out, e, &names.join(","), k, *seed)?;
+                    write_device(&mut out, e, &names.join(","), k, setup_seconds, *seed)?;
                 }
                 match &cpu {
                     _ if device.is_some() => {}
@@ -333,6 +353,7 @@ fn write_device(
     e: &estimate::DeviceEstimate,
     names: &str,
     k: usize,
+    setup_seconds: f64,
     seed: u64,
 ) -> io::Result<()> {
     let spread = if e.group_size == 0 {
@@ -360,10 +381,14 @@ fn write_device(
             hi / 86400.0
         )?;
     }
-    writeln!(out, "per shard:    about {} wall-clock on {names}", human(e.seconds / k as f64))?;
     writeln!(
         out,
-        "sample:       seed {seed} (--seed {seed} draws the same subproblems); the shard recipes below count on the CPU: run `count N --shard I/K --device {names}` on each GPU node"
+        "per shard:    about {} wall-clock on {names}, with its setup",
+        human(e.seconds / k as f64 + setup_seconds)
+    )?;
+    writeln!(
+        out,
+        "sample:       seed {seed} (--seed {seed} draws the same subproblems); the shard recipes below count on the CPU (no --time from this estimate): run `count N --shard I/K --device LIST` on each machine with such devices"
     )
 }
 

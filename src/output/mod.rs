@@ -84,7 +84,7 @@ impl Record {
                 ("nodes", st.nodes.to_string()),
                 ("nodes_per_second", format!("{:.0}", st.nodes_per_second)),
                 ("cpu_seconds", format!("{:.6}", st.cpu_seconds)),
-                ("efficiency", format!("{:.4}", st.efficiency)),
+                ("efficiency", st.efficiency.map(|e| format!("{e:.4}")).unwrap_or_default()),
             ]);
         }
         fields
@@ -100,8 +100,10 @@ pub struct Stats {
     pub nodes_per_second: f64,
     /// CPU seconds of the process during the count (user + system, all threads).
     pub cpu_seconds: f64,
-    /// Parallel efficiency: CPU seconds / (wall seconds × threads), 0 to 1.
-    pub efficiency: f64,
+    /// Parallel efficiency: CPU seconds / (wall seconds × threads), 0 to 1; `None` (JSON
+    /// `null`, empty in csv, `-` in text) where devices counted, whose drivers' threads spend
+    /// CPU time of their own (pocl's CPU device all of it).
+    pub efficiency: Option<f64>,
 }
 
 impl Stats {
@@ -113,7 +115,7 @@ impl Stats {
             nodes,
             nodes_per_second: nodes as f64 / wall,
             cpu_seconds: (cpu * 1e6).round() / 1e6,
-            efficiency: cpu / (wall * count.threads as f64),
+            efficiency: (count.device_names() == "cpu").then(|| cpu / (wall * count.threads as f64)),
         })
     }
 }

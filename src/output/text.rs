@@ -9,13 +9,14 @@ pub(super) struct Text<'a> {
     out: Box<dyn Write + 'a>,
     show_verified: bool,
     header_done: bool,
-    /// The device column, shown when the first record was not counted by the CPU alone.
-    show_device: bool,
+    /// The device column's width, shown (non-zero) when the first record was not counted by
+    /// the CPU alone: wide enough for its device list (`opencl:0,opencl:1,cpu`).
+    device_width: usize,
 }
 
 impl<'a> Text<'a> {
     pub(super) fn new(out: Box<dyn Write + 'a>, show_verified: bool) -> Self {
-        Text { out, show_verified, header_done: false, show_device: false }
+        Text { out, show_verified, header_done: false, device_width: 0 }
     }
 }
 
@@ -23,14 +24,14 @@ impl Sink for Text<'_> {
     fn record(&mut self, r: &Record) -> io::Result<()> {
         if !self.header_done {
             self.header_done = true;
-            self.show_device = r.device != "cpu";
+            self.device_width = if r.device == "cpu" { 0 } else { r.device.len().max(10) };
             write!(
                 self.out,
                 "{:>3} {:>24} {:>24} {:>10} {:>7} {:>8}",
                 "n", "solutions", "unique", "seconds", "threads", "isa"
             )?;
-            if self.show_device {
-                write!(self.out, " {:>10}", "device")?;
+            if self.device_width > 0 {
+                write!(self.out, " {:>w$}", "device", w = self.device_width)?;
             }
             if self.show_verified {
                 write!(self.out, " {:>8}", "verified")?;
@@ -56,8 +57,8 @@ impl Sink for Text<'_> {
             r.threads,
             r.isa.unwrap_or("-")
         )?;
-        if self.show_device {
-            write!(self.out, " {:>10}", r.device)?;
+        if self.device_width > 0 {
+            write!(self.out, " {:>w$}", r.device, w = self.device_width)?;
         }
         if self.show_verified {
             let v = match r.verified {
@@ -68,14 +69,15 @@ impl Sink for Text<'_> {
             write!(self.out, " {v:>8}")?;
         }
         if let Some(st) = &r.stats {
+            let efficiency = st.efficiency.map_or_else(|| "-".to_string(), |e| format!("{e:.3}"));
             write!(
                 self.out,
-                " {:>11} {:>5} {:>22} {:>10.1} {:>10.3}",
+                " {:>11} {:>5} {:>22} {:>10.1} {:>10}",
                 r.subproblems,
                 r.split_depth,
                 st.nodes,
                 st.nodes_per_second / 1e6,
-                st.efficiency
+                efficiency
             )?;
         }
         writeln!(self.out)?;

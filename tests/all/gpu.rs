@@ -80,6 +80,8 @@ fn the_cpu_threads_and_the_device_share_one_queue() {
         assert_eq!(lines[0]["device"], "opencl:0,cpu");
         assert_eq!(lines[0]["threads"], 1);
         assert!(lines[0]["nodes"].as_u64().unwrap() > 0);
+        // No parallel efficiency where a device's driver spends CPU time of its own.
+        assert!(lines[0]["efficiency"].is_null(), "{}", lines[0]);
     }
     // The text table shows the device.
     let out = nqueens(&["count", "10", "--device", "opencl"]).assert().success().get_output().clone();
@@ -117,6 +119,8 @@ fn gpu_and_cpu_shards_merge_under_a_full_audit() {
     let lines = json_lines(&args);
     assert_eq!((lines[0]["solutions"].as_u64(), lines[0]["unique"].as_u64()), (Some(73_712), Some(9_233)));
     assert_eq!(lines[0]["verified"], true);
+    // The merged count names every device the shards name.
+    assert_eq!(lines[0]["device"], "cpu,opencl:0");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -229,5 +233,100 @@ fn asking_for_a_device_that_is_not_there_is_one_line_and_exit_2() {
     let journal = dir.join("j");
     usage_error(&["count", "12", "--device", "opencl:99", "--checkpoint", s(&journal)], "device opencl:99");
     assert!(!journal.exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn sigusr1_stops_a_device_run_as_it_stops_a_cpu_run() {
+    if !opencl_here() {
+        return;
+    }
+    // pocl installs handlers of its own when it starts: the devices are opened before ours.
+    let dir = scratch("gpu-usr1");
+    let journal = dir.join("q16.journal");
+    let args = [
+        "count",
+        "16",
+        "--device",
+        "opencl",
+        "--split-depth",
+        "3",
+        "--checkpoint",
+        s(&journal),
+        "--progress",
+        "never",
+    ];
+    let child = spawn(&args);
+    let start = Instant::now();
+    while entries(&journal) == 0 {
+        assert!(start.elapsed() < Duration::from_secs(30), "the run did not start journaling");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let ok = Command::new("kill").args(["-s", "USR1", &child.id().to_string()]).status().unwrap();
+    assert!(ok.success());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(143), "{err}");
+    assert!(err.contains("stopped by SIGUSR1"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_broken_driver_or_setting_is_one_line_and_exit_2() {
+    // A libcuda that lacks the driver's functions (an old driver, a stub): cudarc panics on a
+    // missing symbol, which must not reach the user.
+    let dir = scratch("gpu-stub");
+    let stub = dir.join("stub.c");
+    std::fs::write(
+        &stub,
+        "int cuInit(unsigned f) { return 0; }\nint cuDeviceGetCount(int *c) { *c = 1; return 0; }\n",
+    )
+    .unwrap();
+    let built = Command::new("cc")
+        .args(["-shared", "-fPIC", "-o", s(&dir.join("libcuda.so.1")), s(&stub)])
+        .status()
+        .is_ok_and(|st| st.success());
+    if built {
+        std::fs::copy(dir.join("libcuda.so.1"), dir.join("libcuda.so")).unwrap();
+        let mut cmd = nqueens(&["count", "10", "--device", "cuda"]);
+        cmd.env("LD_LIBRARY_PATH", &dir);
+        common::assert_usage_error(
+            &mut cmd,
+            "device cuda: the CUDA libraries here lack what this build needs",
+        );
+        let mut cmd = nqueens(&["devices"]);
+        cmd.env("LD_LIBRARY_PATH", &dir);
+        let out = cmd.assert().success().get_output().clone();
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(text.starts_with("cuda: none (the CUDA libraries here lack"), "{text}");
+        assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
+    } else {
+        eprintln!("skipped the stub libcuda: no C compiler (cc)");
+    }
+    // A platform without devices (pocl told to have none), with nothing written.
+    if opencl_here() {
+        let journal = dir.join("j");
+        for device in ["opencl", "opencl,cpu"] {
+            let mut cmd = nqueens(&["count", "10", "--device", device, "--checkpoint", s(&journal)]);
+            cmd.env("POCL_DEVICES", "none");
+            common::assert_usage_error(&mut cmd, "device opencl: OpenCL has a platform but no device");
+            assert!(!journal.exists());
+        }
+    }
+    // The task size override, when it is no number of rows the kernel takes.
+    for bad in ["x", "16", "-1", ""] {
+        let mut cmd = nqueens(&["count", "10", "--device", "opencl"]);
+        cmd.env("NQUEENS_GPU_TASK_ROWS", bad);
+        common::assert_usage_error(
+            &mut cmd,
+            &format!("NQUEENS_GPU_TASK_ROWS '{bad}' is not a whole number 0..=15"),
+        );
+    }
+    usage_error(
+        &["count", "10", "--device", "gpu:1"],
+        "device 'gpu' in 'gpu:1' takes no index (it is every GPU)",
+    );
+    usage_error(&["count", "10", "--device", "cpu,cpu"], "device 'cpu' is named twice in 'cpu,cpu'");
+    usage_error(&["count", "10", "--device", "gpu,opencl"], "'gpu,opencl' names gpu, which is every GPU");
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -22,6 +22,30 @@ use crate::{DeviceInfo, SOURCE};
 pub const INSTALL: &str = "install the NVIDIA driver (libcuda.so) and, to compile the kernel, NVRTC \
      (libnvrtc.so from the CUDA toolkit, or pip's nvidia-cuda-nvrtc) on the library path";
 
+/// Runs `f`, a call into cudarc, turning a panic into an error: cudarc resolves each driver
+/// function when it is first called and panics where the library lacks it (an older driver, or
+/// a stub libcuda: "Missing symbol cuInit", found by a break-it round), so no call into it
+/// runs unguarded. The panic's own message is kept out of stderr while the guard is up (the
+/// default hook is swapped for a silent one, under a lock, and put back).
+pub(crate) fn guarded<T>(f: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
+    static HOOK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _lock = HOOK.lock().unwrap_or_else(|e| e.into_inner());
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+    std::panic::set_hook(previous);
+    result.unwrap_or_else(|payload| {
+        let what = payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a panic".to_string());
+        Err(format!(
+            "the CUDA libraries here lack what this build needs ({what}): update the NVIDIA driver or NVRTC"
+        ))
+    })
+}
+
 /// Returns whether libcuda can be loaded.
 pub fn present() -> bool {
     // SAFETY: only tries to open the library by its usual names; calls nothing in it.
@@ -42,6 +66,11 @@ pub(crate) fn list() -> Result<Vec<DeviceInfo>, String> {
     if !present() {
         return Err(format!("no CUDA driver could be loaded: {INSTALL}"));
     }
+    guarded(list_unguarded)
+}
+
+/// [`list`] without its guard.
+fn list_unguarded() -> Result<Vec<DeviceInfo>, String> {
     let count =
         CudaContext::device_count().map_err(|e| format!("the CUDA driver does not answer ({e:?})"))?;
     let mut out = Vec::new();
@@ -111,6 +140,11 @@ impl Cuda {
         if !nvrtc_present() {
             return Err(format!("no NVRTC could be loaded to compile the kernel: {INSTALL}"));
         }
+        guarded(|| Cuda::open_unguarded(info))
+    }
+
+    /// [`Cuda::open`] without its guard.
+    fn open_unguarded(info: &DeviceInfo) -> Result<Cuda, String> {
         let ctx = CudaContext::new(info.index).map_err(|e| format!("cannot open the device ({e:?})"))?;
         let (major, minor) =
             ctx.compute_capability().map_err(|e| format!("no compute capability ({e:?})"))?;
@@ -175,7 +209,7 @@ pub fn compile(arch: &str, nodes: bool) -> Result<Vec<u8>, String> {
     if !nvrtc_present() {
         return Err(format!("no NVRTC could be loaded to compile the kernel: {INSTALL}"));
     }
-    compile_cubin(SOURCE, &options(arch, nodes))
+    guarded(|| compile_cubin(SOURCE, &options(arch, nodes)))
 }
 
 /// Returns NVRTC's log of compiling the kernels for `arch` with ptxas's report (registers,
@@ -184,10 +218,15 @@ pub fn compile(arch: &str, nodes: bool) -> Result<Vec<u8>, String> {
 /// # Errors
 /// As [`compile`].
 pub fn compile_log(arch: &str, nodes: bool) -> Result<String, String> {
-    use cudarc::nvrtc::result;
     if !nvrtc_present() {
         return Err(format!("no NVRTC could be loaded to compile the kernel: {INSTALL}"));
     }
+    guarded(|| compile_log_unguarded(arch, nodes))
+}
+
+/// [`compile_log`] without its guard.
+fn compile_log_unguarded(arch: &str, nodes: bool) -> Result<String, String> {
+    use cudarc::nvrtc::result;
     let mut options = options(arch, nodes);
     options.push("--ptxas-options=-v".to_string());
     let src = CString::new(SOURCE).map_err(|_| "the kernel source holds a NUL byte".to_string())?;
@@ -255,6 +294,21 @@ fn compile_cubin(source: &str, options: &[String]) -> Result<Vec<u8>, String> {
 
 impl Launcher for Cuda {
     fn upload(&mut self, tables: &HostTables) -> Result<(), String> {
+        guarded(|| self.upload_unguarded(tables))
+    }
+
+    fn start(&mut self, kernel: Kernel, tasks: &[Task], boards: &[u8], nodes: bool) -> Result<(), String> {
+        guarded(|| self.start_unguarded(kernel, tasks, boards, nodes))
+    }
+
+    fn finish(&mut self, out: &mut Vec<u64>) -> Result<(), String> {
+        guarded(|| self.finish_unguarded(out))
+    }
+}
+
+/// The launcher's calls without their guard ([`guarded`]).
+impl Cuda {
+    fn upload_unguarded(&mut self, tables: &HostTables) -> Result<(), String> {
         let s = &self.stream;
         let copy = |e| format!("cannot copy the tables ({e:?})");
         self.tables = Some(Tables {
@@ -267,7 +321,13 @@ impl Launcher for Cuda {
         Ok(())
     }
 
-    fn start(&mut self, kernel: Kernel, tasks: &[Task], boards: &[u8], nodes: bool) -> Result<(), String> {
+    fn start_unguarded(
+        &mut self,
+        kernel: Kernel,
+        tasks: &[Task],
+        boards: &[u8],
+        nodes: bool,
+    ) -> Result<(), String> {
         self.compile(nodes)?;
         let (len, width) = (tasks.len(), kernel.width());
         let s = self.stream.clone();
@@ -327,7 +387,7 @@ impl Launcher for Cuda {
         Ok(())
     }
 
-    fn finish(&mut self, out: &mut Vec<u64>) -> Result<(), String> {
+    fn finish_unguarded(&mut self, out: &mut Vec<u64>) -> Result<(), String> {
         let (len, width) = self.launched;
         out.clear();
         out.resize(len * width, 0);

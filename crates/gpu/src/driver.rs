@@ -71,13 +71,26 @@ pub const MAX_TASKS: usize = 1 << 23;
 /// of about 10^5 placements, a fraction of a second of one GPU thread, and 10^7 to 10^9 tasks
 /// from n = 20 on (11 M at n = 20), which the host splits at about 30 ns a task while the
 /// device counts. `NQUEENS_GPU_TASK_ROWS` overrides it, for tuning on a new device.
-/// Values above [`tasks::MAX_TASK_ROWS`] (the kernel's stack) are taken as that many.
+/// [`crate::open`] refuses a value that is not a whole number 0..=[`tasks::MAX_TASK_ROWS`]
+/// (the kernel's stack).
 pub fn task_rows(n: u32) -> u32 {
-    if let Some(rows) = std::env::var("NQUEENS_GPU_TASK_ROWS").ok().and_then(|s| s.trim().parse::<u32>().ok())
-    {
-        return rows.min(tasks::MAX_TASK_ROWS);
+    match task_rows_override() {
+        Some(Ok(rows)) => rows,
+        _ => n.saturating_sub(6).clamp(2, 12),
     }
-    n.saturating_sub(6).clamp(2, 12)
+}
+
+/// Returns `NQUEENS_GPU_TASK_ROWS` if it is set: its value, or why it is not one.
+pub(crate) fn task_rows_override() -> Option<Result<u32, String>> {
+    let value = std::env::var_os("NQUEENS_GPU_TASK_ROWS")?;
+    let text = value.to_string_lossy();
+    Some(match text.trim().parse::<u32>() {
+        Ok(rows) if rows <= tasks::MAX_TASK_ROWS => Ok(rows),
+        _ => Err(format!(
+            "NQUEENS_GPU_TASK_ROWS '{text}' is not a whole number 0..={} (the free rows a GPU task keeps; unset it for the default)",
+            tasks::MAX_TASK_ROWS
+        )),
+    })
 }
 
 /// A GPU (or pocl's CPU device) as the runner sees it: a name and a launcher behind a lock
@@ -281,11 +294,15 @@ impl<'p> Run<'p> {
                 p.remaining -= 1;
             }
             self.report(queue);
-            // The next launch sized to take about LAUNCH_SECONDS at this launch's rate.
-            if take == self.target && kernel == Kernel::Count {
-                let scale = (LAUNCH_SECONDS / seconds.max(1e-6)).clamp(0.25, 4.0);
+            // The next launch sized to take about LAUNCH_SECONDS at this launch's rate, from
+            // a launch of at least half the target (the classifying kernel's tasks waiting
+            // beside make the counting launches a little short of it).
+            if 2 * take >= self.target && kernel == Kernel::Count {
+                let per_task = seconds.max(1e-6) / take as f64;
+                let wanted = (LAUNCH_SECONDS / per_task) as usize;
                 let floor = (self.lanes * 4).clamp(MIN_TASKS, MAX_TASKS);
-                self.target = ((self.target as f64 * scale) as usize).clamp(floor, MAX_TASKS);
+                self.target =
+                    wanted.clamp(self.target / 4, self.target.saturating_mul(4)).clamp(floor, MAX_TASKS);
             }
             if queue.stopping() {
                 // Tasks not launched are dropped with their subproblems: solved again on resume.

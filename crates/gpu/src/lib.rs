@@ -155,42 +155,51 @@ impl FromStr for DeviceSpec {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let accepted = "use cpu, gpu, cuda or opencl, the last three optionally with :INDEX[,INDEX...], joined by commas (cpu,gpu)";
+        let accepted = "use cpu, gpu, cuda or opencl, the last two optionally with :INDEX[,INDEX...], joined by commas (cpu,gpu)";
         let mut spec = DeviceSpec::default();
+        // Whether the token before was an API with indices or one of its indices: only there
+        // does a bare number continue the list (`opencl:0,1`, not `opencl:0,cpu,1`).
+        let mut indices_open = false;
         for part in s.split(',').map(str::trim) {
             let (api, index) = match part.split_once(':') {
-                Some((api, index)) => (api, Some(index)),
+                Some((api, index)) => (api.trim(), Some(index.trim())),
                 None => (part, None),
             };
             let parse_index = |i: &str| -> Result<usize, String> {
-                i.trim().parse::<usize>().map_err(|_| {
+                i.parse::<usize>().map_err(|_| {
                     format!("device index '{i}' in '{s}' is not a whole number 0 or more: {accepted}")
                 })
             };
-            // A bare number continues the index list of the API before it: `opencl:0,1`.
             if index.is_none() && !api.is_empty() && api.bytes().all(|b| b.is_ascii_digit()) {
-                match spec.devices.last_mut() {
-                    Some((_, Some(indices))) => {
-                        let i = parse_index(api)?;
-                        if !indices.contains(&i) {
-                            indices.push(i);
-                        }
-                        continue;
-                    }
-                    _ => {
-                        return Err(format!(
-                            "device index '{api}' in '{s}' follows no API with indices: {accepted}"
-                        ));
-                    }
+                let Some((previous, Some(indices))) = spec.devices.last_mut().filter(|_| indices_open) else {
+                    return Err(format!(
+                        "device index '{api}' in '{s}' follows no API with indices: {accepted}"
+                    ));
+                };
+                let i = parse_index(api)?;
+                if indices.contains(&i) {
+                    return Err(format!(
+                        "device {}:{i} is named twice in '{s}': {accepted}",
+                        previous.name()
+                    ));
                 }
+                indices.push(i);
+                continue;
             }
+            indices_open = index.is_some();
             let api = match api {
+                "cpu" if index.is_some() => {
+                    return Err(format!("device 'cpu' in '{s}' takes no index: {accepted}"));
+                }
+                "cpu" if spec.cpu => return Err(format!("device 'cpu' is named twice in '{s}': {accepted}")),
                 "cpu" => {
-                    if index.is_some() {
-                        return Err(format!("device 'cpu' in '{s}' takes no index: {accepted}"));
-                    }
                     spec.cpu = true;
                     continue;
+                }
+                "gpu" if index.is_some() => {
+                    return Err(format!(
+                        "device 'gpu' in '{s}' takes no index (it is every GPU): name one by cuda:INDEX or opencl:INDEX"
+                    ));
                 }
                 "gpu" => Api::Gpu,
                 "cuda" => Api::Cuda,
@@ -200,6 +209,11 @@ impl FromStr for DeviceSpec {
             let indices = index.map(|i| parse_index(i).map(|i| vec![i])).transpose()?;
             if spec.devices.iter().any(|(a, _)| *a == api) {
                 return Err(format!("device '{}' is named twice in '{s}': {accepted}", api.name()));
+            }
+            if spec.devices.iter().any(|(a, _)| (*a == Api::Gpu) != (api == Api::Gpu)) {
+                return Err(format!(
+                    "'{s}' names gpu, which is every GPU, beside cuda or opencl devices: name either gpu or the devices"
+                ));
             }
             spec.devices.push((api, indices));
         }
@@ -216,6 +230,11 @@ impl FromStr for DeviceSpec {
 pub fn open(spec: &DeviceSpec) -> Result<Vec<Arc<dyn Device>>, Error> {
     let mut out: Vec<Arc<dyn Device>> = Vec::new();
     let error = |device: &str, reason: String| Error::Device { device: device.to_string(), reason };
+    if !spec.devices.is_empty()
+        && let Some(Err(why)) = driver::task_rows_override()
+    {
+        return Err(error(spec.devices[0].0.name(), why));
+    }
     for (api, indices) in &spec.devices {
         let wanted = |i: usize| indices.as_ref().is_none_or(|v| v.contains(&i));
         let missing = |found: usize| indices.as_ref().and_then(|v| v.iter().find(|&&i| i >= found).copied());
@@ -285,6 +304,7 @@ pub fn open(spec: &DeviceSpec) -> Result<Vec<Arc<dyn Device>>, Error> {
                 ));
             }
             let mut any = false;
+            let none_at_all = found.is_empty();
             for (info, id) in found {
                 let take = match api {
                     // GPUs only, and not NVIDIA's through OpenCL when CUDA has them.
@@ -299,13 +319,26 @@ pub fn open(spec: &DeviceSpec) -> Result<Vec<Arc<dyn Device>>, Error> {
                 out.push(Arc::new(GpuDevice::new(info.id(), info.to_string(), Box::new(launcher), lanes)));
                 any = true;
             }
+            if *api == Api::OpenCl && none_at_all {
+                return Err(error(
+                    "opencl",
+                    format!(
+                        "OpenCL has a platform but no device (POCL_DEVICES, or a driver without hardware?): {}",
+                        opencl::INSTALL
+                    ),
+                ));
+            }
             if *api == Api::Gpu && !any && !cuda_opened {
+                let opencl_has = if none_at_all {
+                    "no device"
+                } else {
+                    "only devices that are not GPUs, which opencl:INDEX names"
+                };
                 return Err(error(
                     "gpu",
                     format!(
-                        "no GPU was found (CUDA: {}; OpenCL: only devices that are not GPUs, which opencl:INDEX names): {}",
+                        "no GPU was found (CUDA: {}; OpenCL: {opencl_has}): a GPU needs its vendor's driver, the NVIDIA driver for CUDA or an OpenCL ICD (mesa-opencl-icd, intel-opencl-icd, ROCm)",
                         cuda_reason(),
-                        opencl::INSTALL
                     ),
                 ));
             }
@@ -337,17 +370,24 @@ mod tests {
         let spec: DeviceSpec = "cuda:1".parse().unwrap();
         assert_eq!(spec.devices, vec![(Api::Cuda, Some(vec![1]))]);
         assert!("cpu".parse::<DeviceSpec>().unwrap().cpu_only());
+        let spec: DeviceSpec = " opencl : 0 , 1 ".parse().unwrap();
+        assert_eq!(spec.devices, vec![(Api::OpenCl, Some(vec![0, 1]))]);
         for (bad, says) in [
-            ("tpu", "unknown device 'tpu' in 'tpu'"),
-            ("cpu:0", "device 'cpu' in 'cpu:0' takes no index"),
-            ("opencl:x", "device index 'x' in 'opencl:x' is not a whole number"),
-            ("gpu,1", "device index '1' in 'gpu,1' follows no API with indices"),
-            ("gpu,gpu", "device 'gpu' is named twice"),
-            ("", "unknown device '' in ''"),
+            ("tpu", "unknown device 'tpu' in 'tpu': use cpu, gpu"),
+            ("cpu:0", "device 'cpu' in 'cpu:0' takes no index: use"),
+            ("opencl:x", "device index 'x' in 'opencl:x' is not a whole number 0 or more: use"),
+            ("gpu,1", "device index '1' in 'gpu,1' follows no API with indices: use"),
+            ("opencl:0,cpu,1", "device index '1' in 'opencl:0,cpu,1' follows no API with indices"),
+            ("gpu,gpu", "device 'gpu' is named twice in 'gpu,gpu': use"),
+            ("cpu,cpu", "device 'cpu' is named twice in 'cpu,cpu': use"),
+            ("opencl:0,0", "device opencl:0 is named twice in 'opencl:0,0': use"),
+            ("gpu:1", "device 'gpu' in 'gpu:1' takes no index (it is every GPU)"),
+            ("gpu,cuda", "'gpu,cuda' names gpu, which is every GPU, beside cuda or opencl devices"),
+            ("opencl,gpu", "'opencl,gpu' names gpu"),
+            ("", "unknown device '' in '': use"),
         ] {
             let err = bad.parse::<DeviceSpec>().unwrap_err();
             assert!(err.starts_with(says), "{bad}: {err}");
-            assert!(err.contains("use cpu, gpu, cuda or opencl"), "{bad}: {err}");
         }
     }
 }

@@ -314,7 +314,15 @@ pub struct Merged {
     /// on one machine would count its threads twice, and a sum of K shards' threads is no
     /// thread count any process had; the largest tells the widest machine the count ran on.
     pub threads: usize,
+    /// What counted the shards, every name any shard recorded ([`ShardResult::devices`]), in
+    /// order, `cpu` for shards written before devices existed: at most [`MAX_DEVICE_NAMES`].
+    pub devices: std::collections::BTreeSet<String>,
 }
+
+/// The most device names a shard result may record, and a merge report, and the longest one.
+pub const MAX_DEVICE_NAMES: usize = 64;
+/// See [`MAX_DEVICE_NAMES`].
+pub const MAX_DEVICE_NAME: usize = 64;
 
 impl Merged {
     /// Returns the count the merged shards add up to, as a whole run would report it (no CPU
@@ -326,6 +334,7 @@ impl Merged {
         count.subproblems = self.subproblems;
         count.split_depth = self.split_depth;
         count.nodes = self.nodes_counted.then_some(self.tally.nodes);
+        count.devices = self.devices.iter().cloned().collect();
         count
     }
 }
@@ -645,6 +654,7 @@ impl Merger {
                 classes: None,
                 seconds: 0.0,
                 threads: 0,
+                devices: std::collections::BTreeSet::new(),
             },
         }
     }
@@ -735,6 +745,16 @@ impl Merger {
         if !(least..=MAX_THREADS).contains(&r.threads) {
             problems.push(format!("{name}: threads = {} is out of range {least}..={MAX_THREADS}", r.threads));
         }
+        let devices = r.devices.as_deref().unwrap_or(&[]);
+        if devices.len() > MAX_DEVICE_NAMES
+            || devices
+                .iter()
+                .any(|d| d.is_empty() || d.len() > MAX_DEVICE_NAME || d.chars().any(char::is_control))
+        {
+            problems.push(format!(
+                "{name}: devices is not a list of at most {MAX_DEVICE_NAMES} names of 1 to {MAX_DEVICE_NAME} characters"
+            ));
+        }
         if !r.seconds.is_finite() || r.seconds < 0.0 {
             problems.push(format!("{name}: seconds = {} is not a finite number >= 0", r.seconds));
         }
@@ -790,6 +810,19 @@ impl Merger {
         merged.nodes_counted &= r.nodes.is_some();
         merged.seconds += r.seconds;
         merged.threads = merged.threads.max(r.threads);
+        match &r.devices {
+            // Shards from before devices existed counted on the CPU.
+            None => {
+                merged.devices.insert("cpu".to_string());
+            }
+            Some(names) => {
+                for d in names.iter().take(MAX_DEVICE_NAMES) {
+                    if merged.devices.len() < MAX_DEVICE_NAMES || merged.devices.contains(d) {
+                        merged.devices.insert(d.clone());
+                    }
+                }
+            }
+        }
     }
 
     /// Rebuilds the shard plan of the first result and deals it (or says why it cannot).
