@@ -3,8 +3,10 @@
 # project's lent H200): the correctness set, then the timings, each step under its own time
 # limit so that the whole stays under 8 minutes. Build the binary elsewhere and carry it:
 #
-#   cargo build --release            # on the build machine (x86-64 Linux)
+#   cargo build --release            # on the build machine (x86-64 Linux; the binary needs glibc >= 2.34)
 #   scripts/gpu-bench.sh [BINARY]    # on the GPU machine; BINARY defaults to target/release/nqueens
+#
+# Needs bash, coreutils (timeout, seq, date) and grep on the GPU machine; nothing else.
 #
 # Writes into OUT (default results/<date>-gpu/run-<host>): devices.txt, bench.csv (one row per
 # timed count: api,n,what,seconds,solutions,verified), every command's output in log.txt, and
@@ -31,12 +33,12 @@ step() { # step LIMIT_S DESCRIPTION COMMAND...: runs it with a time limit, logs 
     shift 2
     echo "## $what: $*" >>"$log"
     local t0 t1 rc
-    t0=$(date +%s.%N)
+    t0=$(date +%s%N)
     timeout "$limit" "$@" >"$out/.stdout" 2>>"$log"
     rc=$?
-    t1=$(date +%s.%N)
+    t1=$(date +%s%N)
     cat "$out/.stdout" >>"$log"
-    echo "## exit $rc after $(echo "$t1 - $t0" | bc) s" >>"$log"
+    echo "## exit $rc after $(((t1 - t0) / 1000000)) ms" >>"$log"
     cat "$out/.stdout"
     return $rc
 }
