@@ -208,6 +208,16 @@ impl Tracker {
         } else {
             format!("the {running} running subproblems")
         };
+        if run.devices > 0 {
+            // A device's launch ends within about a second; what it had not finished is
+            // counted again on resume, as a CPU thread's unfinished subproblem is.
+            let cpu = if run.threads > run.devices {
+                " and the CPU threads' subproblems to reach their next step"
+            } else {
+                ""
+            };
+            return StopState::Waiting(format!("the devices' launches to end{cpu} (within about a second)"));
+        }
         if run.stops_midway {
             let their = if running == 1 { "its" } else { "their" };
             // A join unit of n = 28–29 (the join's largest boards) spends 5–40 s on its setup
@@ -335,9 +345,12 @@ impl Tracker {
         if total < SAY_ESTIMATE_FROM {
             return;
         }
-        let threads = match run.threads {
-            1 => "1 thread".to_string(),
-            t => format!("{t} threads"),
+        let plural = |k: usize, what: &str| if k == 1 { format!("1 {what}") } else { format!("{k} {what}s") };
+        let cpu = run.threads - run.devices.min(run.threads);
+        let threads = match (run.devices, cpu) {
+            (0, t) => plural(t, "thread"),
+            (d, 0) => plural(d, "device"),
+            (d, t) => format!("{} and {}", plural(d, "device"), plural(t, "CPU thread")),
         };
         bar.suspend(|| {
             warn(format_args!(
@@ -647,7 +660,7 @@ mod tests {
             other => panic!("{other:?}"),
         };
         assert_eq!(waiting(&tracker), "the set-up to end (no subproblem will start)");
-        let run = Run { n: 30, subproblems: 10, work: 20.0, threads: 2, stops_midway: true };
+        let run = Run { n: 30, subproblems: 10, work: 20.0, threads: 2, devices: 0, stops_midway: true };
         tracker.start(&run);
         assert_eq!(
             waiting(&tracker),

@@ -60,6 +60,8 @@ pub struct Run {
     pub work: f64,
     /// The worker threads.
     pub threads: usize,
+    /// How many of them drive a device each ([`Device`]); the others count on the CPU.
+    pub devices: usize,
     /// Whether a running subproblem stops at its next step when the run is asked to stop
     /// ([`Plan::stops_midway`]); else it runs to its end.
     pub stops_midway: bool,
@@ -293,7 +295,8 @@ pub fn run_on(
         let threads = pool.current_num_threads();
         let work = weights.iter().sum();
         let stops_midway = plan.stops_midway();
-        o.start(&Run { n: plan.n(), subproblems: total as u64, work, threads, stops_midway });
+        let devices = devices.len();
+        o.start(&Run { n: plan.n(), subproblems: total as u64, work, threads, devices, stops_midway });
     }
     // The shuffled order where it can be allocated, else index order.
     let order = try_shuffled(total);
@@ -544,6 +547,7 @@ mod tests {
         let run = heard.run.lock().unwrap().unwrap();
         let want: f64 = (0..plan.len()).map(|i| plan.weight(i)).sum();
         assert_eq!((run.n, run.subproblems, run.threads, run.stops_midway), (12, plan.len() as u64, 2, true));
+        assert_eq!(run.devices, 0);
         assert!((run.work - want).abs() <= 1e-9 * want);
         assert!((*heard.work.lock().unwrap() - want).abs() <= 1e-6 * want, "{}", heard.work.lock().unwrap());
         assert_eq!(heard.solved.load(Ordering::Relaxed), plan.len());
