@@ -309,7 +309,13 @@ fn an_array_sbatch_refuses_is_named_in_one_line_with_code_2() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// Returns (n, K) for the time-limit test: d4 boards whose shards each take about 70–150 CPU
+/// The least CPU seconds of a shard in the time-limit test. Slurm sends the warning 30 s before
+/// the 2-minute limit and up to 60 s earlier than that, so anywhere from 30 to 90 s into a
+/// task: a shard of 70–150 s (the bound before) once finished in 79 s, before its warning
+/// came, and the test failed on a fast machine.
+const SHARD_SECONDS: f64 = 110.0;
+
+/// Returns (n, K) for the time-limit test: d4 boards whose shards each take about 110–220 CPU
 /// seconds on this machine (by `nqueens plan`), one shard per CPU of the node.
 fn long_board() -> (u32, usize) {
     let out = Command::new("sinfo").args(["-h", "-o", "%c"]).output().unwrap();
@@ -331,8 +337,8 @@ fn long_board() -> (u32, usize) {
         .unwrap();
         let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         let cpu = v["cpu_seconds"].as_f64().unwrap();
-        if cpu >= 70.0 || n == 21 {
-            let k = ((cpu / 70.0).floor() as usize).clamp(1, cpus.max(1));
+        if cpu >= SHARD_SECONDS || n == 21 {
+            let k = ((cpu / SHARD_SECONDS).floor() as usize).clamp(1, cpus.max(1));
             eprintln!("time-limit test: n = {n}, K = {k} (about {cpu:.0} CPU seconds in all, {cpus} CPUs)");
             return (n, k);
         }
