@@ -274,7 +274,9 @@ impl<'p> Run<'p> {
             };
             pending.cursor += take;
             if pending.cursor == pending.tasks.len() {
-                (pending.tasks.clear(), pending.boards.clear(), pending.cursor = 0);
+                pending.tasks.clear();
+                pending.boards.clear();
+                pending.cursor = 0;
             }
             let t0 = Instant::now();
             launcher.start(kernel, &batch, &boards, self.stats)?;
