@@ -14,7 +14,7 @@
 //!   subproblems. A [`GpuDevice`] is an [`nqueens::Device`]: the library's runner gives it a
 //!   thread of its pool and the shared list of subproblems, so journals, shards, merges and
 //!   audits work on GPU runs unchanged.
-//! - Subproblems of constellations with a symmetry of their own (4–7% of the CPU's d4 time at
+//! - Subproblems of constellations with a symmetry of their own (5–13% of the CPU's d4 time at
 //!   n = 14–17, `examples/symmetric_share.rs`) go to a second kernel, `nq_classify`, which
 //!   classifies every completed board as the CPU's d4 search does, so each subproblem's counts
 //!   (solutions and classes by orbit) are the CPU's exactly and `merge --audit` compares them
