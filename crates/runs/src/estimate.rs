@@ -577,7 +577,8 @@ mod tests {
     /// on a shared machine said 16 s for 0.11 s once, from groups of 4 subproblems.)
     #[test]
     fn a_device_sample_counts_groups_or_everything() {
-        let counter = nqueens::Counter::new(&nqueens::CountOptions { threads: 1, ..Default::default() }).unwrap();
+        let counter =
+            nqueens::Counter::new(&nqueens::CountOptions { threads: 1, ..Default::default() }).unwrap();
         let small = MirrorPlan::new(8, 2).unwrap();
         let e = device_time(&small, &counter, Duration::from_secs(60), 3).unwrap();
         assert_eq!((e.sampled, e.group_size, e.std_error), (small.len(), 0, 0.0), "{e:?}");
