@@ -18,6 +18,10 @@ Options:
   -t, --threads T      worker threads per shard [default: 1]
       --algorithm A    auto, d4, join or mirror, the same for every shard [default: $ALGORITHM,
                        else auto, resolved once here so that every host uses the same plan]
+      --device LIST    what each shard counts on, as for `nqueens count --device` (gpu, cuda,
+                       opencl[:I], with cpu for -t CPU threads beside them) [default: cpu];
+                       auto is then d4. One GPU per shard: -j G --device 'cuda:{= $_=slot()-1 =}'
+                       on a host of G GPUs (parallel's job slot, from 0)
   -S, --sshlogin LOGIN passed to parallel (repeatable), e.g. 8/node1 or ':' for this host;
                        nqueens must then be on each host's PATH (or give --nqueens)
       --nqueens BIN    the nqueens binary [default: nqueens on PATH, else target/release/nqueens]
@@ -27,11 +31,13 @@ Options:
 
 Example:
   scripts/parallel-shards.sh 18 64 -j 2 --verify
+  scripts/parallel-shards.sh 22 64 -j 4 --device 'cuda:{= $_=slot()-1 =}'   (4 GPUs, one shard each)
   scripts/parallel-shards.sh 20 256 -S 16/node1 -S 16/node2 -d /shared/q20
 USAGE
 }
 
 dir="" jobs="" threads=1 algorithm="${ALGORITHM:-auto}" nqueens="" format=text verify=() sshlogins=() positional=()
+device=cpu
 while [[ $# -gt 0 ]]; do
     case "$1" in
         -h|--help) usage; exit 0 ;;
@@ -39,6 +45,7 @@ while [[ $# -gt 0 ]]; do
         -j|--jobs) jobs="$2"; shift 2 ;;
         -t|--threads) threads="$2"; shift 2 ;;
         --algorithm) algorithm="$2"; shift 2 ;;
+        --device) device="$2"; shift 2 ;;
         -S|--sshlogin) sshlogins+=(--sshlogin "$2"); shift 2 ;;
         --nqueens) nqueens="$2"; shift 2 ;;
         --format) format="$2"; shift 2 ;;
@@ -64,6 +71,12 @@ case "$algorithm" in
     auto|d4|join|mirror) ;;
     *) echo "parallel-shards.sh: --algorithm '$algorithm' is not one of auto, d4, join, mirror" >&2; exit 2 ;;
 esac
+# Devices count d4 subproblems; CPU threads (-t) only where the list has cpu.
+threads_opt=(-j "$threads")
+if [[ "$device" != cpu ]]; then
+    [[ "$algorithm" == auto ]] && algorithm=d4
+    [[ ",$device," == *,cpu,* ]] || threads_opt=()
+fi
 if [[ "$algorithm" == auto ]]; then
     # Resolve auto here, once: hosts with different memory could otherwise pick different
     # algorithms, whose shards and journals do not mix.
@@ -80,7 +93,7 @@ jobs_opt=()
 # (and resume from their journals). --halt never: one failing shard does not stop the others.
 seq 0 $((k - 1)) | parallel --will-cite --joblog "$dir/joblog" --resume-failed --halt never "${jobs_opt[@]}" \
     "${sshlogins[@]}" \
-    "$nqueens" count "$n" --shard "{}/$k" --algorithm "$algorithm" -j "$threads" --progress never \
+    "$nqueens" count "$n" --shard "{}/$k" --algorithm "$algorithm" "${threads_opt[@]}" --device "$device" --progress never \
     --checkpoint "$dir/shard-{}.journal" --output "$dir/shard-{}.json"
 
 # The K names on standard input: from K ≈ 50,000 they would overflow an argument list.

@@ -388,7 +388,7 @@ fn write_device(
     )?;
     writeln!(
         out,
-        "sample:       seed {seed} (--seed {seed} draws the same subproblems); the shard recipes below count on the CPU (no --time from this estimate): run `count N --shard I/K --device LIST` on each machine with such devices"
+        "sample:       seed {seed} (--seed {seed} draws the same subproblems); the recipes below count on the CPU as written (no --time from this estimate): give parallel-shards.sh --device LIST, or run `count N --shard I/K --device LIST` on each machine with such devices"
     )
 }
 

@@ -794,6 +794,23 @@ fn the_parallel_recipe_runs_for_real() {
     assert_eq!(run(&[]), "12 14200\n");
     assert!(dir.join("shard-2.json").exists());
     std::fs::remove_dir_all(&dir).unwrap();
+    // On an OpenCL device (pocl's, where it is installed), each shard's result names it.
+    let devices = common::nqueens(&["devices", "--format", "json"]).output().unwrap().stdout;
+    let devices: serde_json::Value = serde_json::from_slice(&devices).unwrap();
+    if devices["opencl"]["devices"].as_array().is_some_and(|d| !d.is_empty()) {
+        assert_eq!(run(&["--device", "opencl"]), "12 14200\n");
+        let shard: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("shard-0.json")).unwrap()).unwrap();
+        assert_eq!(
+            (&shard["devices"], &shard["algorithm"]),
+            (&serde_json::json!(["opencl:0"]), &serde_json::json!("d4"))
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    } else {
+        eprintln!(
+            "note: no OpenCL device; the recipe's --device run is skipped (apt-get install pocl-opencl-icd)"
+        );
+    }
 }
 
 #[test]
