@@ -314,10 +314,8 @@ fn write_cpu(
             String::new()
         };
         format!(
-            "± {} (one standard error; 95%: ± {} = {:.0}%), from {} of {} subproblems sampled{strata}",
-            human(c.std_error),
-            human(2.0 * c.std_error),
-            200.0 * c.std_error / c.cpu_seconds.max(f64::MIN_POSITIVE),
+            "{}, from {} of {} subproblems sampled{strata}",
+            interval(c.cpu_seconds, c.std_error),
             c.sampled,
             c.subproblems
         )
@@ -347,6 +345,17 @@ fn write_cpu(
     )
 }
 
+/// Returns the interval of an estimate of `seconds` with standard error `std_error` as the text
+/// format words it: "± 3.1 s (one standard error; 95%: ± 6.2 s = 12%)".
+fn interval(seconds: f64, std_error: f64) -> String {
+    format!(
+        "± {} (one standard error; 95%: ± {} = {:.0}%)",
+        human(std_error),
+        human(2.0 * std_error),
+        200.0 * std_error / seconds.max(f64::MIN_POSITIVE)
+    )
+}
+
 /// Writes the device time lines of the text format.
 fn write_device(
     out: &mut impl Write,
@@ -360,10 +369,8 @@ fn write_device(
         "every subproblem counted".to_string()
     } else {
         format!(
-            "± {} (one standard error; 95%: ± {} = {:.0}%), from {} of {} subproblems, {} groups of {} each timed as one run",
-            human(e.std_error),
-            human(2.0 * e.std_error),
-            200.0 * e.std_error / e.seconds.max(f64::MIN_POSITIVE),
+            "{}, from {} of {} subproblems, {} groups of {} each timed as one run",
+            interval(e.seconds, e.std_error),
             e.sampled,
             e.subproblems,
             estimate::DEVICE_GROUPS,

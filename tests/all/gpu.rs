@@ -124,6 +124,21 @@ fn gpu_and_cpu_shards_merge_under_a_full_audit() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Starts `args` (a checkpointed device run whose journal is `journal`), sends `signal` (a
+/// `kill -s` name) once the journal holds a subproblem, and returns the exit code and stderr.
+fn stopped_once_journaling(args: &[&str], journal: &std::path::Path, signal: &str) -> (Option<i32>, String) {
+    let child = spawn(args);
+    let start = Instant::now();
+    while entries(journal) == 0 {
+        assert!(start.elapsed() < Duration::from_secs(30), "the run did not start journaling");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let ok = Command::new("kill").args(["-s", signal, &child.id().to_string()]).status().unwrap();
+    assert!(ok.success());
+    let out = child.wait_with_output().unwrap();
+    (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
 #[test]
 fn a_gpu_run_stopped_by_sigint_keeps_its_journal_and_resumes_exactly() {
     if !opencl_here() {
@@ -145,17 +160,8 @@ fn a_gpu_run_stopped_by_sigint_keeps_its_journal_and_resumes_exactly() {
         "--format",
         "json",
     ];
-    let child = spawn(&args);
-    let start = Instant::now();
-    while entries(&journal) == 0 {
-        assert!(start.elapsed() < Duration::from_secs(30), "the run did not start journaling");
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    let ok = Command::new("kill").args(["-s", "INT", &child.id().to_string()]).status().unwrap();
-    assert!(ok.success());
-    let out = child.wait_with_output().unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(130), "{err}");
+    let (code, err) = stopped_once_journaling(&args, &journal, "INT");
+    assert_eq!(code, Some(130), "{err}");
     assert!(err.contains("stopped by SIGINT"), "{err}");
     assert!(err.contains("run the same command again to resume:"), "{err}");
     let done = entries(&journal);
@@ -256,17 +262,8 @@ fn sigusr1_stops_a_device_run_as_it_stops_a_cpu_run() {
         "--progress",
         "never",
     ];
-    let child = spawn(&args);
-    let start = Instant::now();
-    while entries(&journal) == 0 {
-        assert!(start.elapsed() < Duration::from_secs(30), "the run did not start journaling");
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    let ok = Command::new("kill").args(["-s", "USR1", &child.id().to_string()]).status().unwrap();
-    assert!(ok.success());
-    let out = child.wait_with_output().unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(143), "{err}");
+    let (code, err) = stopped_once_journaling(&args, &journal, "USR1");
+    assert_eq!(code, Some(143), "{err}");
     assert!(err.contains("stopped by SIGUSR1"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

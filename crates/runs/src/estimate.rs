@@ -140,14 +140,7 @@ pub fn cpu_time_on(
 ) -> Result<CpuEstimate, nqueens::Error> {
     let n = plan.len();
     let budget = budget.as_secs_f64();
-    let mut rng = seed | 1;
-    let mut next = move || {
-        // xorshift64 (Marsaglia, 2003): enough to draw a sample, the same for the same seed.
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        rng
-    };
+    let mut next = xorshift(seed);
     // Step 1: the weighed sample, in random order, with its predictors.
     let start = thread_cpu_seconds();
     let drawn = draw(n, WEIGHED.min(n), &mut next);
@@ -228,6 +221,18 @@ pub fn cpu_time_on(
     })?;
     let sampler = shared.into_inner().unwrap_or_else(|e| e.into_inner());
     Ok(sampler.estimate(n, weighed.len()))
+}
+
+/// Returns the xorshift64 generator (G. Marsaglia, 2003) seeded by `seed`: enough to draw a
+/// sample, the same for the same seed.
+fn xorshift(seed: u64) -> impl FnMut() -> u64 {
+    let mut rng = seed | 1;
+    move || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng
+    }
 }
 
 /// Returns `m` distinct indices below `n` in uniformly random order.
@@ -501,13 +506,7 @@ pub fn device_time(
 ) -> Result<DeviceEstimate, nqueens::Error> {
     let n = plan.len();
     let budget = budget.as_secs_f64();
-    let mut rng = seed | 1;
-    let mut next = move || {
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        rng
-    };
+    let mut next = xorshift(seed);
     // A random order of up to 2^22 subproblems (more than any sample counts at n <= 30).
     let order = draw(n, n.min(1 << 22), &mut next);
     let start = std::time::Instant::now();
