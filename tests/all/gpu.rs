@@ -327,3 +327,42 @@ fn a_broken_driver_or_setting_is_one_line_and_exit_2() {
     usage_error(&["count", "10", "--device", "gpu,opencl"], "'gpu,opencl' names gpu, which is every GPU");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn plan_on_devices_refuses_what_the_devices_cannot_count_and_merge_refuses_forged_device_lists() {
+    usage_error(
+        &["plan", "31", "--device", "opencl"],
+        "board size 31 is too large for --device opencl: the GPU kernels take n <= 30",
+    );
+    usage_error(
+        &["plan", "16", "--device", "gpu", "--algorithm", "join"],
+        "--device gpu counts d4 subproblems, not --algorithm join",
+    );
+    usage_error(&["plan", "16", "--device", "tpu"], "unknown device 'tpu' in 'tpu'");
+    // A shard result whose device list is no list of device names (it is outside the checksum):
+    // refused by the merge, naming the file, exit 1.
+    let dir = scratch("gpu-forged");
+    let files: Vec<PathBuf> = (0..2)
+        .map(|i| {
+            let out = dir.join(format!("s{i}.json"));
+            let shard = format!("{i}/2");
+            nqueens(&["count", "11", "--algorithm", "d4", "--shard", &shard, "-j", "1", "--output", s(&out)])
+                .assert()
+                .success();
+            out
+        })
+        .collect();
+    let text = std::fs::read_to_string(&files[1]).unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    v["devices"] = serde_json::json!(["x".repeat(100)]);
+    std::fs::write(&files[1], v.to_string()).unwrap();
+    let out =
+        nqueens(&["merge", s(&files[0]), s(&files[1])]).assert().code(1).stdout("").get_output().clone();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("s1.json: devices is not a list of at most 64 names of 1 to 64 characters"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
