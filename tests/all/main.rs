@@ -17,5 +17,6 @@ mod join;
 mod known_values;
 mod long_runs;
 mod plan;
+mod results_index;
 mod scripts;
 mod slurm;
