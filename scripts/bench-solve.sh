@@ -19,7 +19,7 @@ Prints one CSV row per run (command,run,n,threads,seconds,max_rss_kib) and then 
 the ratio solve/count (median of the pairs), the listing's size and its MB/s.
 Needs: cargo (builds target/release/nqueens), GNU time at /usr/bin/time, awk, wc.
 
-Example: scripts/bench-solve.sh 16 5 2 | tee results/solve-16.csv
+Example: scripts/bench-solve.sh 16 5 2 | tee results/DATE-TOPIC/solve-16.csv (a folder per study)
 USAGE
 }
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Join against mirror, side by side in one run, alternating join mirror join mirror ... per n.
-# Usage: scripts/join-vs-mirror.sh FIRST LAST RUNS THREADS > results/FILE.csv
-#   e.g. scripts/join-vs-mirror.sh 12 18 3 2 > results/2026-11-29-join-vs-mirror.csv
+# Usage: scripts/join-vs-mirror.sh FIRST LAST RUNS THREADS > results/DATE-TOPIC/FILE.csv
+#   e.g. scripts/join-vs-mirror.sh 12 18 3 2 > results/2026-11-29-join/2026-11-29-join-vs-mirror.csv
 # Prerequisite: cargo build --release. Writes long-format CSV (one row per run) on stdout:
 # n,algorithm,threads,run,wall_seconds,user_seconds,max_rss_kib; the first run of each pair
 # is a warm-up and is not written. Needs GNU time at /usr/bin/time.

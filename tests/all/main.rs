@@ -1,6 +1,6 @@
 //! The integration tests but those that measure peak memory (`tests/memory/`), in one binary:
 //! each module is what used to be a file of its own under `tests/` (two test binaries link
-//! with the release profile's LTO instead of 13; results/2026-12-01-test-time.md). `cargo test --release --test all MODULE::` runs
+//! with the release profile's LTO instead of 13; results/2026-12-01-test-time/). `cargo test --release --test all MODULE::` runs
 //! one of them, e.g. `cargo test --release --test all slurm::`.
 
 mod common;
@@ -17,5 +17,6 @@ mod join;
 mod known_values;
 mod long_runs;
 mod plan;
+mod results_index;
 mod scripts;
 mod slurm;

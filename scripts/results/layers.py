@@ -1,3 +1,5 @@
+"""Checks a module graph of modgraph.py against the layer table of issue 24 (results/2026-12-02-layers/).
+usage: python3 scripts/results/layers.py GRAPH"""
 import sys
 layers = {
  'limits':0,'error':1,'arch':2,'memory':2,'kernel':3,'symmetry':3,'attack':3,

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Module graph of a Rust crate from its sources: an edge A -> B when production code of module A
 names crate::B (a `use` or a path), doc comments, comments and #[cfg(test)] items left out.
-usage: modgraph.py SRC_DIR [CRATE_ALIAS=dir ...]  -> prints edges and cycles"""
+usage: scripts/results/modgraph.py SRC_DIR [CRATE_ALIAS=dir ...]  -> prints edges and cycles"""
 import os, re, sys
 src = sys.argv[1]
 def modname(path):

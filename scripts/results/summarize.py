@@ -5,7 +5,8 @@ join-vs-kluev.csv (scripts/join-vs-kluev.sh): per n and program/level, the media
 (user + sys), and the median of the per-round ratios nqueens / Kluev (his -march=native build,
 and his build without AVX-512). ab-*.csv (scripts/ab-builds.sh): per
 command, the median CPU seconds of the build before (38d89fe) and after, and their ratio.
-Usage: python3 summarize.py (in this folder)."""
+Usage: cd results/2026-12-02-isa && python3 ../../scripts/results/summarize.py (it reads the CSVs
+of the folder it runs in)."""
 import csv
 import statistics
 from collections import defaultdict

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Runs the inputs of issue 23's findings against one nqueens binary and records what it did.
 
-    findings.py BIN OUT.json
+    scripts/results/findings.py BIN OUT.json   (results/2026-12-02-hardening/)
 
 Every forged file is made here, from files BIN itself writes (shards, journals), with the
 checksums recomputed the way a forger would. Each case records the shell-like command, the exit

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# usage: fresh.sh LABEL COMMIT  -> fresh clone of /work/wt24 at COMMIT, fresh target, times
+# usage: scripts/results/fresh.sh LABEL COMMIT  -> fresh clone of /work/wt24 at COMMIT, fresh target, times
 set -euo pipefail
 label=$1 commit=$2
 dir=/tmp/fresh-$label

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Renders the before/after table of results/2026-12-02-hardening.md from two runs of findings.py.
+"""Renders the before/after table of results/2026-12-02-hardening/README.md from two runs of findings.py.
 
-    table.py before.json after.json > table.md
+    scripts/results/table.py before.json after.json > table.md
 
 Each row: the finding, the command, and for each binary its exit status and what it wrote
 (stderr first, then stdout, cut to `LIMIT` characters; the absolute path of the scratch folder
