@@ -113,9 +113,14 @@ impl FromStr for Isa {
 /// A level of compiled kernels that this processor runs: an [`Isa`] checked against the
 /// processor. Only detection makes one (or `unsafe` code that vouches for the processor), so a
 /// function that takes a `Level` may run its instructions without asking again.
+///
+/// Detection also decides, once, whether the level's `pext` is fast ([`Level::fast_pext`]), so
+/// that no kernel probes the processor.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Level {
     isa: Isa,
+    /// The level has `pext` (BMI2) and it is fast on this processor (see [`pext_is_fast`]).
+    fast_pext: bool,
 }
 
 impl Level {
@@ -123,12 +128,19 @@ impl Level {
     /// x86-64; NEON on aarch64; portable elsewhere.
     pub fn best() -> Level {
         let isa = [Isa::Avx512, Isa::Avx2, Isa::Neon].into_iter().find(|i| i.is_available());
-        Level { isa: isa.unwrap_or(Isa::Portable) }
+        Level::detected(isa.unwrap_or(Isa::Portable))
     }
 
     /// Returns the portable level, which every processor runs.
     pub const fn portable() -> Level {
-        Level { isa: Isa::Portable }
+        Level { isa: Isa::Portable, fast_pext: false }
+    }
+
+    /// Returns the level `isa`, which this processor runs, with the processor's `pext` speed:
+    /// the one place where detection makes a `Level`.
+    fn detected(isa: Isa) -> Level {
+        debug_assert!(isa.is_available());
+        Level { isa, fast_pext: has_pext(isa) && pext_is_fast() }
     }
 
     /// Returns the level `isa` if this processor runs it.
@@ -138,19 +150,20 @@ impl Level {
     /// of another architecture).
     pub fn new(isa: Isa) -> Result<Level, Error> {
         if isa.is_available() {
-            Ok(Level { isa })
+            Ok(Level::detected(isa))
         } else {
             Err(Error::UnsupportedIsa { isa: isa.name(), needs: isa.needs(), best: Level::best().isa.name() })
         }
     }
 
-    /// Returns the level `isa` without checking the processor.
+    /// Returns the level `isa` without checking the processor. Its `pext`, where it has one,
+    /// is taken as fast ([`Level::fast_pext`]): a speed, not a safety, matter.
     ///
     /// # Safety
     /// The processor must execute every instruction `isa` needs ([`Isa::is_available`]):
     /// kernels run at this level execute them unchecked.
     pub const unsafe fn new_unchecked(isa: Isa) -> Level {
-        Level { isa }
+        Level { isa, fast_pext: has_pext(isa) }
     }
 
     /// Returns the level's instruction set.
@@ -158,10 +171,17 @@ impl Level {
         self.isa
     }
 
+    /// Returns true if and only if the level has BMI2's `pext` and it is fast on this processor
+    /// (decided once, when the level was detected: see [`pext_is_fast`]). Where it is false,
+    /// the kernels that squeeze bits use [`portable::Squeeze`] instead.
+    pub const fn fast_pext(self) -> bool {
+        self.fast_pext
+    }
+
     /// Returns every level this processor runs, portable first, the best last (for tests and
     /// benches that compare the copies).
     pub fn available() -> Vec<Level> {
-        Isa::ALL.into_iter().filter(|i| i.is_available()).map(|isa| Level { isa }).collect()
+        Isa::ALL.into_iter().filter(|i| i.is_available()).map(Level::detected).collect()
     }
 }
 
@@ -227,6 +247,23 @@ pub(crate) unsafe trait Simd: Copy + 'static {
         portable::transpose64(a)
     }
 
+    /// Hints the processor to bring the cache line at `line` into every cache level (x86-64:
+    /// SSE's `prefetcht0`, part of the baseline, so every x86-64 level has it; elsewhere
+    /// nothing). A hint only: it never faults, whatever the address, and changes no memory.
+    ///
+    /// # Safety
+    /// As the trait.
+    #[inline(always)]
+    unsafe fn prefetch(line: *const u64) {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: SSE is part of every x86-64 target; a prefetch neither faults nor writes.
+        unsafe {
+            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(line.cast())
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = line;
+    }
+
     /// Returns the level (for kernels that recurse through their `multiversion!` entry point).
     ///
     /// # Safety
@@ -248,6 +285,10 @@ pub(crate) unsafe trait Lanes: Copy {
     /// Lanes per vector.
     const WIDTH: usize;
     /// Loads `v[i..]`, at most `WIDTH` values, zero in the lanes past the end.
+    ///
+    /// # Safety
+    /// Besides the trait's: `i <= v.len()`. The copies read `v[i..i + min(WIDTH, v.len() - i)]`
+    /// and nothing else, so a larger `i` would read before or past the slice.
     unsafe fn load(v: &[u64], i: usize) -> Self;
     /// Every lane `x`.
     unsafe fn splat(x: u64) -> Self;
@@ -388,10 +429,16 @@ macro_rules! multiversion {
 }
 pub(crate) use multiversion;
 
+/// Returns true if and only if the level `isa` has BMI2's `pext` instruction (the x86-64 levels
+/// above portable: [`Simd::PEXT`] of their implementations).
+const fn has_pext(isa: Isa) -> bool {
+    matches!(isa, Isa::Avx2 | Isa::Avx512)
+}
+
 /// Returns true if and only if `pext` is fast on this processor: BMI2 is present and its `pext`
 /// is not microcoded (AMD before Zen 3 takes about 18 cycles per set mask bit, up to about 300
-/// per instruction, against 3 elsewhere). Where it is slow the kernels use
-/// [`portable::Squeeze`] instead.
+/// per instruction, against 3 elsewhere). Probed once, by the detection of a [`Level`]
+/// ([`Level::fast_pext`]); the kernels ask the level, not the processor.
 pub fn pext_is_fast() -> bool {
     #[cfg(target_arch = "x86_64")]
     {

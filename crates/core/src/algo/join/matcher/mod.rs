@@ -10,7 +10,7 @@
 //! wider chunks pay while their tables (16 KiB a chunk at 8 bits) are cheap to build against
 //! the queries that meet the block; the cost model weighs both. A short remainder (under
 //! [`TAIL`] masks) stays raw and is scanned with a scalar test. Memory: 2^c rows of 64 B per
-//! chunk per block. Method: E. Kluev's N-Queens-Count-Sol (shared/design/join-algorithm.md
+//! chunk per block. Method: E. Kluev's N-Queens-Count-Sol (doc/join-algorithm.md
 //! §4); chunk widths, query codes and shared remainder blocks are this crate's.
 //!
 //! Queries are `u64` codes whose bits 62 and 63 name one of four weights
@@ -1083,16 +1083,25 @@ unsafe fn partition_body<S: Simd>(codes: &[u64], out: &mut [u64], sets: [u8; CLA
     ends
 }
 
+/// Squeezes every mask of `xs` by `mask` in place (the bits under `mask` packed into the low
+/// bits), keeping the bits of `keep` where they are (`keep` disjoint from what the squeeze can
+/// reach: the weight class of a code); with `pext` where `level` has a fast one.
+fn squeeze_all(level: Level, xs: &mut [u64], mask: u64, keep: u64) {
+    if level.fast_pext() {
+        squeeze_with::<true>(level, xs, mask, keep)
+    } else {
+        squeeze_with::<false>(level, xs, mask, keep)
+    }
+}
+
 multiversion! {
-    /// Squeezes every mask of `xs` by `mask` in place (the bits under `mask` packed into the
-    /// low bits), keeping the bits of `keep` where they are (`keep` disjoint from what the
-    /// squeeze can reach: the weight class of a code).
-    fn squeeze_all(xs: &mut [u64], mask: u64, keep: u64) => squeeze_body;
+    /// [`squeeze_all`], with `pext` if `PEXT` (and the level has it), else [`Squeeze`].
+    fn squeeze_with[const PEXT: bool](xs: &mut [u64], mask: u64, keep: u64) => squeeze_body[PEXT];
 }
 
 #[inline(always)]
-unsafe fn squeeze_body<S: Simd>(xs: &mut [u64], mask: u64, keep: u64) {
-    if S::PEXT && crate::arch::pext_is_fast() {
+unsafe fn squeeze_body<S: Simd, const PEXT: bool>(xs: &mut [u64], mask: u64, keep: u64) {
+    if PEXT && S::PEXT {
         for x in xs {
             // SAFETY: this runs with `S`'s features, which have `pext` (`S::PEXT`).
             *x = unsafe { S::pext(*x, mask) } | (*x & keep);
@@ -1105,14 +1114,30 @@ unsafe fn squeeze_body<S: Simd>(xs: &mut [u64], mask: u64, keep: u64) {
     }
 }
 
+/// Appends `table[pext(x, mask)]` for every x of `src` to `out` (`mask` of at most 10 bits); with
+/// `pext` where `level` has a fast one.
+fn index_all(level: Level, src: &[u64], mask: u64, table: &[u16; 1 << MAX_CUTS], out: &mut Vec<u16>) {
+    if level.fast_pext() {
+        index_with::<true>(level, src, mask, table, out)
+    } else {
+        index_with::<false>(level, src, mask, table, out)
+    }
+}
+
 multiversion! {
-    /// Appends `table[pext(x, mask)]` for every x of `src` to `out` (`mask` of at most 10 bits).
-    fn index_all(src: &[u64], mask: u64, table: &[u16; 1 << MAX_CUTS], out: &mut Vec<u16>) => index_body;
+    /// [`index_all`], with `pext` if `PEXT` (and the level has it), else [`Squeeze`].
+    fn index_with[const PEXT: bool](src: &[u64], mask: u64, table: &[u16; 1 << MAX_CUTS], out: &mut Vec<u16>)
+        => index_body[PEXT];
 }
 
 #[inline(always)]
-unsafe fn index_body<S: Simd>(src: &[u64], mask: u64, table: &[u16; 1 << MAX_CUTS], out: &mut Vec<u16>) {
-    if S::PEXT && crate::arch::pext_is_fast() {
+unsafe fn index_body<S: Simd, const PEXT: bool>(
+    src: &[u64],
+    mask: u64,
+    table: &[u16; 1 << MAX_CUTS],
+    out: &mut Vec<u16>,
+) {
+    if PEXT && S::PEXT {
         // SAFETY: as in `squeeze_body`.
         out.extend(src.iter().map(|&x| table[unsafe { S::pext(x, mask) } as usize]));
     } else {
@@ -1567,6 +1592,16 @@ mod tests {
                 let mut got = codes.clone();
                 squeeze_all(level, &mut got, mask, CLASS);
                 assert_eq!(got, want, "{level}");
+                // Both ways at every level, whatever this processor's `pext` speed.
+                for pext in [false, true] {
+                    let mut got = codes.clone();
+                    if pext {
+                        squeeze_with::<true>(level, &mut got, mask, CLASS);
+                    } else {
+                        squeeze_with::<false>(level, &mut got, mask, CLASS);
+                    }
+                    assert_eq!(got, want, "{level} pext {pext}");
+                }
             }
         }
     }
