@@ -1,13 +1,17 @@
 //! The SIMD layer: which instruction sets this processor executes, and the one place where a
 //! kernel is compiled for each of them.
 //!
-//! A kernel (the join's block loop, its half-board pairing, the batched d4 search, the recursive
-//! searches) is written once, generic over `Simd`, and compiled once per [`Isa`] by
-//! `multiversion!`: each copy runs with that instruction set enabled. Which copy runs is
-//! chosen by a [`Level`], and a `Level` names only an instruction set this processor executes:
-//! safe code gets one from [`Level::best`], [`Level::new`] (which checks) or [`Level::portable`];
-//! only `unsafe` [`Level::new_unchecked`] can name another. So no safe function runs an
-//! instruction the processor lacks.
+//! Every searched kernel (the join's block loop, table fill, sieve indices, squeezes and
+//! half-board pairing, the batched d4 search, and the recursive searches of `kernel.rs` and
+//! `d4/search.rs`) is written once, generic over `Simd`, and compiled once per [`Isa`] by
+//! `multiversion!`: each copy runs with that instruction set enabled, and a recursive kernel
+//! recurses through its entry point, so that each copy calls itself. No `#[target_feature]`
+//! stands outside this module. Which copy runs is chosen by a [`Level`], and a `Level` names
+//! only an instruction set this processor executes: safe code gets one from [`Level::best`],
+//! [`Level::new`] (which checks) or [`Level::portable`]; only `unsafe` [`Level::new_unchecked`]
+//! can name another. So no safe function runs an instruction the processor lacks. Detection
+//! also decides, once, whether the level's `pext` is fast ([`Level::fast_pext`]), so no kernel
+//! probes the processor.
 //!
 //! ```compile_fail
 //! // The level's fields are private: safe code cannot make an AVX-512 level by hand.
@@ -17,7 +21,9 @@
 //! One file per instruction set, in the manner of memchr's `arch/`: [`portable`] (any
 //! processor), `x86_64/avx2.rs` and `x86_64/avx512.rs`, `aarch64/neon.rs`. Each implements the
 //! three small traits the kernels are written against: `Lanes` (`u64` lanes with compress),
-//! `Row` (a 512-bit row of the join's tables) and `Tally` (population counts of rows, summed).
+//! `Row` (a 512-bit row of the join's tables) and `Tally` (population counts of rows, summed),
+//! and `Simd`, which names them and holds the level's scalar instructions (`pext`, the 64×64
+//! transpose, `prefetch`).
 
 use std::fmt;
 use std::str::FromStr;
