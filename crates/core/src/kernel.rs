@@ -22,7 +22,7 @@
 use std::ops::ControlFlow;
 
 use crate::Error;
-use crate::arch::{Level, Simd, multiversion};
+use crate::arch::{Level, multiversion};
 
 pub use crate::limits::MAX_N;
 
@@ -147,11 +147,11 @@ multiversion! {
 
 multiversion! {
     /// Counts the completions of a board with `rows` ≥ 3 empty rows ([`search_body`]) in the
-    /// copy of `level`: the recursion's entry, through which it recurses (inlined there, where
-    /// the level is a constant, so that each copy calls itself).
-    #[inline(always)]
+    /// copy of `level` (for the tests: the searches call their copies through [`SearchCopies`]
+    /// directly).
+    #[cfg_attr(not(test), allow(dead_code))]
     fn search[const NODES: bool, const LOOK: u64](rows: u32, free: u64, ld: u64, rd: u64, nodes: &mut u64) -> u64
-        => search_body[NODES, LOOK];
+        => search_body[NODES, LOOK] through pub(crate) trait SearchCopies;
 }
 
 /// [`count_free`] at the level `S`.
@@ -159,7 +159,7 @@ multiversion! {
 /// # Safety
 /// Runs `S`'s instructions: only with `S`'s features enabled (the searches below alike).
 #[inline(always)]
-pub(crate) unsafe fn count_free_body<S: Simd, const NODES: bool, const LOOK: u64>(
+pub(crate) unsafe fn count_free_body<S: SearchCopies, const NODES: bool, const LOOK: u64>(
     free: u64,
     ld: u64,
     rd: u64,
@@ -180,7 +180,7 @@ pub(crate) unsafe fn count_free_body<S: Simd, const NODES: bool, const LOOK: u64
         // whichever rows a splitter fixed (node counts do not depend on the split).
         rows if looks_ahead(LOOK, rows) && !may_complete(free, ld, rd) => 0,
         // SAFETY: this runs at `S`'s level.
-        rows => search::<NODES, LOOK>(unsafe { S::level() }, rows, free, ld, rd, nodes),
+        rows => unsafe { <S as SearchCopies>::call::<NODES, LOOK>(rows, free, ld, rd, nodes) },
     }
 }
 
@@ -215,7 +215,7 @@ fn last_two<const NODES: bool>(free: u64, ld: u64, rd: u64, nodes: &mut u64) -> 
 /// # Safety
 /// As [`count_free_body`].
 #[inline(always)]
-unsafe fn search_body<S: Simd, const NODES: bool, const LOOK: u64>(
+unsafe fn search_body<S: SearchCopies, const NODES: bool, const LOOK: u64>(
     rows: u32,
     free: u64,
     ld: u64,
@@ -256,8 +256,8 @@ unsafe fn search_body<S: Simd, const NODES: bool, const LOOK: u64>(
             count += if rows == 4 {
                 last_two::<NODES>(f2, l2, r2, nodes)
             } else {
-                // SAFETY: this runs at `S`'s level.
-                search::<NODES, LOOK>(unsafe { S::level() }, rows - 2, f2, l2, r2, nodes)
+                // SAFETY: this runs at `S`'s level: its own copy.
+                unsafe { <S as SearchCopies>::call::<NODES, LOOK>(rows - 2, f2, l2, r2, nodes) }
             };
         }
     }

@@ -393,8 +393,101 @@ pub struct Bits512(pub [u64; 8]);
 /// `S` the `Simd` type of `level` inside a function compiled with that level's target
 /// features. `kernel` is an `unsafe fn` whose safety condition is exactly "runs with `S`'s
 /// features" (mark it `#[inline(always)]` so that it is compiled there). The feature lists below
-/// are the only ones in the crate.
+/// (the `@avx512` and `@avx2` arms) are the only ones in the crate.
+///
+/// A recursive kernel names a trait as well: `… => kernel[ARGS] through vis trait Copies;`
+/// also defines `vis trait Copies: Simd` with `unsafe fn call<GENERICS>(args) -> R`,
+/// implemented for every level's `Simd` type by the copy compiled with its features, and the
+/// entry calls those. The kernel (bound `S: Copies`) recurses with
+/// `<S as Copies>::call::<ARGS>(…)`: a direct call of its own copy. (Recursing through the entry
+/// instead costs a call and a `match` a step, which the compiler does not inline into a copy
+/// of other features: 8% of the recursive search.)
 macro_rules! multiversion {
+    (@avx512 $($item:tt)*) => {
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vpopcntdq,avx2,bmi1,bmi2,lzcnt,popcnt")]
+        $($item)*
+    };
+    (@avx2 $($item:tt)*) => {
+        #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+        $($item)*
+    };
+    ($(#[$meta:meta])* $vis:vis fn $name:ident $([$($gp:tt)*])? ($($arg:ident : $ty:ty),* $(,)?) $(-> $ret:ty)?
+        => $($kernel:ident)::+ $([$($ga:tt)*])? through $tvis:vis trait $copies:ident;) => {
+        $(#[$meta])*
+        #[allow(clippy::too_many_arguments)]
+        $vis fn $name $(<$($gp)*>)? (level: $crate::arch::Level, $($arg: $ty),*) $(-> $ret)? {
+            match level.isa() {
+                // SAFETY: a `Level` of this `Isa` exists only where the processor has every
+                // feature its copy is compiled with (see `Level`).
+                #[cfg(target_arch = "x86_64")]
+                $crate::arch::Isa::Avx512 => unsafe { <$crate::arch::x86_64::Avx512 as $copies>::call $(::<$($ga)*>)? ($($arg),*) },
+                // SAFETY: as above.
+                #[cfg(target_arch = "x86_64")]
+                $crate::arch::Isa::Avx2 => unsafe { <$crate::arch::x86_64::Avx2 as $copies>::call $(::<$($ga)*>)? ($($arg),*) },
+                // SAFETY: NEON is part of the aarch64 targets' baseline, compiled in everywhere.
+                #[cfg(target_arch = "aarch64")]
+                $crate::arch::Isa::Neon => unsafe { <$crate::arch::aarch64::Neon as $copies>::call $(::<$($ga)*>)? ($($arg),*) },
+                // SAFETY: the portable level executes nothing beyond the target's baseline.
+                _ => unsafe { <$crate::arch::portable::Portable as $copies>::call $(::<$($ga)*>)? ($($arg),*) },
+            }
+        }
+
+        /// The copies of a recursive kernel, one per level (see `multiversion!`).
+        ///
+        /// # Safety
+        /// `call` runs the level's instructions: only at that level.
+        $tvis unsafe trait $copies: $crate::arch::Simd {
+            /// Runs the kernel's copy compiled with this level's features.
+            ///
+            /// # Safety
+            /// As the trait.
+            #[allow(clippy::too_many_arguments)]
+            unsafe fn call $(<$($gp)*>)? ($($arg: $ty),*) $(-> $ret)?;
+        }
+
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `call` is compiled with the AVX-512 level's features.
+        unsafe impl $copies for $crate::arch::x86_64::Avx512 {
+            $crate::arch::multiversion! { @avx512
+                #[allow(clippy::too_many_arguments)]
+                unsafe fn call $(<$($gp)*>)? ($($arg: $ty),*) $(-> $ret)? {
+                    // SAFETY: this function runs with the AVX-512 level's features.
+                    unsafe { $($kernel)::+::<Self $(, $($ga)*)?>($($arg),*) }
+                }
+            }
+        }
+
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `call` is compiled with the AVX2 level's features.
+        unsafe impl $copies for $crate::arch::x86_64::Avx2 {
+            $crate::arch::multiversion! { @avx2
+                #[allow(clippy::too_many_arguments)]
+                unsafe fn call $(<$($gp)*>)? ($($arg: $ty),*) $(-> $ret)? {
+                    // SAFETY: this function runs with the AVX2 level's features.
+                    unsafe { $($kernel)::+::<Self $(, $($ga)*)?>($($arg),*) }
+                }
+            }
+        }
+
+        #[cfg(target_arch = "aarch64")]
+        // SAFETY: NEON is part of the target's baseline.
+        unsafe impl $copies for $crate::arch::aarch64::Neon {
+            #[allow(clippy::too_many_arguments)]
+            unsafe fn call $(<$($gp)*>)? ($($arg: $ty),*) $(-> $ret)? {
+                // SAFETY: NEON is compiled in everywhere on aarch64.
+                unsafe { $($kernel)::+::<Self $(, $($ga)*)?>($($arg),*) }
+            }
+        }
+
+        // SAFETY: the portable level executes nothing beyond the target's baseline.
+        unsafe impl $copies for $crate::arch::portable::Portable {
+            #[allow(clippy::too_many_arguments)]
+            unsafe fn call $(<$($gp)*>)? ($($arg: $ty),*) $(-> $ret)? {
+                // SAFETY: the baseline is always there.
+                unsafe { $($kernel)::+::<Self $(, $($ga)*)?>($($arg),*) }
+            }
+        }
+    };
     ($(#[$meta:meta])* $vis:vis fn $name:ident $([$($gp:tt)*])? ($($arg:ident : $ty:ty),* $(,)?) $(-> $ret:ty)?
         => $($kernel:ident)::+ $([$($ga:tt)*])?;) => {
         $(#[$meta])*
@@ -403,11 +496,12 @@ macro_rules! multiversion {
             match level.isa() {
                 #[cfg(target_arch = "x86_64")]
                 $crate::arch::Isa::Avx512 => {
-                    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vpopcntdq,avx2,bmi1,bmi2,lzcnt,popcnt")]
-                    #[allow(clippy::too_many_arguments)]
-                    unsafe fn run $(<$($gp)*>)? ($($arg: $ty),*) $(-> $ret)? {
-                        // SAFETY: this function runs with the AVX-512 level's features.
-                        unsafe { $($kernel)::+::<$crate::arch::x86_64::Avx512 $(, $($ga)*)?>($($arg),*) }
+                    $crate::arch::multiversion! { @avx512
+                        #[allow(clippy::too_many_arguments)]
+                        unsafe fn run $(<$($gp)*>)? ($($arg: $ty),*) $(-> $ret)? {
+                            // SAFETY: this function runs with the AVX-512 level's features.
+                            unsafe { $($kernel)::+::<$crate::arch::x86_64::Avx512 $(, $($ga)*)?>($($arg),*) }
+                        }
                     }
                     // SAFETY: a `Level` of this `Isa` exists only where the processor has every
                     // one of these features (see `Level`).
@@ -415,11 +509,12 @@ macro_rules! multiversion {
                 }
                 #[cfg(target_arch = "x86_64")]
                 $crate::arch::Isa::Avx2 => {
-                    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-                    #[allow(clippy::too_many_arguments)]
-                    unsafe fn run $(<$($gp)*>)? ($($arg: $ty),*) $(-> $ret)? {
-                        // SAFETY: this function runs with the AVX2 level's features.
-                        unsafe { $($kernel)::+::<$crate::arch::x86_64::Avx2 $(, $($ga)*)?>($($arg),*) }
+                    $crate::arch::multiversion! { @avx2
+                        #[allow(clippy::too_many_arguments)]
+                        unsafe fn run $(<$($gp)*>)? ($($arg: $ty),*) $(-> $ret)? {
+                            // SAFETY: this function runs with the AVX2 level's features.
+                            unsafe { $($kernel)::+::<$crate::arch::x86_64::Avx2 $(, $($ga)*)?>($($arg),*) }
+                        }
                     }
                     // SAFETY: as above.
                     unsafe { run $(::<$($ga)*>)? ($($arg),*) }

@@ -24,10 +24,10 @@
 //! placements 2.2 (AVX2) to 3.4 (AVX-512) times faster.
 
 use crate::Classes;
-use crate::arch::{Level, Simd, multiversion};
+use crate::arch::{Level, multiversion};
 #[cfg(test)]
 use crate::kernel::count_completions;
-use crate::kernel::{count_free, full_mask, looks_ahead};
+use crate::kernel::{SearchCopies, count_free_body, full_mask, looks_ahead};
 use crate::symmetry::Symmetry;
 
 /// Something that happens on arrival at one row of a start constellation (see the module docs).
@@ -152,12 +152,11 @@ multiversion! {
 }
 
 multiversion! {
-    /// The recursion above the last event ([`walk_body`]) in the copy of `level`: its entry,
-    /// through which it recurses (inlined there, where the level is a constant, so that each
-    /// copy calls itself).
-    #[inline(always)]
+    /// The recursion above the last event ([`walk_body`]) in the copy of `level` (unused: the
+    /// searches call their copies through [`WalkCopies`] directly).
+    #[allow(dead_code)]
     fn walk[const NODES: bool](events: &[RowEvent], left: u32, rest: u64, ld: u64, rd: u64, nodes: &mut u64) -> u64
-        => walk_body[NODES];
+        => walk_body[NODES] through trait WalkCopies;
 }
 
 /// [`resume`] at the level `S`: applies the events of `row`, then walks to the next event, or
@@ -166,7 +165,7 @@ multiversion! {
 /// # Safety
 /// Runs `S`'s instructions: only with `S`'s features enabled (the searches below alike).
 #[inline(always)]
-unsafe fn resume_body<S: Simd, const NODES: bool>(
+unsafe fn resume_body<S: WalkCopies + SearchCopies, const NODES: bool>(
     events: &[RowEvent],
     row: u32,
     rest: u64,
@@ -178,11 +177,10 @@ unsafe fn resume_body<S: Simd, const NODES: bool>(
         return 0;
     }
     let (events, row, ld, rd) = apply_events(events, row, ld, rd);
-    // SAFETY: this runs at `S`'s level.
-    let level = unsafe { S::level() };
+    // SAFETY (both): this runs at `S`'s level; its own copies.
     match events.first() {
-        None => count_free::<NODES, LOOKAHEAD>(level, rest, ld, rd, nodes),
-        Some(e) => walk::<NODES>(level, events, e.row - row, rest, ld, rd, nodes),
+        None => unsafe { count_free_body::<S, NODES, LOOKAHEAD>(rest, ld, rd, nodes) },
+        Some(e) => unsafe { <S as WalkCopies>::call::<NODES>(events, e.row - row, rest, ld, rd, nodes) },
     }
 }
 
@@ -194,7 +192,7 @@ unsafe fn resume_body<S: Simd, const NODES: bool>(
 /// # Safety
 /// As [`resume_body`].
 #[inline(always)]
-unsafe fn walk_body<S: Simd, const NODES: bool>(
+unsafe fn walk_body<S: WalkCopies + SearchCopies, const NODES: bool>(
     events: &[RowEvent],
     left: u32,
     rest: u64,
@@ -237,8 +235,8 @@ unsafe fn walk_body<S: Simd, const NODES: bool>(
             if dropped(events, row + 1, rest, l, r) {
                 continue;
             }
-            // SAFETY: as above.
-            count += walk::<NODES>(unsafe { S::level() }, events, left - 2, rest, l, r, nodes);
+            // SAFETY: as above: its own copy.
+            count += unsafe { <S as WalkCopies>::call::<NODES>(events, left - 2, rest, l, r, nodes) };
         }
     }
     count
@@ -250,7 +248,7 @@ unsafe fn walk_body<S: Simd, const NODES: bool>(
 /// # Safety
 /// As [`resume_body`].
 #[inline(always)]
-unsafe fn before_event<S: Simd, const NODES: bool>(
+unsafe fn before_event<S: WalkCopies + SearchCopies, const NODES: bool>(
     events: &[RowEvent],
     rest: u64,
     ld: u64,
