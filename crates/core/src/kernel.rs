@@ -22,7 +22,7 @@
 use std::ops::ControlFlow;
 
 use crate::Error;
-use crate::arch::Level;
+use crate::arch::{Level, multiversion};
 
 pub use crate::limits::MAX_N;
 
@@ -63,10 +63,9 @@ pub(crate) const fn full_mask(n: u32) -> u64 {
 /// With `NODES = false` the node counter is never touched, and the compiler removes it: the
 /// counting path pays nothing for the statistics path.
 ///
-/// The search runs in the copy for `level`: on x86-64 the AVX2 and AVX-512 levels (which
-/// include BMI1 and POPCNT) run a copy compiled for those (`blsi`/`blsr`/`andn` pick and clear
-/// the lowest free column in one instruction each), every other level the portable copy. Both
-/// copies are the same source.
+/// The search runs in the copy for `level` (`multiversion!`): on x86-64 the AVX2 and AVX-512
+/// copies are compiled with BMI1 and POPCNT among their features (`blsi`/`blsr`/`andn` pick and
+/// clear the lowest free column in one instruction each). Every copy is the same source.
 ///
 /// # Examples
 /// ```
@@ -86,25 +85,7 @@ pub fn count_completions<const NODES: bool>(
     rd: u64,
     nodes: &mut u64,
 ) -> u64 {
-    let free = full & !cols;
-    #[cfg(target_arch = "x86_64")]
-    if has_bmi1(level) {
-        // SAFETY: `count_free_bmi1` is compiled for BMI1 and POPCNT, which `has_bmi1` says
-        // the processor has.
-        return unsafe { count_free_bmi1::<NODES, LOOKAHEAD>(free, ld, rd, nodes) };
-    }
-    let _ = level;
-    count_free_portable::<NODES, LOOKAHEAD>(free, ld, rd, nodes)
-}
-
-/// Returns true if and only if the recursive searches at `level` run their BMI1 + POPCNT copies:
-/// the x86-64 levels above portable, whose features include both (so a `Level` of them exists
-/// only where the processor has them).
-#[cfg(target_arch = "x86_64")]
-#[inline]
-pub(crate) fn has_bmi1(level: Level) -> bool {
-    use crate::arch::Isa;
-    matches!(level.isa(), Isa::Avx2 | Isa::Avx512)
+    count_free::<NODES, LOOKAHEAD>(level, full & !cols, ld, rd, nodes)
 }
 
 /// The numbers of empty rows at which [`count_completions`] looks ahead, as a mask (bit k: boards
@@ -153,126 +134,136 @@ pub fn may_complete_with(free: u64, ld: u64, rd: u64, mut next: impl FnMut(u64, 
     every_row & (reachable == free)
 }
 
-/// Defines the recursion twice from one source: once portable, once for a target feature.
+multiversion! {
+    /// Counts the completions of a board whose empty columns are `free` (one per empty row)
+    /// and whose next row's diagonal masks are `ld` and `rd`, in the copy of `level`:
+    /// [`count_completions`] without the board mask, for callers that track free columns (see
+    /// [`crate::algo::d4::search`]). Boards with k empty rows are checked with
+    /// [`may_complete`] when bit k of `LOOK` is set.
+    #[inline]
+    pub(crate) fn count_free[const NODES: bool, const LOOK: u64](free: u64, ld: u64, rd: u64, nodes: &mut u64) -> u64
+        => count_free_body[NODES, LOOK];
+}
+
+multiversion! {
+    /// Counts the completions of a board with `rows` ≥ 3 empty rows ([`search_body`]) in the
+    /// copy of `level` (for the tests: the searches call their copies through [`SearchCopies`]
+    /// directly).
+    #[cfg_attr(not(test), allow(dead_code))]
+    fn search[const NODES: bool, const LOOK: u64](rows: u32, free: u64, ld: u64, rd: u64, nodes: &mut u64) -> u64
+        => search_body[NODES, LOOK] through pub(crate) trait SearchCopies;
+}
+
+/// [`count_free`] at the level `S`.
+///
+/// # Safety
+/// Runs `S`'s instructions: only with `S`'s features enabled (the searches below alike).
+#[inline(always)]
+pub(crate) unsafe fn count_free_body<S: SearchCopies, const NODES: bool, const LOOK: u64>(
+    free: u64,
+    ld: u64,
+    rd: u64,
+    nodes: &mut u64,
+) -> u64 {
+    match free.count_ones() {
+        0 => 1,
+        1 => {
+            let n = (free & !(ld | rd) != 0) as u64;
+            if NODES {
+                *nodes += n;
+            }
+            n
+        }
+        2 => last_two::<NODES>(free, ld, rd, nodes),
+        // The search looks ahead at its children; a board that starts with a checked
+        // number of rows is checked here, so that every such board is checked once
+        // whichever rows a splitter fixed (node counts do not depend on the split).
+        rows if looks_ahead(LOOK, rows) && !may_complete(free, ld, rd) => 0,
+        // SAFETY: this runs at `S`'s level.
+        rows => unsafe { <S as SearchCopies>::call::<NODES, LOOK>(rows, free, ld, rd, nodes) },
+    }
+}
+
+/// Counts the completions of the last two rows (`free` has two bits); compiled into each
+/// caller, so with its features.
+#[inline(always)]
+fn last_two<const NODES: bool>(free: u64, ld: u64, rd: u64, nodes: &mut u64) -> u64 {
+    let mut avail = free & !(ld | rd);
+    let mut count = 0u64;
+    while avail != 0 {
+        let bit = avail & avail.wrapping_neg();
+        avail ^= bit;
+        let fits = ((free ^ bit) & !(((ld | bit) << 1) | ((rd | bit) >> 1)) != 0) as u64;
+        if NODES {
+            *nodes += 1 + fits;
+        }
+        count += fits;
+    }
+    count
+}
+
+/// Counts the completions of a board with `rows` ≥ 3 empty rows, two rows per call, at the
+/// level `S`.
 ///
 /// The recursion is written on *free* columns (`free = full & !cols`, so a placement is one
 /// `xor`) and fixes two rows per call: LLVM does not inline a recursive function into itself, and
 /// doing it by hand saves half of the calls (about 10% at n = 16). `rows` is the number of empty
-/// rows (`free.count_ones()`), at least 3 on entry; the last two rows are counted without a call:
-/// the row before the last keeps a placement if and only if the single column left is free of
-/// both diagonals on the last row.
-macro_rules! searches {
-    ($(#[$attr:meta])* $count_free:ident, $search:ident, $last_two:ident) => {
-        /// Counts the completions of a board whose empty columns are `free` (one per empty row)
-        /// and whose next row's diagonal masks are `ld` and `rd`: [`count_completions`] without
-        /// the board mask, for callers that track free columns (see [`crate::algo::d4::search`]).
-        $(#[$attr])*
-        #[inline]
-        ///
-        /// Boards with k empty rows are checked with [`may_complete`] when bit k of `LOOK` is set.
-        pub(crate) fn $count_free<const NODES: bool, const LOOK: u64>(
-            free: u64,
-            ld: u64,
-            rd: u64,
-            nodes: &mut u64,
-        ) -> u64 {
-            match free.count_ones() {
-                0 => 1,
-                1 => {
-                    let n = (free & !(ld | rd) != 0) as u64;
-                    if NODES {
-                        *nodes += n;
-                    }
-                    n
-                }
-                2 => $last_two::<NODES>(free, ld, rd, nodes),
-                // The search looks ahead at its children; a board that starts with a checked
-                // number of rows is checked here, so that every such board is checked once
-                // whichever rows a splitter fixed (node counts do not depend on the split).
-                rows if looks_ahead(LOOK, rows) && !may_complete(free, ld, rd) => 0,
-                rows => $search::<NODES, LOOK>(rows, free, ld, rd, nodes),
-            }
+/// rows (`free.count_ones()`); the last two rows are counted without a call: the row before the
+/// last keeps a placement if and only if the single column left is free of both diagonals on
+/// the last row.
+///
+/// # Safety
+/// As [`count_free_body`].
+#[inline(always)]
+unsafe fn search_body<S: SearchCopies, const NODES: bool, const LOOK: u64>(
+    rows: u32,
+    free: u64,
+    ld: u64,
+    rd: u64,
+    nodes: &mut u64,
+) -> u64 {
+    let mut avail = free & !(ld | rd);
+    let mut count = 0u64;
+    while avail != 0 {
+        let bit = avail & avail.wrapping_neg();
+        avail ^= bit;
+        if NODES {
+            *nodes += 1;
         }
-
-        /// Counts the completions of the last two rows (`free` has two bits).
-        $(#[$attr])*
-        #[inline]
-        fn $last_two<const NODES: bool>(free: u64, ld: u64, rd: u64, nodes: &mut u64) -> u64 {
-            let mut avail = free & !(ld | rd);
-            let mut count = 0u64;
-            while avail != 0 {
-                let bit = avail & avail.wrapping_neg();
-                avail ^= bit;
-                let fits = ((free ^ bit) & !(((ld | bit) << 1) | ((rd | bit) >> 1)) != 0) as u64;
-                if NODES {
-                    *nodes += 1 + fits;
-                }
-                count += fits;
-            }
-            count
+        let f1 = free ^ bit;
+        let l1 = (ld | bit) << 1;
+        let r1 = (rd | bit) >> 1;
+        if rows == 3 {
+            count += last_two::<NODES>(f1, l1, r1, nodes);
+            continue;
         }
-
-        /// Counts the completions of a board with `rows` ≥ 3 empty rows, two rows per call.
-        $(#[$attr])*
-        fn $search<const NODES: bool, const LOOK: u64>(
-            rows: u32,
-            free: u64,
-            ld: u64,
-            rd: u64,
-            nodes: &mut u64,
-        ) -> u64 {
-            let mut avail = free & !(ld | rd);
-            let mut count = 0u64;
-            while avail != 0 {
-                let bit = avail & avail.wrapping_neg();
-                avail ^= bit;
-                if NODES {
-                    *nodes += 1;
-                }
-                let f1 = free ^ bit;
-                let l1 = (ld | bit) << 1;
-                let r1 = (rd | bit) >> 1;
-                if rows == 3 {
-                    count += $last_two::<NODES>(f1, l1, r1, nodes);
-                    continue;
-                }
-                if looks_ahead(LOOK, rows - 1) && !may_complete(f1, l1, r1) {
-                    continue;
-                }
-                let mut a1 = f1 & !(l1 | r1);
-                while a1 != 0 {
-                    let b1 = a1 & a1.wrapping_neg();
-                    a1 ^= b1;
-                    if NODES {
-                        *nodes += 1;
-                    }
-                    let f2 = f1 ^ b1;
-                    let l2 = (l1 | b1) << 1;
-                    let r2 = (r1 | b1) >> 1;
-                    if looks_ahead(LOOK, rows - 2) && !may_complete(f2, l2, r2) {
-                        continue;
-                    }
-                    count += if rows == 4 {
-                        $last_two::<NODES>(f2, l2, r2, nodes)
-                    } else {
-                        $search::<NODES, LOOK>(rows - 2, f2, l2, r2, nodes)
-                    };
-                }
-            }
-            count
+        if looks_ahead(LOOK, rows - 1) && !may_complete(f1, l1, r1) {
+            continue;
         }
-    };
+        let mut a1 = f1 & !(l1 | r1);
+        while a1 != 0 {
+            let b1 = a1 & a1.wrapping_neg();
+            a1 ^= b1;
+            if NODES {
+                *nodes += 1;
+            }
+            let f2 = f1 ^ b1;
+            let l2 = (l1 | b1) << 1;
+            let r2 = (r1 | b1) >> 1;
+            if looks_ahead(LOOK, rows - 2) && !may_complete(f2, l2, r2) {
+                continue;
+            }
+            count += if rows == 4 {
+                last_two::<NODES>(f2, l2, r2, nodes)
+            } else {
+                // SAFETY: this runs at `S`'s level: its own copy.
+                unsafe { <S as SearchCopies>::call::<NODES, LOOK>(rows - 2, f2, l2, r2, nodes) }
+            };
+        }
+    }
+    count
 }
 
-searches!(count_free_portable, search_portable, last_two_portable);
-
-#[cfg(target_arch = "x86_64")]
-searches!(
-    #[target_feature(enable = "bmi1,popcnt")]
-    count_free_bmi1,
-    search_bmi1,
-    last_two_bmi1
-);
 /// Calls `visit` with every completion of a partial board, in lexicographic order (the next
 /// row's queen in its leftmost free column first), and stops as soon as `visit` returns
 /// [`ControlFlow::Break`]; returns `Break` if and only if `visit` did.
@@ -510,14 +501,12 @@ mod tests {
         for n in 3..=11u32 {
             let full = full_mask(n);
             let mut a = 0;
-            let portable = search_portable::<true, LOOKAHEAD>(n, full, 0, 0, &mut a);
+            let portable = search::<true, LOOKAHEAD>(Level::portable(), n, full, 0, 0, &mut a);
             assert_eq!(portable as u128, crate::reference::backtrack_count(n) as u128, "n = {n}");
-            #[cfg(target_arch = "x86_64")]
-            if has_bmi1(Level::best()) {
+            for level in Level::available() {
                 let mut b = 0;
-                // SAFETY: the best level has BMI1 (checked just above).
-                let fast = unsafe { search_bmi1::<true, LOOKAHEAD>(n, full, 0, 0, &mut b) };
-                assert_eq!((fast, b), (portable, a), "n = {n}");
+                let fast = search::<true, LOOKAHEAD>(level, n, full, 0, 0, &mut b);
+                assert_eq!((fast, b), (portable, a), "{level} n = {n}");
             }
         }
     }

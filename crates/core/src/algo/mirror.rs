@@ -1,5 +1,6 @@
 //! Mirror halving: the plan of the `mirror` algorithm. Its search is the plain kernel
-//! ([`crate::kernel`]); it has no SIMD copy (the kernel's BMI1 copy is chosen inside the kernel).
+//! ([`crate::kernel`]); it has no SIMD copy of its own (the kernel's copy for the plan's level
+//! runs, one per level by `multiversion!`).
 //!
 //! Reflecting a board left to right maps solutions to solutions, and a solution's row-0 queen in
 //! column `c` to column `n-1-c`. So only the row-0 queens in the left half (`c < n/2`) are

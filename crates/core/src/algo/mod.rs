@@ -5,9 +5,9 @@
 //!
 //! | algorithm | plan | search | SIMD copies |
 //! | --- | --- | --- | --- |
-//! | [`mirror`] | `mirror.rs` (mirror halving) | [`crate::kernel`] | the kernel's BMI1 copy |
-//! | [`d4`] | `d4/mod.rs`, `d4/constellation.rs` | `d4/search.rs` | `d4/batched/lanes.rs` (batched search) |
-//! | [`join`] | `join/mod.rs`, `join/quarter.rs`, `join/half.rs` | `join/matcher.rs` | block loop, table fill, pairing |
+//! | [`mirror`] | `mirror.rs` (mirror halving) | [`crate::kernel`] | the kernel's copy per level |
+//! | [`d4`] | `d4/mod.rs`, `d4/constellation.rs` | `d4/search.rs` | `d4/batched/lanes.rs` (batched search), `d4/search.rs` (recursive) |
+//! | [`join`] | `join/mod.rs`, `join/quarter.rs`, `join/half.rs` | `join/matcher/` | block loop, table fill, pairing |
 //!
 //! Mirror has no folder: its search is the plain kernel every algorithm shares (d4 finishes its
 //! boards in it, listing walks it), so it lives at the crate root. The SIMD copies are generic

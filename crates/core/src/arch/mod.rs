@@ -1,13 +1,17 @@
 //! The SIMD layer: which instruction sets this processor executes, and the one place where a
 //! kernel is compiled for each of them.
 //!
-//! A kernel (the join's block loop, its half-board pairing, the batched d4 search, the recursive
-//! searches) is written once, generic over `Simd`, and compiled once per [`Isa`] by
-//! `multiversion!`: each copy runs with that instruction set enabled. Which copy runs is
-//! chosen by a [`Level`], and a `Level` names only an instruction set this processor executes:
-//! safe code gets one from [`Level::best`], [`Level::new`] (which checks) or [`Level::portable`];
-//! only `unsafe` [`Level::new_unchecked`] can name another. So no safe function runs an
-//! instruction the processor lacks.
+//! Every searched kernel (the join's block loop, table fill, sieve indices, squeezes and
+//! half-board pairing, the batched d4 search, and the recursive searches of `kernel.rs` and
+//! `d4/search.rs`) is written once, generic over `Simd`, and compiled once per [`Isa`] by
+//! `multiversion!`: each copy runs with that instruction set enabled, and a recursive kernel
+//! recurses through its entry point, so that each copy calls itself. No `#[target_feature]`
+//! stands outside this module. Which copy runs is chosen by a [`Level`], and a `Level` names
+//! only an instruction set this processor executes: safe code gets one from [`Level::best`],
+//! [`Level::new`] (which checks) or [`Level::portable`]; only `unsafe` [`Level::new_unchecked`]
+//! can name another. So no safe function runs an instruction the processor lacks. Detection
+//! also decides, once, whether the level's `pext` is fast ([`Level::fast_pext`]), so no kernel
+//! probes the processor.
 //!
 //! ```compile_fail
 //! // The level's fields are private: safe code cannot make an AVX-512 level by hand.
@@ -17,7 +21,9 @@
 //! One file per instruction set, in the manner of memchr's `arch/`: [`portable`] (any
 //! processor), `x86_64/avx2.rs` and `x86_64/avx512.rs`, `aarch64/neon.rs`. Each implements the
 //! three small traits the kernels are written against: `Lanes` (`u64` lanes with compress),
-//! `Row` (a 512-bit row of the join's tables) and `Tally` (population counts of rows, summed).
+//! `Row` (a 512-bit row of the join's tables) and `Tally` (population counts of rows, summed),
+//! and `Simd`, which names them and holds the level's scalar instructions (`pext`, the 64×64
+//! transpose, `prefetch`).
 
 use std::fmt;
 use std::str::FromStr;
@@ -113,9 +119,14 @@ impl FromStr for Isa {
 /// A level of compiled kernels that this processor runs: an [`Isa`] checked against the
 /// processor. Only detection makes one (or `unsafe` code that vouches for the processor), so a
 /// function that takes a `Level` may run its instructions without asking again.
+///
+/// Detection also decides, once, whether the level's `pext` is fast ([`Level::fast_pext`]), so
+/// that no kernel probes the processor.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Level {
     isa: Isa,
+    /// The level has `pext` (BMI2) and it is fast on this processor (see [`pext_is_fast`]).
+    fast_pext: bool,
 }
 
 impl Level {
@@ -123,12 +134,19 @@ impl Level {
     /// x86-64; NEON on aarch64; portable elsewhere.
     pub fn best() -> Level {
         let isa = [Isa::Avx512, Isa::Avx2, Isa::Neon].into_iter().find(|i| i.is_available());
-        Level { isa: isa.unwrap_or(Isa::Portable) }
+        Level::detected(isa.unwrap_or(Isa::Portable))
     }
 
     /// Returns the portable level, which every processor runs.
     pub const fn portable() -> Level {
-        Level { isa: Isa::Portable }
+        Level { isa: Isa::Portable, fast_pext: false }
+    }
+
+    /// Returns the level `isa`, which this processor runs, with the processor's `pext` speed:
+    /// the one place where detection makes a `Level`.
+    fn detected(isa: Isa) -> Level {
+        debug_assert!(isa.is_available());
+        Level { isa, fast_pext: has_pext(isa) && pext_is_fast() }
     }
 
     /// Returns the level `isa` if this processor runs it.
@@ -138,19 +156,20 @@ impl Level {
     /// of another architecture).
     pub fn new(isa: Isa) -> Result<Level, Error> {
         if isa.is_available() {
-            Ok(Level { isa })
+            Ok(Level::detected(isa))
         } else {
             Err(Error::UnsupportedIsa { isa: isa.name(), needs: isa.needs(), best: Level::best().isa.name() })
         }
     }
 
-    /// Returns the level `isa` without checking the processor.
+    /// Returns the level `isa` without checking the processor. Its `pext`, where it has one,
+    /// is taken as fast ([`Level::fast_pext`]): a speed, not a safety, matter.
     ///
     /// # Safety
     /// The processor must execute every instruction `isa` needs ([`Isa::is_available`]):
     /// kernels run at this level execute them unchecked.
     pub const unsafe fn new_unchecked(isa: Isa) -> Level {
-        Level { isa }
+        Level { isa, fast_pext: has_pext(isa) }
     }
 
     /// Returns the level's instruction set.
@@ -158,10 +177,17 @@ impl Level {
         self.isa
     }
 
+    /// Returns true if and only if the level has BMI2's `pext` and it is fast on this processor
+    /// (decided once, when the level was detected: see [`pext_is_fast`]). Where it is false,
+    /// the kernels that squeeze bits use [`portable::Squeeze`] instead.
+    pub const fn fast_pext(self) -> bool {
+        self.fast_pext
+    }
+
     /// Returns every level this processor runs, portable first, the best last (for tests and
     /// benches that compare the copies).
     pub fn available() -> Vec<Level> {
-        Isa::ALL.into_iter().filter(|i| i.is_available()).map(|isa| Level { isa }).collect()
+        Isa::ALL.into_iter().filter(|i| i.is_available()).map(Level::detected).collect()
     }
 }
 
@@ -227,6 +253,23 @@ pub(crate) unsafe trait Simd: Copy + 'static {
         portable::transpose64(a)
     }
 
+    /// Hints the processor to bring the cache line at `line` into every cache level (x86-64:
+    /// SSE's `prefetcht0`, part of the baseline, so every x86-64 level has it; elsewhere
+    /// nothing). A hint only: it never faults, whatever the address, and changes no memory.
+    ///
+    /// # Safety
+    /// As the trait.
+    #[inline(always)]
+    unsafe fn prefetch(line: *const u64) {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: SSE is part of every x86-64 target; a prefetch neither faults nor writes.
+        unsafe {
+            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(line.cast())
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = line;
+    }
+
     /// Returns the level (for kernels that recurse through their `multiversion!` entry point).
     ///
     /// # Safety
@@ -248,6 +291,10 @@ pub(crate) unsafe trait Lanes: Copy {
     /// Lanes per vector.
     const WIDTH: usize;
     /// Loads `v[i..]`, at most `WIDTH` values, zero in the lanes past the end.
+    ///
+    /// # Safety
+    /// Besides the trait's: `i <= v.len()`. The copies read `v[i..i + min(WIDTH, v.len() - i)]`
+    /// and nothing else, so a larger `i` would read before or past the slice.
     unsafe fn load(v: &[u64], i: usize) -> Self;
     /// Every lane `x`.
     unsafe fn splat(x: u64) -> Self;
@@ -346,8 +393,101 @@ pub struct Bits512(pub [u64; 8]);
 /// `S` the `Simd` type of `level` inside a function compiled with that level's target
 /// features. `kernel` is an `unsafe fn` whose safety condition is exactly "runs with `S`'s
 /// features" (mark it `#[inline(always)]` so that it is compiled there). The feature lists below
-/// are the only ones in the crate.
+/// (the `@avx512` and `@avx2` arms) are the only ones in the crate.
+///
+/// A recursive kernel names a trait as well: `… => kernel[ARGS] through vis trait Copies;`
+/// also defines `vis trait Copies: Simd` with `unsafe fn call<GENERICS>(args) -> R`,
+/// implemented for every level's `Simd` type by the copy compiled with its features, and the
+/// entry calls those. The kernel (bound `S: Copies`) recurses with
+/// `<S as Copies>::call::<ARGS>(…)`: a direct call of its own copy. (Recursing through the entry
+/// instead costs a call and a `match` a step, which the compiler does not inline into a copy
+/// of other features: 8% of the recursive search.)
 macro_rules! multiversion {
+    (@avx512 $($item:tt)*) => {
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vpopcntdq,avx2,bmi1,bmi2,lzcnt,popcnt")]
+        $($item)*
+    };
+    (@avx2 $($item:tt)*) => {
+        #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+        $($item)*
+    };
+    ($(#[$meta:meta])* $vis:vis fn $name:ident $([$($gp:tt)*])? ($($arg:ident : $ty:ty),* $(,)?) $(-> $ret:ty)?
+        => $($kernel:ident)::+ $([$($ga:tt)*])? through $tvis:vis trait $copies:ident;) => {
+        $(#[$meta])*
+        #[allow(clippy::too_many_arguments)]
+        $vis fn $name $(<$($gp)*>)? (level: $crate::arch::Level, $($arg: $ty),*) $(-> $ret)? {
+            match level.isa() {
+                // SAFETY: a `Level` of this `Isa` exists only where the processor has every
+                // feature its copy is compiled with (see `Level`).
+                #[cfg(target_arch = "x86_64")]
+                $crate::arch::Isa::Avx512 => unsafe { <$crate::arch::x86_64::Avx512 as $copies>::call $(::<$($ga)*>)? ($($arg),*) },
+                // SAFETY: as above.
+                #[cfg(target_arch = "x86_64")]
+                $crate::arch::Isa::Avx2 => unsafe { <$crate::arch::x86_64::Avx2 as $copies>::call $(::<$($ga)*>)? ($($arg),*) },
+                // SAFETY: NEON is part of the aarch64 targets' baseline, compiled in everywhere.
+                #[cfg(target_arch = "aarch64")]
+                $crate::arch::Isa::Neon => unsafe { <$crate::arch::aarch64::Neon as $copies>::call $(::<$($ga)*>)? ($($arg),*) },
+                // SAFETY: the portable level executes nothing beyond the target's baseline.
+                _ => unsafe { <$crate::arch::portable::Portable as $copies>::call $(::<$($ga)*>)? ($($arg),*) },
+            }
+        }
+
+        /// The copies of a recursive kernel, one per level (see `multiversion!`).
+        ///
+        /// # Safety
+        /// `call` runs the level's instructions: only at that level.
+        $tvis unsafe trait $copies: $crate::arch::Simd {
+            /// Runs the kernel's copy compiled with this level's features.
+            ///
+            /// # Safety
+            /// As the trait.
+            #[allow(clippy::too_many_arguments)]
+            unsafe fn call $(<$($gp)*>)? ($($arg: $ty),*) $(-> $ret)?;
+        }
+
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `call` is compiled with the AVX-512 level's features.
+        unsafe impl $copies for $crate::arch::x86_64::Avx512 {
+            $crate::arch::multiversion! { @avx512
+                #[allow(clippy::too_many_arguments)]
+                unsafe fn call $(<$($gp)*>)? ($($arg: $ty),*) $(-> $ret)? {
+                    // SAFETY: this function runs with the AVX-512 level's features.
+                    unsafe { $($kernel)::+::<Self $(, $($ga)*)?>($($arg),*) }
+                }
+            }
+        }
+
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `call` is compiled with the AVX2 level's features.
+        unsafe impl $copies for $crate::arch::x86_64::Avx2 {
+            $crate::arch::multiversion! { @avx2
+                #[allow(clippy::too_many_arguments)]
+                unsafe fn call $(<$($gp)*>)? ($($arg: $ty),*) $(-> $ret)? {
+                    // SAFETY: this function runs with the AVX2 level's features.
+                    unsafe { $($kernel)::+::<Self $(, $($ga)*)?>($($arg),*) }
+                }
+            }
+        }
+
+        #[cfg(target_arch = "aarch64")]
+        // SAFETY: NEON is part of the target's baseline.
+        unsafe impl $copies for $crate::arch::aarch64::Neon {
+            #[allow(clippy::too_many_arguments)]
+            unsafe fn call $(<$($gp)*>)? ($($arg: $ty),*) $(-> $ret)? {
+                // SAFETY: NEON is compiled in everywhere on aarch64.
+                unsafe { $($kernel)::+::<Self $(, $($ga)*)?>($($arg),*) }
+            }
+        }
+
+        // SAFETY: the portable level executes nothing beyond the target's baseline.
+        unsafe impl $copies for $crate::arch::portable::Portable {
+            #[allow(clippy::too_many_arguments)]
+            unsafe fn call $(<$($gp)*>)? ($($arg: $ty),*) $(-> $ret)? {
+                // SAFETY: the baseline is always there.
+                unsafe { $($kernel)::+::<Self $(, $($ga)*)?>($($arg),*) }
+            }
+        }
+    };
     ($(#[$meta:meta])* $vis:vis fn $name:ident $([$($gp:tt)*])? ($($arg:ident : $ty:ty),* $(,)?) $(-> $ret:ty)?
         => $($kernel:ident)::+ $([$($ga:tt)*])?;) => {
         $(#[$meta])*
@@ -356,11 +496,12 @@ macro_rules! multiversion {
             match level.isa() {
                 #[cfg(target_arch = "x86_64")]
                 $crate::arch::Isa::Avx512 => {
-                    #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vpopcntdq,avx2,bmi1,bmi2,lzcnt,popcnt")]
-                    #[allow(clippy::too_many_arguments)]
-                    unsafe fn run $(<$($gp)*>)? ($($arg: $ty),*) $(-> $ret)? {
-                        // SAFETY: this function runs with the AVX-512 level's features.
-                        unsafe { $($kernel)::+::<$crate::arch::x86_64::Avx512 $(, $($ga)*)?>($($arg),*) }
+                    $crate::arch::multiversion! { @avx512
+                        #[allow(clippy::too_many_arguments)]
+                        unsafe fn run $(<$($gp)*>)? ($($arg: $ty),*) $(-> $ret)? {
+                            // SAFETY: this function runs with the AVX-512 level's features.
+                            unsafe { $($kernel)::+::<$crate::arch::x86_64::Avx512 $(, $($ga)*)?>($($arg),*) }
+                        }
                     }
                     // SAFETY: a `Level` of this `Isa` exists only where the processor has every
                     // one of these features (see `Level`).
@@ -368,11 +509,12 @@ macro_rules! multiversion {
                 }
                 #[cfg(target_arch = "x86_64")]
                 $crate::arch::Isa::Avx2 => {
-                    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-                    #[allow(clippy::too_many_arguments)]
-                    unsafe fn run $(<$($gp)*>)? ($($arg: $ty),*) $(-> $ret)? {
-                        // SAFETY: this function runs with the AVX2 level's features.
-                        unsafe { $($kernel)::+::<$crate::arch::x86_64::Avx2 $(, $($ga)*)?>($($arg),*) }
+                    $crate::arch::multiversion! { @avx2
+                        #[allow(clippy::too_many_arguments)]
+                        unsafe fn run $(<$($gp)*>)? ($($arg: $ty),*) $(-> $ret)? {
+                            // SAFETY: this function runs with the AVX2 level's features.
+                            unsafe { $($kernel)::+::<$crate::arch::x86_64::Avx2 $(, $($ga)*)?>($($arg),*) }
+                        }
                     }
                     // SAFETY: as above.
                     unsafe { run $(::<$($ga)*>)? ($($arg),*) }
@@ -388,10 +530,16 @@ macro_rules! multiversion {
 }
 pub(crate) use multiversion;
 
+/// Returns true if and only if the level `isa` has BMI2's `pext` instruction (the x86-64 levels
+/// above portable: [`Simd::PEXT`] of their implementations).
+const fn has_pext(isa: Isa) -> bool {
+    matches!(isa, Isa::Avx2 | Isa::Avx512)
+}
+
 /// Returns true if and only if `pext` is fast on this processor: BMI2 is present and its `pext`
 /// is not microcoded (AMD before Zen 3 takes about 18 cycles per set mask bit, up to about 300
-/// per instruction, against 3 elsewhere). Where it is slow the kernels use
-/// [`portable::Squeeze`] instead.
+/// per instruction, against 3 elsewhere). Probed once, by the detection of a [`Level`]
+/// ([`Level::fast_pext`]); the kernels ask the level, not the processor.
 pub fn pext_is_fast() -> bool {
     #[cfg(target_arch = "x86_64")]
     {

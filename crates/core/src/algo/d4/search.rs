@@ -12,7 +12,7 @@
 //!   into `ld` (or `rd`) on arrival.
 //!
 //! Once the last event is behind, every remaining row is free and the plain kernel's recursion
-//! ([`crate::kernel`], in its BMI1 copy where the processor has it) finishes the count. Above
+//! ([`crate::kernel`], in its copy for the same level) finishes the count. Above
 //! the last event each node pays one comparison of its row with the next event's row (the method
 //! of NQueensFAF's specialised recursions, written once and driven by data instead of ~30
 //! hand-written variants).
@@ -24,10 +24,10 @@
 //! placements 2.2 (AVX2) to 3.4 (AVX-512) times faster.
 
 use crate::Classes;
-use crate::arch::Level;
+use crate::arch::{Level, multiversion};
 #[cfg(test)]
 use crate::kernel::count_completions;
-use crate::kernel::{full_mask, looks_ahead};
+use crate::kernel::{SearchCopies, count_free_body, full_mask, looks_ahead};
 use crate::symmetry::Symmetry;
 
 /// Something that happens on arrival at one row of a start constellation (see the module docs).
@@ -141,142 +141,140 @@ pub fn count_with_events<const NODES: bool>(
     rd: u64,
     nodes: &mut u64,
 ) -> u64 {
-    #[cfg(target_arch = "x86_64")]
-    if crate::kernel::has_bmi1(level) {
-        // SAFETY: the `bmi1` copy is compiled for BMI1 and POPCNT, which `has_bmi1` says the
-        // processor has.
-        return unsafe { bmi1::resume::<NODES>(events, row, full & !cols, ld, rd, nodes) };
+    resume::<NODES>(level, events, row, full & !cols, ld, rd, nodes)
+}
+
+multiversion! {
+    /// [`count_with_events`] on the free columns `rest` instead of `full` and `cols`, in the
+    /// copy of `level` ([`resume_body`]).
+    fn resume[const NODES: bool](events: &[RowEvent], row: u32, rest: u64, ld: u64, rd: u64, nodes: &mut u64) -> u64
+        => resume_body[NODES];
+}
+
+multiversion! {
+    /// The recursion above the last event ([`walk_body`]) in the copy of `level` (unused: the
+    /// searches call their copies through [`WalkCopies`] directly).
+    #[allow(dead_code)]
+    fn walk[const NODES: bool](events: &[RowEvent], left: u32, rest: u64, ld: u64, rd: u64, nodes: &mut u64) -> u64
+        => walk_body[NODES] through trait WalkCopies;
+}
+
+/// [`resume`] at the level `S`: applies the events of `row`, then walks to the next event, or
+/// finishes below the last one in the plain kernel's copy for `S` (on free columns).
+///
+/// # Safety
+/// Runs `S`'s instructions: only with `S`'s features enabled (the searches below alike).
+#[inline(always)]
+unsafe fn resume_body<S: WalkCopies + SearchCopies, const NODES: bool>(
+    events: &[RowEvent],
+    row: u32,
+    rest: u64,
+    ld: u64,
+    rd: u64,
+    nodes: &mut u64,
+) -> u64 {
+    if dropped(events, row, rest, ld, rd) {
+        return 0;
     }
-    let _ = level;
-    portable::resume::<NODES>(events, row, full & !cols, ld, rd, nodes)
+    let (events, row, ld, rd) = apply_events(events, row, ld, rd);
+    // SAFETY (both): this runs at `S`'s level; its own copies.
+    match events.first() {
+        None => unsafe { count_free_body::<S, NODES, LOOKAHEAD>(rest, ld, rd, nodes) },
+        Some(e) => unsafe { <S as WalkCopies>::call::<NODES>(events, e.row - row, rest, ld, rd, nodes) },
+    }
 }
 
-/// Defines the event-driven recursion twice from one source (as [`crate::kernel`] does): once
-/// portable, once for a target feature, each finishing below the last event in the plain
-/// kernel's copy for the same feature (`$count_free`, on free columns).
-macro_rules! d4_searches {
-    ($(#[$attr:meta])* $module:ident, $count_free:ident) => {
-        mod $module {
-            use super::{LOOKAHEAD, RowEvent, apply_events, dropped};
-            use crate::kernel::$count_free;
-
-            /// [`super::count_with_events`] on the free columns `rest` instead of `full` and
-            /// `cols`.
-            $(#[$attr])*
-            #[inline]
-            pub(super) fn resume<const NODES: bool>(
-                events: &[RowEvent],
-                row: u32,
-                rest: u64,
-                ld: u64,
-                rd: u64,
-                nodes: &mut u64,
-            ) -> u64 {
-                if dropped(events, row, rest, ld, rd) {
-                    return 0;
-                }
-                let (events, row, ld, rd) = apply_events(events, row, ld, rd);
-                match events.first() {
-                    None => $count_free::<NODES, LOOKAHEAD>(rest, ld, rd, nodes),
-                    Some(e) => walk::<NODES>(events, e.row - row, rest, ld, rd, nodes),
-                }
-            }
-
-            /// The recursion above the last event: the current row is free and the next event
-            /// (`events[0]`) is `left` ≥ 1 rows below it. The row count is checked once per
-            /// row, outside the loop over the row's free squares, and two rows are placed per
-            /// call (halving the calls, each of which saves and restores six registers); `rest`
-            /// holds the free columns.
-            $(#[$attr])*
-            fn walk<const NODES: bool>(
-                events: &[RowEvent],
-                left: u32,
-                rest: u64,
-                ld: u64,
-                rd: u64,
-                nodes: &mut u64,
-            ) -> u64 {
-                if left == 1 {
-                    return before_event::<NODES>(events, rest, ld, rd, nodes);
-                }
-                // The row below this one; the look-ahead checks the children here (`resume`
-                // checks the boards after an event).
-                let row = events[0].row - left + 1;
-                let mut avail = rest & !(ld | rd);
-                let mut count = 0u64;
-                while avail != 0 {
-                    let bit = avail & avail.wrapping_neg();
-                    avail ^= bit;
-                    if NODES {
-                        *nodes += 1;
-                    }
-                    let (rest, l, r) = (rest ^ bit, (ld | bit) << 1, (rd | bit) >> 1);
-                    if dropped(events, row, rest, l, r) {
-                        continue;
-                    }
-                    if left == 2 {
-                        count += before_event::<NODES>(events, rest, l, r, nodes);
-                        continue;
-                    }
-                    let mut avail2 = rest & !(l | r);
-                    while avail2 != 0 {
-                        let b = avail2 & avail2.wrapping_neg();
-                        avail2 ^= b;
-                        if NODES {
-                            *nodes += 1;
-                        }
-                        let (rest, l, r) = (rest ^ b, (l | b) << 1, (r | b) >> 1);
-                        if dropped(events, row + 1, rest, l, r) {
-                            continue;
-                        }
-                        count += walk::<NODES>(events, left - 2, rest, l, r, nodes);
-                    }
-                }
-                count
-            }
-
-            /// The row just above the next event (`events[0]`): places its queen, then applies
-            /// the event.
-            $(#[$attr])*
-            #[inline]
-            fn before_event<const NODES: bool>(
-                events: &[RowEvent],
-                rest: u64,
-                ld: u64,
-                rd: u64,
-                nodes: &mut u64,
-            ) -> u64 {
-                let mut avail = rest & !(ld | rd);
-                let mut count = 0u64;
-                while avail != 0 {
-                    let bit = avail & avail.wrapping_neg();
-                    avail ^= bit;
-                    if NODES {
-                        *nodes += 1;
-                    }
-                    if rest == bit {
-                        // Every row left holds a pre-placed queen, whose diagonals were blocked
-                        // from the start: a solution.
-                        count += 1;
-                        continue;
-                    }
-                    let (l, r) = ((ld | bit) << 1, (rd | bit) >> 1);
-                    count += resume::<NODES>(events, events[0].row, rest ^ bit, l, r, nodes);
-                }
-                count
-            }
+/// The recursion above the last event at the level `S`: the current row is free and the next
+/// event (`events[0]`) is `left` ≥ 1 rows below it. The row count is checked once per row,
+/// outside the loop over the row's free squares, and two rows are placed per call (halving the
+/// calls, each of which saves and restores six registers); `rest` holds the free columns.
+///
+/// # Safety
+/// As [`resume_body`].
+#[inline(always)]
+unsafe fn walk_body<S: WalkCopies + SearchCopies, const NODES: bool>(
+    events: &[RowEvent],
+    left: u32,
+    rest: u64,
+    ld: u64,
+    rd: u64,
+    nodes: &mut u64,
+) -> u64 {
+    if left == 1 {
+        // SAFETY: this runs at `S`'s level.
+        return unsafe { before_event::<S, NODES>(events, rest, ld, rd, nodes) };
+    }
+    // The row below this one; the look-ahead checks the children here (`resume` checks the
+    // boards after an event).
+    let row = events[0].row - left + 1;
+    let mut avail = rest & !(ld | rd);
+    let mut count = 0u64;
+    while avail != 0 {
+        let bit = avail & avail.wrapping_neg();
+        avail ^= bit;
+        if NODES {
+            *nodes += 1;
         }
-    };
+        let (rest, l, r) = (rest ^ bit, (ld | bit) << 1, (rd | bit) >> 1);
+        if dropped(events, row, rest, l, r) {
+            continue;
+        }
+        if left == 2 {
+            // SAFETY: as above.
+            count += unsafe { before_event::<S, NODES>(events, rest, l, r, nodes) };
+            continue;
+        }
+        let mut avail2 = rest & !(l | r);
+        while avail2 != 0 {
+            let b = avail2 & avail2.wrapping_neg();
+            avail2 ^= b;
+            if NODES {
+                *nodes += 1;
+            }
+            let (rest, l, r) = (rest ^ b, (l | b) << 1, (r | b) >> 1);
+            if dropped(events, row + 1, rest, l, r) {
+                continue;
+            }
+            // SAFETY: as above: its own copy.
+            count += unsafe { <S as WalkCopies>::call::<NODES>(events, left - 2, rest, l, r, nodes) };
+        }
+    }
+    count
 }
 
-d4_searches!(portable, count_free_portable);
-
-#[cfg(target_arch = "x86_64")]
-d4_searches!(
-    #[target_feature(enable = "bmi1,popcnt")]
-    bmi1,
-    count_free_bmi1
-);
+/// The row just above the next event (`events[0]`) at the level `S`: places its queen, then
+/// applies the event.
+///
+/// # Safety
+/// As [`resume_body`].
+#[inline(always)]
+unsafe fn before_event<S: WalkCopies + SearchCopies, const NODES: bool>(
+    events: &[RowEvent],
+    rest: u64,
+    ld: u64,
+    rd: u64,
+    nodes: &mut u64,
+) -> u64 {
+    let mut avail = rest & !(ld | rd);
+    let mut count = 0u64;
+    while avail != 0 {
+        let bit = avail & avail.wrapping_neg();
+        avail ^= bit;
+        if NODES {
+            *nodes += 1;
+        }
+        if rest == bit {
+            // Every row left holds a pre-placed queen, whose diagonals were blocked from the
+            // start: a solution.
+            count += 1;
+            continue;
+        }
+        let (l, r) = ((ld | bit) << 1, (rd | bit) >> 1);
+        // SAFETY: this runs at `S`'s level.
+        count += unsafe { resume_body::<S, NODES>(events, events[0].row, rest ^ bit, l, r, nodes) };
+    }
+    count
+}
 
 /// The counts of a classified search ([`classify_with_events`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

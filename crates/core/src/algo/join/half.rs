@@ -342,7 +342,8 @@ unsafe fn factor_body<S: Simd>(
         // Ask for the row set's stretch of the table up front (about 14 KB at h = 9): the
         // lists below are read out of order, and their first lines would otherwise miss one
         // by one.
-        prefetch(table.region(rows_s));
+        // SAFETY: this runs with `S`'s features.
+        unsafe { prefetch::<S>(table.region(rows_s)) };
         lists.ranges.clear();
         lists.ranges.resize(cols as usize + 1, (0, 0));
         let mut end = 0;
@@ -371,7 +372,8 @@ unsafe fn factor_body<S: Simd>(
         }
         lists.key = Some(key);
     }
-    prefetch(table.region(rows_n));
+    // SAFETY: as above.
+    unsafe { prefetch::<S>(table.region(rows_n)) };
     out.splits.clear();
     let mut n_end = 0;
     let mut sub = cols;
@@ -468,8 +470,8 @@ unsafe fn materialize_body<S: Simd>(
 /// kept window masks at `dst.add(end)` and returns the new end.
 ///
 /// # Safety
-/// Runs `S`'s instructions; `dst` has room for `north.len()` · `st.len()` + WIDTH values from
-/// `end`.
+/// Runs `S`'s instructions; `st` and `sc` have one length, above (`R` − 1) · WIDTH; `dst` has
+/// room for `north.len()` · `st.len()` + WIDTH values from `end`.
 #[inline(always)]
 unsafe fn pairs_held<S: Simd, const R: usize>(
     factors: &Factors,
@@ -482,7 +484,8 @@ unsafe fn pairs_held<S: Simd, const R: usize>(
     type V<S> = <S as Simd>::Lanes;
     let width = V::<S>::WIDTH;
     // SAFETY: this runs with `S`'s features; every store writes WIDTH lanes at `end`, inside
-    // the room the caller gives.
+    // the room the caller gives; each load starts at r · WIDTH < `st.len()` = `sc.len()` (R is
+    // the registers the list fills), as `Lanes::load` needs.
     unsafe {
         let held: [(V<S>, V<S>, u32); R] = std::array::from_fn(|r| {
             (V::<S>::load(st, r * width), V::<S>::load(sc, r * width), V::<S>::first(st.len() - r * width))
@@ -593,19 +596,17 @@ pub fn for_each_half(
     (scratch.north_raw, scratch.south_raw) = (north_raw, south_raw);
 }
 
-/// Hints the CPU to bring every cache line of `entries` into cache.
-#[inline]
-fn prefetch(entries: &[u64]) {
-    #[cfg(target_arch = "x86_64")]
+/// Hints the CPU to bring every cache line of `entries` into cache ([`Simd::prefetch`]).
+///
+/// # Safety
+/// Runs `S`'s instructions: only with `S`'s features enabled.
+#[inline(always)]
+unsafe fn prefetch<S: Simd>(entries: &[u64]) {
     for line in entries.chunks(8) {
-        // SAFETY: a prefetch is only a hint: it never faults and changes no memory; the address
-        // is the start of a live slice.
-        unsafe {
-            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(line.as_ptr().cast())
-        };
+        // SAFETY: this runs with `S`'s features; a prefetch is only a hint, and the address is
+        // the start of a live slice.
+        unsafe { S::prefetch(line.as_ptr()) };
     }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = entries;
 }
 
 #[cfg(test)]

@@ -67,7 +67,8 @@ unsafe impl Lanes for V256 {
     const WIDTH: usize = 4;
     #[inline(always)]
     unsafe fn load(v: &[u64], i: usize) -> Self {
-        // SAFETY (every method): the caller runs with AVX2 (the trait's condition).
+        // SAFETY (every method): the caller runs with AVX2 (the trait's condition); `i <=
+        // v.len()` (`load`'s condition), so `v.len() - i` values are left.
         unsafe {
             if v.len() - i >= 4 {
                 return V256(_mm256_loadu_si256(v.as_ptr().add(i).cast()));

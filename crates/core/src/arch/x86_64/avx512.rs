@@ -41,8 +41,9 @@ unsafe impl Lanes for V512 {
     #[inline(always)]
     unsafe fn load(v: &[u64], i: usize) -> Self {
         let lanes = (v.len() - i).min(8);
-        // SAFETY (every method): the caller runs with AVX-512F (the trait's condition); the
-        // mask covers `v[i..i + lanes]` only, and masked-off lanes are not read.
+        // SAFETY (every method): the caller runs with AVX-512F (the trait's condition); `i <=
+        // v.len()` (`load`'s condition), so the mask covers `v[i..i + lanes]` only, and
+        // masked-off lanes are not read.
         unsafe { V512(_mm512_maskz_loadu_epi64(((1u32 << lanes) - 1) as u8, v.as_ptr().add(i).cast())) }
     }
     #[inline(always)]

@@ -1,0 +1,286 @@
+use super::codes::{CLASS, partition_classes, squeeze_all, squeeze_with};
+use super::*;
+use crate::algo::join::bits::low_mask;
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    /// A sparse mask over `bits` bits (about a quarter set, as window masks are).
+    fn mask(&mut self, bits: u32, holes: u64) -> u64 {
+        (self.next() & self.next()) & low_mask(bits) & !holes
+    }
+}
+
+#[test]
+fn bit_sliced_counts_equal_naive_counts() {
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    for (level, chunk_bits) in Level::available()
+        .into_iter()
+        .flat_map(|l| [None, Some(3), Some(6), Some(7), Some(MAX_CHUNK)].map(|c| (l, c)))
+    {
+        let mut m = Matcher::new();
+        m.chunk_bits = chunk_bits;
+        for bits in [6, 17, 34, 42] {
+            for holes in [0u64, 0b1001_0000_0100, (1 << (bits / 2)) | 1] {
+                for len in [
+                    0,
+                    1,
+                    TAIL - 1,
+                    TAIL,
+                    BLOCK - 1,
+                    BLOCK,
+                    BLOCK + 1,
+                    2 * BLOCK + TAIL + 3,
+                    SIEVE_FROM + 777,
+                ] {
+                    let masks: Vec<u64> = (0..len).map(|_| rng.mask(bits, holes)).collect();
+                    let more: Vec<u64> = (0..len / 3).map(|_| rng.mask(bits, holes)).collect();
+                    let queries: Vec<Query> =
+                        (0..50).map(|i| (rng.mask(bits, 0), 1 + (i % 4) as u32)).collect();
+                    assert_eq!(
+                        m.count(level, &[(&masks, 1)], &queries),
+                        naive_count(&[(&masks, 1)], &queries),
+                        "{level:?} {chunk_bits:?} bits = {bits} holes = {holes:b} len = {len}"
+                    );
+                    let classes: [(&[u64], u32); 3] = [(&masks, 2), (&more, 4), (&masks[..len / 2], 1)];
+                    assert_eq!(
+                        m.count(level, &classes, &queries),
+                        naive_count(&classes, &queries),
+                        "{level:?} bits = {bits} holes = {holes:b} len = {len}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn the_sieve_counts_like_the_naive_test() {
+    let mut rng = Rng(99);
+    let mut m = Matcher::new();
+    for level in Level::available() {
+        for bits in [20, 38, 42] {
+            let masks: Vec<u64> = (0..3 * SIEVE_FROM + 5).map(|_| rng.mask(bits, 0b100)).collect();
+            let queries: Vec<Query> = (0..300).map(|i| (rng.mask(bits, 0), 1 + i % 3)).collect();
+            let classes: [(&[u64], u32); 2] =
+                [(&masks[..SIEVE_FROM + 100], 2), (&masks[SIEVE_FROM + 100..], 1)];
+            let want = naive_count(&classes, &queries);
+            for cuts in (0..=MAX_CUTS).map(Some).chain([None]) {
+                m.cuts = cuts;
+                m.chunk_bits = Some(4 + cuts.unwrap_or(0) % 5);
+                assert_eq!(m.count(level, &classes, &queries), want, "{level:?} {bits} {cuts:?}");
+                if let Some(k) = cuts {
+                    assert_eq!(m.cut_bits(), k, "{bits} bits: every forced cut bit separates pairs");
+                }
+            }
+            m.cuts = None;
+        }
+    }
+}
+
+/// Matching in parts (and in stored pieces) adds up to the one-part count at every level,
+/// with and without the sieve; the callback sees every part once, in order, and a break
+/// stops the count at once.
+#[test]
+fn parts_and_pieces_count_like_one_pass() {
+    let mut rng = Rng(7);
+    let mut m = Matcher::new();
+    // 40 blocks and a remainder: 2 parts of 16 blocks or more; two classes.
+    let masks: Vec<u64> = (0..40 * BLOCK + 300).map(|_| rng.mask(36, 0b1000)).collect();
+    let codes: Vec<u64> = (0..2000).map(|i| rng.mask(36, 0) | (i % 3) << 62).collect();
+    let classes: [(&[u64], u32); 2] = [(&masks[..30 * BLOCK], 1), (&masks[30 * BLOCK..], 3)];
+    let weights = [1, 2, 5, 0];
+    for level in Level::available() {
+        for (cuts, pieces) in [(Some(0), None), (None, None), (None, Some(9 * BLOCK + 17))] {
+            (m.cuts, m.max_stored, m.max_queries) = (cuts, pieces, None);
+            let want = m.count_coded(level, &classes, &codes, weights);
+            for max_parts in [1, 2, 64] {
+                let mut seen = Vec::new();
+                let got = m.count_coded_in_parts(level, &classes, &codes, weights, max_parts, &mut |p| {
+                    seen.push(p);
+                    ControlFlow::Continue(())
+                });
+                assert_eq!(got, Some(want), "{level:?} {cuts:?} {pieces:?} {max_parts}");
+                // One piece of 40 blocks and more: 2 parts of 16 blocks or more; pieces of
+                // 9 blocks (4 of the first class, 2 of the second): one part each.
+                let total = seen[0].total;
+                assert_eq!(total, if pieces.is_some() { 6 } else { max_parts.min(2) }, "{seen:?}");
+                // Once with 0 when the first piece is stored, then 1..=total.
+                let done: Vec<usize> = seen.iter().map(|p| p.done).collect();
+                assert_eq!(done, (0..=total).collect::<Vec<_>>(), "{level:?} {max_parts}");
+                // The modelled shares rise from 0 to 1.
+                assert!(seen.windows(2).all(|w| w[0].share <= w[1].share), "{seen:?}");
+                assert!(seen[0].share == 0.0 && (seen[total].share - 1.0).abs() < 1e-9, "{seen:?}");
+            }
+            // 64 parts at most, 16 blocks at least: 40 blocks make 2 parts per piece.
+            let mut last = Parts { done: 0, total: 0, share: 0.0 };
+            let stopped = m.count_coded_in_parts(level, &classes, &codes, weights, 64, &mut |p| {
+                last = p;
+                if p.done == 1 { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+            });
+            assert_eq!((stopped, last.done), (None, 1));
+            // Codes in batches too: 3 batches of 700, 700 and 600.
+            m.max_queries = Some(700);
+            let mut seen = Vec::new();
+            let got = m.count_coded_in_parts(level, &classes, &codes, weights, 64, &mut |p| {
+                seen.push(p);
+                ControlFlow::Continue(())
+            });
+            assert_eq!(got, Some(want), "{level:?} {cuts:?} {pieces:?} in batches");
+            let total = seen[0].total;
+            assert_eq!(total, if pieces.is_some() { 18 } else { 6 }, "{seen:?}");
+            assert!((seen[total].share - 1.0).abs() < 1e-9, "{seen:?}");
+        }
+    }
+}
+
+/// Bucket sizes at the edges: empty buckets, single masks, tails just under and at the
+/// raw-tail threshold, a whole block, a block and one: every forced number of cut bits
+/// against the naive count.
+#[test]
+fn sieve_buckets_of_edge_sizes_count_like_the_naive_test() {
+    let mut rng = Rng(4242);
+    let bits = 30;
+    let mut m = Matcher::new();
+    for level in Level::available() {
+        for sizes in
+            [[0, 1, TAIL - 1, TAIL], [BLOCK - 1, BLOCK, BLOCK + 1, 2 * BLOCK + TAIL], [1, 0, 0, 3 * BLOCK]]
+        {
+            // Masks of bucket i (of the two top bits) carry bucket i's pattern there, so
+            // the greedy cut tends to pick those bits and the buckets get these sizes.
+            let mut masks = Vec::new();
+            for (i, &size) in sizes.iter().enumerate() {
+                let top = (i as u64) << (bits - 2);
+                masks.extend((0..size).map(|_| rng.mask(bits - 2, 0) | top));
+            }
+            let queries: Vec<Query> = (0..400).map(|i| (rng.mask(bits, 0), 1 << (i % 3))).collect();
+            let classes: [(&[u64], u32); 2] = [(&masks, 1), (&masks[..masks.len() / 3], 8)];
+            let want = naive_count(&classes, &queries);
+            m.sieve_from = Some(0);
+            for cuts in (0..=MAX_CUTS).map(Some).chain([None]) {
+                m.cuts = cuts;
+                assert_eq!(m.count(level, &classes, &queries), want, "{level:?} {sizes:?} {cuts:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn the_cost_model_sieves_large_sets_and_not_small_ones() {
+    let mut rng = Rng(5);
+    let mut m = Matcher::new();
+    let level = Level::best();
+    // Window-like masks at n = 22: 40 bits, dense.
+    let masks: Vec<u64> = (0..40_000).map(|_| rng.next() & low_mask(40)).collect();
+    let queries: Vec<u64> = (0..40_000).map(|_| rng.next() & low_mask(40)).collect();
+    m.build(level, &[(&masks, 1)], &queries);
+    assert!(m.cut_bits() >= 4, "{} cut bits for 40,000 × 40,000 pairs", m.cut_bits());
+    m.build(level, &[(&masks[..100], 1)], &queries[..100]);
+    assert_eq!(m.cut_bits(), 0);
+}
+
+/// Codes of four weight classes against weight tables with shared weights and weight 0
+/// (the even-n west halves: [plain, 2, 2, 4] with plain = 0 drops a class), with and
+/// without the sieve, at every level and several chunk widths: the slots and the dropped
+/// class against a naive weighted count.
+#[test]
+fn weight_classes_in_slots_count_like_the_naive_test() {
+    let mut rng = Rng(31337);
+    let bits = 34;
+    let masks: Vec<u64> = (0..2 * SIEVE_FROM + 333).map(|_| rng.mask(bits, 0)).collect();
+    let codes: Vec<u64> = (0..3000).map(|i| rng.mask(bits, 0) | ((i % 7 % 4) as u64) << 62).collect();
+    let tables: [[u32; 4]; 6] =
+        [[0, 2, 2, 4], [1, 2, 2, 4], [3, 3, 3, 3], [0, 0, 0, 5], [1, 2, 3, 4], [0, 0, 0, 0]];
+    for level in Level::available() {
+        for weights in tables {
+            let want: u64 = codes
+                .iter()
+                .map(|&q| {
+                    let free = masks.iter().filter(|&&m| m & q & !CLASS == 0).count() as u64;
+                    free * 3 * weights[(q >> 62) as usize] as u64
+                })
+                .sum();
+            for (sieve_from, chunk_bits) in
+                [(usize::MAX, None), (0, None), (0, Some(6)), (usize::MAX, Some(3))]
+            {
+                let mut m = Matcher::new();
+                m.sieve_from = Some(sieve_from);
+                m.chunk_bits = chunk_bits;
+                let classes: [(&[u64], u32); 1] = [(&masks, 3)];
+                for _ in 0..2 {
+                    // Twice: stale entries of the first count stay in the scratch buffers.
+                    assert_eq!(
+                        m.count_coded(level, &classes, &codes, weights),
+                        want,
+                        "{level:?} {weights:?} sieve from {sieve_from} chunk {chunk_bits:?}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn empty_masks_match_everything() {
+    let mut m = Matcher::new();
+    let masks = vec![0u64; 700];
+    assert_eq!(m.count(Level::best(), &[(&masks, 1)], &[(0b111, 3), (0, 1)]), 2800);
+}
+
+#[test]
+fn every_level_transposes_like_the_portable_copy() {
+    let mut rng = Rng(77);
+    for _ in 0..20 {
+        let a: [u64; 64] = std::array::from_fn(|_| rng.next());
+        let mut want = a;
+        crate::arch::portable::transpose64(&mut want);
+        for level in Level::available() {
+            let mut t = a;
+            transpose64(level, &mut t);
+            assert_eq!(t, want, "{level}");
+        }
+    }
+}
+
+#[test]
+fn every_level_partitions_and_squeezes_like_the_portable_copy() {
+    let mut rng = Rng(4321);
+    for len in [0, 1, 3, 4, 5, 8, 9, 17, 100] {
+        let codes: Vec<u64> = (0..len).map(|_| rng.next()).collect();
+        let mask = rng.next() & rng.next() & !CLASS;
+        for sets in [[0b1111, 0, 0, 0], [0b0001, 0b0110, 0b1000, 0], [0b0010, 0, 0b0101, 0]] {
+            let mut want = vec![0; len + WORDS];
+            let want_ends = partition_classes(Level::portable(), &codes, &mut want, sets);
+            for level in Level::available() {
+                let mut out = vec![0; len + WORDS];
+                let ends = partition_classes(level, &codes, &mut out, sets);
+                assert_eq!(ends, want_ends, "{level} {len} {sets:?}");
+                assert_eq!(out[..ends[3]], want[..want_ends[3]], "{level} {len} {sets:?}");
+            }
+        }
+        let mut want = codes.clone();
+        for x in &mut want {
+            *x = crate::arch::portable::pext(*x, mask) | (*x & CLASS);
+        }
+        for level in Level::available() {
+            let mut got = codes.clone();
+            squeeze_all(level, &mut got, mask, CLASS);
+            assert_eq!(got, want, "{level}");
+            // Both ways at every level, whatever this processor's `pext` speed.
+            for pext in [false, true] {
+                let mut got = codes.clone();
+                if pext {
+                    squeeze_with::<true>(level, &mut got, mask, CLASS);
+                } else {
+                    squeeze_with::<false>(level, &mut got, mask, CLASS);
+                }
+                assert_eq!(got, want, "{level} pext {pext}");
+            }
+        }
+    }
+}
