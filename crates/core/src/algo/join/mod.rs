@@ -1,7 +1,7 @@
 //! The quadrant-join counter (`--algorithm join`): counts solutions without backtracking over
 //! whole boards, by joining half-boards built from quarter-board placements.
 //!
-//! Method (E. Kluev's N-Queens-Count-Sol, re-derived in shared/design/join-algorithm.md): every
+//! Method (E. Kluev's N-Queens-Count-Sol, re-derived in doc/join-algorithm.md): every
 //! solution puts h = ⌊n/2⌋ queens in the east columns 0..h−1, on some row set S, and the
 //! west queens on the free rows outside S. For fixed S, rows and columns take care of
 //! themselves, so Q(n) = Σ_S Σ_w #{e : diag(e) ∩ diag(w) = ∅} over east half-solutions e on S

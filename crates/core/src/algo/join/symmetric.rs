@@ -3,7 +3,7 @@
 //! No solution with n > 1 is its own mirror image, so the number of symmetry classes is
 //! U(n) = (Q + F180 + 2·F90) / 8, where F180 and F90 count the solutions fixed by the 180° and
 //! the 90° rotation, and the classes by orbit size are N₂ = F90/2, N₄ = (F180 − F90)/4,
-//! N₈ = (Q − F180)/8 (shared/design/join-algorithm.md §3; checked against A002562 and the
+//! N₈ = (Q − F180)/8 (doc/join-algorithm.md §3; checked against A002562 and the
 //! class table for n ≤ 16 in the tests).
 //!
 //! - F180: a solution fixed by the 180° rotation (R, C) → (n−1−R, n−1−C) is an east half on
