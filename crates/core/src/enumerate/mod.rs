@@ -28,13 +28,13 @@ use std::ops::ControlFlow;
 
 use crate::boards::BoardFormat;
 use crate::kernel::{self, full_mask};
-use crate::split::{self, Subproblem};
-use crate::{Error, check_n, oeis};
+use crate::{Error, check_n};
 use stream::Chunk;
-pub use stream::{CHUNK_BYTES, HEAD_LIMIT, QUEUE_LIMIT, Stream};
+pub use stream::{
+    CHUNK_BYTES, HEAD_LIMIT, MAX_STREAM_SUBPROBLEMS, QUEUE_LIMIT, SolveOptions, Stream, ordered_subproblems,
+    stream_split_depth,
+};
 
-/// The most subproblems an automatic split depth makes (2^18, about 12 MiB of prefixes).
-pub const MAX_STREAM_SUBPROBLEMS: usize = 1 << 18;
 /// Calls `visit` with every solution of the `n`×`n` board in lexicographic order (see the
 /// module docs), on the calling thread, until `visit` returns [`ControlFlow::Break`]. Each
 /// solution is the 0-based column of the queen in each row, row 0 first. n = 0 has one solution,
@@ -61,83 +61,6 @@ pub fn for_each_solution(n: u32, mut visit: impl FnMut(&[u8]) -> ControlFlow<()>
     kernel::for_each_completion(full_mask(n), 0, 0, 0, &mut path, 0, &mut visit).map(drop)
 }
 
-/// How to list solutions: threads, format, limit, symmetry classes only, split depth.
-#[derive(Clone, Debug)]
-pub struct SolveOptions {
-    /// Worker threads (at least 1). Default: every logical CPU (`num_cpus::get()`).
-    pub threads: usize,
-    /// How each solution is written. Default: [`BoardFormat::Board`].
-    pub format: BoardFormat,
-    /// Stop after this many solutions (and stop searching). Default: no limit.
-    pub limit: Option<u64>,
-    /// List only the canonical board of each symmetry class (OEIS A002562). Default: false.
-    pub unique: bool,
-    /// Rows fixed per subproblem (1..=16); `None` picks one (see [`stream_split_depth`]).
-    pub split_depth: Option<u32>,
-}
-
-impl Default for SolveOptions {
-    fn default() -> Self {
-        SolveOptions {
-            threads: num_cpus::get(),
-            format: BoardFormat::Board,
-            limit: None,
-            unique: false,
-            split_depth: None,
-        }
-    }
-}
-
-/// Returns the subproblems of the ordered listing of an `n`×`n` board: every prefix with
-/// `depth` rows fixed (no mirror halving), lexicographic; only the left half of row 0 (columns
-/// `0..=(n-1)/2`) when `unique`. A `depth` past n or [`split::MAX_SPLIT_DEPTH`] fixes that many
-/// rows; at most [`split::MAX_SUBPROBLEMS`] subproblems are made.
-///
-/// # Errors
-/// [`Error::BoardTooLarge`] if `n` > [`crate::MAX_N`] (unchecked, n = 64 made prefixes of a
-/// board whose masks wrapped).
-pub fn ordered_subproblems(n: u32, depth: u32, unique: bool) -> Result<Vec<Subproblem>, Error> {
-    check_n(n)?;
-    let mut subs = split::expand(vec![Subproblem::ROOT], n, depth);
-    if unique && n >= 1 {
-        subs.retain(|s| s.prefix.cols().first().is_none_or(|&c| u32::from(c) <= (n - 1) / 2));
-    }
-    Ok(subs)
-}
-
-/// Returns the split depth of an ordered listing of an `n`×`n` board on `threads` workers with
-/// about `bytes_per_solution` bytes each.
-///
-/// The smallest depth with at least 32 subproblems per thread and 2,048 in all (as for
-/// counting, [`split::auto_split_depth`]) whose average output also fits four times per thread
-/// into [`QUEUE_LIMIT`], so workers ahead of the head rarely wait; never more than
-/// [`MAX_STREAM_SUBPROBLEMS`] subproblems. Q(n) comes from OEIS A000170 (n ≤ 27); beyond the
-/// table the output is taken as unbounded and the depth grows to the subproblem cap.
-///
-/// # Errors
-/// [`Error::BoardTooLarge`] if `n` > [`crate::MAX_N`].
-pub fn stream_split_depth(n: u32, threads: usize, bytes_per_solution: usize) -> Result<u32, Error> {
-    check_n(n)?;
-    let target = split::target_subproblems(threads);
-    let want = (QUEUE_LIMIT / (4 * threads.max(1))) as u128;
-    let total = oeis::A000170.get(n).map(|q| q * bytes_per_solution as u128);
-    let deepest = n.min(split::MAX_SPLIT_DEPTH);
-    let mut level = vec![Subproblem::ROOT];
-    let mut depth = 0;
-    while depth < deepest {
-        let small = total.is_some_and(|t| t / level.len() as u128 <= want);
-        if depth >= 1 && level.len() >= target && small {
-            break;
-        }
-        let next: usize = level.iter().map(|s| s.free(n).count_ones() as usize).sum();
-        if next > MAX_STREAM_SUBPROBLEMS {
-            break;
-        }
-        depth += 1;
-        level = split::expand(level, n, depth);
-    }
-    Ok(depth.max(1))
-}
 /// Writes the solutions of the `n`×`n` board to `out` as `options` say and returns how many
 /// were written (see [`Stream`]).
 ///
@@ -215,6 +138,7 @@ pub fn solutions(n: u32) -> Result<Solutions, Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::oeis;
     use crate::reference::backtrack_each;
 
     fn reference(n: u32) -> Vec<Vec<u8>> {

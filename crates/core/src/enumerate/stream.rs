@@ -2,7 +2,8 @@
 //! with bounded memory.
 //!
 //! # How the parallel listing stays in order
-//! The subproblems ([`super::ordered_subproblems`]) fix the first rows of the board, *without*
+//! The subproblems ([`ordered_subproblems`], at the depth [`stream_split_depth`] picks for a
+//! listing's [`SolveOptions`]) fix the first rows of the board, *without*
 //! mirror halving: the mirror images of a prefix's solutions come in the opposite order and much
 //! later, so they cannot be written without keeping them. Their prefixes are in lexicographic
 //! order, so writing each subproblem's solutions in turn gives the global order. Worker threads
@@ -31,13 +32,12 @@ use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
-use super::{SolveOptions, ordered_subproblems, stream_split_depth};
 use crate::boards::BoardFormat;
 use crate::boards::encode::Encoder;
 use crate::kernel::{self, full_mask};
 use crate::split::{self, Subproblem};
 use crate::symmetry::is_canonical_permutation;
-use crate::{Error, check_n};
+use crate::{Error, check_n, oeis};
 
 /// Bytes a worker formats before it hands a chunk to the consumer (64 KiB: large enough that the
 /// shared queue is locked once per ~1,600 solutions of n = 16, small enough to keep memory flat).
@@ -48,6 +48,88 @@ pub const QUEUE_LIMIT: usize = 16 * 1024 * 1024;
 
 /// The most bytes of the head subproblem queued before its worker waits for the consumer (4 MiB).
 pub const HEAD_LIMIT: usize = 4 * 1024 * 1024;
+
+/// The most subproblems an automatic split depth makes (2^18, about 12 MiB of prefixes).
+pub const MAX_STREAM_SUBPROBLEMS: usize = 1 << 18;
+
+/// How to list solutions: threads, format, limit, symmetry classes only, split depth.
+#[derive(Clone, Debug)]
+pub struct SolveOptions {
+    /// Worker threads (at least 1). Default: every logical CPU (`num_cpus::get()`).
+    pub threads: usize,
+    /// How each solution is written. Default: [`BoardFormat::Board`].
+    pub format: BoardFormat,
+    /// Stop after this many solutions (and stop searching). Default: no limit.
+    pub limit: Option<u64>,
+    /// List only the canonical board of each symmetry class (OEIS A002562). Default: false.
+    pub unique: bool,
+    /// Rows fixed per subproblem (1..=16); `None` picks one (see [`stream_split_depth`]).
+    pub split_depth: Option<u32>,
+}
+
+impl Default for SolveOptions {
+    fn default() -> Self {
+        SolveOptions {
+            threads: num_cpus::get(),
+            format: BoardFormat::Board,
+            limit: None,
+            unique: false,
+            split_depth: None,
+        }
+    }
+}
+
+/// Returns the subproblems of the ordered listing of an `n`×`n` board: every prefix with
+/// `depth` rows fixed (no mirror halving), lexicographic; only the left half of row 0 (columns
+/// `0..=(n-1)/2`) when `unique`. A `depth` past n or [`split::MAX_SPLIT_DEPTH`] fixes that many
+/// rows; at most [`split::MAX_SUBPROBLEMS`] subproblems are made.
+///
+/// # Errors
+/// [`Error::BoardTooLarge`] if `n` > [`crate::MAX_N`] (unchecked, n = 64 made prefixes of a
+/// board whose masks wrapped).
+pub fn ordered_subproblems(n: u32, depth: u32, unique: bool) -> Result<Vec<Subproblem>, Error> {
+    check_n(n)?;
+    let mut subs = split::expand(vec![Subproblem::ROOT], n, depth);
+    if unique && n >= 1 {
+        subs.retain(|s| s.prefix.cols().first().is_none_or(|&c| u32::from(c) <= (n - 1) / 2));
+    }
+    Ok(subs)
+}
+
+/// Returns the split depth of an ordered listing of an `n`×`n` board on `threads` workers with
+/// about `bytes_per_solution` bytes each.
+///
+/// The smallest depth with at least 32 subproblems per thread and 2,048 in all (as for
+/// counting, [`split::auto_split_depth`]) whose average output also fits four times per thread
+/// into [`QUEUE_LIMIT`], so workers ahead of the head rarely wait; never more than
+/// [`MAX_STREAM_SUBPROBLEMS`] subproblems. Q(n) comes from OEIS A000170 (n ≤ 27); beyond the
+/// table the output is taken as unbounded and the depth grows to the subproblem cap.
+///
+/// # Errors
+/// [`Error::BoardTooLarge`] if `n` > [`crate::MAX_N`].
+pub fn stream_split_depth(n: u32, threads: usize, bytes_per_solution: usize) -> Result<u32, Error> {
+    check_n(n)?;
+    let target = split::target_subproblems(threads);
+    let want = (QUEUE_LIMIT / (4 * threads.max(1))) as u128;
+    let total = oeis::A000170.get(n).map(|q| q * bytes_per_solution as u128);
+    let deepest = n.min(split::MAX_SPLIT_DEPTH);
+    let mut level = vec![Subproblem::ROOT];
+    let mut depth = 0;
+    while depth < deepest {
+        let small = total.is_some_and(|t| t / level.len() as u128 <= want);
+        if depth >= 1 && level.len() >= target && small {
+            break;
+        }
+        let next: usize = level.iter().map(|s| s.free(n).count_ones() as usize).sum();
+        if next > MAX_STREAM_SUBPROBLEMS {
+            break;
+        }
+        depth += 1;
+        level = split::expand(level, n, depth);
+    }
+    Ok(depth.max(1))
+}
+
 /// A piece of formatted output: whole solutions, and where each ends.
 #[derive(Debug, Default)]
 pub(super) struct Chunk {
@@ -236,7 +318,7 @@ impl Stream {
         // The queued output at most, twice over for the copies a growing chunk makes, and the
         // subproblem list (after the pool: its threads' address space is already taken).
         let queued = (limits.queue + limits.head + options.threads * limits.chunk) as u64 * 2;
-        let list = (super::MAX_STREAM_SUBPROBLEMS * std::mem::size_of::<Subproblem>()) as u64;
+        let list = (MAX_STREAM_SUBPROBLEMS * std::mem::size_of::<Subproblem>()) as u64;
         let what =
             || format!("listing n = {n} on {} thread(s) (output queue and subproblems)", options.threads);
         crate::memory::check(what, queued + list)?;

@@ -63,7 +63,8 @@ pub fn sample_weight(plan: &JoinPlan, index: usize) -> f64 {
 }
 
 use super::bits::low_mask;
-use super::{JoinPlan, Kind, kind_start};
+use super::start::Start;
+use super::unit::{JoinPlan, Kind, kind_start};
 
 /// Returns the pair counts (P_E, P_W) of unit `index` of `plan` (see the module docs): the
 /// quarter-list pairs its east and its west half-board enumerations visit.
@@ -79,9 +80,7 @@ pub fn pair_counts(plan: &JoinPlan, index: usize) -> (u64, u64) {
     let west_rows = start.free_rows(g) & !rows;
     let east = pairs(plan, rows, low_mask(g.h) as u32);
     let west = match group.kind {
-        Kind::Axis { b } => {
-            (1..b).map(|a| pairs(plan, west_rows, super::Start::Axis { a, b }.west_cols(g))).sum()
-        }
+        Kind::Axis { b } => (1..b).map(|a| pairs(plan, west_rows, Start::Axis { a, b }.west_cols(g))).sum(),
         _ => pairs(plan, west_rows, start.west_cols(g)),
     };
     (east, west)

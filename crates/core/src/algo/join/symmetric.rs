@@ -3,7 +3,7 @@
 //! No solution with n > 1 is its own mirror image, so the number of symmetry classes is
 //! U(n) = (Q + F180 + 2·F90) / 8, where F180 and F90 count the solutions fixed by the 180° and
 //! the 90° rotation, and the classes by orbit size are N₂ = F90/2, N₄ = (F180 − F90)/4,
-//! N₈ = (Q − F180)/8 (shared/design/join-algorithm.md §3; checked against A002562 and the
+//! N₈ = (Q − F180)/8 (doc/join-algorithm.md §3; checked against A002562 and the
 //! class table for n ≤ 16 in the tests).
 //!
 //! - F180: a solution fixed by the 180° rotation (R, C) → (n−1−R, n−1−C) is an east half on
@@ -11,11 +11,15 @@
 //!   for odd n, the centre queen). So F180 = Σ over the 2^h row sets S with rev(S) = Sᶜ of the
 //!   east halves whose diagonals are disjoint from their own point reflection d → 2n−2−d.
 //! - F90: a small dedicated backtracker that places the queens in orbits of four cells.
+//!
+//! [`burnside_classes`] classifies a whole count from its total alone (shards added up, a
+//! resumed journal): F180 and F90 are counted afresh.
 
 use super::bits::{low_mask, pdep_soft, reverse};
 use super::half::{Geometry, HalfScratch, Side, for_each_half};
 use super::quarter::QuarterTable;
-use crate::Classes;
+use super::unit::{JoinPlan, MIN_N};
+use crate::{Classes, Error, Plan};
 
 /// Returns F180(n), the solutions of the `n`×`n` board (n ≥ 4, `table` of side ⌊n/2⌋, whole or
 /// row sets, whose row sets are then loaded here one S at a time) fixed by the 180° rotation.
@@ -121,6 +125,38 @@ pub fn subsets_of(free: u64, k: u32) -> impl Iterator<Item = u64> {
     super::bits::colex(free.count_ones(), k).map(move |p| pdep_soft(p, free))
 }
 
+/// Returns the fundamental solutions of the `n`×`n` board by orbit size, given its total `q`
+/// of solutions (from a join count added up over shards or a resumed journal), by Burnside's
+/// lemma: the solutions fixed by the 180° and 90° rotations are counted afresh (the 180° count
+/// rebuilds the quarter table, a fraction of a second up to n = 21). `None` for n = 0 (A002562
+/// starts at n = 1) or when `q` is inconsistent with those counts (not the whole count).
+///
+/// # Errors
+/// [`Error::JoinTooLarge`] if the quarter table does not fit, as for a count.
+pub fn burnside_classes(n: u32, q: u128) -> Result<Option<crate::Classes>, Error> {
+    if n == 0 {
+        return Ok(None);
+    }
+    if n < MIN_N {
+        let classes = small_classes(n);
+        return Ok((classes.solutions() == q).then_some(classes));
+    }
+    let plan = JoinPlan::new(n)?;
+    let f180 = fixed_by_half_turn(&plan.table, n);
+    let f90 = fixed_by_quarter_turn(n);
+    Ok(classes(q, f180, f90))
+}
+
+/// Classifies the solutions of a small board (n < [`MIN_N`]) by the d4 plan, which counts
+/// them by orbit per start constellation (a few hundred boards at most).
+fn small_classes(n: u32) -> crate::Classes {
+    let plan = crate::algo::d4::D4Plan::auto(n, 1).expect("a d4 plan of a board below the join's smallest");
+    (0..plan.len()).map(|i| plan.solve(i, false).classes).fold(crate::Classes::default(), |mut a, c| {
+        a += c;
+        a
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -140,5 +176,17 @@ mod tests {
             assert_eq!(fixed_by_half_turn(&table, n), f180, "F180 n = {n}");
             assert_eq!(fixed_by_quarter_turn(n), f90, "F90 n = {n}");
         }
+    }
+
+    /// Burnside's classes of every board from n = 1, below the join's smallest (classified by
+    /// d4) and above, agree with the known table; a wrong total gives none.
+    #[test]
+    fn burnside_classes_match_the_known_table() {
+        for n in 1..=12 {
+            let q = crate::oeis::A000170.get(n).unwrap();
+            assert_eq!(burnside_classes(n, q).unwrap(), crate::oeis::known_classes(n), "n = {n}");
+        }
+        assert_eq!(burnside_classes(0, 1).unwrap(), None);
+        assert_eq!(burnside_classes(2, 1).unwrap(), None);
     }
 }

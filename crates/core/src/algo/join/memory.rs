@@ -1,0 +1,114 @@
+//! What the join takes of memory and whether it fits: the quarter table and each thread's
+//! buffers ([`per_thread_bytes`]), checked before a plan is built ([`check_memory_for`]).
+
+use super::quarter;
+use super::unit::{MAX_N, Quarters};
+use crate::Error;
+
+/// Returns the bytes of memory available to this process, if known: the least of the node's
+/// `MemAvailable`, the cgroup's room and the Slurm job's limit ([`crate::memory::available`]).
+pub fn available_memory() -> Option<u64> {
+    crate::memory::available()
+}
+
+/// Returns `Ok(())` if the join's quarter table for the `n`×`n` board fits with one thread's
+/// working buffers ([`check_memory_for`] with one thread).
+///
+/// # Errors
+/// [`Error::JoinTooLarge`] otherwise.
+pub fn check_memory(n: u32) -> Result<(), Error> {
+    check_memory_for(n, 1)
+}
+
+/// Returns the most half-boards one unit's matcher stores at once on quarter side `h`
+/// ([`matcher::Matcher::max_stored`]): all of them up to h = 13 (n ≤ 27, where a unit's buffers
+/// stay under 3 GB), 2^23 from h = 14, so that a thread of n = 28–29 fits a node of modest memory.
+pub fn max_stored(h: u32) -> Option<usize> {
+    (h > quarter::MAX_TABLE_H).then_some(1 << 23)
+}
+
+/// Returns the estimated bytes of one thread's working buffers (half-board lists, window
+/// masks, queries, matcher) for quarter side `h`, from the peak resident set a sample of units
+/// added beside the plan (`examples/join_units`, one thread, results/2026-12-01-join-table/):
+/// 58 MiB at h = 11 (n = 22), 285 MiB at h = 12 (n = 24; 357 MiB in a whole `--shard 0/4096`
+/// part, 367 MiB with the south lists kept since results/2026-12-02-join/), 2,141 MiB at
+/// h = 13 (n = 26, 53 units). Taken with a margin for the units no sample met: 72 MiB,
+/// 400 MiB and 2.75 GiB; 4 MiB up to h = 10 (under 2 MB measured at n = 20). At h = 14
+/// (n = 28–29) the matcher stores at most [`max_stored`] half-boards at once, which bounds its
+/// tables but not the half-boards themselves: units of n = 28 peaked at 6.5 and 8.6 GiB
+/// (results/2026-12-02-q28/; one stored whole passed 12 GiB), and the largest of 90 random
+/// units' setups took a one-thread `plan 28` to 15.1 GiB (results/2026-12-02-plan/): taken as
+/// 16 GiB.
+pub fn per_thread_bytes(h: u32) -> u64 {
+    const MIB: u64 = 1 << 20;
+    match h {
+        0..=10 => 4 * MIB,
+        11 => 72 * MIB,
+        12 => 400 * MIB,
+        13 => 2816 * MIB,
+        _ => 16 * 1024 * MIB,
+    }
+}
+
+/// Returns `Ok(())` if the join fits for the `n`×`n` board on `threads` worker threads: n ≤
+/// [`MAX_N`] and the quarter table ([`quarter::estimated_bytes`]) plus `threads` ×
+/// [`per_thread_bytes`] is at most 3/4 of the memory available ([`available_memory`], which
+/// honours the address-space limit), when that is known. Checked before anything is built.
+///
+/// # Errors
+/// [`Error::JoinTooLarge`] otherwise.
+pub fn check_memory_for(n: u32, threads: usize) -> Result<(), Error> {
+    check_memory_with(n, threads, Quarters::for_board(n))
+}
+
+/// Returns the estimated bytes the join of the `n`×`n` board takes on `threads` worker threads
+/// with the quarter lists the join reads there ([`Quarters::for_board`]): the whole quarter
+/// table ([`quarter::estimated_bytes`]) plus `threads` × [`per_thread_bytes`], or from n = 28
+/// `threads` × ([`per_thread_bytes`] + 4 × [`ROW_SET_BYTES`]). What [`check_memory_for`]
+/// checks and `nqueens plan` reports (plus its bookkeeping).
+pub fn memory_bytes(n: u32, threads: usize) -> u64 {
+    let (table, per_thread) = memory_parts(n, Quarters::for_board(n));
+    table.saturating_add(per_thread.saturating_mul(threads.max(1) as u64))
+}
+
+/// Returns (bytes shared by the threads, bytes per thread) of the join of the `n`×`n` board
+/// reading `quarters` (the whole table beyond n = 27: `u64::MAX`, it is never built).
+fn memory_parts(n: u32, quarters: Quarters) -> (u64, u64) {
+    match quarters {
+        Quarters::Table if n / 2 > quarter::MAX_TABLE_H => (u64::MAX, per_thread_bytes(n / 2)),
+        Quarters::Table => (quarter::estimated_bytes(n / 2), per_thread_bytes(n / 2)),
+        Quarters::RowSets => (0, per_thread_bytes(n / 2).saturating_add(4 * ROW_SET_BYTES)),
+    }
+}
+
+/// The most bytes the lists of one row set take at the largest side ([`quarter::MAX_H`] = 14):
+/// 14.1 MB measured for the row set of alternate rows, 1.75 million placements (the test
+/// `row_sets_of_side_14`), taken with a margin.
+pub const ROW_SET_BYTES: u64 = 32 << 20;
+
+/// As [`check_memory_for`], with the quarter lists read from `quarters`: the whole table once,
+/// or four row sets ([`ROW_SET_BYTES`] each) per thread.
+///
+/// # Errors
+/// [`Error::JoinTooLarge`] if it does not fit, or for [`Quarters::Table`] beyond n = 27.
+pub fn check_memory_with(n: u32, threads: usize, quarters: Quarters) -> Result<(), Error> {
+    let (table, per_thread) = memory_parts(n, quarters);
+    let needed = table.saturating_add(per_thread.saturating_mul(threads.max(1) as u64));
+    let available = available_memory();
+    let fits = n <= MAX_N && available.is_none_or(|a| needed <= a / 4 * 3);
+    if fits {
+        Ok(())
+    } else {
+        let mib = |b: u64| b.div_ceil(1 << 20);
+        Err(Error::JoinTooLarge {
+            n,
+            needed_mib: mib(needed),
+            table_mib: mib(table),
+            threads: threads.max(1),
+            per_thread_mib: mib(per_thread),
+            address_space_limit_mib: crate::memory::address_space_limit().map(|b| b >> 20),
+            available_mib: available.map_or(0, |a| a >> 20),
+            max: MAX_N,
+        })
+    }
+}

@@ -1,0 +1,247 @@
+use super::*;
+
+use crate::parallel;
+use crate::reference::backtrack_count;
+
+fn run(plan: &JoinPlan, threads: usize) -> u128 {
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+    parallel::run(plan, &pool, parallel::Progress::Never, false).tally.solutions
+}
+
+/// Solutions containing the given queens (row, column), by the plain backtracker.
+fn with_queens(n: u32, queens: &[(usize, usize)]) -> u128 {
+    let mut count = 0;
+    crate::reference::backtrack_each(n, |q| count += queens.iter().all(|&(r, c)| q[r] == c) as u128);
+    count
+}
+
+#[test]
+fn each_odd_start_equals_a_backtracker_with_its_queens_placed() {
+    for n in [5, 7, 9, 11] {
+        let plan = JoinPlan::new(n).unwrap();
+        let h = (n / 2) as usize;
+        let mut total = 0;
+        for start in Start::all(n) {
+            let (queens, weight) = match start {
+                Start::Centre => (vec![(h, h)], 1),
+                Start::Axis { a, b } => (vec![(h, h + a as usize), (h + b as usize, h)], 8),
+                Start::Even => unreachable!(),
+            };
+            let got = plan.count_start(start);
+            assert_eq!(got, with_queens(n, &queens), "n = {n} {start:?}");
+            total += weight * got;
+        }
+        assert_eq!(total, backtrack_count(n) as u128, "n = {n}");
+    }
+}
+
+#[test]
+fn every_instruction_set_level_gives_the_same_counts() {
+    // Every board the join counts itself up to 16, against the independent backtracker up
+    // to 12 and OEIS A000170 above, at every level this processor runs; the fundamental
+    // solutions (Burnside, over the level's own counts) against A002562.
+    for n in MIN_N..=16 {
+        let want = if n <= 12 { backtrack_count(n) as u128 } else { crate::oeis::A000170.get(n).unwrap() };
+        for level in Level::available() {
+            let mut plan = JoinPlan::new(n).unwrap();
+            plan.set_level(level);
+            assert_eq!(plan.level(), level);
+            assert_eq!(run(&plan, 2), want, "n = {n} {level}");
+            let total = Tally { solutions: want, ..Tally::default() };
+            let unique = plan.classes(&total).map(|c| c.total());
+            assert_eq!(unique, crate::oeis::A002562.get(n), "n = {n} {level}");
+            if n <= 12 {
+                plan.set_sieve_from(0);
+                assert_eq!(run(&plan, 2), want, "n = {n} {level} always sieving");
+            }
+        }
+    }
+}
+
+/// The compacted quarter tables (rows; rows and columns) give the same counts and the same
+/// solutions fixed by the half turn as the full table.
+#[test]
+fn compacted_quarter_tables_give_the_same_counts() {
+    use quarter::Symmetry;
+    for n in [8, 9, 12, 13] {
+        let want = backtrack_count(n) as u128;
+        let full = symmetric::fixed_by_half_turn(&QuarterTable::build_with(n / 2, Symmetry::None), n);
+        for symmetry in [Symmetry::Rows, Symmetry::D4] {
+            let mut plan = JoinPlan::new(n).unwrap();
+            plan.table = QuarterTable::build_with(n / 2, symmetry);
+            assert_eq!(run(&plan, 2), want, "n = {n} {symmetry:?}");
+            assert_eq!(symmetric::fixed_by_half_turn(&plan.table, n), full, "n = {n} {symmetry:?}");
+        }
+    }
+}
+
+/// Row-set plans (each unit loads its own four row sets, the path of n = 28–29) give the
+/// counts of the whole table, OEIS A000170 and, by Burnside over row sets, A002562, on
+/// several thread counts; reduced or not.
+#[test]
+fn row_set_plans_equal_the_whole_table() {
+    for n in MIN_N..=15 {
+        let want = crate::oeis::A000170.get(n).unwrap();
+        let plan = JoinPlan::with_options(n, true, Quarters::RowSets).unwrap();
+        assert_eq!(plan.quarters(), Quarters::RowSets);
+        for threads in [1, 2, 3] {
+            assert_eq!(run(&plan, threads), want, "n = {n} threads = {threads}");
+        }
+        let whole = JoinPlan::new(n).unwrap();
+        assert_eq!(whole.quarters(), Quarters::Table);
+        assert_eq!(
+            symmetric::fixed_by_half_turn(plan.table(), n),
+            symmetric::fixed_by_half_turn(whole.table(), n),
+            "n = {n}"
+        );
+        let total = Tally { solutions: want, ..Tally::default() };
+        assert_eq!(plan.classes(&total).map(|c| c.total()), crate::oeis::A002562.get(n), "n = {n}");
+        if n <= 11 {
+            let plain = JoinPlan::with_options(n, false, Quarters::RowSets).unwrap();
+            assert_eq!(run(&plain, 2), want, "n = {n} unreduced");
+        }
+    }
+    // Unit by unit at n = 18: the same subtotals from either source.
+    let (rows, table) =
+        (JoinPlan::with_options(18, true, Quarters::RowSets).unwrap(), JoinPlan::new(18).unwrap());
+    for index in (0..rows.len()).step_by(101) {
+        assert_eq!(rows.solve(index, true), table.solve(index, true), "n = 18 unit {index}");
+    }
+}
+
+/// The n = 28–29 path against the whole table on real units of large boards: 24 units each
+/// of n = 22, 23, 24 and 25, spread over each plan, give the same subtotals and half-board
+/// counts from row sets as from the table (about a minute and 1.5 GB:
+/// `cargo test --release -- --ignored row_sets_equal_the_table_on_large_boards`).
+#[test]
+#[ignore]
+fn row_sets_equal_the_table_on_large_boards() {
+    for n in 22..=25 {
+        let table = JoinPlan::new(n).unwrap();
+        let rows = JoinPlan::with_options(n, true, Quarters::RowSets).unwrap();
+        assert_eq!(rows.len(), table.len());
+        let step = table.len() / 24 + 1;
+        for index in (step / 2..table.len()).step_by(step) {
+            let (a, b) = (rows.solve(index, true), table.solve(index, true));
+            assert_eq!(a, b, "n = {n} unit {index}");
+            eprintln!("n = {n} unit {index}: {} solutions, {} halves", a.solutions, a.nodes);
+        }
+    }
+}
+
+/// A stored side matched in pieces and codes matched in batches (the bounds of n = 28–29)
+/// give the same counts.
+#[test]
+fn stored_pieces_and_code_batches_give_the_same_counts() {
+    for n in [8, 11, 14, 15] {
+        let want = crate::oeis::A000170.get(n).unwrap();
+        for (cap, batch) in [(1, None), (7, Some(3)), (100, None), (5000, Some(1000)), (usize::MAX, Some(77))]
+        {
+            let mut plan = JoinPlan::with_options(n, true, Quarters::RowSets).unwrap();
+            plan.set_max_stored(Some(cap));
+            plan.set_max_queries(batch);
+            assert_eq!(run(&plan, 2), want, "n = {n} pieces of {cap}, batches of {batch:?}");
+        }
+    }
+    assert_eq!(max_stored(13), None);
+    assert_eq!(max_stored(14), Some(1 << 23));
+}
+
+/// Units solved in steps (the matcher in parts, stored pieces too) count as in one pass; the
+/// shares are positive after the setup and add up to 1; a break ends a unit without counts.
+#[test]
+fn units_in_steps_count_like_one_pass() {
+    for (n, cap) in [(16, None), (16, Some(100)), (17, Some(1000))] {
+        let mut plan = JoinPlan::new(n).unwrap();
+        plan.set_max_stored(cap);
+        plan.set_max_queries(cap.map(|c| 3 * c));
+        let (mut total, mut parted, mut big) = (0u128, 0, (0, 0));
+        for index in 0..plan.len() {
+            let (mut shares, mut calls) = (0.0, 0);
+            let tally = plan
+                .solve_in_steps(index, true, &mut |share| {
+                    assert!((0.0..=1.0).contains(&share), "n = {n} unit {index}: share {share}");
+                    (shares, calls) = (shares + share, calls + 1);
+                    ControlFlow::Continue(())
+                })
+                .unwrap();
+            assert_eq!(tally, plan.solve(index, true), "n = {n} unit {index}");
+            big = big.max((tally.nodes, index));
+            assert!(calls == 0 || (shares - 1.0).abs() < 1e-9, "n = {n} unit {index}: {shares}");
+            parted += usize::from(calls > 2);
+            total += tally.solutions;
+        }
+        assert_eq!(total, crate::oeis::A000170.get(n).unwrap(), "n = {n}");
+        // Units of n < 20 store under 16 blocks: one part each, unless stored in pieces.
+        assert_eq!(parted > 0, cap.is_some(), "n = {n}: {parted} units ran in parts");
+        // A break at the first part's share: no counts.
+        let big = big.1;
+        if cap.is_none() {
+            continue;
+        }
+        let stopped = plan.solve_in_steps(big, false, &mut |share| {
+            if share > 0.0 { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+        });
+        assert_eq!(stopped, None, "n = {n} unit {big}");
+    }
+}
+
+/// The join covers n = 28–29 with row sets: the plan is made without a table, and the whole
+/// table is refused there.
+#[test]
+fn boards_past_27_read_row_sets() {
+    assert_eq!(MAX_N, 29);
+    assert_eq!(Quarters::for_board(27), Quarters::Table);
+    assert_eq!(Quarters::for_board(28), Quarters::RowSets);
+    assert_eq!(Quarters::for_board(29), Quarters::RowSets);
+    // Row sets at a small board are not what makes units long: the board is.
+    assert!(!JoinPlan::with_options(12, true, Quarters::RowSets).unwrap().long_subproblems());
+    assert!(!JoinPlan::new(12).unwrap().long_subproblems());
+    assert!(matches!(check_memory_with(28, 1, Quarters::Table), Err(Error::JoinTooLarge { n: 28, .. })));
+    assert!(matches!(check_memory_for(30, 1), Err(Error::JoinTooLarge { n: 30, max: 29, .. })));
+}
+
+#[test]
+fn thread_counts_agree() {
+    for n in [12, 13] {
+        let plan = JoinPlan::new(n).unwrap();
+        let want = backtrack_count(n) as u128;
+        for threads in [1, 2, 3, 8] {
+            assert_eq!(run(&plan, threads), want, "n = {n} threads = {threads}");
+        }
+    }
+}
+
+#[test]
+fn reduced_and_unreduced_plans_equal_the_backtracker() {
+    for n in MIN_N..=11 {
+        let want = backtrack_count(n) as u128;
+        for reduce in [true, false] {
+            let plan = JoinPlan::with_reduction(n, reduce).unwrap();
+            assert_eq!(run(&plan, 1), want, "n = {n} reduce = {reduce}");
+        }
+    }
+}
+
+/// Issue 32, finding 6: the sampling plan (row sets loaded per unit, the table's lengths
+/// only) has the units, counts and sample weights of the plan with the whole table.
+#[test]
+fn the_sampling_plan_counts_and_weighs_as_the_whole_table() {
+    for n in [12u32, 13, 17] {
+        let whole = JoinPlan::new(n).unwrap();
+        let sample = JoinPlan::for_sampling(n).unwrap();
+        assert_eq!(
+            (sample.len(), sample.quarters(), whole.quarters()),
+            (whole.len(), Quarters::RowSets, Quarters::Table)
+        );
+        assert_eq!(sample.search_bytes(2), whole.search_bytes(2), "the memory of a count");
+        let step = (whole.len() / 60).max(1);
+        for i in (0..whole.len()).step_by(step) {
+            assert_eq!(sample.sample_weight(i), whole.sample_weight(i), "n = {n} unit {i}");
+            sample.prepare(i);
+            assert_eq!(sample.solve(i, true), whole.solve(i, true), "n = {n} unit {i}");
+        }
+        // Unprepared, a unit loads its own lists.
+        assert_eq!(sample.solve(0, false), whole.solve(0, false));
+    }
+}

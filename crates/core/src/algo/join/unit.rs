@@ -1,0 +1,379 @@
+//! The units of a join plan and how one is counted: [`JoinPlan`]'s data (its geometry, quarter
+//! table and units, each a start kind and an east row set), the boards it takes ([`MIN_N`] to
+//! [`MAX_N`]) and where it reads its quarter lists ([`Quarters`]); the rounds that count one
+//! unit in per-thread scratch, and the number every count of a unit is a multiple of. The plan's
+//! constructors and its [`Plan`](crate::Plan) implementation are in `mod.rs`.
+
+use std::cell::RefCell;
+use std::ops::ControlFlow;
+
+use super::bits::{low_mask, reverse};
+use super::half::{FLAG_NORTH_U, FLAG_SOUTH_V, Geometry, HalfScratch, Side, window_codes};
+use super::matcher::{Matcher, Parts};
+use super::quarter::{self, QuarterTable};
+use super::start::Start;
+use crate::Tally;
+use crate::arch::Level;
+
+/// The smallest board the join counts itself; smaller boards fall back to the mirror
+/// backtracker (the output then names `mirror` as the algorithm).
+pub const MIN_N: u32 = 4;
+
+/// The largest board the join supports: quarter side h ≤ [`quarter::MAX_H`] (29; the whole
+/// quarter table up to n = 27, row sets beyond, see [`Quarters`]).
+pub const MAX_N: u32 = 2 * quarter::MAX_H + 1;
+
+/// The kind of a unit: which start configurations it counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Kind {
+    /// Even n.
+    Even,
+    /// Odd n, the centre queen.
+    Centre,
+    /// Odd n, the middle-column queen at (h+b, h) with every middle-row queen (h, h+a),
+    /// 0 < a < b: the east halves do not depend on a, so one stored set serves all a.
+    Axis { b: u32 },
+}
+
+/// One group of units: a kind and the list of row sets it runs on.
+#[derive(Clone, Debug)]
+pub(super) struct Group {
+    pub(super) kind: Kind,
+    pub(super) list: usize,
+    pub(super) first: usize,
+}
+
+/// The join plan of one board: the quarter table and the units (start configuration × east
+/// row set S), in a fixed order.
+#[derive(Debug)]
+pub struct JoinPlan {
+    pub(super) g: Geometry,
+    pub(super) table: QuarterTable,
+    pub(super) level: Level,
+    pub(super) reduce: bool,
+    pub(super) sieve_from: Option<usize>,
+    pub(super) chunk_bits: Option<u32>,
+    pub(super) cuts: Option<u32>,
+    pub(super) max_stored: Option<usize>,
+    pub(super) max_queries: Option<usize>,
+    pub(super) groups: Vec<Group>,
+    pub(super) lists: Vec<Vec<u64>>,
+    pub(super) len: usize,
+}
+
+/// Where a plan's units read the quarter lists from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Quarters {
+    /// The whole quarter table, built once by the plan and shared by every thread (n ≤ 27).
+    Table,
+    /// Each thread loads the lists of the at most four row sets a unit reads, when it starts the
+    /// unit ([`QuarterTable::load_rows`]): a few tens of MB a thread instead of the whole table
+    /// (which at n = 28–29 would take about 65 GB), at the cost of walking those row sets again
+    /// per unit (about 0.1 s at n = 28, against minutes of matching).
+    RowSets,
+}
+
+impl Quarters {
+    /// Returns what the join uses for the `n`×`n` board: the whole table while its side is at
+    /// most [`quarter::MAX_TABLE_H`] (n ≤ 27), row sets beyond.
+    pub fn for_board(n: u32) -> Quarters {
+        if n / 2 <= quarter::MAX_TABLE_H { Quarters::Table } else { Quarters::RowSets }
+    }
+}
+
+/// Per-thread scratch: the half enumerator's buffers, the east masks, the west masks by weight
+/// class and the matcher (reused by every unit the thread runs).
+#[derive(Default)]
+pub(super) struct Scratch {
+    pub(super) half: HalfScratch,
+    /// East window masks (entries past the current end are scratch).
+    east: Vec<u64>,
+    /// West window masks with flags (entries past the current end are scratch).
+    west_raw: Vec<u64>,
+    matcher: Matcher,
+    /// The row sets of the current unit, when the plan reads [`Quarters::RowSets`].
+    pub(super) quarters: QuarterTable,
+}
+
+thread_local! {
+    pub(super) static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
+impl JoinPlan {
+    /// Returns the quarter lists of the unit on east rows `rows` of kind `kind`: the plan's table,
+    /// or the scratch's row-set table loaded with the unit's four row sets (its east and west
+    /// halves' north and south rows).
+    pub(super) fn quarters_for<'a>(
+        &'a self,
+        kind: Kind,
+        rows: u64,
+        quarters: &'a mut QuarterTable,
+    ) -> &'a QuarterTable {
+        if !self.table.is_row_sets() {
+            return &self.table;
+        }
+        let g = &self.g;
+        if quarters.h() != g.h {
+            *quarters = QuarterTable::rows_only(g.h);
+        }
+        let west = kind_start(kind).free_rows(g) & !rows;
+        let (en, es) = g.split_rows(rows);
+        let (wn, ws) = g.split_rows(west);
+        quarters.load_rows(&[en, es, wn, ws]);
+        quarters
+    }
+
+    /// Counts one even or centre unit: enumerates the east halves and the west halves (by
+    /// weight class), stores the smaller side in the matcher and queries it with the other;
+    /// returns (weighted solutions, halves enumerated), or `None` if `steps` stopped it (the
+    /// matcher runs in parts when `steps` is given, see [`Steps`]).
+    pub(super) fn round(
+        &self,
+        kind: Kind,
+        rows: u64,
+        s: &mut Scratch,
+        steps: Steps<'_>,
+    ) -> Option<(u128, u64)> {
+        let g = &self.g;
+        let n = g.n;
+        let start = kind_start(kind);
+        let free = start.free_rows(g);
+        let west_rows = free & !rows;
+        let (mut east_u, mut east_v) = start.taken(g);
+        let (west_u, west_v) = (east_u, east_v);
+        let long = 1u64 << (n - 1);
+        // Row-set weights: `outer` multiplies the whole unit, `plain` weighs west halves with no
+        // long-diagonal queen (even n); see the module docs.
+        let (outer, plain, even_reduced) = match kind {
+            Kind::Even if self.reduce => {
+                let (min, size, palindrome) = orbit(rows, free, n);
+                let mirror = if palindrome { 1 } else { 2 };
+                east_u |= long;
+                east_v |= long;
+                (mirror, if min == rows { size / mirror } else { 0 }, true)
+            }
+            Kind::Centre if self.reduce => (orbit(rows, free, n).1, 1, false),
+            _ => (1, 1, false),
+        };
+        let Scratch { half, east, west_raw, matcher, quarters } = s;
+        let table = self.quarters_for(kind, rows, quarters);
+        let cols = low_mask(g.h) as u32;
+        let e_end = window_codes(table, g, Side::East, rows, cols, east_u, east_v, false, half, east, 0);
+        if e_end == 0 {
+            return Some((0, 0));
+        }
+        let east = &east[..e_end];
+        let w_end = window_codes(
+            table,
+            g,
+            Side::West,
+            west_rows,
+            start.west_cols(g),
+            west_u,
+            west_v,
+            even_reduced,
+            half,
+            west_raw,
+            0,
+        );
+        let halves = (e_end + w_end) as u64;
+        // Weight of a west half by its flags (bits 62 and 63, its weight class): 2 per
+        // long-diagonal queen, else `plain`. Without flags every code is of class 0, and one
+        // weight for all classes spares the matcher a partition by class.
+        let weights = if even_reduced { [plain, 2, 2, 4] } else { [plain; 4] };
+        // Store the smaller side: building costs about as much per stored mask as 20–40
+        // queries; matching is symmetric.
+        let matched = if e_end <= w_end {
+            // The matcher drops the west halves of weight 0 (plain = 0: no long-diagonal queen).
+            count(matcher, self.level, &[(east, 1)], &west_raw[..w_end], weights, steps)?
+        } else {
+            // The west halves grouped by weight in place (1, 2, 4; weight 0 dropped), flags
+            // cleared: no second copy of the stored side (up to 10^8 halves at n = 28).
+            let ends = group_by_weight(&mut west_raw[..w_end], weights);
+            let classes = [
+                (&west_raw[..ends[0]], 1),
+                (&west_raw[ends[0]..ends[1]], 2),
+                (&west_raw[ends[1]..ends[2]], 4),
+            ];
+            count(matcher, self.level, &classes, east, [1; 4], steps)?
+        };
+        Some((outer as u128 * matched as u128, halves))
+    }
+
+    /// Counts one axis unit: the middle-column queen at (h+b, h), east rows `rows`, and the
+    /// middle-row queen at (h, h+a) for every a in `a_range`. The east halves avoid the column
+    /// queen and are stored once; the row queen's two diagonals are window diagonals (a < h),
+    /// so each west query carries them and the matcher drops the east halves that meet them.
+    /// Returns (solutions × 8, halves enumerated), or `None` if `steps` stopped it.
+    pub(super) fn round_axis(
+        &self,
+        b: u32,
+        rows: u64,
+        a_range: std::ops::Range<u32>,
+        s: &mut Scratch,
+        steps: Steps<'_>,
+    ) -> Option<(u128, u64)> {
+        let g = &self.g;
+        let (n, h) = (g.n, g.h);
+        let free = Start::Axis { a: 1, b }.free_rows(g);
+        let west_rows = free & !rows;
+        let (col_u, col_v) = (1u64 << (2 * h + b), 1u64 << (n - 1 - b));
+        let Scratch { half, east, west_raw, matcher, quarters, .. } = s;
+        let table = self.quarters_for(Kind::Axis { b }, rows, quarters);
+        let e_end =
+            window_codes(table, g, Side::East, rows, low_mask(h) as u32, col_u, col_v, false, half, east, 0);
+        if e_end == 0 {
+            return Some((0, 0));
+        }
+        // Every middle-row queen's west halves go into one set, each carrying the queen's two
+        // window diagonals; the count is symmetric, so the smaller of the two sets is stored.
+        let mut w_end = 0;
+        for a in a_range {
+            let start = Start::Axis { a, b };
+            let (fu, fv) = start.taken(g);
+            let row_queen = g.window(Side::East, 1 << (2 * h + a), 1 << (n - 1 + a));
+            let from = w_end;
+            w_end = window_codes(
+                table,
+                g,
+                Side::West,
+                west_rows,
+                start.west_cols(g),
+                fu,
+                fv,
+                false,
+                half,
+                west_raw,
+                from,
+            );
+            for w in &mut west_raw[from..w_end] {
+                *w |= row_queen;
+            }
+        }
+        let halves = (e_end + w_end) as u64;
+        let (stored, other) = if e_end <= w_end {
+            (&east[..e_end], &west_raw[..w_end])
+        } else {
+            (&west_raw[..w_end], &east[..e_end])
+        };
+        let total = count(matcher, self.level, &[(stored, 8)], other, [1; 4], steps)? as u128;
+        Some((total, halves))
+    }
+}
+
+/// Groups the west window codes `codes` in place by their weight `weights[code >> 62]`: those of
+/// weight 1 first, then 2, then 4, each with its flag bits cleared, those of weight 0 last;
+/// returns the ends of the first three groups. (Weights are 0, 1, 2 or 4.)
+fn group_by_weight(codes: &mut [u64], weights: [u32; 4]) -> [usize; 3] {
+    let flag_bits = FLAG_NORTH_U | FLAG_SOUTH_V;
+    // Rank of a weight's group: 1 → 0, 2 → 1, 4 → 2, 0 → 3.
+    let rank = |c: u64| match weights[(c >> 62) as usize] {
+        0 => 3,
+        w => w.trailing_zeros() as usize,
+    };
+    // One pass per group: move every code of rank r to the front of the rest.
+    let mut front = 0;
+    std::array::from_fn(|r| {
+        let start = front;
+        for k in start..codes.len() {
+            if rank(codes[k]) == r {
+                codes.swap(front, k);
+                codes[front] &= !flag_bits;
+                front += 1;
+            }
+        }
+        front
+    })
+}
+
+/// Returns the start configuration whose rows and columns a unit kind uses (for an axis kind,
+/// the free rows do not depend on a).
+pub(super) fn kind_start(kind: Kind) -> Start {
+    match kind {
+        Kind::Even => Start::Even,
+        Kind::Centre => Start::Centre,
+        Kind::Axis { b } => Start::Axis { a: 1, b },
+    }
+}
+
+/// Returns (the least of S, rev(S), Sᶜ, rev(Sᶜ), the number of distinct sets among them,
+/// whether S = rev(S)), where Sᶜ is the complement within `free` and rev mirrors rows top to
+/// bottom.
+pub(super) fn orbit(s: u64, free: u64, n: u32) -> (u64, u32, bool) {
+    let mut sets = [s, reverse(s, n), free & !s, reverse(free & !s, n)];
+    let palindrome = sets[0] == sets[1];
+    sets.sort_unstable();
+    let distinct = 1 + sets.windows(2).filter(|w| w[0] != w[1]).count() as u32;
+    (sets[0], distinct, palindrome)
+}
+
+/// The matcher's progress callback of a unit solved in steps ([`Plan::solve_in_steps`]), or
+/// `None` to match in one part without one.
+type Steps<'a> = Option<&'a mut dyn FnMut(Parts) -> ControlFlow<()>>;
+
+/// The most parts a unit's matcher runs in when solved in steps.
+pub const MAX_PARTS: usize = 64;
+
+/// Returns what [`Matcher::count_coded`] returns, in parts through `steps` when given (`None`
+/// if it stopped the count).
+fn count(
+    matcher: &mut Matcher,
+    level: Level,
+    classes: &[(&[u64], u32)],
+    codes: &[u64],
+    weights: [u32; 4],
+    steps: Steps<'_>,
+) -> Option<u64> {
+    match steps {
+        None => Some(matcher.count_coded(level, classes, codes, weights)),
+        Some(after) => matcher.count_coded_in_parts(level, classes, codes, weights, MAX_PARTS, after),
+    }
+}
+
+impl JoinPlan {
+    /// Counts unit `index` as [`Plan::solve`] does, in parts through `steps` when given; `None`
+    /// if `steps` stopped it.
+    pub(super) fn solve_with(&self, index: usize, stats: bool, steps: Steps<'_>) -> Option<Tally> {
+        let gi = self.groups.partition_point(|gr| gr.first <= index) - 1;
+        let group = &self.groups[gi];
+        let rows = self.lists[group.list][index - group.first];
+        let (solutions, halves) = SCRATCH.with(|s| {
+            let s = &mut s.borrow_mut();
+            s.half.level = self.level;
+            s.matcher.sieve_from = self.sieve_from;
+            s.matcher.chunk_bits = self.chunk_bits;
+            s.matcher.cuts = self.cuts;
+            s.matcher.max_stored = self.max_stored;
+            s.matcher.max_queries = self.max_queries;
+            match group.kind {
+                Kind::Axis { b } => self.round_axis(b, rows, 1..b, s, steps),
+                kind => self.round(kind, rows, s, steps),
+            }
+        })?;
+        Some(Tally { solutions, nodes: if stats { halves as u128 } else { 0 }, ..Tally::default() })
+    }
+}
+
+/// Returns a number every count of the unit (`kind`, east rows `rows`) is a multiple of, from
+/// the weights the rounds apply: an axis unit counts each pair 8 times (one pair (a, b) per D4
+/// orbit); a centre unit (reduced) multiplies its matches by the size of the orbit of its row
+/// set, at least 2 (S and its complement differ); an even unit (reduced) multiplies by 2 unless
+/// S is a palindrome, and weighs west halves `plain` (0, 1 or 2), 2, 2 or 4, where a palindrome
+/// has `plain` 0 or 2. So every unit of n ≥ 4 is a multiple of 2 (Q(n) is even), some of 4 or
+/// 8. Without the reductions every weight is 1 but the axis units'.
+pub(super) fn unit_multiple(g: &Geometry, kind: Kind, rows: u64, reduce: bool) -> u128 {
+    let free = kind_start(kind).free_rows(g);
+    match kind {
+        Kind::Axis { .. } => 8,
+        _ if !reduce => 1,
+        Kind::Centre => u128::from(orbit(rows, free, g.n).1),
+        Kind::Even => {
+            let (min, size, palindrome) = orbit(rows, free, g.n);
+            let mirror = if palindrome { 1 } else { 2 };
+            let plain = if min == rows { size / mirror } else { 0 };
+            // The gcd of the west weights [plain, 2, 2, 4] that can occur.
+            let inner = if plain % 2 == 0 { 2 } else { 1 };
+            u128::from(mirror * inner)
+        }
+    }
+}
