@@ -665,22 +665,7 @@ pub const FULL_BELOW: u64 = 64 << 10;
 /// Returns the bytes an unprivileged process may still write on the file system holding `path`
 /// (`statvfs`), if the system tells.
 pub fn free_bytes(path: &Path) -> Option<u64> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::ffi::OsStrExt;
-        let c = std::ffi::CString::new(path.as_os_str().as_bytes()).ok()?;
-        // SAFETY: statvfs reads a NUL-terminated path and writes the plain-data struct it is given.
-        let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
-        if unsafe { libc::statvfs(c.as_ptr(), &mut st) } != 0 {
-            return None;
-        }
-        Some(st.f_bavail as u64 * st.f_frsize as u64)
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = path;
-        None
-    }
+    crate::sys::free_bytes(path)
 }
 
 /// An open journal that solved subproblems are appended to, from any thread.
@@ -742,7 +727,7 @@ impl Journal {
             .truncate(false)
             .open(path)
             .map_err(io_err)?;
-        if !try_lock(&lock).map_err(io_err)? {
+        if !crate::sys::try_lock(&lock).map_err(io_err)? {
             return Err(JournalError::Busy { path: path.to_path_buf() });
         }
         // Read line by line: memory does not grow with the file, and damage is refused early.
@@ -849,25 +834,6 @@ impl Journal {
             (result, periodic.and(last))
         })
     }
-}
-
-/// Takes an exclusive advisory lock (`flock`) on `file` without waiting; returns false if and only
-/// if another open file description holds it.
-#[cfg(unix)]
-fn try_lock(file: &File) -> io::Result<bool> {
-    use std::os::fd::AsRawFd;
-    // SAFETY: flock on a valid, open descriptor; no memory is passed.
-    if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
-        return Ok(true);
-    }
-    let err = io::Error::last_os_error();
-    if err.kind() == io::ErrorKind::WouldBlock { Ok(false) } else { Err(err) }
-}
-
-/// Without `flock`, no lock is taken.
-#[cfg(not(unix))]
-fn try_lock(_: &File) -> io::Result<bool> {
-    Ok(true)
 }
 
 /// Fsyncs the directory holding `path` so that a new file's name survives a power loss; best

@@ -32,3 +32,4 @@ pub mod merge;
 pub mod run;
 pub mod shard;
 pub mod subtotals;
+mod sys;

@@ -269,21 +269,7 @@ impl ShardResult {
 /// Returns this machine's host name (`gethostname` on Unix, `COMPUTERNAME` elsewhere), if the
 /// system tells, as a shard result records it.
 pub fn host_name() -> Option<String> {
-    #[cfg(unix)]
-    {
-        let mut buf = [0u8; 256];
-        // SAFETY: gethostname writes at most `buf.len()` bytes into the buffer it is given.
-        if unsafe { libc::gethostname(buf.as_mut_ptr().cast(), buf.len()) } != 0 {
-            return None;
-        }
-        let end = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
-        let name = String::from_utf8_lossy(&buf[..end]).into_owned();
-        (!name.is_empty()).then_some(name)
-    }
-    #[cfg(not(unix))]
-    {
-        std::env::var("COMPUTERNAME").ok().filter(|name| !name.is_empty())
-    }
+    crate::sys::host_name()
 }
 
 /// The sum of a complete, consistent set of shards.
