@@ -31,5 +31,7 @@ pub mod journal;
 pub mod merge;
 pub mod run;
 pub mod shard;
+mod shard_result;
 pub mod subtotals;
 mod sys;
+mod verify;
