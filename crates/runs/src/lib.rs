@@ -26,6 +26,7 @@
 #![deny(missing_docs)]
 
 pub mod audit;
+mod breakdown;
 pub mod estimate;
 pub mod journal;
 pub mod merge;
