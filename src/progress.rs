@@ -514,22 +514,7 @@ static ON_TERMINAL: AtomicBool = AtomicBool::new(false);
 pub fn clear_in_signal_handler() {
     if ON_TERMINAL.load(Ordering::SeqCst) {
         const CLEAR: &[u8] = b"\r\x1b[2K";
-        write_stderr_in_signal_handler(CLEAR);
-    }
-}
-
-/// Writes `bytes` to file descriptor 2 with `write(2)` (async-signal-safe: no lock, no
-/// allocation), ignoring a failed or short write: for signal handlers.
-pub fn write_stderr_in_signal_handler(bytes: &[u8]) {
-    // SAFETY: writes a buffer that lives for the call to fd 2; a failed write changes nothing.
-    #[cfg(unix)]
-    unsafe {
-        libc::write(2, bytes.as_ptr().cast(), bytes.len());
-    }
-    // SAFETY: as above; the C runtime's `_write` takes an unsigned count.
-    #[cfg(not(unix))]
-    unsafe {
-        libc::write(2, bytes.as_ptr().cast(), bytes.len() as libc::c_uint);
+        crate::sys::write_stderr(CLEAR);
     }
 }
 
