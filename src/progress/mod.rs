@@ -14,12 +14,18 @@ use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{ProgressBar, ProgressDrawTarget};
 use nqueens::parallel::Run;
 use nqueens::{Observer, Progress};
 
+mod phase;
+mod text;
+
 pub use crate::term::When;
 use crate::term::warn;
+use phase::Phase;
+pub use phase::StopState;
+use text::{clock, human, line, planning_style, style};
 
 impl When {
     /// Returns what the library's runner reports to: nobody for [`When::Never`], else a
@@ -55,36 +61,6 @@ const TICK: Duration = Duration::from_millis(200);
 
 /// Positions of the drawn bar: its resolution.
 const BAR_LENGTH: u64 = 1_000_000;
-
-/// Where a board's count is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[repr(u8)]
-enum Phase {
-    /// No board yet.
-    Idle,
-    /// Building the plan.
-    Planning,
-    /// The plan is built; the run has not begun ([`Observer::planned`]).
-    Built,
-    /// Subproblems are running.
-    Running,
-    /// The run has ended (complete or stopped): what is left is writing it down.
-    Done,
-    /// A stop came while the plan was being built: the process is ending.
-    Exiting,
-}
-
-/// What a graceful stop requested now would wait for ([`Tracker::stop_state_at`]).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum StopState {
-    /// The plan is not built yet: nothing to save, the command may end at once.
-    Planning,
-    /// The run goes on until this happens (in words: "the 2 running subproblems to reach
-    /// their next step (within about a second)").
-    Waiting(String),
-    /// The run has ended; its results are being written.
-    Finishing,
-}
 
 /// The observer of the runner, one per command: for each board the phase, the work done and
 /// the bar (hidden until it is worth showing), redrawn by a ticker thread every [`TICK`] from
@@ -133,113 +109,6 @@ impl Tracker {
             plain: AtomicBool::new(false),
             estimated: AtomicBool::new(false),
             ticking: AtomicBool::new(false),
-        })
-    }
-
-    fn phase(&self) -> Phase {
-        Tracker::phase_of(self.phase_now())
-    }
-
-    /// Returns the phase as a number: one atomic load, so a signal handler may call it
-    /// (async-signal-safe); [`Tracker::stop_state_at`] reads it.
-    pub fn phase_now(&self) -> u8 {
-        self.phase.load(Ordering::SeqCst)
-    }
-
-    fn phase_of(phase: u8) -> Phase {
-        match phase {
-            1 => Phase::Planning,
-            2 => Phase::Built,
-            3 => Phase::Running,
-            4 => Phase::Done,
-            5 => Phase::Exiting,
-            _ => Phase::Idle,
-        }
-    }
-
-    /// Marks the plan as built: from now on a stop has something to wait for (the journal is
-    /// opened next), and [`Tracker::stop_state_at`] says what.
-    ///
-    /// If a stop has already ended the planning ([`Tracker::end_planning`]), this never
-    /// returns: the process is exiting.
-    fn plan_built(&self) {
-        let built = self.phase.compare_exchange(
-            Phase::Planning as u8,
-            Phase::Built as u8,
-            Ordering::SeqCst,
-            Ordering::SeqCst,
-        );
-        while built == Err(Phase::Exiting as u8) {
-            std::thread::park();
-        }
-    }
-
-    /// Returns true if and only if the plan was still being built (or not begun), and marks
-    /// the process as ending: from then on [`Observer::planned`] never returns, so nothing is
-    /// opened or written after a stop that ends the command at once.
-    pub fn end_planning(&self) -> bool {
-        [Phase::Idle, Phase::Planning].into_iter().any(|from| {
-            self.phase
-                .compare_exchange(from as u8, Phase::Exiting as u8, Ordering::SeqCst, Ordering::SeqCst)
-                .is_ok()
-        })
-    }
-
-    /// Returns what a graceful stop requested now waits for (see [`StopState`]).
-    #[cfg(test)]
-    fn stop_state(&self) -> StopState {
-        self.stop_state_at(self.phase_now())
-    }
-
-    /// Returns what a graceful stop requested in `phase` (of [`Tracker::phase_now`], such as
-    /// a signal handler saw it) waits for, with the run's numbers as they are now.
-    pub fn stop_state_at(&self, phase: u8) -> StopState {
-        let running = match Tracker::phase_of(phase) {
-            Phase::Idle | Phase::Planning => return StopState::Planning,
-            Phase::Done | Phase::Exiting => return StopState::Finishing,
-            Phase::Built => return StopState::Waiting("the set-up to end (no subproblem will start)".into()),
-            Phase::Running => *lock(&self.run),
-        };
-        let Some(run) = running else { return StopState::Finishing };
-        let solved = self.solved.load(Ordering::Relaxed);
-        let running = (run.subproblems.saturating_sub(solved)).min(run.threads as u64);
-        let which = if running == 1 {
-            "the running subproblem".to_string()
-        } else {
-            format!("the {running} running subproblems")
-        };
-        if run.devices > 0 {
-            // A device's launch ends within about a second; what it had not finished is
-            // counted again on resume, as a CPU thread's unfinished subproblem is.
-            let cpu = if run.threads > run.devices {
-                " and the CPU threads' subproblems to reach their next step"
-            } else {
-                ""
-            };
-            return StopState::Waiting(format!("the devices' launches to end{cpu} (within about a second)"));
-        }
-        if run.stops_midway {
-            let their = if running == 1 { "its" } else { "their" };
-            // A join unit of n = 28–29 (the join's largest boards) spends 5–40 s on its setup
-            // before its first step.
-            let within = if (28..=29).contains(&run.n) {
-                "within about a second; a join unit spends up to a minute on its setup first"
-            } else {
-                "within about a second"
-            };
-            return StopState::Waiting(format!("{which} to reach {their} next step ({within})"));
-        }
-        let elapsed = lock(&self.since).elapsed().as_secs_f64();
-        StopState::Waiting(match solved {
-            0 => format!("{which} to finish (none has finished in the {} so far)", human(elapsed)),
-            _ => {
-                let each = elapsed * run.threads as f64 / solved as f64;
-                if each < 1.0 {
-                    format!("{which} to finish (under a second each, on average so far)")
-                } else {
-                    format!("{which} to finish (about {} each, on average so far)", human(each))
-                }
-            }
         })
     }
 
@@ -424,87 +293,6 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// The bar's line: the bar takes what the terminal's width leaves, so that the line fits a
-/// 60-column terminal (about 45 columns of text for n = 27 and 123,456 subproblems).
-const TEMPLATE: &str = "n={prefix} {wide_bar} {msg}";
-
-fn style() -> ProgressStyle {
-    ProgressStyle::with_template(TEMPLATE).expect("the template is valid")
-}
-
-fn planning_style() -> ProgressStyle {
-    ProgressStyle::with_template("n={prefix} {spinner} {msg}").expect("the template is valid")
-}
-
-/// Returns the text after the bar: the work done (by estimated cost), the subproblems solved,
-/// the time so far and the time left at the rate so far. The time so far is cut to whole
-/// seconds, the time left rounded to the nearest: cut, it read half a second short on
-/// average, rounded up half a second long, and in a run's last ten seconds either alone was
-/// 10–60% off (results/2026-12-01-eta/).
-fn line(fraction: f64, solved: u64, subproblems: u64, elapsed: f64) -> String {
-    let eta =
-        if fraction > 0.0 { clock((elapsed * (1.0 - fraction) / fraction).round()) } else { "?".to_string() };
-    format!("{} {solved}/{subproblems} {} ETA {eta}", percent(fraction), clock(elapsed))
-}
-
-/// Returns `fraction` as a percentage with the digits that move: "41.2%", "0.123%", "2.1e-9%".
-fn percent(fraction: f64) -> String {
-    let p = 100.0 * fraction;
-    if p >= 1.0 || p == 0.0 {
-        format!("{p:.1}%")
-    } else if p >= 0.001 {
-        format!("{p:.3}%")
-    } else {
-        format!("{p:.1e}%")
-    }
-}
-
-/// Returns `seconds` as the bar shows time: HH:MM:SS up to 100 hours, then days, then years
-/// ("12.5 d", "3.1 y", "2.4e52 y").
-fn clock(seconds: f64) -> String {
-    const DAY: f64 = 86_400.0;
-    const YEAR: f64 = 365.25 * DAY;
-    if !seconds.is_finite() {
-        return "?".into();
-    }
-    let s = seconds.max(0.0);
-    if s < 100.0 * 3600.0 {
-        let t = s as u64;
-        format!("{:02}:{:02}:{:02}", t / 3600, t / 60 % 60, t % 60)
-    } else if s < 1000.0 * DAY {
-        format!("{:.1} d", s / DAY)
-    } else if s < 1e4 * YEAR {
-        format!("{:.1} y", s / YEAR)
-    } else {
-        format!("{:.1e} y", s / YEAR)
-    }
-}
-
-/// Returns `seconds` in words for a message: "45 s", "3 min 20 s", "2 h 05 min", "12 days",
-/// "3.1 years", "2.4e52 years".
-fn human(seconds: f64) -> String {
-    const DAY: f64 = 86_400.0;
-    const YEAR: f64 = 365.25 * DAY;
-    let s = seconds.max(0.0);
-    if !s.is_finite() {
-        "an unknown time".into()
-    } else if s < 60.0 {
-        format!("{:.0} s", s.max(1.0))
-    } else if s < 3600.0 {
-        let t = s.round() as u64;
-        format!("{} min {:02} s", t / 60, t % 60)
-    } else if s < 2.0 * DAY {
-        let t = (s / 60.0).round() as u64;
-        format!("{} h {:02} min", t / 60, t % 60)
-    } else if s < YEAR {
-        format!("{:.0} days", s / DAY)
-    } else if s < 1e4 * YEAR {
-        format!("{:.1} years", s / YEAR)
-    } else {
-        format!("{:.1e} years", s / YEAR)
-    }
-}
-
 /// Whether a bar is drawn on a terminal now: what [`clear_in_signal_handler`] reads.
 static ON_TERMINAL: AtomicBool = AtomicBool::new(false);
 
@@ -519,171 +307,4 @@ pub fn clear_in_signal_handler() {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use indicatif::TermLike;
-
-    #[test]
-    fn progress_modes_parse() {
-        assert_eq!("auto".parse(), Ok(When::Auto));
-        assert_eq!("always".parse(), Ok(When::Always));
-        assert_eq!("never".parse(), Ok(When::Never));
-        assert!("sometimes".parse::<When>().unwrap_err().contains("auto, always or never"));
-    }
-
-    /// A terminal of a given width that keeps what is drawn on it.
-    #[derive(Debug)]
-    struct Screen {
-        width: u16,
-        lines: std::sync::Mutex<Vec<String>>,
-    }
-
-    /// What the bar draws to: a handle on a [`Screen`] the test keeps too.
-    #[derive(Debug)]
-    struct Shared(Arc<Screen>);
-
-    impl TermLike for Shared {
-        fn width(&self) -> u16 {
-            self.0.width
-        }
-        fn move_cursor_up(&self, _: usize) -> std::io::Result<()> {
-            Ok(())
-        }
-        fn move_cursor_down(&self, _: usize) -> std::io::Result<()> {
-            Ok(())
-        }
-        fn move_cursor_right(&self, _: usize) -> std::io::Result<()> {
-            Ok(())
-        }
-        fn move_cursor_left(&self, _: usize) -> std::io::Result<()> {
-            Ok(())
-        }
-        fn write_line(&self, s: &str) -> std::io::Result<()> {
-            self.write_str(s)
-        }
-        fn write_str(&self, s: &str) -> std::io::Result<()> {
-            if !s.is_empty() {
-                self.0.lines.lock().unwrap().push(s.to_string());
-            }
-            Ok(())
-        }
-        fn clear_line(&self) -> std::io::Result<()> {
-            Ok(())
-        }
-        fn flush(&self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-
-    /// Issue 14: the bar wrapped onto two lines in a 60-column terminal; the longest texts
-    /// (a large plan, a tiny fraction done, an ETA in years) fit too.
-    #[test]
-    fn the_bar_fits_a_60_column_terminal() {
-        let cases = [
-            (20, 4_922, 1_685, 0.342, 65.0),
-            (27, 123_456, 98_765, 0.8, 360_000.0),
-            (8, 7, 0, 0.0, 0.0),
-            (63, 2_097_152, 0, 2.5e-40, 5.0),
-            (30, 1_234_567, 12, 3e-9, 7.5),
-        ];
-        for (n, len, solved, fraction, elapsed) in cases {
-            let screen = Arc::new(Screen { width: 60, lines: Default::default() });
-            let target = ProgressDrawTarget::term_like(Box::new(Shared(Arc::clone(&screen))));
-            let bar = ProgressBar::with_draw_target(Some(BAR_LENGTH), target);
-            bar.set_style(style());
-            bar.set_prefix(n.to_string());
-            bar.set_position((fraction * BAR_LENGTH as f64) as u64);
-            bar.set_message(line(fraction, solved, len, elapsed));
-            bar.abandon();
-            let lines = screen.lines.lock().unwrap();
-            let last = lines.last().expect("the bar was drawn");
-            assert!(
-                last.starts_with(&format!("n={n} ")) && last.contains(&format!(" {solved}/{len} ")),
-                "{last}"
-            );
-            assert!(last.contains(" ETA "), "{last}");
-            for line in lines.iter() {
-                assert!(line.chars().count() <= 60, "{} columns: {line}", line.chars().count());
-            }
-        }
-    }
-
-    #[test]
-    fn times_and_fractions_read_as_the_bar_and_the_messages_write_them() {
-        assert_eq!(line(0.25, 10, 40, 30.0), "25.0% 10/40 00:00:30 ETA 00:01:30");
-        assert_eq!(line(0.0, 0, 40, 3.0), "0.0% 0/40 00:00:03 ETA ?");
-        // 3.9 s so far, 2.6 s left at this rate (2.4 s at 62%): the time left is rounded.
-        assert_eq!(line(0.6, 6, 10, 3.9), "60.0% 6/10 00:00:03 ETA 00:00:03");
-        assert_eq!(line(0.62, 6, 10, 3.9), "62.0% 6/10 00:00:03 ETA 00:00:02");
-        assert_eq!(
-            (percent(0.00123), percent(2.1e-11), percent(1.0)),
-            ("0.123%".into(), "2.1e-9%".into(), "100.0%".into())
-        );
-        assert_eq!(clock(3725.0), "01:02:05");
-        assert_eq!(clock(200.0 * 3600.0), "8.3 d");
-        assert_eq!(clock(3.0 * 365.25 * 86_400.0), "3.0 y");
-        assert_eq!(clock(2.4e60), "7.6e52 y");
-        assert_eq!(
-            (human(0.2), human(45.4), human(200.0)),
-            ("1 s".into(), "45 s".into(), "3 min 20 s".into())
-        );
-        assert_eq!((human(7500.0), human(10.0 * 86_400.0)), ("2 h 05 min".into(), "10 days".into()));
-        assert_eq!(human(2.4e60), "7.6e52 years");
-    }
-
-    /// What a stop waits for, from the tracker's state: nothing while the plan is built, the
-    /// next step where the plan stops midway, whole subproblems otherwise.
-    #[test]
-    fn a_stop_says_what_it_waits_for() {
-        let tracker = When::Never.tracker();
-        assert_eq!(tracker.stop_state(), StopState::Planning);
-        tracker.planning(30);
-        assert_eq!(tracker.stop_state(), StopState::Planning);
-        tracker.planned();
-        let waiting = |t: &Tracker| match t.stop_state() {
-            StopState::Waiting(what) => what,
-            other => panic!("{other:?}"),
-        };
-        assert_eq!(waiting(&tracker), "the set-up to end (no subproblem will start)");
-        let run = Run { n: 30, subproblems: 10, work: 20.0, threads: 2, devices: 0, stops_midway: true };
-        tracker.start(&run);
-        assert_eq!(
-            waiting(&tracker),
-            "the 2 running subproblems to reach their next step (within about a second)"
-        );
-        // At n = 28–29 a join unit's setup comes before its first step.
-        tracker.start(&Run { n: 28, ..run });
-        assert_eq!(
-            waiting(&tracker),
-            "the 2 running subproblems to reach their next step (within about a second; a join unit spends up to a minute on its setup first)"
-        );
-        tracker.start(&Run { stops_midway: false, ..run });
-        assert!(
-            waiting(&tracker).starts_with("the 2 running subproblems to finish (none has finished in the ")
-        );
-        tracker.advance(1.0);
-        for _ in 0..9 {
-            tracker.solved(1.0);
-        }
-        // Nine solved at once: not "about 1 s each" (a newcomer saw that of 0.2 ms subproblems).
-        assert_eq!(
-            waiting(&tracker),
-            "the running subproblem to finish (under a second each, on average so far)"
-        );
-        assert_eq!(tracker.fraction(&run), 0.5);
-        // The state a signal saw is told as it was, with the numbers of now.
-        let seen = tracker.phase_now();
-        tracker.finish();
-        assert_eq!(tracker.stop_state(), StopState::Finishing);
-        assert!(matches!(tracker.stop_state_at(seen), StopState::Waiting(_)));
-        // A stop while planning ends it: the plan is never reported built.
-        let tracker = When::Never.tracker();
-        tracker.planning(30);
-        assert!(tracker.end_planning());
-        assert_eq!(tracker.stop_state(), StopState::Finishing);
-        let tracker = When::Never.tracker();
-        tracker.planning(30);
-        tracker.planned();
-        assert!(!tracker.end_planning());
-    }
-}
+mod tests;
