@@ -1,298 +1,195 @@
-//! `nqueens plan N [--shards K]`: what a long run will be before it starts: the algorithm `auto`
-//! picks here, the subproblems, the memory per process, the CPU time estimated from a random
-//! sample counted on this machine, and the command lines for K shards.
+//! The output of `nqueens plan` ([`crate::cmd::plan`]): a [`PlanReport`] written as aligned
+//! `label: value` lines or as one JSON object ([`PlanFormat`]).
 
 use std::io::{self, Write};
-use std::process::ExitCode;
-use std::time::Instant;
 
-use anyhow::Context;
-use nqueens_runs::estimate::{self, CpuEstimate};
-use nqueens_runs::shard::shard_plan_with;
+use nqueens_runs::estimate::{self, CpuEstimate, DeviceEstimate};
 
-use crate::config::PlanConfig;
-use crate::output::PlanFormat;
+use super::PlanFormat;
 
-/// Slurm's default `MaxArraySize` (slurm.conf): an array's task indices are below it.
-const DEFAULT_MAX_ARRAY_SIZE: usize = 1001;
-
-/// The least `--sample-seconds` for a plan of [`nqueens::Plan::long_subproblems`] (the join from
-/// n = 28): a unit there spends 5 s (40 s while the thread's buffers grow) before its first
-/// step (results/2026-12-02-plan/), so the 8 a sample counts at least take about this long.
-const LONG_SAMPLE: f64 = 300.0;
-
-/// Seconds of warning before a Slurm task's time limit in `scripts/slurm-shards.sh` (its
-/// default `--signal-lead`), added to the suggested `--time`.
-const SIGNAL_LEAD: f64 = 120.0;
-
-/// Returns the plan to describe and sample: the one `count --shard I/K` builds
-/// ([`shard_plan_with`]), but for the join at n = 26–27, whose quarter table (6.9 GB) a sample
-/// of a few units does not need: there [`nqueens::JoinPlan::for_sampling`], whose units load
-/// their own row sets, untimed, and whose list lengths (268 MB) weigh them as the table would
-/// (`plan 27` peaked at 9.8 GB; issue 32). Its setup, the walk that finds the lengths, takes
-/// the table's build but the writing of its entries, and its memory figure is still that of a
-/// count with the table. Returns the plan and the bytes of table entries a count writes that
-/// building it did not (0 but for the sample plan).
-///
-/// # Errors
-/// As [`shard_plan_with`].
-fn sample_plan(
-    algorithm: nqueens::Algorithm,
-    n: u32,
-    k: usize,
-    level: nqueens::arch::Level,
-) -> Result<(Box<dyn nqueens::Plan>, u64), nqueens::Error> {
-    use nqueens::algo::join::quarter::{self, MAX_TABLE_H};
-    if algorithm == nqueens::Algorithm::Join && n / 2 == MAX_TABLE_H {
-        let mut plan = nqueens::JoinPlan::for_sampling(n)?;
-        plan.set_level(level);
-        let h = n / 2;
-        let offsets = 4 * ((1u64 << (2 * h)) + 1);
-        return Ok((Box::new(plan), quarter::estimated_bytes(h).saturating_sub(offsets)));
-    }
-    Ok((shard_plan_with(algorithm, n, None, k, nqueens::D4Search::Auto, level)?, 0))
+/// What `nqueens plan` found and suggests, as its formats write it.
+pub struct PlanReport {
+    /// The board side.
+    pub n: u32,
+    /// The number of shards K.
+    pub shards: usize,
+    /// The worker threads of each shard process.
+    pub threads: usize,
+    /// The plan's algorithm (what `auto` resolved to).
+    pub algorithm: nqueens::Algorithm,
+    /// Whether `auto` chose the algorithm on this machine.
+    pub chosen_by_auto: bool,
+    /// The instruction-set level the sample counted at.
+    pub level: nqueens::arch::Level,
+    /// The plan's number of subproblems.
+    pub subproblems: usize,
+    /// The plan's split depth.
+    pub split_depth: u32,
+    /// The memory per process, in MiB.
+    pub memory_mib: u64,
+    /// The `--mem` request suggested for it (the memory and a quarter more).
+    pub mem_request: String,
+    /// The setup seconds per process: building the plan (and opening the devices).
+    pub setup_seconds: f64,
+    /// Of those, the seconds opening the devices took.
+    pub open_seconds: f64,
+    /// The CPU time estimated from a sample, if one was counted on the CPU.
+    pub cpu: Option<CpuEstimate>,
+    /// The CPU sample's seed.
+    pub seed: Option<u64>,
+    /// The threads the CPU sample counted on.
+    pub sample_threads: Option<usize>,
+    /// Why the CPU time was not estimated, where a budget was given but too short.
+    pub unsampled: Option<String>,
+    /// The device time estimated from a sample counted on devices, their names and its seed.
+    pub device: Option<(DeviceEstimate, Vec<String>, u64)>,
+    /// The wall-clock seconds of each shard on such devices, with its setup.
+    pub device_shard_seconds: Option<f64>,
+    /// The suggested `--time` of each shard, in seconds.
+    pub time_limit: Option<f64>,
+    /// The `scripts/slurm-shards.sh` command line.
+    pub sbatch: String,
+    /// The `scripts/parallel-shards.sh` command line.
+    pub parallel: String,
+    /// The job arrays K tasks take at Slurm's default `MaxArraySize`.
+    pub arrays: usize,
+    /// What the plan says of them.
+    pub arrays_note: String,
+    /// The shards that count nothing (K beyond the subproblems).
+    pub empty: usize,
 }
 
-/// Returns the seconds this process takes to write `bytes` of memory it has not touched yet
-/// (the page faults and the zeroing of a table's entries): a 64 MiB buffer written, timed and
-/// scaled. 0 for 0 bytes.
-fn fault_in_seconds(bytes: u64) -> f64 {
-    const SAMPLE: usize = 64 << 20;
-    if bytes == 0 {
-        return 0.0;
-    }
-    let t0 = Instant::now();
-    let mut buffer = vec![0u8; SAMPLE];
-    buffer.fill(1);
-    std::hint::black_box(&buffer);
-    let seconds = t0.elapsed().as_secs_f64();
-    drop(buffer);
-    seconds * bytes as f64 / SAMPLE as f64
-}
-
-/// Prints the plan `config` describes.
+/// Writes `r` to `out` in `format`.
 ///
 /// # Errors
-/// [`super::UsageError`] for a board or algorithm whose plan cannot be built (such as a join table
-/// that does not fit in memory); a failed write.
-pub fn run(config: PlanConfig) -> anyhow::Result<ExitCode> {
-    // The devices the sample counts on first: a driver that starts may install handlers of
-    // its own, which would replace ours. Each shard process opens them too (contexts made,
-    // the kernels compiled): its setup counts that time.
-    let opening = Instant::now();
-    let mut opened = match config.sample.filter(|_| !config.devices.cpu_only()) {
-        Some(_) => Some(super::open_devices(&config.devices)?),
-        None => None,
-    };
-    let open_seconds = opening.elapsed().as_secs_f64();
-    // Nothing to save: a signal ends the command at once, with one line (exit 130 or 143).
-    crate::signals::exit_at_once().context("installing signal handlers")?;
-    let n = config.n;
-    let algorithm = config.algorithm.resolve_for(n, config.threads);
-    let k = config.shards;
-    let built = Instant::now();
-    let level = config.level;
-    let (plan, unwritten) = sample_plan(algorithm, n, k, level).map_err(super::from_library)?;
-    // The sample plan of n = 26–27 walked the quarter table without writing its entries: a
-    // count also writes them, 6.6 GB faulted in (15 of the 28 s of the h = 13 build on the
-    // 2-core VM, as system time), which is timed on a smaller buffer and added.
-    let setup_seconds = built.elapsed().as_secs_f64() + fault_in_seconds(unwritten) + open_seconds;
-    let algorithm = plan.algorithm();
-    let memory_mib = estimate::memory_bytes(plan.as_ref(), config.threads).div_ceil(1 << 20);
-    // Subproblems whose setup alone takes seconds to a minute (the join's from n = 28: a unit's
-    // half-boards, before its first step): the fewest a sample counts would overrun a budget
-    // under LONG_SAMPLE, so none is taken and the reason is printed instead.
-    let unsampled = (plan.long_subproblems() && config.sample.is_some_and(|b| b.as_secs_f64() < LONG_SAMPLE))
-    .then(|| {
-        format!(
-            "not estimated: a {} unit of n = {n} takes minutes, and 5-40 s before it can stop, so the sample needs --sample-seconds {LONG_SAMPLE} or more (results/2026-12-02-plan/ has the estimate of Q(28))",
-            algorithm.name()
-        )
-    });
-    // On devices: the sample counted on them, in groups timed by the wall clock (the CPU
-    // estimate is for CPU threads, which a device run may not have).
-    let on_devices = !config.devices.cpu_only();
-    let seed_of = |seed: Option<u64>| {
-        seed.unwrap_or_else(|| {
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(1, |d| d.as_nanos() as u64)
-        })
-    };
-    let device = match config.sample.filter(|_| on_devices) {
-        None => None,
-        Some(budget) => {
-            let devices = opened.take().unwrap_or_default();
-            let names = nqueens::device_list(&devices, if config.devices.cpu { config.threads } else { 0 });
-            let threads = if config.devices.cpu { config.threads } else { 0 };
-            let options = nqueens::CountOptions { threads, devices, algorithm, level, ..Default::default() };
-            let counter = nqueens::Counter::new(&options).map_err(super::from_library)?;
-            let seed = seed_of(config.seed);
-            let e =
-                estimate::device_time(plan.as_ref(), &counter, budget, seed).map_err(super::from_library)?;
-            Some((e, names, seed))
-        }
-    };
-    let cpu = config
-        .sample
-        .filter(|_| unsampled.is_none() && !on_devices)
-        .map(|budget| {
-            let seed = config.seed.unwrap_or_else(|| {
-                std::time::SystemTime::now()
-                    .duration_since(std::time::UNIX_EPOCH)
-                    .map_or(1, |d| d.as_nanos() as u64)
-            });
-            // On the cores there are: more threads than CPUs would only share them (and the
-            // sample's clocks would count the waiting).
-            let threads = config.threads.min(num_cpus::get().max(1));
-            estimate::cpu_time_on(plan.as_ref(), budget, seed, threads).map(|c| (c, seed, threads))
-        })
-        .transpose()
-        .map_err(super::from_library)?;
-    let (cpu, seed, sample_threads) = match cpu {
-        Some((c, seed, threads)) => (Some(c), Some(seed), Some(threads)),
-        None => (None, None, None),
-    };
-    let threads = config.threads;
-    // Per shard, wall-clock on T threads, with 50% slack for slower nodes and the estimate's
-    // uncertainty, plus the warning lead; at least 5 minutes.
-    let time_limit = cpu.as_ref().map(|c| {
-        let per_shard = (c.cpu_seconds + 2.0 * c.std_error) / k as f64 / threads as f64 + setup_seconds;
-        (per_shard * 1.5 + SIGNAL_LEAD).max(300.0)
-    });
-    // On devices: each shard on devices like these (their wall-clock time, split K ways); not
-    // a time limit for the recipes below, which count on the CPU.
-    let device_shard_seconds = device.as_ref().map(|(e, _, _)| e.seconds / k as f64 + setup_seconds);
-    let mem_request = format!("{}M", memory_mib + memory_mib / 4);
-    let resolved = algorithm.name();
-    let mut sbatch = format!(
-        "scripts/slurm-shards.sh submit {n} {k} --algorithm {resolved} --threads {threads} --mem {mem_request}"
-    );
-    if let Some(t) = time_limit {
-        sbatch.push_str(&format!(" --time {}", hms(t)));
+/// The first write error.
+pub fn write_plan(out: &mut impl Write, format: PlanFormat, r: &PlanReport) -> io::Result<()> {
+    match format {
+        PlanFormat::Json => write_json(out, r),
+        PlanFormat::Text => write_text(out, r),
     }
-    let parallel = format!("scripts/parallel-shards.sh {n} {k} --algorithm {resolved} -t {threads}");
-    // Slurm refuses an array of MaxArraySize tasks or more (1001 by default, often left so):
-    // the recipe splits K into arrays of at most that many, which the plan says.
-    let arrays = k.div_ceil(DEFAULT_MAX_ARRAY_SIZE);
-    let arrays_note = format!(
-        "{k} task(s) in job arrays of at most the cluster's MaxArraySize tasks (`scontrol show config`; --max-array overrides): {arrays} array(s) at Slurm's default {DEFAULT_MAX_ARRAY_SIZE}; --throttle P runs at most P at once"
-    );
-    let empty = k.saturating_sub(plan.len());
-    let mut out = io::stdout().lock();
-    match config.format {
-        PlanFormat::Json => {
-            let value = serde_json::json!({
-                "n": n,
-                "shards": k,
-                "algorithm": resolved,
-                "isa": level.isa().name(),
-                "split_depth": plan.split_depth(),
-                "subproblems": plan.len(),
-                "memory_mib": memory_mib,
-                "setup_seconds": setup_seconds,
-                "cpu_seconds": cpu.as_ref().map(|c| c.cpu_seconds),
-                "cpu_seconds_std_error": cpu.as_ref().map(|c| c.std_error),
-                "cpu_not_estimated": unsampled,
-                "cpu_core_years": cpu.as_ref().map(|c| c.cpu_seconds / YEAR),
-                "sampled": cpu.as_ref().map(|c| c.sampled),
-                "seed": seed,
-                "sample_threads": sample_threads,
-                "weighed": cpu.as_ref().map(|c| c.weighed),
-                "strata": cpu.as_ref().map(|c| c.strata),
-                "sampled_share_counted": cpu.as_ref().map(|c| c.counted_share),
-                "time_limit_seconds": time_limit,
-                "sbatch": sbatch,
-                "slurm_arrays_at_default_max_array_size": arrays,
-                "empty_shards": empty,
-                "parallel": parallel,
-                "devices": device.as_ref().map(|d| &d.1),
-                "device_seconds": device.as_ref().map(|d| d.0.seconds),
-                "device_seconds_std_error": device.as_ref().map(|d| d.0.std_error),
-                "device_sampled": device.as_ref().map(|d| d.0.sampled),
-                "device_group_size": device.as_ref().map(|d| d.0.group_size),
-                "device_seed": device.as_ref().map(|d| d.2),
-                "device_seconds_per_shard": device_shard_seconds,
-            });
-            writeln!(out, "{value}").context("writing the plan")?;
+}
+
+/// Writes `r` as one JSON object on one line.
+fn write_json(out: &mut impl Write, r: &PlanReport) -> io::Result<()> {
+    let value = serde_json::json!({
+        "n": r.n,
+        "shards": r.shards,
+        "algorithm": r.algorithm.name(),
+        "isa": r.level.isa().name(),
+        "split_depth": r.split_depth,
+        "subproblems": r.subproblems,
+        "memory_mib": r.memory_mib,
+        "setup_seconds": r.setup_seconds,
+        "cpu_seconds": r.cpu.as_ref().map(|c| c.cpu_seconds),
+        "cpu_seconds_std_error": r.cpu.as_ref().map(|c| c.std_error),
+        "cpu_not_estimated": r.unsampled,
+        "cpu_core_years": r.cpu.as_ref().map(|c| c.cpu_seconds / YEAR),
+        "sampled": r.cpu.as_ref().map(|c| c.sampled),
+        "seed": r.seed,
+        "sample_threads": r.sample_threads,
+        "weighed": r.cpu.as_ref().map(|c| c.weighed),
+        "strata": r.cpu.as_ref().map(|c| c.strata),
+        "sampled_share_counted": r.cpu.as_ref().map(|c| c.counted_share),
+        "time_limit_seconds": r.time_limit,
+        "sbatch": r.sbatch,
+        "slurm_arrays_at_default_max_array_size": r.arrays,
+        "empty_shards": r.empty,
+        "parallel": r.parallel,
+        "devices": r.device.as_ref().map(|d| &d.1),
+        "device_seconds": r.device.as_ref().map(|d| d.0.seconds),
+        "device_seconds_std_error": r.device.as_ref().map(|d| d.0.std_error),
+        "device_sampled": r.device.as_ref().map(|d| d.0.sampled),
+        "device_group_size": r.device.as_ref().map(|d| d.0.group_size),
+        "device_seed": r.device.as_ref().map(|d| d.2),
+        "device_seconds_per_shard": r.device_shard_seconds,
+    });
+    writeln!(out, "{value}")
+}
+
+/// Writes `r` as aligned `label: value` lines.
+fn write_text(out: &mut impl Write, r: &PlanReport) -> io::Result<()> {
+    let PlanReport {
+        n,
+        shards: k,
+        threads,
+        algorithm,
+        level,
+        subproblems,
+        split_depth,
+        memory_mib,
+        setup_seconds,
+        open_seconds,
+        cpu,
+        seed,
+        sample_threads,
+        unsampled,
+        device,
+        sbatch,
+        parallel,
+        empty,
+        ..
+    } = r;
+    let (resolved, mem_request, arrays_note) = (algorithm.name(), &r.mem_request, &r.arrays_note);
+    let how = if r.chosen_by_auto { " (chosen by auto on this machine)" } else { "" };
+    match device {
+        Some((_, names, _)) => {
+            writeln!(out, "board:        n = {n}, K = {k} shard(s) on {}", names.join(","))?
         }
-        PlanFormat::Text => {
-            let mut write_text = || -> io::Result<()> {
-                let how = if config.algorithm == nqueens::Algorithm::Auto {
-                    " (chosen by auto on this machine)"
-                } else {
-                    ""
-                };
-                match &device {
-                    Some((_, names, _)) => {
-                        writeln!(out, "board:        n = {n}, K = {k} shard(s) on {}", names.join(","))?
-                    }
-                    None => writeln!(out, "board:        n = {n}, K = {k} shard(s) of {threads} thread(s)")?,
-                }
-                writeln!(out, "algorithm:    {resolved}{how}")?;
-                if device.is_none() {
-                    writeln!(
-                        out,
-                        "isa:          {level} (the CPU time below is for this level on this machine)"
-                    )?;
-                }
+        None => writeln!(out, "board:        n = {n}, K = {k} shard(s) of {threads} thread(s)")?,
+    }
+    writeln!(out, "algorithm:    {resolved}{how}")?;
+    if device.is_none() {
+        writeln!(out, "isa:          {level} (the CPU time below is for this level on this machine)")?;
+    }
+    writeln!(
+        out,
+        "subproblems:  {} (about {} per shard), split depth {}",
+        subproblems,
+        subproblems.div_ceil(*k),
+        split_depth
+    )?;
+    writeln!(out, "memory:       about {memory_mib} MiB per process (request --mem {mem_request})")?;
+    if device.is_some() {
+        writeln!(
+            out,
+            "setup:        {setup_seconds:.2} s per process (opening the devices: {open_seconds:.2} s; building the plan)"
+        )?;
+    } else {
+        writeln!(out, "setup:        {setup_seconds:.2} s per process (building the plan)")?;
+    }
+    if let Some((e, names, seed)) = &device {
+        write_device(out, e, &names.join(","), *k, *setup_seconds, *seed)?;
+    }
+    match cpu {
+        _ if device.is_some() => {}
+        Some(c) => {
+            write_cpu(out, c, *k, *threads, *algorithm)?;
+            if let (Some(seed), Some(t)) = (seed, sample_threads) {
                 writeln!(
                     out,
-                    "subproblems:  {} (about {} per shard), split depth {}",
-                    plan.len(),
-                    plan.len().div_ceil(k),
-                    plan.split_depth()
+                    "sample:       seed {seed}, on {t} thread(s) (--seed {seed} draws the same subproblems in the same order; how many fit the budget varies with the machine)"
                 )?;
-                writeln!(
-                    out,
-                    "memory:       about {memory_mib} MiB per process (request --mem {mem_request})"
-                )?;
-                if device.is_some() {
-                    writeln!(
-                        out,
-                        "setup:        {setup_seconds:.2} s per process (opening the devices: {open_seconds:.2} s; building the plan)"
-                    )?;
-                } else {
-                    writeln!(out, "setup:        {setup_seconds:.2} s per process (building the plan)")?;
-                }
-                if let Some((e, names, seed)) = &device {
-                    write_device(&mut out, e, &names.join(","), k, setup_seconds, *seed)?;
-                }
-                match &cpu {
-                    _ if device.is_some() => {}
-                    Some(c) => {
-                        write_cpu(&mut out, c, k, threads, algorithm)?;
-                        if let (Some(seed), Some(t)) = (seed, sample_threads) {
-                            writeln!(
-                                out,
-                                "sample:       seed {seed}, on {t} thread(s) (--seed {seed} draws the same subproblems in the same order; how many fit the budget varies with the machine)"
-                            )?;
-                        }
-                    }
-                    None => match &unsampled {
-                        Some(why) => writeln!(out, "CPU time:     {why}")?,
-                        None => writeln!(out, "CPU time:     not estimated (--sample-seconds 0)")?,
-                    },
-                }
-                if empty > 0 {
-                    writeln!(
-                        out,
-                        "empty:        {empty} shard(s): K exceeds the {} subproblems, so shards {}..{} count nothing (each still writes a result, which merge needs)",
-                        plan.len(),
-                        plan.len(),
-                        k - 1
-                    )?;
-                }
-                writeln!(out, "slurm:        {sbatch}")?;
-                writeln!(out, "arrays:       {arrays_note}")?;
-                writeln!(out, "parallel:     {parallel}")?;
-                Ok(())
-            };
-            write_text().context("writing the plan")?;
+            }
         }
+        None => match unsampled {
+            Some(why) => writeln!(out, "CPU time:     {why}")?,
+            None => writeln!(out, "CPU time:     not estimated (--sample-seconds 0)")?,
+        },
     }
-    out.flush().context("writing the plan")?;
-    Ok(ExitCode::SUCCESS)
+    if *empty > 0 {
+        writeln!(
+            out,
+            "empty:        {empty} shard(s): K exceeds the {} subproblems, so shards {}..{} count nothing (each still writes a result, which merge needs)",
+            subproblems,
+            subproblems,
+            k - 1
+        )?;
+    }
+    writeln!(out, "slurm:        {sbatch}")?;
+    writeln!(out, "arrays:       {arrays_note}")?;
+    writeln!(out, "parallel:     {parallel}")?;
+    Ok(())
 }
 
 /// Writes the CPU time lines of the text format (`algorithm`: the plan's, which says what a
@@ -441,7 +338,7 @@ fn human(seconds: f64) -> String {
 }
 
 /// Returns `seconds`, rounded up to the minute, as sbatch's `D-HH:MM:SS` or `HH:MM:SS`.
-fn hms(seconds: f64) -> String {
+pub fn hms(seconds: f64) -> String {
     let minutes = (seconds / 60.0).ceil() as u64;
     let (d, h, m) = (minutes / 1440, minutes / 60 % 24, minutes % 60);
     if d > 0 { format!("{d}-{h:02}:{m:02}:00") } else { format!("{h}:{m:02}:00") }
