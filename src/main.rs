@@ -8,6 +8,7 @@ mod config;
 mod output;
 mod progress;
 mod signals;
+mod sys;
 mod term;
 
 use std::io;
@@ -21,11 +22,7 @@ fn main() -> ExitCode {
     // A write beyond the file size limit (`ulimit -f`) fails with EFBIG instead of killing the
     // process (SIGXFSZ's default action), so a finished result is written elsewhere and no
     // temporary file is left behind.
-    #[cfg(unix)]
-    // SAFETY: setting a signal's disposition to SIG_IGN before any thread starts.
-    unsafe {
-        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
-    }
+    sys::ignore_file_size_signal();
     // The long version (commit, CPU features) is known only at run time.
     let parsed = cli::Opts::command()
         .long_version(cli::long_version())
@@ -93,7 +90,7 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
 /// a closed standard output gives once [`stdout_was_closed`] has put `/dev/full` there.
 fn is_stdout_full(err: &anyhow::Error) -> bool {
     err.chain()
-        .any(|e| e.downcast_ref::<io::Error>().is_some_and(|io| io.raw_os_error() == Some(libc::ENOSPC)))
+        .any(|e| e.downcast_ref::<io::Error>().is_some_and(|io| io.raw_os_error() == Some(sys::ENOSPC)))
 }
 
 /// Whether file descriptor 1 was closed when the process started, recorded before the Rust
@@ -105,8 +102,7 @@ static STDOUT_CLOSED_AT_START: std::sync::atomic::AtomicBool = std::sync::atomic
 /// Runs from `.init_array`, before the Rust runtime's start-up: records whether stdout is closed.
 #[cfg(target_os = "linux")]
 extern "C" fn record_closed_stdout() {
-    // SAFETY: F_GETFD only reads the flags of descriptor 1, or fails with EBADF if it is closed.
-    if unsafe { libc::fcntl(1, libc::F_GETFD) } == -1 {
+    if sys::descriptor_closed(1) {
         STDOUT_CLOSED_AT_START.store(true, std::sync::atomic::Ordering::Relaxed);
     }
 }
@@ -122,15 +118,7 @@ static RECORD_CLOSED_STDOUT: extern "C" fn() = record_closed_stdout;
 fn stdout_was_closed() -> bool {
     #[cfg(target_os = "linux")]
     if STDOUT_CLOSED_AT_START.load(std::sync::atomic::Ordering::Relaxed) {
-        // SAFETY: opening a device and duplicating the new descriptor onto 1, which the runtime
-        // holds open on /dev/null; no Rust handle owns descriptor 1's file.
-        unsafe {
-            let full = libc::open(c"/dev/full".as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
-            if full >= 0 {
-                libc::dup2(full, 1);
-                libc::close(full);
-            }
-        }
+        sys::put_dev_full_on_stdout();
         return true;
     }
     false

@@ -71,10 +71,7 @@ fn stopped_line(signal: i32) -> &'static [u8] {
 fn take_over_stop_signals() {
     #[cfg(unix)]
     for signal in STOP_SIGNALS {
-        // SAFETY: setting a disposition to SIG_DFL, before our handlers are registered.
-        unsafe {
-            libc::signal(signal, libc::SIG_DFL);
-        }
+        crate::sys::default_action(signal);
     }
 }
 
@@ -94,7 +91,7 @@ pub fn exit_at_once() -> io::Result<()> {
         unsafe {
             signal_hook::low_level::register(signal, move || {
                 crate::progress::clear_in_signal_handler();
-                crate::progress::write_stderr_in_signal_handler(line);
+                crate::sys::write_stderr(line);
                 signal_hook::low_level::exit(code)
             })
         }?;
@@ -174,8 +171,7 @@ impl Stop {
                     // may still be running, whose libraries' exit handlers freed their memory
                     // under them ("double free or corruption" after a SIGTERM during a
                     // `--device opencl` start, found by a break-it round).
-                    // SAFETY: `_exit` ends the process at once; stderr is unbuffered.
-                    unsafe { libc::_exit(i32::from(exit_code(sig))) }
+                    crate::sys::exit_now(i32::from(exit_code(sig)))
                 }
                 // The plan got built meanwhile: the run stops before its first subproblem.
                 StopState::Planning => {}

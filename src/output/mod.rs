@@ -6,6 +6,7 @@
 mod bfile;
 mod csv;
 mod json;
+mod plan;
 mod text;
 
 use std::io::{self, Write};
@@ -14,6 +15,8 @@ use std::str::FromStr;
 use serde::Serialize;
 
 use nqueens::{Classes, Count, oeis};
+
+pub use plan::{PlanReport, hms, write_plan};
 
 /// One counted board, as every format writes it.
 #[derive(Clone, Debug, PartialEq, Serialize)]

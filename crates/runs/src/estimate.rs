@@ -105,13 +105,8 @@ pub struct CpuEstimate {
 /// Unix); wall-clock seconds since an arbitrary start where that clock is missing (other
 /// systems: the estimate then counts other load on the machine too).
 pub fn thread_cpu_seconds() -> f64 {
-    #[cfg(unix)]
-    {
-        let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
-        // SAFETY: `ts` is a valid, writable timespec for the duration of the call.
-        if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) } == 0 {
-            return ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9;
-        }
+    if let Some(seconds) = crate::sys::thread_cpu_seconds() {
+        return seconds;
     }
     static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
     START.get_or_init(std::time::Instant::now).elapsed().as_secs_f64()

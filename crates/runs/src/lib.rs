@@ -26,9 +26,13 @@
 #![deny(missing_docs)]
 
 pub mod audit;
+mod breakdown;
 pub mod estimate;
 pub mod journal;
 pub mod merge;
 pub mod run;
 pub mod shard;
+mod shard_result;
 pub mod subtotals;
+mod sys;
+mod verify;
