@@ -124,9 +124,9 @@ impl Stats {
 }
 
 impl Record {
-    /// Returns the record of `count`, checked against the OEIS tables (see [`oeis::check`]).
+    /// Returns the record of `count`, checked against the OEIS tables (see [`Count::check_known`]).
     pub fn new(count: &Count) -> Record {
-        let (verified, _) = oeis::check(count);
+        let (verified, _) = count.check_known();
         Record { verified, ..Record::with_table(count, &oeis::A000170) }
     }
 

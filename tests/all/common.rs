@@ -127,13 +127,16 @@ pub fn peak_rss_within(seconds: f64, args: &[&str]) -> (i32, String, u64) {
     // not yet reaped.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
     loop {
+        // SAFETY: a plain system call on this test's own child or process, with pointers to live locals.
         let got = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
         if got == pid {
             break;
         }
         assert_eq!(got, 0, "wait4: {}", std::io::Error::last_os_error());
         if start.elapsed().as_secs_f64() > seconds {
+            // SAFETY: a plain system call on this test's own child or process, with pointers to live locals.
             unsafe { libc::kill(pid, libc::SIGINT) };
+            // SAFETY: a plain system call on this test's own child or process, with pointers to live locals.
             assert_eq!(unsafe { libc::wait4(pid, &mut status, 0, &mut usage) }, pid);
             break;
         }

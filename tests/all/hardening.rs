@@ -451,6 +451,7 @@ fn finding_8_the_journal_fixes_the_algorithm() {
         assert!(start.elapsed() < Duration::from_secs(20));
         std::thread::sleep(Duration::from_millis(10));
     }
+    // SAFETY: a plain system call on this test's own child or process, with pointers to live locals.
     unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
     let out = child.wait_with_output().unwrap();
     let stderr = String::from_utf8(out.stderr).unwrap();
@@ -563,6 +564,7 @@ fn finding_12_crlf_journals_slurm_merges_boms_empty_boards_and_signals() {
                 .spawn()
                 .unwrap();
             std::thread::sleep(Duration::from_millis(500));
+            // SAFETY: a plain system call on this test's own child or process, with pointers to live locals.
             unsafe { libc::kill(child.id() as i32, signal) };
             let out = child.wait_with_output().unwrap();
             let stderr = String::from_utf8(out.stderr).unwrap();

@@ -146,6 +146,7 @@ fn measured_cpu_seconds(n: u32, algorithm: &str) -> f64 {
     fn children() -> f64 {
         // SAFETY: getrusage writes into the zeroed struct it is given.
         let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+        // SAFETY: a plain system call on this test's own child or process, with pointers to live locals.
         unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut u) };
         let t = |v: libc::timeval| v.tv_sec as f64 + v.tv_usec as f64 * 1e-6;
         t(u.ru_utime) + t(u.ru_stime)

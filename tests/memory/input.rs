@@ -49,6 +49,7 @@ fn fed(
     // SAFETY: wait4 on our own child with valid pointers to plain data; `child` is not waited
     // for again (dropping it does not wait).
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: a plain system call on this test's own child or process, with pointers to live locals.
     let pid = unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage) };
     assert_eq!(pid, child.id() as libc::pid_t, "wait4: {}", std::io::Error::last_os_error());
     assert!(libc::WIFEXITED(status), "the checker was killed: status {status}");

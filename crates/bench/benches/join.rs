@@ -1,7 +1,7 @@
 //! Join counter benchmarks: whole counts (`par`, every CPU) against the mirror backtracker, and
 //! the bit-sliced matcher alone. Answers are checked outside the timed loop.
 //!
-//! `cargo bench -p nqueens-bench --bench join` (about a minute). Figures and machine: results/2026-11-29-join.md.
+//! `cargo bench -p nqueens-bench --bench join` (about a minute). Figures and machine: results/2026-11-29-join/.
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use nqueens::algo::join::matcher::{Matcher, Query, naive_count};

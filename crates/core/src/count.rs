@@ -91,6 +91,37 @@ pub struct Count {
 }
 
 impl Count {
+    /// Checks every count of `count` against the OEIS tables ([`crate::oeis`]): solutions against A000170, and, when the
+    /// count carries them, fundamental solutions against A002562 and the classes against
+    /// [`crate::oeis::CLASSES`].
+    ///
+    /// Returns `Some(false)` if any known value differs, `Some(true)` if all that are known agree
+    /// and the solutions are known, `None` (unverified) if n is beyond A000170; and one line per
+    /// mismatch, e.g. `A002562: counted 13, known 12`.
+    pub fn check_known(&self) -> (Option<bool>, Vec<String>) {
+        let count = self;
+        let n = count.n;
+        let mut mismatches = Vec::new();
+        let solutions = crate::oeis::A000170.verify(n, count.solutions);
+        if solutions == Some(false) {
+            let known = crate::oeis::A000170.get(n).expect("a mismatch implies a known value");
+            mismatches.push(format!("A000170: counted {}, known {known}", count.solutions));
+        }
+        if let Some(unique) = count.unique
+            && let Some(known) = crate::oeis::A002562.get(n).filter(|&k| k != unique)
+        {
+            mismatches.push(format!("A002562: counted {unique}, known {known}"));
+        }
+        if let Some(classes) = count.classes
+            && let Some(known) = crate::oeis::known_classes(n).filter(|&k| k != classes)
+        {
+            let show = |c: crate::Classes| format!("{}/{}/{}/{}", c.orbit8, c.orbit4, c.orbit2, c.orbit1);
+            mismatches.push(format!("classes 8/4/2/1: counted {}, known {}", show(classes), show(known)));
+        }
+        let verified = if !mismatches.is_empty() { Some(false) } else { solutions };
+        (verified, mismatches)
+    }
+
     /// Returns the count of the `n`×`n` board: `solutions` and the fundamental solutions
     /// `classes`, counted with `algorithm`; the other fields empty (no instruction-set level, no
     /// time, no threads, subproblems or nodes). For counts assembled elsewhere, such as shards

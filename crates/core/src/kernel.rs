@@ -93,7 +93,7 @@ pub fn count_completions<const NODES: bool>(
 ///
 /// Checked once per board with four empty rows, the look-ahead drops about a third of the
 /// search's placements (n = 14: 27.4 M → 19.8 M) and makes the count about 10% faster (n = 15,
-/// one thread; `results/2026-11-29-d4.md`); checking at five or six empty rows as well costs this
+/// one thread; `results/2026-11-29-d4/`); checking at five or six empty rows as well costs this
 /// kernel more than it saves. The D4 counter uses its own mask (see [`crate::algo::d4::search`]).
 pub const LOOKAHEAD: u64 = 1 << 4;
 

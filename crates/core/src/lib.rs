@@ -53,17 +53,26 @@
 //! ```
 //!
 //! # Layers
-//! Each module imports only modules below it (tests aside):
+//! Each module uses only the modules of the rows below its own; the modules of one row are
+//! independent of each other; and no files form a circle (tests aside). `tests/layers.rs` reads
+//! every production file's paths, through re-exports, and checks this table:
 //!
 //! | layer | modules |
 //! | --- | --- |
-//! | the whole count | [`Counter`], [`count()`] (`count.rs`); [`enumerate`], [`check`] |
+//! | the whole count | `count` ([`Counter`], [`count()`]), [`enumerate`], [`check`] |
+//! | known values | [`oeis`] (A000170, A002562, the classes) |
 //! | the runner | [`parallel`]: a rayon pool solves a [`Plan`]'s subproblems |
-//! | the algorithms | [`algo`]: [`mirror`](algo::mirror), [`d4`](algo::d4), [`join`](algo::join), their plans and searches |
+//! | the algorithms' choice | [`algo`]: [`make_plan`], `Algorithm::resolve` |
+//! | the algorithms | [`algo::mirror`], [`algo::d4`], [`algo::join`]: their plans and searches |
+//! | the subproblems' weights | [`algo::weight`] |
 //! | shared vocabulary | [`plan`]: [`Plan`], [`Tally`], [`Classes`], [`Algorithm`] |
-//! | building blocks | [`split`] (row prefixes), [`kernel`] (the sequential search), [`memory`], [`symmetry`], [`boards`], [`construct`], [`oeis`], [`reference`](mod@reference) |
+//! | prefixes and boards | [`split`] (row prefixes), [`construct`] |
+//! | the sequential search and the boards | [`kernel`], [`boards`], [`symmetry`], [`reference`](mod@reference) |
+//! | attacks | [`attack`] (lines and who attacks whom) |
+//! | memory | [`memory`] |
 //! | the SIMD layer | [`arch`]: instruction-set [`Level`](arch::Level)s and the traits the kernels are written against |
-//! | leaves | [`error`] ([`Error`]), [`limits`] ([`MAX_N`]) |
+//! | errors | [`error`] ([`Error`]) |
+//! | limits | [`limits`] ([`MAX_N`]) |
 //!
 //! Long runs (checkpoint journal, shards, merge, audit, estimates) are the `nqueens-runs` crate;
 //! the command line is `nqueens-cli`.

@@ -152,36 +152,6 @@ pub fn known_classes(n: u32) -> Option<crate::Classes> {
     Some(crate::Classes { orbit8, orbit4, orbit2, orbit1: (n == 1) as u128 })
 }
 
-/// Checks every count of `count` against the tables: solutions against A000170, and, when the
-/// count carries them, fundamental solutions against A002562 and the classes against
-/// [`CLASSES`].
-///
-/// Returns `Some(false)` if any known value differs, `Some(true)` if all that are known agree
-/// and the solutions are known, `None` (unverified) if n is beyond A000170; and one line per
-/// mismatch, e.g. `A002562: counted 13, known 12`.
-pub fn check(count: &crate::Count) -> (Option<bool>, Vec<String>) {
-    let n = count.n;
-    let mut mismatches = Vec::new();
-    let solutions = A000170.verify(n, count.solutions);
-    if solutions == Some(false) {
-        let known = A000170.get(n).expect("a mismatch implies a known value");
-        mismatches.push(format!("A000170: counted {}, known {known}", count.solutions));
-    }
-    if let Some(unique) = count.unique
-        && let Some(known) = A002562.get(n).filter(|&k| k != unique)
-    {
-        mismatches.push(format!("A002562: counted {unique}, known {known}"));
-    }
-    if let Some(classes) = count.classes
-        && let Some(known) = known_classes(n).filter(|&k| k != classes)
-    {
-        let show = |c: crate::Classes| format!("{}/{}/{}/{}", c.orbit8, c.orbit4, c.orbit2, c.orbit1);
-        mismatches.push(format!("classes 8/4/2/1: counted {}, known {}", show(classes), show(known)));
-    }
-    let verified = if !mismatches.is_empty() { Some(false) } else { solutions };
-    (verified, mismatches)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -47,7 +47,7 @@ impl Algorithm {
 
     /// Returns true if and only if the algorithm's subproblem tallies carry the fundamental
     /// solutions ([`Tally::classes`]): d4 does; the join gets them for a whole count by
-    /// Burnside ([`Plan::classes`], [`crate::algo::join::burnside_classes`]), so its tallies do not.
+    /// Burnside ([`Plan::classes`], [`crate::algo::burnside_classes`]), so its tallies do not.
     pub fn classifies(self) -> bool {
         matches!(self, Algorithm::D4)
     }

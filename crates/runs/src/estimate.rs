@@ -448,7 +448,7 @@ pub const PER_SUBPROBLEM_BYTES: u64 = 64;
 /// plus [`PER_SUBPROBLEM_BYTES`]. At n = 24, join `--shard 0/4096` peaked at 1.01 GiB on 1 thread
 /// and 1.30 GiB on 2 (results/2026-12-01-join-final/); this gives 1.17 and 1.52 GiB. d4
 /// `count 63 -j 1` peaked at 549 MiB (this gives 816), mirror n = 18 at K = 4,096 at 93 MiB (this
-/// gives 193; results/2026-12-02-hardening.md).
+/// gives 193; results/2026-12-02-hardening/).
 pub fn memory_bytes(plan: &dyn Plan, threads: usize) -> u64 {
     let per_subproblem = PER_SUBPROBLEM_BYTES + plan.subproblem_bytes() as u64;
     plan.search_bytes(threads)

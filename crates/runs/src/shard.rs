@@ -8,7 +8,7 @@
 //! estimated by a shallow probe: the number of ways to extend its prefix by [`PROBE_ROWS`] more
 //! rows (the search-tree nodes that many rows below it), which takes microseconds. All
 //! subproblems of a plan fix the same number of rows, so this count tracks the size of the tree
-//! below each of them (see results/2026-11-29-long-runs.md for how well).
+//! below each of them (see results/2026-11-29-long-runs/ for how well).
 //!
 //! # Assignment
 //! Greedy longest-processing-time first (Graham, 1969): subproblems in order of decreasing

@@ -16,7 +16,7 @@ use nqueens::{Algorithm, Classes, Tally};
 /// unless n ≡ 0 or 1 (mod 4). For an algorithm that
 /// classifies (d4), 8·orbit8 + 4·orbit4 + 2·orbit2 + orbit1 must equal the
 /// solutions (the orbits partition the solutions; subproblems alone need not satisfy it). For the
-/// join, the fundamental solutions come from Burnside's lemma ([`nqueens::algo::join::burnside_classes`]),
+/// join, the fundamental solutions come from Burnside's lemma ([`nqueens::algo::burnside_classes`]),
 /// which must give a whole number; `classes` is what the caller already computed for it
 /// (`Plan::fundamental`), or `None` to compute it here. For mirror, classes must be zero.
 ///
@@ -117,7 +117,7 @@ fn total_classes(
     let classes = match classes {
         Some(c) => Some(c),
         // A table that does not fit here leaves the classes unknown, not wrong.
-        None => match nqueens::algo::join::burnside_classes(n, tally.solutions) {
+        None => match nqueens::algo::burnside_classes(n, tally.solutions) {
             Ok(c) => c,
             Err(_) => return Ok(None),
         },

@@ -78,14 +78,41 @@ impl Tally {
     /// and the empty board has no fundamental count.
     ///
     /// For the join (whose subproblems do not classify), the classes of a whole count come from
-    /// [`join::burnside_classes`] instead; this is what `merge` and a completed checkpointed run
+    /// [`burnside_classes`] instead; this is what `merge` and a completed checkpointed run
     /// use.
     pub fn fundamental(&self, algorithm: Algorithm, n: u32) -> Option<Classes> {
         if algorithm.resolve(n) == Algorithm::Join {
-            return join::burnside_classes(n, self.solutions).ok().flatten();
+            return burnside_classes(n, self.solutions).ok().flatten();
         }
         (algorithm.classifies() && n >= 1).then_some(self.classes)
     }
+}
+
+/// Returns the fundamental solutions of the `n`×`n` board by orbit size, given its total `q`
+/// of solutions (from a join count added up over shards or a resumed journal): by Burnside's
+/// lemma from n = [`join::MIN_N`] ([`join::join_burnside_classes`]), and below it by the d4
+/// plan, which counts the few hundred boards by orbit per start constellation. `None` for n = 0
+/// (A002562 starts at n = 1) or when `q` is not the board's whole count.
+///
+/// The choice of algorithm sits here, above both, so that the join never calls d4.
+///
+/// # Errors
+/// [`Error::JoinTooLarge`] if the quarter table does not fit, as for a count;
+/// [`Error::BoardTooLarge`] if `n` > [`crate::MAX_N`].
+pub fn burnside_classes(n: u32, q: u128) -> Result<Option<Classes>, Error> {
+    if n == 0 {
+        return Ok(None);
+    }
+    if n >= join::MIN_N {
+        return join::join_burnside_classes(n, q);
+    }
+    let plan = D4Plan::auto(n, 1)?;
+    let classes =
+        (0..plan.len()).map(|i| plan.solve(i, false).classes).fold(Classes::default(), |mut a, c| {
+            a += c;
+            a
+        });
+    Ok((classes.solutions() == q).then_some(classes))
 }
 
 impl dyn Plan + '_ {

@@ -12,7 +12,7 @@
 //! n = 15 (32.2 M against 85.6 M; an eighth of the full tree would be 21.4 M): the shallow rows
 //! are searched again for every constellation that shares them. The look-ahead at 4–6 free rows
 //! ([`search::LOOKAHEAD`]) cuts n = 16 from 212 M to 141 M placements. See
-//! `results/2026-11-29-d4.md` and `results/2026-11-29-d4-batched.md`.
+//! `results/2026-11-29-d4/` and `results/2026-11-29-d4-batched/`.
 
 pub mod batched;
 pub mod constellation;

@@ -75,7 +75,7 @@ pub fn apply_events(
 /// or not) are checked with [`may_complete`], in every search of this module and in the D4
 /// splitter, so node counts do not depend on the search or the split. Chosen by measurement
 /// on the batched search ([`crate::algo::d4::batched`]), where it is about 10% faster at n = 16 than
-/// checking at 4 free rows alone (`results/2026-11-29-d4.md`).
+/// checking at 4 free rows alone (`results/2026-11-29-d4/`).
 pub const LOOKAHEAD: u64 = 0b111 << 4;
 
 /// Returns false if the board whose next row is `row` (its events not yet applied), with free
@@ -86,7 +86,7 @@ pub const LOOKAHEAD: u64 = 0b111 << 4;
 ///
 /// The loop of [`crate::kernel::may_complete_with`], written out here rather than called with a
 /// row step that applies the events: that call made the recursive d4 search 10% slower (n = 16,
-/// one thread, `--d4-search recursive`: 1.50 s against 1.37 s user; results/2026-12-01-layout.md).
+/// one thread, `--d4-search recursive`: 1.50 s against 1.37 s user; results/2026-12-01-layout/).
 #[inline(always)]
 pub fn may_complete(events: &[RowEvent], row: u32, rest: u64, ld: u64, rd: u64) -> bool {
     let (mut events, mut row, mut l, mut r) = (events, row, ld, rd);
@@ -177,9 +177,11 @@ unsafe fn resume_body<S: WalkCopies + SearchCopies, const NODES: bool>(
         return 0;
     }
     let (events, row, ld, rd) = apply_events(events, row, ld, rd);
-    // SAFETY (both): this runs at `S`'s level; its own copies.
+    // SAFETY: (both) this runs at `S`'s level; its own copies.
     match events.first() {
+        // SAFETY: this runs at `S`'s level (this fn's condition) and calls that level's own copy.
         None => unsafe { count_free_body::<S, NODES, LOOKAHEAD>(rest, ld, rd, nodes) },
+        // SAFETY: this runs at `S`'s level (this fn's condition) and calls that level's own copy.
         Some(e) => unsafe { <S as WalkCopies>::call::<NODES>(events, e.row - row, rest, ld, rd, nodes) },
     }
 }

@@ -231,7 +231,7 @@ unsafe fn transform<S: Simd>(part: &Part, list: &[u64], t: &mut [u64], c: &mut [
     assert!(t.len() >= list.len() + 8 && c.len() >= list.len() + 8 && V::<S>::WIDTH <= 8);
     let mut k = 0usize;
     let mut i = 0;
-    // SAFETY (the loop): this runs with `S`'s features; k ≤ i, so the WIDTH-lane stores at k
+    // SAFETY: (the loop) this runs with `S`'s features; k ≤ i, so the WIDTH-lane stores at k
     // end at most at list.len() + 8 ≤ t.len(), c.len() (asserted above).
     unsafe {
         let (low, m, flag) = (V::<S>::splat(0xffff_ffff), V::<S>::splat(part.m), V::<S>::splat(part.flag));
@@ -437,7 +437,7 @@ unsafe fn materialize_body<S: Simd>(
         }
         let (st, sc) = (&lists.south_t[south.clone()], &lists.south_c[south]);
         let dst = out.as_mut_ptr();
-        // SAFETY (both loops): this runs with `S`'s features; every store writes `width`
+        // SAFETY: (both loops) this runs with `S`'s features; every store writes `width`
         // lanes at `end`, and at most kn · ks entries are kept per split, whose room plus
         // `width` was reserved above.
         unsafe {

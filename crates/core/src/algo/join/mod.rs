@@ -42,7 +42,7 @@
 //!
 //! Files: this one builds the plan ([`JoinPlan::new`]) and runs it as a [`Plan`]; `unit.rs`
 //! holds the plan's data and counts one unit; `memory.rs` what the join takes of memory;
-//! [`symmetric`] the fundamental solutions by Burnside ([`burnside_classes`]).
+//! [`symmetric`] the fundamental solutions by Burnside ([`join_burnside_classes`]).
 
 pub mod bits;
 pub mod cost;
@@ -67,7 +67,7 @@ pub use memory::{
 };
 use quarter::QuarterTable;
 pub use start::Start;
-pub use symmetric::burnside_classes;
+pub use symmetric::join_burnside_classes;
 use symmetric::subsets_of;
 use unit::{Group, Kind, SCRATCH, Scratch, kind_start, orbit, unit_multiple};
 pub use unit::{JoinPlan, MAX_N, MAX_PARTS, MIN_N, Quarters};

@@ -19,7 +19,7 @@ use super::bits::{low_mask, pdep_soft, reverse};
 use super::half::{Geometry, HalfScratch, Side, for_each_half};
 use super::quarter::QuarterTable;
 use super::unit::{JoinPlan, MIN_N};
-use crate::{Classes, Error, Plan};
+use crate::{Classes, Error};
 
 /// Returns F180(n), the solutions of the `n`×`n` board (n ≥ 4, `table` of side ⌊n/2⌋, whole or
 /// row sets, whose row sets are then loaded here one S at a time) fixed by the 180° rotation.
@@ -126,35 +126,20 @@ pub fn subsets_of(free: u64, k: u32) -> impl Iterator<Item = u64> {
 }
 
 /// Returns the fundamental solutions of the `n`×`n` board by orbit size, given its total `q`
-/// of solutions (from a join count added up over shards or a resumed journal), by Burnside's
-/// lemma: the solutions fixed by the 180° and 90° rotations are counted afresh (the 180° count
-/// rebuilds the quarter table, a fraction of a second up to n = 21). `None` for n = 0 (A002562
-/// starts at n = 1) or when `q` is inconsistent with those counts (not the whole count).
+/// of solutions, by Burnside's lemma, for n ≥ [`MIN_N`] (smaller boards are classified by the
+/// d4 plan: [`crate::algo::burnside_classes`], the entry, chooses): the solutions fixed by the
+/// 180° and 90° rotations are counted afresh (the 180° count rebuilds the quarter table, a
+/// fraction of a second up to n = 21). `None` when `q` is inconsistent with those counts (not
+/// the whole count).
 ///
 /// # Errors
 /// [`Error::JoinTooLarge`] if the quarter table does not fit, as for a count.
-pub fn burnside_classes(n: u32, q: u128) -> Result<Option<crate::Classes>, Error> {
-    if n == 0 {
-        return Ok(None);
-    }
-    if n < MIN_N {
-        let classes = small_classes(n);
-        return Ok((classes.solutions() == q).then_some(classes));
-    }
+pub fn join_burnside_classes(n: u32, q: u128) -> Result<Option<crate::Classes>, Error> {
+    debug_assert!(n >= MIN_N);
     let plan = JoinPlan::new(n)?;
     let f180 = fixed_by_half_turn(&plan.table, n);
     let f90 = fixed_by_quarter_turn(n);
     Ok(classes(q, f180, f90))
-}
-
-/// Classifies the solutions of a small board (n < [`MIN_N`]) by the d4 plan, which counts
-/// them by orbit per start constellation (a few hundred boards at most).
-fn small_classes(n: u32) -> crate::Classes {
-    let plan = crate::algo::d4::D4Plan::auto(n, 1).expect("a d4 plan of a board below the join's smallest");
-    (0..plan.len()).map(|i| plan.solve(i, false).classes).fold(crate::Classes::default(), |mut a, c| {
-        a += c;
-        a
-    })
 }
 
 #[cfg(test)]
@@ -184,9 +169,13 @@ mod tests {
     fn burnside_classes_match_the_known_table() {
         for n in 1..=12 {
             let q = crate::oeis::A000170.get(n).unwrap();
-            assert_eq!(burnside_classes(n, q).unwrap(), crate::oeis::known_classes(n), "n = {n}");
+            assert_eq!(
+                crate::algo::burnside_classes(n, q).unwrap(),
+                crate::oeis::known_classes(n),
+                "n = {n}"
+            );
         }
-        assert_eq!(burnside_classes(0, 1).unwrap(), None);
-        assert_eq!(burnside_classes(2, 1).unwrap(), None);
+        assert_eq!(crate::algo::burnside_classes(0, 1).unwrap(), None);
+        assert_eq!(crate::algo::burnside_classes(2, 1).unwrap(), None);
     }
 }

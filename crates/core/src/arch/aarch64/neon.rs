@@ -52,7 +52,7 @@ unsafe impl Lanes for V128x2 {
     const WIDTH: usize = 4;
     #[inline(always)]
     unsafe fn load(v: &[u64], i: usize) -> Self {
-        // SAFETY (every method): NEON is part of the target; `i <= v.len()` (`load`'s
+        // SAFETY: (every method) NEON is part of the target; `i <= v.len()` (`load`'s
         // condition), and the loads read `v[i..i + 4]` only when that many values are left.
         unsafe {
             if v.len() - i >= 4 {

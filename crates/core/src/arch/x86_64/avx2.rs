@@ -67,7 +67,7 @@ unsafe impl Lanes for V256 {
     const WIDTH: usize = 4;
     #[inline(always)]
     unsafe fn load(v: &[u64], i: usize) -> Self {
-        // SAFETY (every method): the caller runs with AVX2 (the trait's condition); `i <=
+        // SAFETY: (every method) the caller runs with AVX2 (the trait's condition); `i <=
         // v.len()` (`load`'s condition), so `v.len() - i` values are left.
         unsafe {
             if v.len() - i >= 4 {
@@ -82,54 +82,67 @@ unsafe impl Lanes for V256 {
     }
     #[inline(always)]
     unsafe fn splat(x: u64) -> Self {
+        // SAFETY: the caller runs with AVX2 (the trait's or this fn's condition); registers only, no memory access.
         unsafe { V256(_mm256_set1_epi64x(x as i64)) }
     }
     #[inline(always)]
     unsafe fn and(self, o: Self) -> Self {
+        // SAFETY: the caller runs with AVX2 (the trait's or this fn's condition); registers only, no memory access.
         unsafe { V256(_mm256_and_si256(self.0, o.0)) }
     }
     #[inline(always)]
     unsafe fn or(self, o: Self) -> Self {
+        // SAFETY: the caller runs with AVX2 (the trait's or this fn's condition); registers only, no memory access.
         unsafe { V256(_mm256_or_si256(self.0, o.0)) }
     }
     #[inline(always)]
     unsafe fn xor(self, o: Self) -> Self {
+        // SAFETY: the caller runs with AVX2 (the trait's or this fn's condition); registers only, no memory access.
         unsafe { V256(_mm256_xor_si256(self.0, o.0)) }
     }
     #[inline(always)]
     unsafe fn andnot(self, o: Self) -> Self {
+        // SAFETY: the caller runs with AVX2 (the trait's or this fn's condition); registers only, no memory access.
         unsafe { V256(_mm256_andnot_si256(self.0, o.0)) }
     }
     #[inline(always)]
     unsafe fn sub(self, o: Self) -> Self {
+        // SAFETY: the caller runs with AVX2 (the trait's or this fn's condition); registers only, no memory access.
         unsafe { V256(_mm256_sub_epi64(self.0, o.0)) }
     }
     #[inline(always)]
     unsafe fn add(self, o: Self) -> Self {
+        // SAFETY: the caller runs with AVX2 (the trait's or this fn's condition); registers only, no memory access.
         unsafe { V256(_mm256_add_epi64(self.0, o.0)) }
     }
     #[inline(always)]
     unsafe fn shlv(self, s: Self) -> Self {
+        // SAFETY: the caller runs with AVX2 (the trait's or this fn's condition); registers only, no memory access.
         unsafe { V256(_mm256_sllv_epi64(self.0, s.0)) }
     }
     #[inline(always)]
     unsafe fn shrv(self, s: Self) -> Self {
+        // SAFETY: the caller runs with AVX2 (the trait's or this fn's condition); registers only, no memory access.
         unsafe { V256(_mm256_srlv_epi64(self.0, s.0)) }
     }
     #[inline(always)]
     unsafe fn shl(self, k: u32) -> Self {
+        // SAFETY: the caller runs with AVX2 (the trait's or this fn's condition); registers only, no memory access.
         unsafe { V256(_mm256_sll_epi64(self.0, _mm_cvtsi64_si128(i64::from(k)))) }
     }
     #[inline(always)]
     unsafe fn shr(self, k: u32) -> Self {
+        // SAFETY: the caller runs with AVX2 (the trait's or this fn's condition); registers only, no memory access.
         unsafe { V256(_mm256_srl_epi64(self.0, _mm_cvtsi64_si128(i64::from(k)))) }
     }
     #[inline(always)]
     unsafe fn nonzero(self) -> u32 {
+        // SAFETY: the caller runs with AVX2 (the trait's or this fn's condition); registers only, no memory access.
         unsafe { !self.eq(V256(_mm256_setzero_si256())) & 0xf }
     }
     #[inline(always)]
     unsafe fn eq(self, o: Self) -> u32 {
+        // SAFETY: the caller runs with AVX2 (the trait's or this fn's condition); registers only, no memory access.
         unsafe { _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(self.0, o.0))) as u32 }
     }
     #[inline(always)]
@@ -157,6 +170,7 @@ unsafe impl Row for Row256x2 {
     }
     #[inline(always)]
     unsafe fn and(self, o: Self) -> Self {
+        // SAFETY: the caller runs with AVX2 (the trait's or this fn's condition); registers only, no memory access.
         unsafe { Row256x2(_mm256_and_si256(self.0, o.0), _mm256_and_si256(self.1, o.1)) }
     }
 }
@@ -168,6 +182,7 @@ pub struct NibbleTally(__m256i, __m256i);
 /// Returns the ones of each byte of `x` (0..=8 per byte).
 #[inline(always)]
 unsafe fn byte_counts(x: __m256i) -> __m256i {
+    // SAFETY: the caller runs with AVX2 (the trait's or this fn's condition); registers only, no memory access.
     unsafe {
         let table = _mm256_setr_epi8(
             0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
@@ -183,6 +198,7 @@ unsafe fn byte_counts(x: __m256i) -> __m256i {
 #[inline(always)]
 unsafe fn lane_mask(words: u8, from: u32) -> __m256i {
     let bit = |w: u32| -i64::from((words >> (from + w)) & 1);
+    // SAFETY: the caller runs with AVX2 (the trait's or this fn's condition); registers only, no memory access.
     unsafe { _mm256_setr_epi64x(bit(0), bit(1), bit(2), bit(3)) }
 }
 
@@ -191,10 +207,12 @@ unsafe impl Tally<Row256x2> for NibbleTally {
     const BATCH: usize = 31;
     #[inline(always)]
     unsafe fn new() -> Self {
+        // SAFETY: the caller runs with AVX2 (the trait's or this fn's condition); registers only, no memory access.
         unsafe { NibbleTally(_mm256_setzero_si256(), _mm256_setzero_si256()) }
     }
     #[inline(always)]
     unsafe fn add(&mut self, r: Row256x2) {
+        // SAFETY: the caller runs with AVX2 (the trait's or this fn's condition); registers only, no memory access.
         unsafe {
             self.0 = _mm256_add_epi8(self.0, byte_counts(r.0));
             self.1 = _mm256_add_epi8(self.1, byte_counts(r.1));
@@ -202,6 +220,7 @@ unsafe impl Tally<Row256x2> for NibbleTally {
     }
     #[inline(always)]
     unsafe fn sum(self, words: u8) -> u64 {
+        // SAFETY: the caller runs with AVX2 (the trait's or this fn's condition); registers only, no memory access.
         unsafe {
             let zero = _mm256_setzero_si256();
             let (a, b) = (_mm256_sad_epu8(self.0, zero), _mm256_sad_epu8(self.1, zero));

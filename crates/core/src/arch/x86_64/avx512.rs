@@ -41,61 +41,74 @@ unsafe impl Lanes for V512 {
     #[inline(always)]
     unsafe fn load(v: &[u64], i: usize) -> Self {
         let lanes = (v.len() - i).min(8);
-        // SAFETY (every method): the caller runs with AVX-512F (the trait's condition); `i <=
+        // SAFETY: (every method) the caller runs with AVX-512F (the trait's condition); `i <=
         // v.len()` (`load`'s condition), so the mask covers `v[i..i + lanes]` only, and
         // masked-off lanes are not read.
         unsafe { V512(_mm512_maskz_loadu_epi64(((1u32 << lanes) - 1) as u8, v.as_ptr().add(i).cast())) }
     }
     #[inline(always)]
     unsafe fn splat(x: u64) -> Self {
+        // SAFETY: the caller runs with AVX-512F (the trait's condition); registers only, no memory access.
         unsafe { V512(_mm512_set1_epi64(x as i64)) }
     }
     #[inline(always)]
     unsafe fn and(self, o: Self) -> Self {
+        // SAFETY: the caller runs with AVX-512F (the trait's condition); registers only, no memory access.
         unsafe { V512(_mm512_and_si512(self.0, o.0)) }
     }
     #[inline(always)]
     unsafe fn or(self, o: Self) -> Self {
+        // SAFETY: the caller runs with AVX-512F (the trait's condition); registers only, no memory access.
         unsafe { V512(_mm512_or_si512(self.0, o.0)) }
     }
     #[inline(always)]
     unsafe fn xor(self, o: Self) -> Self {
+        // SAFETY: the caller runs with AVX-512F (the trait's condition); registers only, no memory access.
         unsafe { V512(_mm512_xor_si512(self.0, o.0)) }
     }
     #[inline(always)]
     unsafe fn andnot(self, o: Self) -> Self {
+        // SAFETY: the caller runs with AVX-512F (the trait's condition); registers only, no memory access.
         unsafe { V512(_mm512_andnot_si512(self.0, o.0)) }
     }
     #[inline(always)]
     unsafe fn sub(self, o: Self) -> Self {
+        // SAFETY: the caller runs with AVX-512F (the trait's condition); registers only, no memory access.
         unsafe { V512(_mm512_sub_epi64(self.0, o.0)) }
     }
     #[inline(always)]
     unsafe fn add(self, o: Self) -> Self {
+        // SAFETY: the caller runs with AVX-512F (the trait's condition); registers only, no memory access.
         unsafe { V512(_mm512_add_epi64(self.0, o.0)) }
     }
     #[inline(always)]
     unsafe fn shlv(self, s: Self) -> Self {
+        // SAFETY: the caller runs with AVX-512F (the trait's condition); registers only, no memory access.
         unsafe { V512(_mm512_sllv_epi64(self.0, s.0)) }
     }
     #[inline(always)]
     unsafe fn shrv(self, s: Self) -> Self {
+        // SAFETY: the caller runs with AVX-512F (the trait's condition); registers only, no memory access.
         unsafe { V512(_mm512_srlv_epi64(self.0, s.0)) }
     }
     #[inline(always)]
     unsafe fn shl(self, k: u32) -> Self {
+        // SAFETY: the caller runs with AVX-512F (the trait's condition); registers only, no memory access.
         unsafe { V512(_mm512_sll_epi64(self.0, _mm_cvtsi64_si128(i64::from(k)))) }
     }
     #[inline(always)]
     unsafe fn shr(self, k: u32) -> Self {
+        // SAFETY: the caller runs with AVX-512F (the trait's condition); registers only, no memory access.
         unsafe { V512(_mm512_srl_epi64(self.0, _mm_cvtsi64_si128(i64::from(k)))) }
     }
     #[inline(always)]
     unsafe fn nonzero(self) -> u32 {
+        // SAFETY: the caller runs with AVX-512F (the trait's condition); registers only, no memory access.
         unsafe { u32::from(_mm512_test_epi64_mask(self.0, self.0)) }
     }
     #[inline(always)]
     unsafe fn eq(self, o: Self) -> u32 {
+        // SAFETY: the caller runs with AVX-512F (the trait's condition); registers only, no memory access.
         unsafe { u32::from(_mm512_cmpeq_epi64_mask(self.0, o.0)) }
     }
     #[inline(always)]
@@ -120,6 +133,7 @@ unsafe impl Row for Row512 {
     }
     #[inline(always)]
     unsafe fn and(self, o: Self) -> Self {
+        // SAFETY: the caller runs with AVX-512F (the trait's condition); registers only, no memory access.
         unsafe { Row512(_mm512_and_si512(self.0, o.0)) }
     }
 }
@@ -133,14 +147,17 @@ unsafe impl Tally<Row512> for PopcntTally {
     const BATCH: usize = usize::MAX;
     #[inline(always)]
     unsafe fn new() -> Self {
+        // SAFETY: the caller runs with AVX-512F (the trait's condition); registers only, no memory access.
         unsafe { PopcntTally(_mm512_setzero_si512()) }
     }
     #[inline(always)]
     unsafe fn add(&mut self, r: Row512) {
+        // SAFETY: the caller runs with AVX-512F (the trait's condition); registers only, no memory access.
         unsafe { self.0 = _mm512_add_epi64(self.0, _mm512_popcnt_epi64(r.0)) }
     }
     #[inline(always)]
     unsafe fn sum(self, words: u8) -> u64 {
+        // SAFETY: the caller runs with AVX-512F (the trait's condition); registers only, no memory access.
         unsafe { _mm512_reduce_add_epi64(_mm512_maskz_mov_epi64(words, self.0)) as u64 }
     }
 }
@@ -153,6 +170,7 @@ unsafe impl Tally<Row512> for PopcntTally {
 /// Needs AVX-512F.
 #[inline(always)]
 unsafe fn transpose64(a: &mut [u64; 64]) {
+    // SAFETY: the caller runs with AVX-512F (this fn's condition); the loads and stores stay inside the 64 words of `a`.
     unsafe {
         // Eight unaligned loads and stores of 8 words each, inside the 64 words of `a`.
         let mut r: [__m512i; 8] = std::array::from_fn(|i| _mm512_loadu_si512(a.as_ptr().add(8 * i).cast()));

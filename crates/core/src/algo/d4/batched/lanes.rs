@@ -20,12 +20,14 @@ multiversion! {
 /// Returns the shift after a placement with `rows` free rows left, per lane.
 #[inline(always)]
 unsafe fn shifts<V: Lanes>(schedule: V, rows: usize) -> V {
+    // SAFETY: the caller runs with `V`'s level's features (this fn's condition); lane operations only.
     unsafe { schedule.shr(2 * rows as u32).and(V::splat(3)).add(V::splat(1)) }
 }
 
 /// The look-ahead on the boards with `rows` free rows: the lanes that may complete.
 #[inline(always)]
 unsafe fn may_complete<V: Lanes>(rest: V, ld: V, rd: V, schedule: V, rows: usize) -> u32 {
+    // SAFETY: the caller runs with `V`'s level's features (this fn's condition); lane operations only.
     unsafe {
         let (mut l, mut r) = (ld, rd);
         let mut every_row = u32::MAX;
@@ -56,7 +58,7 @@ unsafe fn drain_body<S: Simd, const NODES: bool>(
     let input = std::mem::take(&mut levels[rows]);
     let mut i = 0;
     while i < input.len() {
-        // SAFETY (the whole step): the caller runs with `S`'s features.
+        // SAFETY: (the whole step) the caller runs with `S`'s features.
         unsafe {
             let (rest, ld, rd) =
                 (S::Lanes::load(&input.rest, i), S::Lanes::load(&input.ld, i), S::Lanes::load(&input.rd, i));

@@ -14,7 +14,7 @@
 //! searches of GPU counters (e.g. NQueensFAF's OpenCL kernels), written here from that
 //! description.
 //!
-//! At n = 17 on one thread (Zen 4, `results/2026-11-29-d4-batched.md`) the AVX-512 copy takes
+//! At n = 17 on one thread (Zen 4, `results/2026-11-29-d4-batched/`) the AVX-512 copy takes
 //! 0.11 and the AVX2 copy 0.16 of the C reference's time, the recursive search 0.36.
 //!
 //! # Masks without events

@@ -97,7 +97,7 @@ unsafe fn block_loop<S: Simd>(
                 }
                 let mut ones = 0;
                 for part in run.chunks(S::Tally::BATCH) {
-                    // SAFETY (the loop): this runs with `S`'s features; chunk k's row
+                    // SAFETY: (the loop) this runs with `S`'s features; chunk k's row
                     // (q >> k·c) & mask is below `rows`, so row k·rows + it lies inside this
                     // block's rows (the last chunk's only up to its own bits, which the
                     // squeezed query does not exceed).

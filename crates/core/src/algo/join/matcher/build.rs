@@ -205,6 +205,7 @@ multiversion! {
 /// Runs `S`'s instructions: only with `S`'s features enabled (every `*_body` below alike).
 #[inline(always)]
 unsafe fn transpose_body<S: Simd>(a: &mut [u64; 64]) {
+    // SAFETY: the caller runs with `S`'s features (this fn's condition).
     unsafe { S::transpose64(a) }
 }
 
