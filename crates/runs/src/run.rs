@@ -211,8 +211,10 @@ impl LongRun {
         let threads = options.threads;
         let algorithm = options.algorithm.resolve_for(n, threads);
         // Refuse a join board whose table and per-thread buffers would not fit before building it.
-        if algorithm == Algorithm::Join && n >= nqueens::algo::join::MIN_N {
-            nqueens::algo::join::check_memory_for(n, threads)?;
+        // (`Algorithm::check_memory`, not the join's internals; a device run's 0 CPU threads
+        // still has the thread that drives the join's plan.)
+        if algorithm == Algorithm::Join {
+            algorithm.check_memory(n, threads.max(1))?;
         }
         let observer = options.progress.observer();
         if let Some(o) = observer {
