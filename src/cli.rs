@@ -8,7 +8,7 @@ use clap::{Args, Parser, Subcommand};
 use crate::output::{Format, PlanFormat, Sequence};
 use nqueens::arch::Level;
 use nqueens::construct::MAX_ANY_N;
-use nqueens::{Algorithm, BoardFormat, D4Search, MAX_N};
+use nqueens::{Algorithm, MAX_N, boards::BoardFormat, plan::D4Search};
 use nqueens_runs::shard::ShardId;
 
 use crate::term::When;

@@ -15,7 +15,7 @@ use crate::output::{Format, PlanFormat, Sequence};
 use nqueens::arch::Level;
 use nqueens::check::CheckOptions;
 use nqueens::enumerate::SolveOptions;
-use nqueens::{Algorithm, BoardFormat, Count, CountOptions, MAX_N};
+use nqueens::{Algorithm, Count, CountOptions, MAX_N, boards::BoardFormat};
 use nqueens_runs::run::LongRun;
 
 use crate::cli::{CheckArgs, Command, CountArgs, MergeArgs, Opts, PlanArgs, SolveArgs};

@@ -37,5 +37,5 @@ fn main() {
     show("for_each_completion(board_mask(8)?, depth 61)", || { let mut p = [0u8; 64]; nqueens::kernel::for_each_completion(board_mask(8).unwrap(), 0, 0, 0, &mut p, 61, &mut |_| std::ops::ControlFlow::Continue(())) });
     show("Prefix::with x17", || (0..17).try_fold(Prefix::default(), |p, c| p.with(c % 8)).map(|p| p.len()));
     show("reference::tree_nodes(4, &[9], 0)", || nqueens::reference::tree_nodes(4, &[9], 0));
-    show("make_plan(mirror, 10).solve(len)", || { let p = nqueens::make_plan(Algorithm::Mirror, 10, None, 1).unwrap(); p.solve(p.len(), false) });
+    show("make_plan(mirror, 10).solve(len)", || { let p = nqueens::plan::make_plan(Algorithm::Mirror, 10, None, 1).unwrap(); p.solve(p.len(), false) });
 }

@@ -113,7 +113,7 @@ pub fn from_library(e: nqueens::Error) -> anyhow::Error {
 /// for and what to install (exit 2).
 pub fn open_devices(
     spec: &nqueens_gpu::DeviceSpec,
-) -> anyhow::Result<Vec<std::sync::Arc<dyn nqueens::Device>>> {
+) -> anyhow::Result<Vec<std::sync::Arc<dyn nqueens::plan::Device>>> {
     nqueens_gpu::open(spec).map_err(|e| {
         let message = format!("--device: {e}");
         Worded { error: e, message }.into()

@@ -16,7 +16,7 @@ use crate::output::{PlanReport, hms, write_plan};
 /// Slurm's default `MaxArraySize` (slurm.conf): an array's task indices are below it.
 const DEFAULT_MAX_ARRAY_SIZE: usize = 1001;
 
-/// The least `--sample-seconds` for a plan of [`nqueens::Plan::long_subproblems`] (the join from
+/// The least `--sample-seconds` for a plan of [`nqueens::plan::Plan::long_subproblems`] (the join from
 /// n = 28): a unit there spends 5 s (40 s while the thread's buffers grow) before its first
 /// step (results/2026-12-02-plan/), so the 8 a sample counts at least take about this long.
 const LONG_SAMPLE: f64 = 300.0;
@@ -27,7 +27,7 @@ const SIGNAL_LEAD: f64 = 120.0;
 
 /// Returns the plan to describe and sample: the one `count --shard I/K` builds
 /// ([`shard_plan_with`]), but for the join at n = 26–27, whose quarter table (6.9 GB) a sample
-/// of a few units does not need: there [`nqueens::JoinPlan::for_sampling`], whose units load
+/// of a few units does not need: there [`nqueens::algo::join::JoinPlan::for_sampling`], whose units load
 /// their own row sets, untimed, and whose list lengths (268 MB) weigh them as the table would
 /// (`plan 27` peaked at 9.8 GB; issue 32). Its setup, the walk that finds the lengths, takes
 /// the table's build but the writing of its entries, and its memory figure is still that of a
@@ -41,16 +41,16 @@ fn sample_plan(
     n: u32,
     k: usize,
     level: nqueens::arch::Level,
-) -> Result<(Box<dyn nqueens::Plan>, u64), nqueens::Error> {
+) -> Result<(Box<dyn nqueens::plan::Plan>, u64), nqueens::Error> {
     use nqueens::algo::join::quarter::{self, MAX_TABLE_H};
     if algorithm == nqueens::Algorithm::Join && n / 2 == MAX_TABLE_H {
-        let mut plan = nqueens::JoinPlan::for_sampling(n)?;
+        let mut plan = nqueens::algo::join::JoinPlan::for_sampling(n)?;
         plan.set_level(level);
         let h = n / 2;
         let offsets = 4 * ((1u64 << (2 * h)) + 1);
         return Ok((Box::new(plan), quarter::estimated_bytes(h).saturating_sub(offsets)));
     }
-    Ok((shard_plan_with(algorithm, n, None, k, nqueens::D4Search::Auto, level)?, 0))
+    Ok((shard_plan_with(algorithm, n, None, k, nqueens::plan::D4Search::Auto, level)?, 0))
 }
 
 /// Returns the seconds this process takes to write `bytes` of memory it has not touched yet
@@ -123,7 +123,8 @@ pub fn run(config: PlanConfig) -> anyhow::Result<ExitCode> {
         None => None,
         Some(budget) => {
             let devices = opened.take().unwrap_or_default();
-            let names = nqueens::device_list(&devices, if config.devices.cpu { config.threads } else { 0 });
+            let names =
+                nqueens::plan::device_list(&devices, if config.devices.cpu { config.threads } else { 0 });
             let threads = if config.devices.cpu { config.threads } else { 0 };
             let options = nqueens::CountOptions { threads, devices, algorithm, level, ..Default::default() };
             let counter = nqueens::Counter::new(&options).map_err(super::from_library)?;

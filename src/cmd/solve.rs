@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use nqueens::enumerate::Stream;
-use nqueens::{BoardFormat, construct, oeis};
+use nqueens::{boards::BoardFormat, construct, oeis};
 
 use crate::config::SolveConfig;
 

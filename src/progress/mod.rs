@@ -2,7 +2,7 @@
 //! runner reports ([`nqueens::Observer`]): the library itself draws nothing.
 //!
 //! The bar shows the work done weighted by each subproblem's estimated cost
-//! ([`nqueens::Plan::weight`]), with the steps of running subproblems counted as they end, so it
+//! ([`nqueens::plan::Plan::weight`]), with the steps of running subproblems counted as they end, so it
 //! moves within about a second at any n; the ETA is the time so far scaled by the work left
 //! over the work done. While the plan is built (minutes for the join's table from n = 26) it
 //! shows a spinner. A run estimated at a minute or more says its estimate once, on one stderr
@@ -15,7 +15,7 @@ use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget};
-use nqueens::parallel::Run;
+use nqueens::Run;
 use nqueens::{Observer, Progress};
 
 mod phase;

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use crate::common::{nqueens, usage_error};
 use crate::common::{read_shard as read, shard_subtotals as subtotals, write_shard as write};
-use nqueens::{Classes, Tally, oeis};
+use nqueens::{Classes, oeis, plan::Tally};
 use nqueens_runs::merge::ShardResult;
 
 /// Counts `n` in `k` shards with `extra` arguments and returns the result files.

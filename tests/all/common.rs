@@ -157,7 +157,7 @@ pub fn write_shard(path: &std::path::Path, r: &nqueens_runs::merge::ShardResult)
 }
 
 /// Decodes the subtotals of `r` (d4 when `classifies`).
-pub fn shard_subtotals(r: &nqueens_runs::merge::ShardResult, classifies: bool) -> Vec<nqueens::Tally> {
+pub fn shard_subtotals(r: &nqueens_runs::merge::ShardResult, classifies: bool) -> Vec<nqueens::plan::Tally> {
     nqueens_runs::subtotals::decode(r.subtotals.as_deref().unwrap(), classifies)
         .unwrap()
         .map(Result::unwrap)

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use crate::common::nqueens;
 use crate::common::{read_shard as read, shard_subtotals as subtotals, write_shard as write};
-use nqueens::{Tally, oeis};
+use nqueens::{oeis, plan::Tally};
 use nqueens_runs::merge::ShardResult;
 
 fn s(p: &Path) -> &str {

@@ -7,7 +7,7 @@
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use nqueens::arch::Level;
-use nqueens::{Algorithm, CountOptions, Counter, D4Search, oeis};
+use nqueens::{Algorithm, CountOptions, Counter, oeis, plan::D4Search};
 
 fn counter(threads: usize, algorithm: Algorithm) -> Counter {
     Counter::new(&CountOptions { threads, algorithm, ..CountOptions::default() }).expect("a thread pool")

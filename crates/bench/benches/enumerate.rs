@@ -8,7 +8,7 @@ use std::io::{self, Write};
 use std::ops::ControlFlow;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use nqueens::BoardFormat;
+use nqueens::boards::BoardFormat;
 use nqueens::enumerate::{SolveOptions, for_each_solution, write_solutions};
 use nqueens::oeis::A000170;
 

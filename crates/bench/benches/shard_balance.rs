@@ -10,7 +10,7 @@
 use std::sync::Mutex;
 
 use nqueens::parallel::{self, Job};
-use nqueens::{Algorithm, Progress, Tally};
+use nqueens::{Algorithm, Progress, plan::Tally};
 use nqueens_runs::shard::{estimate_rows, partition, shard_plan};
 
 fn main() {

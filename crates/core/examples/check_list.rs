@@ -5,7 +5,7 @@
 //! format, checks that list (complete), then checks it again with one board dropped and one
 //! queen moved, and prints each report.
 
-use nqueens::BoardFormat;
+use nqueens::boards::BoardFormat;
 use nqueens::check::{CheckOptions, check};
 use nqueens::enumerate::{SolveOptions, write_solutions};
 

@@ -7,7 +7,7 @@
 use std::sync::Arc;
 use std::sync::Mutex;
 
-use nqueens::parallel::Run;
+use nqueens::Run;
 use nqueens::{CountOptions, Counter, Observer, Progress};
 
 /// Prints the share of the work done each time it passes another tenth.

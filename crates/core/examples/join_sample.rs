@@ -8,9 +8,9 @@
 
 use std::time::Instant;
 
-use nqueens::JoinPlan;
-use nqueens::Plan;
+use nqueens::algo::join::JoinPlan;
 use nqueens::arch::Level;
+use nqueens::plan::Plan;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -7,16 +7,16 @@
 
 use std::io::{self, Write};
 
-use nqueens::BoardFormat;
+use nqueens::boards::BoardFormat;
 use nqueens::enumerate::{SolveOptions, solutions, write_solutions};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let n = std::env::args().nth(1).map_or(6, |a| a.parse().expect("a board size, 0..=63"));
-    // Each board is the 0-based column of the queen in row 0, 1, …; `nqueens::is_solution`
+    // Each board is the 0-based column of the queen in row 0, 1, …; `nqueens::check::is_solution`
     // checks one.
     let mut count = 0;
     for board in solutions(n)? {
-        assert!(nqueens::is_solution(&board));
+        assert!(nqueens::check::is_solution(&board));
         count += 1;
         if count <= 10 {
             println!("{board:?}");

@@ -7,7 +7,7 @@ use std::time::Instant;
 use crate::algo::{D4Search, make_plan_with};
 use crate::arch::{Isa, Level};
 use crate::parallel::{self, Device, Job, Outcome, Progress};
-use crate::plan::{Algorithm, Classes, Plan, Tally};
+use crate::vocabulary::{Algorithm, Classes, Plan, Tally};
 use crate::{Error, split};
 
 /// How to count: threads, devices, algorithm, split depth, progress bar, statistics.

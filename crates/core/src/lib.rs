@@ -48,8 +48,8 @@
 //! group D4.
 //!
 //! ```
-//! assert!(nqueens::is_solution(&[1, 3, 0, 2]));
-//! assert!(!nqueens::is_solution(&[0, 2, 1, 3])); // rows 1 and 2 attack along a diagonal
+//! assert!(nqueens::check::is_solution(&[1, 3, 0, 2]));
+//! assert!(!nqueens::check::is_solution(&[0, 2, 1, 3])); // rows 1 and 2 attack along a diagonal
 //! ```
 //!
 //! # Layers
@@ -65,7 +65,7 @@
 //! | the algorithms' choice | [`algo`]: [`make_plan`], `Algorithm::resolve` |
 //! | the algorithms | [`algo::mirror`], [`algo::d4`], [`algo::join`]: their plans and searches |
 //! | the subproblems' weights | [`algo::weight`] |
-//! | shared vocabulary | [`plan`]: [`Plan`], [`Tally`], [`Classes`], [`Algorithm`] |
+//! | shared vocabulary | `vocabulary`: [`Plan`](plan::Plan), [`Tally`](plan::Tally), [`Classes`], [`Algorithm`] |
 //! | prefixes and boards | [`split`] (row prefixes), [`construct`] |
 //! | the sequential search and the boards | [`kernel`], [`boards`], [`symmetry`], [`reference`](mod@reference) |
 //! | attacks | [`attack`] (lines and who attacks whom) |
@@ -82,37 +82,64 @@
 //! instruction-set [`Isa`](arch::Isa). Off by default: the library needs only rayon, num_cpus and
 //! libc.
 #![deny(missing_docs)]
+// Without `internals`, the building blocks' items that only the runs crate, the benches and the
+// examples call (the shuffled order, the sampling plans, `naive_count`, the old re-exports of
+// the modules' own paths) are unused here; they are live in every build of the workspace.
+#![cfg_attr(not(feature = "internals"), allow(dead_code, unused_imports))]
 
-pub mod algo;
+/// Declares modules that are public only with the `internals` feature (hidden from the docs:
+/// for the benches, the examples and the runs crate, which use the tuning knobs and the
+/// building blocks) and private to the crate without it.
+macro_rules! internal_modules {
+    ($($name:ident),* $(,)?) => {$(
+        #[cfg(feature = "internals")]
+        #[doc(hidden)]
+        pub mod $name;
+        #[cfg(not(feature = "internals"))]
+        mod $name;
+    )*};
+}
+
+// The public modules: what a library user needs.
 pub mod arch;
-pub mod attack;
 pub mod boards;
 pub mod check;
 pub mod construct;
-mod count;
 pub mod enumerate;
-pub mod error;
-pub mod kernel;
-pub mod limits;
-pub mod memory;
 pub mod oeis;
-pub mod parallel;
-pub mod plan;
-pub mod reference;
-pub mod split;
 pub mod symmetry;
+
+mod count;
+mod vocabulary;
+internal_modules!(algo, attack, error, kernel, limits, memory, parallel, reference, split);
+
+/// What a plan is and what runs one: the [`Plan`] trait every algorithm's plan implements, the
+/// [`Tally`] of a subproblem, a [`Job`] and its [`Outcome`], the [`Device`]s besides the CPU
+/// threads and the [`Queue`] they take subproblems from, and the d4 plan's parts that a device
+/// backend (`nqueens-gpu`) counts: [`D4Plan`], its start [`Constellation`]s ([`Border`]
+/// queens) and its [`D4Subproblem`]s (a [`Prefix`] of rows below them).
+///
+/// A plan is built by [`make_plan`] (or [`make_plan_with`], which also names the d4 search and
+/// the instruction-set level); a [`crate::Counter`] runs it.
+pub mod plan {
+    pub use crate::algo::d4::constellation::{Border, Constellation, D4Subproblem};
+    pub use crate::algo::{D4Plan, D4Search, make_plan, make_plan_with};
+    pub use crate::count::device_list;
+    pub use crate::parallel::{Device, Job, OnSolved, Outcome, Queue};
+    pub use crate::split::Prefix;
+    pub use crate::vocabulary::{Plan, Tally};
+}
 
 #[cfg(test)] // The join's tests name it `crate::join`, its path before `algo/`.
 use algo::join;
-pub use algo::join::JoinPlan;
-pub use algo::{D4Plan, D4Search, MirrorPlan, make_plan, make_plan_with};
-pub use boards::BoardFormat;
-pub use check::is_solution;
-pub use count::{Count, CountOptions, Counter, device_list};
-pub use error::{Error, check_n};
+pub use count::{Count, CountOptions, Counter};
+pub use error::Error;
 pub use limits::MAX_N;
-pub use parallel::{Device, Job, Observer, Outcome, Progress, Queue};
-pub use plan::{Algorithm, Classes, Plan, Tally};
+pub use parallel::{Observer, Progress, Run};
+pub use vocabulary::{Algorithm, Classes};
+// The crate's own short paths (not public: each item has one public path, above or in a module).
+pub(crate) use error::check_n;
+pub(crate) use vocabulary::{Plan, Tally};
 
 /// Returns Q(n), the number of solutions of the `n`×`n` board (OEIS A000170), counted on every
 /// logical CPU with the default algorithm.

@@ -478,7 +478,7 @@ pub fn try_shuffled(len: usize) -> Option<Vec<u32>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::MirrorPlan;
+    use crate::algo::MirrorPlan;
     use std::sync::Mutex;
 
     #[test]

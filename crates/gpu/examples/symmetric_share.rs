@@ -6,8 +6,8 @@
 
 use std::time::Instant;
 
-use nqueens::Plan;
-use nqueens::algo::d4::D4Plan;
+use nqueens::plan::D4Plan;
+use nqueens::plan::Plan;
 
 fn main() {
     let sizes: Vec<u32> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();

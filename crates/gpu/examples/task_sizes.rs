@@ -5,7 +5,7 @@
 //!
 //! `cargo run --release -p nqueens-gpu --example task_sizes -- 16 [--nodes]`
 
-use nqueens::algo::d4::D4Plan;
+use nqueens::plan::D4Plan;
 use nqueens_gpu::tasks::{self, Tables};
 
 fn main() {

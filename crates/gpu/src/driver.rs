@@ -1,14 +1,17 @@
 //! The launcher-independent half of a GPU device: what it takes from the run's queue, how it
 //! splits subproblems into tasks (those of constellations with a symmetry of their own for the
 //! classifying kernel), orders and sizes each launch, and adds the tasks' counts up to their
-//! subproblems ([`GpuDevice`], an [`nqueens::Device`]). The two launchers
+//! subproblems ([`GpuDevice`], an [`nqueens::plan::Device`]). The two launchers
 //! ([`crate::opencl`], [`crate::cuda`]) only move buffers and start the kernel ([`Launcher`]).
 
 use std::sync::Mutex;
 use std::time::Instant;
 
-use nqueens::algo::d4::D4Plan;
-use nqueens::{Classes, Device, Error, Plan, Queue, Tally};
+use nqueens::plan::D4Plan;
+use nqueens::{
+    Classes, Error,
+    plan::{Device, Plan, Queue, Tally},
+};
 
 use crate::tasks::{self, MAX_N, MAX_ROWS, Tables, Task};
 

@@ -11,7 +11,7 @@
 //! - The host side ([`tasks`], and the driver behind [`GpuDevice`]) splits each d4 subproblem
 //!   of start constellations deeper into tasks, orders each launch by the tasks' estimated
 //!   work, bounds it to about half a second and adds the tasks' counts up to their
-//!   subproblems. A [`GpuDevice`] is an [`nqueens::Device`]: the library's runner gives it a
+//!   subproblems. A [`GpuDevice`] is an [`nqueens::plan::Device`]: the library's runner gives it a
 //!   thread of its pool and the shared list of subproblems, so journals, shards, merges and
 //!   audits work on GPU runs unchanged.
 //! - Subproblems of constellations with a symmetry of their own (5–13% of the CPU's d4 time at
@@ -43,7 +43,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::Arc;
 
-use nqueens::{Device, Error};
+use nqueens::{Error, plan::Device};
 
 pub use driver::{GpuDevice, LAUNCH_SECONDS, MAX_TASKS, MIN_TASKS, task_rows};
 pub use tasks::MAX_N;

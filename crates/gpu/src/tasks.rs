@@ -11,7 +11,7 @@
 //! rather than taken from the CPU search's row events (a second, independent description of the
 //! same board: the tests compare the two on every subproblem up to n = 12).
 
-use nqueens::algo::d4::constellation::{Constellation, D4Subproblem};
+use nqueens::plan::{Constellation, D4Subproblem};
 
 /// The largest board the GPU path counts: its kernels' masks are 32 bits wide, and the tables
 /// keep a row's gap in the two bits above the board.
@@ -366,8 +366,11 @@ pub fn classify(t: &Tables, task: &Task, board: &[u8]) -> [u64; 5] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use nqueens::algo::d4::D4Plan;
-    use nqueens::{Classes, Plan, Tally};
+    use nqueens::plan::D4Plan;
+    use nqueens::{
+        Classes,
+        plan::{Plan, Tally},
+    };
 
     /// Every subproblem without a symmetry of its own, split into tasks at several depths and
     /// searched as the kernel searches, has the completions the CPU's d4 search finds:

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use nqueens::oeis::{A000170, A002562};
-use nqueens::{Algorithm, CountOptions, Counter, Device};
+use nqueens::{Algorithm, CountOptions, Counter, plan::Device};
 use nqueens_gpu::DeviceSpec;
 
 /// The OpenCL devices, or `None` (with a message) where there are none.
@@ -50,13 +50,13 @@ fn opencl_counts_equal_oeis_a000170_and_a002562() {
 /// complete boards to the host at n = 10).
 #[test]
 fn every_subproblem_counts_as_on_the_cpu() {
-    use nqueens::{Job, Plan, Tally};
+    use nqueens::plan::{Job, Plan, Tally};
     use std::sync::Mutex;
     let Some(devices) = opencl() else { return };
     for n in 10..=13 {
         for depth in [1, 2, 4] {
             let c = counter(devices.clone(), 0, Some(depth));
-            let plan = nqueens::algo::D4Plan::new(n, depth).unwrap();
+            let plan = nqueens::plan::D4Plan::new(n, depth).unwrap();
             let got: Mutex<Vec<(usize, Tally)>> = Mutex::new(Vec::new());
             let on_solved = |i: usize, t: &Tally| got.lock().unwrap().push((i, *t));
             let out = c.run(&plan, Job { on_solved: Some(&on_solved), ..Job::default() });

@@ -16,7 +16,7 @@
 use std::collections::BinaryHeap;
 
 use nqueens::parallel::shuffled;
-use nqueens::{Algorithm, make_plan};
+use nqueens::{Algorithm, plan::make_plan};
 use nqueens_runs::estimate::thread_cpu_seconds;
 
 fn main() {

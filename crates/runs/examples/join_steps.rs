@@ -1,6 +1,6 @@
 //! Checks how well a join unit's first part predicts its whole time, as the plan's sample uses
 //! it: for COUNT random units of the board (xorshift, seeded), solves each in steps until the
-//! first part's share (the setup and one part of the matcher, [`nqueens::Plan::solve_in_steps`]),
+//! first part's share (the setup and one part of the matcher, [`nqueens::plan::Plan::solve_in_steps`]),
 //! then solves it whole, both timed by the thread's CPU clock (the partial run once untimed
 //! before, so that both find the thread's buffers grown, unless an argument `cold` follows;
 //! `partial` last: the partial runs only, for boards whose units take minutes). `cargo run --release --example
@@ -12,7 +12,7 @@
 use std::ops::ControlFlow;
 
 use nqueens::algo::join::cost;
-use nqueens::{JoinPlan, Plan};
+use nqueens::{algo::join::JoinPlan, plan::Plan};
 use nqueens_runs::estimate::thread_cpu_seconds;
 
 fn main() {

@@ -12,7 +12,7 @@ use std::time::Instant;
 use nqueens::algo::join::Quarters;
 use nqueens::arch::Level;
 use nqueens::parallel::{self, Job, Progress};
-use nqueens::{JoinPlan, Plan};
+use nqueens::{algo::join::JoinPlan, plan::Plan};
 
 /// Returns the peak resident set of this process so far, in MiB (`VmHWM`; `None` off Linux).
 fn peak_mib() -> Option<u64> {

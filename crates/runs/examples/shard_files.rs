@@ -14,7 +14,7 @@
 
 use std::sync::atomic::AtomicBool;
 
-use nqueens::{Algorithm, CountOptions, Tally};
+use nqueens::{Algorithm, CountOptions, plan::Tally};
 use nqueens_runs::merge::{Covers, SHARD_FORMAT, SHARD_FORMAT_VERSION, ShardResult};
 use nqueens_runs::run::{Counted, Finished, LongRun};
 use nqueens_runs::shard::ShardId;

@@ -29,7 +29,10 @@ use std::rc::Rc;
 
 use crate::merge::{Dealt, ShardResult, check_covers, check_file, subtotals_differ};
 use crate::shard::{shard_plan, try_assign};
-use nqueens::{Algorithm, Classes, Counter, Job, Plan, Tally};
+use nqueens::{
+    Algorithm, Classes, Counter,
+    plan::{Job, Plan, Tally},
+};
 
 /// Parses an audit fraction: a number from 0 to 1 (0.01 recounts 1% of every shard).
 ///

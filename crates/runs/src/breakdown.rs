@@ -3,7 +3,7 @@
 
 use std::io;
 
-use nqueens::Tally;
+use nqueens::plan::Tally;
 
 /// One subproblem's counts in a [`Breakdown`].
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -49,7 +49,7 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use crate::shard::estimate as probe;
-use nqueens::Plan;
+use nqueens::plan::Plan;
 
 /// The fewest subproblems a sample counts, whatever the budget.
 pub const MIN_SAMPLE: usize = 8;
@@ -492,7 +492,7 @@ pub struct DeviceEstimate {
 /// series is in every group). A plan that the calibration counts whole is timed as counted.
 ///
 /// # Errors
-/// The counter's device errors ([`nqueens::Outcome::failure`]).
+/// The counter's device errors ([`nqueens::plan::Outcome::failure`]).
 pub fn device_time(
     plan: &dyn Plan,
     counter: &nqueens::Counter,
@@ -507,7 +507,7 @@ pub fn device_time(
     let start = std::time::Instant::now();
     let run = |ids: &[usize]| -> Result<f64, nqueens::Error> {
         let t0 = std::time::Instant::now();
-        let out = counter.run(plan, nqueens::Job { only: Some(ids), ..nqueens::Job::default() });
+        let out = counter.run(plan, nqueens::plan::Job { only: Some(ids), ..nqueens::plan::Job::default() });
         match out.failure {
             Some(e) => Err(e),
             None => Ok(t0.elapsed().as_secs_f64()),
@@ -562,7 +562,7 @@ pub fn device_time(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use nqueens::MirrorPlan;
+    use nqueens::algo::MirrorPlan;
 
     /// On a counter without devices (the runner's CPU threads stand in for one): a plan the
     /// calibration covers is counted whole and timed as counted; a larger one gives 8 groups of
@@ -676,10 +676,10 @@ mod tests {
 
     #[test]
     fn memory_counts_the_plan_its_searches_and_threads() {
-        let d4 = nqueens::D4Plan::new(20, 1).unwrap();
+        let d4 = nqueens::plan::D4Plan::new(20, 1).unwrap();
         let entry = PER_SUBPROBLEM_BYTES + d4.subproblem_bytes() as u64;
         assert_eq!(memory_bytes(&d4, 8), BASE_BYTES + d4.search_bytes(8) + d4.len() as u64 * entry);
-        let join = nqueens::JoinPlan::new(16).unwrap();
+        let join = nqueens::algo::join::JoinPlan::new(16).unwrap();
         let one = memory_bytes(&join, 1);
         assert!(one > BASE_BYTES && memory_bytes(&join, 3) > one);
         let mirror = MirrorPlan::new(12, 3).unwrap();

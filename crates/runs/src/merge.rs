@@ -15,7 +15,7 @@
 //! encoded by [`crate::subtotals`]; about 1.8 KB for a shard of n = 24 in K = 4,096) and the host
 //! that ran it ([`ShardResult::host`]); format 4 puts the host under the checksum. [`merge`]
 //! checks that the subtotals add up to the shard's counts and that each is possible for its
-//! subproblem ([`nqueens::Plan::impossible`]), and that the total satisfies every invariant that
+//! subproblem ([`nqueens::plan::Plan::impossible`]), and that the total satisfies every invariant that
 //! costs nothing and, for n ≤ 27, equals the known value ([`check_total`]); `nqueens merge
 //! --audit` ([`crate::audit`]) recounts a random sample of the subtotals. Formats 1 to 3 are
 //! still read.
@@ -35,7 +35,10 @@ use crate::shard::{shard_plan, try_assign};
 pub use crate::shard_result::{Covers, SHARD_FORMAT, SHARD_FORMAT_VERSION, ShardResult, host_name};
 pub use crate::verify::{check_covers, check_file, check_total, subtotals_differ};
 use nqueens::boards::escape_controls;
-use nqueens::{Algorithm, Classes, Count, Plan, Tally};
+use nqueens::{
+    Algorithm, Classes, Count,
+    plan::{Plan, Tally},
+};
 
 /// The sum of a complete, consistent set of shards.
 #[derive(Clone, Debug, PartialEq)]

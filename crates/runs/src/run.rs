@@ -26,7 +26,10 @@ pub use crate::breakdown::{Breakdown, Row};
 use crate::journal::{self, Entry, Header, Journal, JournalError, Repaired};
 use crate::merge::{Covers, SHARD_FORMAT, SHARD_FORMAT_VERSION, ShardResult, check_total, round_micros};
 use crate::shard::{ShardId, shard_plan_with, try_assign_one};
-use nqueens::{Algorithm, Count, CountOptions, Counter, Error, Job, Plan, Tally, make_plan_with};
+use nqueens::{
+    Algorithm, Count, CountOptions, Counter, Error,
+    plan::{Job, Plan, Tally, make_plan_with},
+};
 
 /// The program version every journal and shard result records (`CARGO_PKG_VERSION`).
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -530,7 +533,7 @@ impl Session {
             nodes_counted,
             seconds,
             threads: self.options.threads,
-            devices: nqueens::device_list(&self.options.devices, self.options.threads),
+            devices: nqueens::plan::device_list(&self.options.devices, self.options.threads),
             subtotals,
         })))
     }

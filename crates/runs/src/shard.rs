@@ -18,7 +18,7 @@
 //!
 //! # Split depth
 //! A shard plan needs more subproblems than a one-machine plan: [`shard_plan`] picks the split
-//! depth as [`nqueens::make_plan`] does for [`THREADS_PER_SHARD`] × K threads, that is at least
+//! depth as [`nqueens::plan::make_plan`] does for [`THREADS_PER_SHARD`] × K threads, that is at least
 //! 256 subproblems per shard, from K alone, never from the machine's thread count.
 
 use std::cmp::Reverse;
@@ -28,7 +28,10 @@ use std::str::FromStr;
 
 use nqueens::arch::Level;
 use nqueens::split::{self, Subproblem};
-use nqueens::{Algorithm, D4Search, Error, Plan, make_plan_with};
+use nqueens::{
+    Algorithm, Error,
+    plan::{D4Search, Plan, make_plan_with},
+};
 
 /// Rows below a subproblem's prefix that the cost probe extends it by. Two rows cost about
 /// (n - 2·depth)² steps per subproblem; three rows were not markedly better at n = 16 and 17.
@@ -100,7 +103,7 @@ impl FromStr for ShardId {
 /// threads (at least 256 subproblems per shard, and at least 2048 in all).
 ///
 /// # Errors
-/// As [`nqueens::make_plan`].
+/// As [`nqueens::plan::make_plan`].
 pub fn shard_plan(
     algorithm: Algorithm,
     n: u32,
@@ -114,7 +117,7 @@ pub fn shard_plan(
 /// counts whatever the search: see [`D4Search`]).
 ///
 /// # Errors
-/// As [`nqueens::make_plan_with`].
+/// As [`nqueens::plan::make_plan_with`].
 pub fn shard_plan_with(
     algorithm: Algorithm,
     n: u32,
@@ -256,7 +259,7 @@ fn try_owners(plan: &dyn Plan, k: usize) -> Result<Vec<u32>, Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use nqueens::MirrorPlan;
+    use nqueens::algo::MirrorPlan;
 
     #[test]
     fn shard_ids_parse() {

@@ -4,7 +4,10 @@
 use serde::{Deserialize, Serialize};
 
 use nqueens::boards::escape_controls;
-use nqueens::{Classes, Plan, Tally};
+use nqueens::{
+    Classes,
+    plan::{Plan, Tally},
+};
 
 /// The `format` field of every shard result.
 pub const SHARD_FORMAT: &str = "nqueens-shard";

@@ -20,7 +20,7 @@
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD_NO_PAD;
 
-use nqueens::{Classes, Tally};
+use nqueens::{Classes, plan::Tally};
 
 /// The prefix of the subtotals text.
 pub const PREFIX: &str = "leb128:";

@@ -3,7 +3,7 @@
 
 use crate::merge::{Covers, SHARD_FORMAT, SHARD_FORMAT_VERSION, ShardResult};
 use nqueens::boards::escape_controls;
-use nqueens::{Algorithm, Classes, Tally};
+use nqueens::{Algorithm, Classes, plan::Tally};
 
 /// Checks the invariants a whole count (every subproblem of a plan, summed) satisfies and
 /// returns its fundamental solutions by orbit size, if the algorithm gives them.

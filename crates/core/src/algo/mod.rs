@@ -22,8 +22,8 @@ pub mod weight;
 
 use crate::Error;
 use crate::arch::Level;
-pub use crate::plan::{Algorithm, Plan};
-use crate::plan::{Classes, Tally};
+use crate::vocabulary::{Algorithm, Plan};
+use crate::vocabulary::{Classes, Tally};
 pub use d4::{D4Plan, D4Search};
 pub use mirror::MirrorPlan;
 

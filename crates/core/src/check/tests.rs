@@ -364,7 +364,7 @@ fn large_boards_are_remembered_by_digest() {
     let mut seen = Seen::new(false);
     let boards: Vec<Vec<u32>> = (0..50).map(|b| linear(37, 2 + b % 5, b)).collect();
     for (i, q) in boards.iter().enumerate() {
-        assert!(crate::is_solution(q));
+        assert!(crate::check::is_solution(q));
         assert!(matches!(seen.insert(q, (i as u64 + 1, 0)), Ok(None)), "board {i}");
     }
     assert_eq!((seen.len(), seen.digests.table.len(), seen.digests.collided.len()), (50, 50, 0));

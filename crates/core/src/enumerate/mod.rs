@@ -70,7 +70,7 @@ pub fn for_each_solution(n: u32, mut visit: impl FnMut(&[u8]) -> ControlFlow<()>
 ///
 /// # Examples
 /// ```
-/// use nqueens::BoardFormat;
+/// use nqueens::boards::BoardFormat;
 /// use nqueens::enumerate::{SolveOptions, write_solutions};
 /// let mut out = Vec::new();
 /// let options = SolveOptions { format: BoardFormat::Cols, threads: 2, ..SolveOptions::default() };

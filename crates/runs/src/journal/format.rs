@@ -3,7 +3,7 @@
 
 use crate::shard::ShardId;
 use nqueens::boards::escape_controls;
-use nqueens::{Classes, Tally};
+use nqueens::{Classes, plan::Tally};
 
 /// The journal format version this program reads and writes.
 pub const FORMAT_VERSION: u32 = 1;

@@ -30,7 +30,7 @@
 //! A last line without its `\n` is a write torn by a crash: it is dropped with a warning (and cut
 //! off before new lines are appended). Any other damage — a bad checksum, an unparsable line, an
 //! id out of range, outside the shard or given twice, counts that its subproblem cannot have
-//! (the plan's cheap invariants, [`nqueens::Plan::impossible`]) — and a header that does not match
+//! (the plan's cheap invariants, [`nqueens::plan::Plan::impossible`]) — and a header that does not match
 //! the command are errors naming the line, found before anything is appended, and the file is
 //! left untouched. [`repair`] reads such a journal leniently instead and returns the lines that
 //! pass every check, for a cleaned copy. A line that ends in `\r` (a journal converted to CRLF

@@ -9,7 +9,7 @@ use std::path::Path;
 use super::JournalError;
 use super::format::{Entry, Header, unseal};
 use nqueens::boards::escape_controls;
-use nqueens::{Classes, Tally};
+use nqueens::{Classes, plan::Tally};
 
 /// What a journal holds: its header, its complete lines and whether a torn last line was found.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -9,8 +9,8 @@ use std::path::Path;
 use super::JournalError;
 use super::format::{Entry, Header, seal, unseal};
 use super::read::{Line, Lines, entry_problem};
-use nqueens::Tally;
 use nqueens::boards::escape_controls;
+use nqueens::plan::Tally;
 
 /// A journal read leniently by [`repair`]: its header, the lines that pass every check, and
 /// each line that does not, with why.

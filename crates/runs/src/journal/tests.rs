@@ -1,6 +1,6 @@
 use super::*;
 use crate::shard::ShardId;
-use nqueens::{Classes, Tally};
+use nqueens::{Classes, plan::Tally};
 
 fn header() -> Header {
     Header {
