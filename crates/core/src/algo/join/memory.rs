@@ -21,7 +21,7 @@ pub fn check_memory(n: u32) -> Result<(), Error> {
 }
 
 /// Returns the most half-boards one unit's matcher stores at once on quarter side `h`
-/// ([`matcher::Matcher::max_stored`]): all of them up to h = 13 (n ≤ 27, where a unit's buffers
+/// ([`Matcher::max_stored`](super::matcher::Matcher::max_stored)): all of them up to h = 13 (n ≤ 27, where a unit's buffers
 /// stay under 3 GB), 2^23 from h = 14, so that a thread of n = 28–29 fits a node of modest memory.
 pub fn max_stored(h: u32) -> Option<usize> {
     (h > quarter::MAX_TABLE_H).then_some(1 << 23)

@@ -362,7 +362,7 @@ impl Plan for JoinPlan {
 
     /// Once the unit's half-boards are enumerated and the first stored piece is built (the
     /// setup: a fifth to a half of a unit at n = 24), the matcher runs in up to [`MAX_PARTS`]
-    /// parts of its blocks ([`Matcher::count_coded_in_parts`]), so a unit stops within a part:
+    /// parts of its blocks ([`Matcher::count_coded_in_parts`](matcher::Matcher::count_coded_in_parts)), so a unit stops within a part:
     /// under a second up to n = 27, a few seconds at n = 28. The shares are timed against the
     /// matcher's cost model: after the first part, which the model says is w of the matching,
     /// the unit's whole time is estimated as setup + (first part's time) / w, the first share is
