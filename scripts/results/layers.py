@@ -15,6 +15,10 @@ bad = 0
 for line in open(sys.argv[1]):
     if '->' not in line: continue
     a, b = [x.strip() for x in line.split('->')]
+    if a not in layers or b not in layers:
+        # A module of today's crate that issue 24's table did not have: not checked here
+        # (crates/core/tests/layers.rs checks today's table).
+        print('not in issue 24\'s table:', a if a not in layers else b); continue
     if layers[a] <= layers[b] and not (a,b)==('algo::join','algo::d4'):
         print('UPWARD or level:', a, layers[a], '->', b, layers[b]); bad += 1
 print(sys.argv[1], 'edges checked, upward:', bad)

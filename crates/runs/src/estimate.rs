@@ -75,7 +75,8 @@ pub const MIN_UNIT_SECONDS: f64 = 0.25;
 /// untimed, where the thread's last one ran whole and was that short: the runner takes neighbours in blocks
 /// of up to 64 (they share quarter lists and prefixes, so a unit finds them in cache), and
 /// short units counted alone, cold, took 11–17% longer than in a whole count at n = 18–19
-/// (results/2026-12-02-plan/accuracy.csv). Longer units barely notice.
+/// (results/2026-12-02-plan/accuracy-197242a.csv: estimate / count 1.11–1.17 at n = 18, 1.12–1.16
+/// at 19, with a stated error under 1%). Longer units barely notice.
 pub const SHORT: f64 = 0.01;
 
 /// An estimate of the CPU time of counting every subproblem of a plan on one core.
