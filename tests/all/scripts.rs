@@ -109,6 +109,8 @@ fn scripts_reject_bad_arguments_with_code_2() {
         ("scaling-n.sh", vec!["4", "5", "0"], "REPEATS '0' is not a positive integer"),
         ("compare-reference.sh", vec!["x"], "N 'x' is not a board size in 1..31"),
         ("compare-reference.sh", vec!["32"], "N '32' is not a board size in 1..31"),
+        ("public-items.sh", vec!["no-such-commit"], "public-items.sh: 'no-such-commit' is not a commit"),
+        ("public-items.sh", vec!["a", "b"], "usage: scripts/public-items.sh [--internals] COMMIT"),
     ] {
         let out = run(name, &args, dir.path());
         assert_eq!(out.status.code(), Some(2), "{name} {args:?}");
