@@ -8,8 +8,9 @@
 //! recurses through its entry point, so that each copy calls itself. No `#[target_feature]`
 //! stands outside this module. Which copy runs is chosen by a [`Level`], and a `Level` names
 //! only an instruction set this processor executes: safe code gets one from [`Level::best`],
-//! [`Level::new`] (which checks) or [`Level::portable`]; only `unsafe` [`Level::new_unchecked`]
-//! can name another. So no safe function runs an instruction the processor lacks. Detection
+//! [`Level::new`] (which checks) or [`Level::portable`]; only the crate's own `unsafe` code
+//! (a kernel's copy asking for the level it already runs at) makes one unchecked. So no safe
+//! function runs an instruction the processor lacks. Detection
 //! also decides, once, whether the level's `pext` is fast ([`Level::fast_pext`]), so no kernel
 //! probes the processor.
 //!
@@ -18,7 +19,7 @@
 //! let level = nqueens::arch::Level { isa: nqueens::arch::Isa::Avx512 };
 //! ```
 //!
-//! One file per instruction set, in the manner of memchr's `arch/`: [`portable`] (any
+//! One file per instruction set, in the manner of memchr's `arch/`: `portable.rs` (any
 //! processor), `x86_64/avx2.rs` and `x86_64/avx512.rs`, `aarch64/neon.rs`. Each implements the
 //! three small traits the kernels are written against: `Lanes` (`u64` lanes with compress),
 //! `Row` (a 512-bit row of the join's tables) and `Tally` (population counts of rows, summed),
@@ -31,10 +32,10 @@ use std::str::FromStr;
 use crate::Error;
 
 #[cfg(target_arch = "aarch64")]
-pub mod aarch64;
-pub mod portable;
+pub(crate) mod aarch64;
+pub(crate) mod portable;
 #[cfg(target_arch = "x86_64")]
-pub mod x86_64;
+pub(crate) mod x86_64;
 
 /// An instruction-set level: a family of compiled copies of the kernels.
 ///
@@ -117,8 +118,8 @@ impl FromStr for Isa {
 }
 
 /// A level of compiled kernels that this processor runs: an [`Isa`] checked against the
-/// processor. Only detection makes one (or `unsafe` code that vouches for the processor), so a
-/// function that takes a `Level` may run its instructions without asking again.
+/// processor. Only detection makes one (or the crate's `unsafe` code that vouches for the
+/// processor), so a function that takes a `Level` may run its instructions without asking again.
 ///
 /// Detection also decides, once, whether the level's `pext` is fast ([`Level::fast_pext`]), so
 /// that no kernel probes the processor.
@@ -168,7 +169,7 @@ impl Level {
     /// # Safety
     /// The processor must execute every instruction `isa` needs ([`Isa::is_available`]):
     /// kernels run at this level execute them unchecked.
-    pub const unsafe fn new_unchecked(isa: Isa) -> Level {
+    pub(crate) const unsafe fn new_unchecked(isa: Isa) -> Level {
         Level { isa, fast_pext: has_pext(isa) }
     }
 
@@ -178,8 +179,9 @@ impl Level {
     }
 
     /// Returns true if and only if the level has BMI2's `pext` and it is fast on this processor
-    /// (decided once, when the level was detected: see [`pext_is_fast`]). Where it is false,
-    /// the kernels that squeeze bits use [`portable::Squeeze`] instead.
+    /// (decided once, when the level was detected: AMD processors before Zen 3 microcode it, at
+    /// up to about 300 cycles). Where it is false, the kernels that squeeze bits use a portable
+    /// compress instead.
     pub const fn fast_pext(self) -> bool {
         self.fast_pext
     }
@@ -384,7 +386,7 @@ pub(crate) unsafe trait Tally<R: Row>: Copy {
 /// load of the join's block loop across two lines: measured 1.9× slower per load).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[repr(C, align(64))]
-pub struct Bits512(pub [u64; 8]);
+pub(crate) struct Bits512(pub(crate) [u64; 8]);
 
 /// Defines a function that takes a [`Level`] first and runs a generic kernel compiled for it.
 ///
@@ -540,7 +542,7 @@ const fn has_pext(isa: Isa) -> bool {
 /// is not microcoded (AMD before Zen 3 takes about 18 cycles per set mask bit, up to about 300
 /// per instruction, against 3 elsewhere). Probed once, by the detection of a [`Level`]
 /// ([`Level::fast_pext`]); the kernels ask the level, not the processor.
-pub fn pext_is_fast() -> bool {
+fn pext_is_fast() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
         x86_64::pext_is_fast()
