@@ -191,7 +191,7 @@ impl Matcher {
     }
 }
 
-/// Transposes a 64×64 bit matrix in place (see [`crate::arch::portable::transpose64`]), in the
+/// Transposes a 64×64 bit matrix in place (see [`crate::arch::scalar::transpose64`]), in the
 /// copy of `level`.
 pub fn transpose64(level: Level, a: &mut [u64; 64]) {
     transpose(level, a)

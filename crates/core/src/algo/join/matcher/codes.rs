@@ -4,7 +4,7 @@
 //! the stored masks ([`squeeze_all`]).
 
 use super::{Matcher, WORDS};
-use crate::arch::portable::Squeeze;
+use crate::arch::scalar::Squeeze;
 use crate::arch::{Lanes, Level, Simd, multiversion};
 
 impl Matcher {

@@ -9,7 +9,7 @@
 use super::build::transpose;
 use super::{BLOCK, CHUNK, MAX_CHUNK, Matcher, TAIL, WORDS, subset_sums};
 use crate::algo::join::bits::low_mask;
-use crate::arch::portable::Squeeze;
+use crate::arch::scalar::Squeeze;
 use crate::arch::{Level, Simd, multiversion};
 
 impl Matcher {
