@@ -1,4 +1,5 @@
 use super::codes::{CLASS, partition_classes, squeeze_all, squeeze_with};
+use super::types::WORDS;
 use super::*;
 use crate::algo::join::bits::low_mask;
 
