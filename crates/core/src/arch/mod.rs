@@ -57,7 +57,9 @@ pub(crate) use simd::{Bits512, Lanes, Row, Simd, Tally};
 /// entry calls those. The kernel (bound `S: Copies`) recurses with
 /// `<S as Copies>::call::<ARGS>(…)`: a direct call of its own copy. (Recursing through the entry
 /// instead costs a call and a `match` a step, which the compiler does not inline into a copy
-/// of other features: 8% of the recursive search.)
+/// of other features: 8% of the recursive search.) A kernel that only other kernels' copies call
+/// needs no entry: `multiversion! { vis trait Copies[GENERICS](args) -> R => kernel[ARGS]; }`
+/// defines the trait and its copies alone.
 macro_rules! multiversion {
     (@avx512 $($item:tt)*) => {
         #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vpopcntdq,avx2,bmi1,bmi2,lzcnt,popcnt")]
@@ -67,27 +69,8 @@ macro_rules! multiversion {
         #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
         $($item)*
     };
-    ($(#[$meta:meta])* $vis:vis fn $name:ident $([$($gp:tt)*])? ($($arg:ident : $ty:ty),* $(,)?) $(-> $ret:ty)?
-        => $($kernel:ident)::+ $([$($ga:tt)*])? through $tvis:vis trait $copies:ident;) => {
-        $(#[$meta])*
-        #[allow(clippy::too_many_arguments)]
-        $vis fn $name $(<$($gp)*>)? (level: $crate::arch::Level, $($arg: $ty),*) $(-> $ret)? {
-            match level.isa() {
-                // SAFETY: a `Level` of this `Isa` exists only where the processor has every
-                // feature its copy is compiled with (see `Level`).
-                #[cfg(target_arch = "x86_64")]
-                $crate::arch::Isa::Avx512 => unsafe { <$crate::arch::x86_64::Avx512 as $copies>::call $(::<$($ga)*>)? ($($arg),*) },
-                // SAFETY: as above.
-                #[cfg(target_arch = "x86_64")]
-                $crate::arch::Isa::Avx2 => unsafe { <$crate::arch::x86_64::Avx2 as $copies>::call $(::<$($ga)*>)? ($($arg),*) },
-                // SAFETY: NEON is part of the aarch64 targets' baseline, compiled in everywhere.
-                #[cfg(target_arch = "aarch64")]
-                $crate::arch::Isa::Neon => unsafe { <$crate::arch::aarch64::Neon as $copies>::call $(::<$($ga)*>)? ($($arg),*) },
-                // SAFETY: the portable level executes nothing beyond the target's baseline.
-                _ => unsafe { <$crate::arch::portable::Portable as $copies>::call $(::<$($ga)*>)? ($($arg),*) },
-            }
-        }
-
+    ($tvis:vis trait $copies:ident $([$($gp:tt)*])? ($($arg:ident : $ty:ty),* $(,)?) $(-> $ret:ty)?
+        => $($kernel:ident)::+ $([$($ga:tt)*])?;) => {
         /// The copies of a recursive kernel, one per level (see `multiversion!`).
         ///
         /// # Safety
@@ -142,6 +125,31 @@ macro_rules! multiversion {
                 // SAFETY: the baseline is always there.
                 unsafe { $($kernel)::+::<Self $(, $($ga)*)?>($($arg),*) }
             }
+        }
+    };
+    ($(#[$meta:meta])* $vis:vis fn $name:ident $([$($gp:tt)*])? ($($arg:ident : $ty:ty),* $(,)?) $(-> $ret:ty)?
+        => $($kernel:ident)::+ $([$($ga:tt)*])? through $tvis:vis trait $copies:ident;) => {
+        $(#[$meta])*
+        #[allow(clippy::too_many_arguments)]
+        $vis fn $name $(<$($gp)*>)? (level: $crate::arch::Level, $($arg: $ty),*) $(-> $ret)? {
+            match level.isa() {
+                // SAFETY: a `Level` of this `Isa` exists only where the processor has every
+                // feature its copy is compiled with (see `Level`).
+                #[cfg(target_arch = "x86_64")]
+                $crate::arch::Isa::Avx512 => unsafe { <$crate::arch::x86_64::Avx512 as $copies>::call $(::<$($ga)*>)? ($($arg),*) },
+                // SAFETY: as above.
+                #[cfg(target_arch = "x86_64")]
+                $crate::arch::Isa::Avx2 => unsafe { <$crate::arch::x86_64::Avx2 as $copies>::call $(::<$($ga)*>)? ($($arg),*) },
+                // SAFETY: NEON is part of the aarch64 targets' baseline, compiled in everywhere.
+                #[cfg(target_arch = "aarch64")]
+                $crate::arch::Isa::Neon => unsafe { <$crate::arch::aarch64::Neon as $copies>::call $(::<$($ga)*>)? ($($arg),*) },
+                // SAFETY: the portable level executes nothing beyond the target's baseline.
+                _ => unsafe { <$crate::arch::portable::Portable as $copies>::call $(::<$($ga)*>)? ($($arg),*) },
+            }
+        }
+
+        $crate::arch::multiversion! {
+            $tvis trait $copies $([$($gp)*])? ($($arg: $ty),*) $(-> $ret)? => $($kernel)::+ $([$($ga)*])?;
         }
     };
     ($(#[$meta:meta])* $vis:vis fn $name:ident $([$($gp:tt)*])? ($($arg:ident : $ty:ty),* $(,)?) $(-> $ret:ty)?
