@@ -151,12 +151,11 @@ multiversion! {
         => resume_body[NODES];
 }
 
+// The recursion above the last event (`walk_body`), one copy per level: the searches call
+// their copies through `WalkCopies` directly, so it has no entry that takes a `Level`.
 multiversion! {
-    /// The recursion above the last event ([`walk_body`]) in the copy of `level` (unused: the
-    /// searches call their copies through [`WalkCopies`] directly).
-    #[allow(dead_code)]
-    fn walk[const NODES: bool](events: &[RowEvent], left: u32, rest: u64, ld: u64, rd: u64, nodes: &mut u64) -> u64
-        => walk_body[NODES] through trait WalkCopies;
+    trait WalkCopies[const NODES: bool](events: &[RowEvent], left: u32, rest: u64, ld: u64, rd: u64, nodes: &mut u64) -> u64
+        => walk_body[NODES];
 }
 
 /// [`resume`] at the level `S`: applies the events of `row`, then walks to the next event, or

@@ -1,5 +1,5 @@
 //! Bit helpers for the join counter: k-subsets in colex order, bit reversal over a width, and
-//! `pdep` as a portable loop (`pext` is [`crate::arch::portable::pext`]).
+//! `pdep` as a portable loop (`pext` is [`crate::arch::scalar::pext`]).
 
 /// Returns the mask of the low `bits` bits (`bits` ≤ 64).
 #[inline]
@@ -78,7 +78,7 @@ mod tests {
             x ^= x >> 7;
             x ^= x << 17;
             let mask = x.rotate_left(17) & x.rotate_left(5);
-            let packed = crate::arch::portable::pext(x, mask);
+            let packed = crate::arch::scalar::pext(x, mask);
             assert_eq!(packed.count_ones(), (x & mask).count_ones());
             assert_eq!(pdep_soft(packed, mask), x & mask);
             for w in [1, 7, 33, 64] {

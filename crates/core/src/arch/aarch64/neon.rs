@@ -3,7 +3,7 @@
 //!
 //! Rows are counted with `cnt` (`vcntq_u8`, the ones of each byte): the byte counts of up to 31
 //! rows add up in bytes (at most 8 per row and byte) and are widened once with pairwise adds
-//! (`uaddlp`). aarch64 has no `pext` and no compress: [`crate::arch::portable::Squeeze`] and a
+//! (`uaddlp`). aarch64 has no `pext` and no compress: [`crate::arch::scalar::Squeeze`] and a
 //! branch-free scalar store replace them.
 
 use std::arch::aarch64::*;

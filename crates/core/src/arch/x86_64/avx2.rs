@@ -238,7 +238,7 @@ unsafe impl Tally<Row256x2> for NibbleTally {
     }
 }
 
-/// [`crate::arch::portable::transpose64`] in sixteen 256-bit registers: the four stages that
+/// [`crate::arch::scalar::transpose64`] in sixteen 256-bit registers: the four stages that
 /// swap words 4 or more apart swap whole registers; the two within a register swap lanes with
 /// a permute and a blend.
 ///

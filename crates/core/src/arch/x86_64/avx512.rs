@@ -162,7 +162,7 @@ unsafe impl Tally<Row512> for PopcntTally {
     }
 }
 
-/// [`crate::arch::portable::transpose64`] in eight 512-bit registers: the three stages that
+/// [`crate::arch::scalar::transpose64`] in eight 512-bit registers: the three stages that
 /// swap words 8 or more apart swap whole registers, the three within a register pair lanes with
 /// a permute (about 200 vector operations instead of about 1,150 scalar ones).
 ///

@@ -4,7 +4,7 @@
 //! compiled with its caller's features; the recursion from one level of the search to the next
 //! goes back through the entry point [`drain`], so no part is compiled without them.
 
-use super::{Boards, FLUSH};
+use super::boards::{Boards, FLUSH};
 use crate::algo::d4::search::LOOKAHEAD;
 use crate::arch::{Lanes, Simd, multiversion};
 use crate::kernel::looks_ahead;

@@ -2,8 +2,7 @@
 //! weight, one table row ANDed per chunk and the ones counted ([`block_loop`]), in one copy per
 //! chunk count and width a board reaches; and the raw tails, tested mask by mask.
 
-use super::codes::CLASSES;
-use super::{Matcher, WORDS};
+use super::types::{CLASSES, Matcher, WORDS};
 use crate::arch::{Level, Row, Simd, Tally, multiversion};
 
 /// Returns the weighted count of part `part` of `parts` of the stored blocks and raw tails of
@@ -133,19 +132,6 @@ fn word_mask(m: &Matcher, b: usize, qb: u32) -> u8 {
             (0..WORDS).fold(0u8, |mask, w| mask | (((buckets[w] & qb == 0) as u8) << w))
         }
     }
-}
-
-/// A bucket's short tail of one class: `tail[start..end]`, matched raw.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct TailRun {
-    /// The bucket of its masks.
-    pub(super) bucket: u32,
-    /// The weight of its class.
-    pub(super) weight: u32,
-    /// Its start in `tail`.
-    pub(super) start: u32,
-    /// Its end in `tail`.
-    pub(super) end: u32,
 }
 
 /// Returns the weighted count of the raw tail runs `part`, `part + parts`, … against the

@@ -5,7 +5,7 @@
 
 use super::codes::{scatter, squeeze_all};
 use super::sieve::{Costs, SIBLINGS, SIEVE_FROM, SIEVE_PAIRS, sieve_cost};
-use super::{BLOCK, CHUNK, Matcher, TAIL, TailRun, WORDS};
+use super::types::{BLOCK, CHUNK, Matcher, TAIL, TailRun, WORDS};
 use crate::algo::join::bits::low_mask;
 use crate::arch::{Bits512, Level, Simd, multiversion};
 
@@ -191,24 +191,6 @@ impl Matcher {
     }
 }
 
-/// Transposes a 64×64 bit matrix in place (see [`crate::arch::portable::transpose64`]), in the
-/// copy of `level`.
-pub fn transpose64(level: Level, a: &mut [u64; 64]) {
-    transpose(level, a)
-}
-
-multiversion! {
-    pub(super) fn transpose(a: &mut [u64; 64]) => transpose_body;
-}
-
-/// # Safety
-/// Runs `S`'s instructions: only with `S`'s features enabled (every `*_body` below alike).
-#[inline(always)]
-unsafe fn transpose_body<S: Simd>(a: &mut [u64; 64]) {
-    // SAFETY: the caller runs with `S`'s features (this fn's condition).
-    unsafe { S::transpose64(a) }
-}
-
 multiversion! {
     /// Appends one block's chunk tables to `tables` for the masks of its eight 64-lane `words`
     /// (squeezed, at most 64 each) over `bits` mask bits in `chunks` chunks of `c` bits: row
@@ -218,6 +200,9 @@ multiversion! {
         => fill_block_body;
 }
 
+/// # Safety
+/// Runs `S`'s instructions: only with `S`'s features enabled (every `*_body` of the matcher
+/// alike).
 #[inline(always)]
 unsafe fn fill_block_body<S: Simd>(
     words: &[&[u64]; WORDS],

@@ -3,8 +3,8 @@
 //! within a bucket, into weight slots ([`slots`], [`partition_classes`]), then squeezed like
 //! the stored masks ([`squeeze_all`]).
 
-use super::{Matcher, WORDS};
-use crate::arch::portable::Squeeze;
+use super::types::{CLASSES, Matcher, WORDS};
+use crate::arch::scalar::Squeeze;
 use crate::arch::{Lanes, Level, Simd, multiversion};
 
 impl Matcher {
@@ -113,8 +113,6 @@ pub(super) fn scatter(index: &[u16], low: u16, src: &[u64], next: &mut [usize], 
 
 /// Bits 62 and 63 of a code: its weight class.
 pub(super) const CLASS: u64 = 3 << 62;
-/// Weight classes of a code.
-pub(super) const CLASSES: usize = 4;
 
 /// Returns the slots of a weight table: `sets[s]` holds the classes (bit c: class c) whose
 /// codes go to slot s and `weights[s]` their weight. Classes of one weight share a slot;

@@ -37,36 +37,26 @@
 //! level; the [`Level`] passed in picks the copy. The block loop has one copy per chunk count
 //! and width a board reaches, so its shifts and offsets are constants.
 //!
-//! One concern a file: this one holds the types and the counting passes; `build.rs` the stored
-//! blocks and their tables, `sieve.rs` the choice of cut bits and the cost model, `codes.rs`
+//! One concern a file: this one holds the counting passes; `types.rs` the [`Matcher`] itself,
+//! its sizes and what its siblings share; `build.rs` the stored blocks and their tables,
+//! `sieve.rs` the choice of cut bits, the cost model and the transpose of its sample, `codes.rs`
 //! the query codes and their sorting, `blocks.rs` the block loop and the raw tails.
 
 mod blocks;
 mod build;
 mod codes;
 mod sieve;
+mod types;
 
 use std::ops::ControlFlow;
 
-use blocks::{TailRun, count_sorted};
-pub use build::transpose64;
-use codes::CLASSES;
-use sieve::Costs;
-pub use sieve::{MAX_CUTS, SIBLINGS, SIEVE_FROM};
+use blocks::count_sorted;
+use sieve::{Costs, subset_sums};
+pub use sieve::{MAX_CUTS, SIBLINGS, SIEVE_FROM, transpose64};
+use types::CLASSES;
+pub use types::{BLOCK, CHUNK, MAX_CHUNK, Matcher, TAIL};
 
-use crate::arch::{Bits512, Level};
-/// Stored masks per block: one 512-bit row, 8 `u64` words (one AVX-512 register).
-pub const BLOCK: usize = 512;
-/// The fewest mask bits per chunk the cost model considers (32 table rows of 64 B per chunk,
-/// 2 KiB), and the width of a forced cut without a cost model.
-pub const CHUNK: u32 = 5;
-/// The most mask bits per chunk (256 rows, 16 KiB per chunk and block).
-pub const MAX_CHUNK: u32 = 8;
-/// Tails shorter than this are scanned raw; a padded block costs about as much as 40 scalar
-/// tests per query.
-pub const TAIL: usize = 12;
-
-const WORDS: usize = BLOCK / 64;
+use crate::arch::Level;
 
 /// The fewest blocks a part of [`Matcher::count_coded_in_parts`] matches (a stored set of fewer
 /// is one part).
@@ -90,102 +80,7 @@ pub struct Parts {
 /// A query: a mask and the weight its count is multiplied by.
 pub type Query = (u64, u32);
 
-/// The stored side of a round, rebuilt for each unit (buffers are reused: no allocation
-/// once warm). Stored masks come in classes of equal weight; each block holds one class.
-#[derive(Debug, Default)]
-pub struct Matcher {
-    /// The bits the blocks match on: the OR of the stored masks (bits outside it never clash)
-    /// minus the cut bits; squeezed out of every mask.
-    occupied: u64,
-    /// Cut bits (the sieve): stored masks and queries go into 2^k buckets by these bits, and a
-    /// block is only matched against query buckets disjoint from its own.
-    cut: u64,
-    chunks: usize,
-    /// Mask bits per chunk ([`CHUNK`] unless [`Matcher::chunk_bits`] or the build chose
-    /// otherwise): each chunk has 2^bits rows.
-    bits_per_chunk: u32,
-    /// Rows per block: 2^bits_per_chunk per chunk, fewer for a last chunk of fewer bits.
-    block_rows: usize,
-    /// Forces the mask bits per chunk (for tests and tuning; 1..=[`MAX_CHUNK`]).
-    pub chunk_bits: Option<u32>,
-    /// Weight of each block.
-    block_weights: Vec<u32>,
-    /// Stored masks from which the sieve is considered ([`SIEVE_FROM`] and at least
-    /// `SIEVE_PAIRS` stored × query pairs unless set).
-    pub sieve_from: Option<usize>,
-    /// Cut-bit bucket of each block: the AND of its words' buckets, so that every query that
-    /// can meet one of its words meets the block.
-    block_buckets: Vec<u32>,
-    /// The bucket of each 64-lane word of a block that holds several buckets' remainders
-    /// (index into `word_buckets`), or `u32::MAX` for a block of one bucket.
-    block_words: Vec<u32>,
-    /// Word buckets of the shared blocks, eight per block (`u32::MAX` for an unused word).
-    word_buckets: Vec<[u32; WORDS]>,
-    /// Remainders being packed: (bucket, start, end) in `sorted` (scratch).
-    remainders: Vec<(u32, u32, u32)>,
-    /// Start of each run of one query bucket and weight slot in `queries`
-    /// (4 · 2^k + 1 entries: bucket b, slot s at 4b + s; see [`codes::slots`]).
-    query_starts: Vec<usize>,
-    sorted: Vec<u64>,
-    /// The weight of each slot of the sorted queries (see [`codes::slots`]).
-    run_weights: [u32; CLASSES],
-    /// The codes sorted by bucket only, when their classes have different weights (scratch).
-    by_bucket: Vec<u64>,
-    /// `blocks × chunks × 2^bits_per_chunk` rows.
-    tables: Vec<Bits512>,
-    /// Tail masks (squeezed like the blocks' masks), bucket by bucket.
-    tail: Vec<u64>,
-    /// The runs of `tail`: one per class and bucket with a short tail.
-    tail_runs: Vec<TailRun>,
-    squeezed: Vec<u64>,
-    /// The codes being matched, squeezed and sorted by bucket (scratch).
-    queries: Vec<u64>,
-    /// Bucket starts (scratch).
-    next: Vec<usize>,
-    /// Sampled pairs for the choice of cut bits (scratch).
-    sample: Vec<u64>,
-    /// Greedy-order cut-bit index of every stored mask and of every query (see
-    /// `choose_cut`; valid while the cut is non-zero).
-    stored_index: Vec<u16>,
-    query_index: Vec<u16>,
-    /// Bucket sizes of the chosen cut, per stored class then of the queries (2^k each),
-    /// if `sizes_valid`.
-    sizes: Vec<u32>,
-    sizes_valid: bool,
-    /// Bucket histograms for the cost model (scratch).
-    hist: Vec<u32>,
-    /// Queries per set of cut bits (scratch).
-    compat: Vec<u64>,
-    /// Forces the number of cut bits (for tests and tuning; at most [`MAX_CUTS`], fewer when
-    /// fewer bits separate pairs): `None` lets the cost model choose.
-    pub cuts: Option<u32>,
-    /// The most masks stored at once: [`Matcher::count_coded`] stores a larger side in pieces of
-    /// this many, matching every code against each piece (its bit-sliced tables take about
-    /// 100–250 B a stored mask, the most memory a unit of n = 28 needs). `None`: all at once.
-    pub max_stored: Option<usize>,
-    /// The most codes matched at once: [`Matcher::count_coded`] matches more in batches of this
-    /// many, each against every stored piece (the sorted copies of the codes, about 18 B a
-    /// code, the most memory after the half-boards themselves at n = 28). `None`: all at once.
-    pub max_queries: Option<usize>,
-}
-
 impl Matcher {
-    /// Returns an empty matcher.
-    pub fn new() -> Matcher {
-        Matcher::default()
-    }
-
-    /// Returns the number of cut bits the last [`Matcher::build`] chose (the sieve has 2^k
-    /// buckets).
-    pub fn cut_bits(&self) -> u32 {
-        self.cut.count_ones()
-    }
-
-    /// Returns the number of stored masks (tail included).
-    pub fn stored(&self) -> usize {
-        self.block_weights.len() * BLOCK + self.tail.len()
-    }
-
     /// Stores `classes` (masks and the weight of each, replacing what was stored) and returns
     /// the sum over `queries` of query weight × Σ stored weight over the stored masks m with
     /// m & query == 0, exactly. (Queries of up to four distinct weights at a time go through
@@ -361,38 +256,6 @@ impl Matcher {
             work.fill(1.0 / parts as f64);
         }
         work
-    }
-
-    /// Returns the number of query buckets (2^k for k cut bits).
-    #[inline(always)]
-    fn query_buckets(&self) -> usize {
-        (self.query_starts.len() - 1) / CLASSES
-    }
-
-    /// Returns the chunk widths the cost model may choose from: [`Matcher::chunk_bits`] if
-    /// set, else [`CHUNK`]..=[`MAX_CHUNK`].
-    fn widths(&self) -> std::ops::RangeInclusive<u32> {
-        match self.chunk_bits {
-            Some(c) => {
-                let c = c.clamp(1, MAX_CHUNK);
-                c..=c
-            }
-            None => CHUNK..=MAX_CHUNK,
-        }
-    }
-}
-
-/// Returns the subset sums of `counts` over `k` bits, in place: afterwards `counts[t]` is the
-/// sum of the old `counts[s]` over every s whose bits are a subset of t's (`counts` has 2^k
-/// entries at least).
-fn subset_sums(counts: &mut [u64], k: u32) {
-    let buckets = 1usize << k;
-    for bit in 0..k {
-        for t in 0..buckets {
-            if t >> bit & 1 == 1 {
-                counts[t] += counts[t ^ (1 << bit)];
-            }
-        }
     }
 }
 

@@ -6,10 +6,9 @@
 //! ([`sieve_cost`], [`Costs`]) then picks the prefix and the chunk width from the exact bucket
 //! sizes, which the build's and the queries' counting sorts reuse.
 
-use super::build::transpose;
-use super::{BLOCK, CHUNK, MAX_CHUNK, Matcher, TAIL, WORDS, subset_sums};
+use super::types::{BLOCK, CHUNK, MAX_CHUNK, Matcher, TAIL, WORDS};
 use crate::algo::join::bits::low_mask;
-use crate::arch::portable::Squeeze;
+use crate::arch::scalar::Squeeze;
 use crate::arch::{Level, Simd, multiversion};
 
 impl Matcher {
@@ -408,4 +407,36 @@ unsafe fn index_body<S: Simd, const PEXT: bool>(
         let squeeze = Squeeze::new(mask);
         out.extend(src.iter().map(|&x| table[squeeze.apply(x) as usize]));
     }
+}
+
+/// Returns the subset sums of `counts` over `k` bits, in place: afterwards `counts[t]` is the
+/// sum of the old `counts[s]` over every s whose bits are a subset of t's (`counts` has 2^k
+/// entries at least).
+pub(super) fn subset_sums(counts: &mut [u64], k: u32) {
+    let buckets = 1usize << k;
+    for bit in 0..k {
+        for t in 0..buckets {
+            if t >> bit & 1 == 1 {
+                counts[t] += counts[t ^ (1 << bit)];
+            }
+        }
+    }
+}
+
+/// Transposes a 64×64 bit matrix in place (see [`crate::arch::scalar::transpose64`]), in the
+/// copy of `level`.
+pub fn transpose64(level: Level, a: &mut [u64; 64]) {
+    transpose(level, a)
+}
+
+multiversion! {
+    pub(super) fn transpose(a: &mut [u64; 64]) => transpose_body;
+}
+
+/// # Safety
+/// Runs `S`'s instructions: only with `S`'s features enabled.
+#[inline(always)]
+unsafe fn transpose_body<S: Simd>(a: &mut [u64; 64]) {
+    // SAFETY: the caller runs with `S`'s features (this fn's condition).
+    unsafe { S::transpose64(a) }
 }

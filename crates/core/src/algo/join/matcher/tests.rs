@@ -1,4 +1,5 @@
 use super::codes::{CLASS, partition_classes, squeeze_all, squeeze_with};
+use super::types::WORDS;
 use super::*;
 use crate::algo::join::bits::low_mask;
 
@@ -238,7 +239,7 @@ fn every_level_transposes_like_the_portable_copy() {
     for _ in 0..20 {
         let a: [u64; 64] = std::array::from_fn(|_| rng.next());
         let mut want = a;
-        crate::arch::portable::transpose64(&mut want);
+        crate::arch::scalar::transpose64(&mut want);
         for level in Level::available() {
             let mut t = a;
             transpose64(level, &mut t);
@@ -265,7 +266,7 @@ fn every_level_partitions_and_squeezes_like_the_portable_copy() {
         }
         let mut want = codes.clone();
         for x in &mut want {
-            *x = crate::arch::portable::pext(*x, mask) | (*x & CLASS);
+            *x = crate::arch::scalar::pext(*x, mask) | (*x & CLASS);
         }
         for level in Level::available() {
             let mut got = codes.clone();
