@@ -68,44 +68,54 @@ unsafe impl Lanes for V128x2 {
     }
     #[inline(always)]
     unsafe fn splat(x: u64) -> Self {
+        // SAFETY: NEON instructions on registers only; NEON is part of every aarch64 target.
         unsafe { V128x2(vdupq_n_u64(x), vdupq_n_u64(x)) }
     }
     #[inline(always)]
     unsafe fn and(self, o: Self) -> Self {
+        // SAFETY: NEON instructions on registers only; NEON is part of every aarch64 target.
         self.map(o, |a, b| unsafe { vandq_u64(a, b) })
     }
     #[inline(always)]
     unsafe fn or(self, o: Self) -> Self {
+        // SAFETY: NEON instructions on registers only; NEON is part of every aarch64 target.
         self.map(o, |a, b| unsafe { vorrq_u64(a, b) })
     }
     #[inline(always)]
     unsafe fn xor(self, o: Self) -> Self {
+        // SAFETY: NEON instructions on registers only; NEON is part of every aarch64 target.
         self.map(o, |a, b| unsafe { veorq_u64(a, b) })
     }
     #[inline(always)]
     unsafe fn andnot(self, o: Self) -> Self {
         // `bic b, a` is b & !a.
+        // SAFETY: NEON instructions on registers only; NEON is part of every aarch64 target.
         self.map(o, |a, b| unsafe { vbicq_u64(b, a) })
     }
     #[inline(always)]
     unsafe fn sub(self, o: Self) -> Self {
+        // SAFETY: NEON instructions on registers only; NEON is part of every aarch64 target.
         self.map(o, |a, b| unsafe { vsubq_u64(a, b) })
     }
     #[inline(always)]
     unsafe fn add(self, o: Self) -> Self {
+        // SAFETY: NEON instructions on registers only; NEON is part of every aarch64 target.
         self.map(o, |a, b| unsafe { vaddq_u64(a, b) })
     }
     #[inline(always)]
     unsafe fn shlv(self, s: Self) -> Self {
         // `ushl` shifts left by a signed count per lane (negative: right).
+        // SAFETY: NEON instructions on registers only; NEON is part of every aarch64 target.
         self.map(s, |a, k| unsafe { vshlq_u64(a, vreinterpretq_s64_u64(k)) })
     }
     #[inline(always)]
     unsafe fn shrv(self, s: Self) -> Self {
+        // SAFETY: NEON instructions on registers only; NEON is part of every aarch64 target.
         self.map(s, |a, k| unsafe { vshlq_u64(a, vnegq_s64(vreinterpretq_s64_u64(k))) })
     }
     #[inline(always)]
     unsafe fn shl(self, k: u32) -> Self {
+        // SAFETY: NEON instructions on registers only; NEON is part of every aarch64 target.
         unsafe {
             let k = vdupq_n_s64(i64::from(k));
             V128x2(vshlq_u64(self.0, k), vshlq_u64(self.1, k))
@@ -113,6 +123,7 @@ unsafe impl Lanes for V128x2 {
     }
     #[inline(always)]
     unsafe fn shr(self, k: u32) -> Self {
+        // SAFETY: NEON instructions on registers only; NEON is part of every aarch64 target.
         unsafe {
             let k = vdupq_n_s64(-i64::from(k));
             V128x2(vshlq_u64(self.0, k), vshlq_u64(self.1, k))
@@ -120,10 +131,12 @@ unsafe impl Lanes for V128x2 {
     }
     #[inline(always)]
     unsafe fn nonzero(self) -> u32 {
+        // SAFETY: NEON instructions on registers only; NEON is part of every aarch64 target.
         unsafe { V128x2::bits(V128x2(vtstq_u64(self.0, self.0), vtstq_u64(self.1, self.1))) }
     }
     #[inline(always)]
     unsafe fn eq(self, o: Self) -> u32 {
+        // SAFETY: NEON instructions on registers only; NEON is part of every aarch64 target.
         unsafe { V128x2::bits(V128x2(vceqq_u64(self.0, o.0), vceqq_u64(self.1, o.1))) }
     }
     #[inline(always)]
@@ -160,6 +173,7 @@ unsafe impl Row for Row128x4 {
     }
     #[inline(always)]
     unsafe fn and(self, o: Self) -> Self {
+        // SAFETY: NEON instructions on registers only; NEON is part of every aarch64 target.
         Row128x4(std::array::from_fn(|i| unsafe { vandq_u64(self.0[i], o.0[i]) }))
     }
 }
@@ -173,6 +187,7 @@ unsafe impl Tally<Row128x4> for CntTally {
     const BATCH: usize = 31;
     #[inline(always)]
     unsafe fn new() -> Self {
+        // SAFETY: NEON instructions on registers only; NEON is part of every aarch64 target.
         unsafe { CntTally([vdupq_n_u8(0); 4]) }
     }
     #[inline(always)]
