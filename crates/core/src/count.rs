@@ -226,6 +226,12 @@ impl Counter {
     ///
     /// # Errors
     /// [`Error::OutOfMemory`] naming the threads, the MiB they need and the room left.
+    ///
+    /// # Examples
+    /// ```
+    /// // Without an address-space limit (`ulimit -v unlimited`), any number fits.
+    /// assert!(nqueens::Counter::check_threads(1).is_ok());
+    /// ```
     pub fn check_threads(threads: usize) -> Result<(), Error> {
         crate::memory::check_threads(threads)
     }

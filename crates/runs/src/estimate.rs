@@ -749,4 +749,25 @@ mod tests {
         let mirror = MirrorPlan::new(12, 3).unwrap();
         assert_eq!(memory_bytes(&mirror, 4), memory_bytes(&mirror, 1));
     }
+
+    /// Below n = 26 the sample plan is the shard plan, with nothing left unwritten; its setup
+    /// is timed. (The join's list-length plan of n = 26–27 takes 30 s and 3.5 GB: the ignored
+    /// test `break_it_3::finding_6` of tests/all runs `plan 27`.)
+    #[test]
+    fn the_sample_plan_is_the_shard_plan_below_n_26() {
+        for (algorithm, n, k) in
+            [(Algorithm::Join, 14, 16), (Algorithm::D4, 16, 4), (Algorithm::Mirror, 12, 1)]
+        {
+            let sampled = sample_plan(algorithm, n, k, Level::portable()).unwrap();
+            let shard = shard_plan_with(algorithm, n, None, k, D4Search::Auto, Level::portable()).unwrap();
+            assert_eq!((sampled.plan.len(), sampled.plan.split_depth()), (shard.len(), shard.split_depth()));
+            assert_eq!(sampled.plan.algorithm(), algorithm);
+            assert_eq!(sampled.unwritten_bytes, 0);
+            assert!(sampled.setup_seconds >= 0.0);
+        }
+        assert_eq!(fault_in_seconds(0), 0.0);
+        // The shard plan's refusals, as they were.
+        let refused = sample_plan(Algorithm::D4, 64, 1, Level::portable());
+        assert!(matches!(refused, Err(Error::BoardTooLarge { n: 64 })));
+    }
 }
