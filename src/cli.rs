@@ -600,7 +600,7 @@ pub const MAX_THREADS: usize = 4096;
 
 /// Parses a split depth, 1..=16.
 pub fn parse_split_depth(s: &str) -> Result<u32, String> {
-    let max = nqueens::split::MAX_SPLIT_DEPTH;
+    let max = nqueens::plan::MAX_SPLIT_DEPTH;
     let t = s.trim();
     match t.parse::<u32>() {
         Ok(d) if (1..=max).contains(&d) => Ok(d),

@@ -8,7 +8,6 @@ use std::time::Instant;
 
 use anyhow::Context;
 use nqueens_runs::estimate;
-use nqueens_runs::shard::shard_plan_with;
 
 use crate::config::PlanConfig;
 use crate::output::{PlanReport, hms, write_plan};
@@ -24,51 +23,6 @@ const LONG_SAMPLE: f64 = 300.0;
 /// Seconds of warning before a Slurm task's time limit in `scripts/slurm-shards.sh` (its
 /// default `--signal-lead`), added to the suggested `--time`.
 const SIGNAL_LEAD: f64 = 120.0;
-
-/// Returns the plan to describe and sample: the one `count --shard I/K` builds
-/// ([`shard_plan_with`]), but for the join at n = 26–27, whose quarter table (6.9 GB) a sample
-/// of a few units does not need: there [`nqueens::algo::join::JoinPlan::for_sampling`], whose units load
-/// their own row sets, untimed, and whose list lengths (268 MB) weigh them as the table would
-/// (`plan 27` peaked at 9.8 GB; issue 32). Its setup, the walk that finds the lengths, takes
-/// the table's build but the writing of its entries, and its memory figure is still that of a
-/// count with the table. Returns the plan and the bytes of table entries a count writes that
-/// building it did not (0 but for the sample plan).
-///
-/// # Errors
-/// As [`shard_plan_with`].
-fn sample_plan(
-    algorithm: nqueens::Algorithm,
-    n: u32,
-    k: usize,
-    level: nqueens::arch::Level,
-) -> Result<(Box<dyn nqueens::plan::Plan>, u64), nqueens::Error> {
-    use nqueens::algo::join::quarter::{self, MAX_TABLE_H};
-    if algorithm == nqueens::Algorithm::Join && n / 2 == MAX_TABLE_H {
-        let mut plan = nqueens::algo::join::JoinPlan::for_sampling(n)?;
-        plan.set_level(level);
-        let h = n / 2;
-        let offsets = 4 * ((1u64 << (2 * h)) + 1);
-        return Ok((Box::new(plan), quarter::estimated_bytes(h).saturating_sub(offsets)));
-    }
-    Ok((shard_plan_with(algorithm, n, None, k, nqueens::plan::D4Search::Auto, level)?, 0))
-}
-
-/// Returns the seconds this process takes to write `bytes` of memory it has not touched yet
-/// (the page faults and the zeroing of a table's entries): a 64 MiB buffer written, timed and
-/// scaled. 0 for 0 bytes.
-fn fault_in_seconds(bytes: u64) -> f64 {
-    const SAMPLE: usize = 64 << 20;
-    if bytes == 0 {
-        return 0.0;
-    }
-    let t0 = Instant::now();
-    let mut buffer = vec![0u8; SAMPLE];
-    buffer.fill(1);
-    std::hint::black_box(&buffer);
-    let seconds = t0.elapsed().as_secs_f64();
-    drop(buffer);
-    seconds * bytes as f64 / SAMPLE as f64
-}
 
 /// Prints the plan `config` describes.
 ///
@@ -90,13 +44,12 @@ pub fn run(config: PlanConfig) -> anyhow::Result<ExitCode> {
     let n = config.n;
     let algorithm = config.algorithm.resolve_for(n, config.threads);
     let k = config.shards;
-    let built = Instant::now();
     let level = config.level;
-    let (plan, unwritten) = sample_plan(algorithm, n, k, level).map_err(super::from_library)?;
-    // The sample plan of n = 26–27 walked the quarter table without writing its entries: a
-    // count also writes them, 6.6 GB faulted in (15 of the 28 s of the h = 13 build on the
-    // 2-core VM, as system time), which is timed on a smaller buffer and added.
-    let setup_seconds = built.elapsed().as_secs_f64() + fault_in_seconds(unwritten) + open_seconds;
+    // The plan of `count --shard I/K`, but for the join at n = 26–27 one that samples without
+    // its quarter table, whose setup adds the writing of the table's entries.
+    let sampled = estimate::sample_plan(algorithm, n, k, level).map_err(super::from_library)?;
+    let plan = sampled.plan;
+    let setup_seconds = sampled.setup_seconds + open_seconds;
     let algorithm = plan.algorithm();
     let memory_mib = estimate::memory_bytes(plan.as_ref(), config.threads).div_ceil(1 << 20);
     // Subproblems whose setup alone takes seconds to a minute (the join's from n = 28: a unit's

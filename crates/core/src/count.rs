@@ -216,6 +216,26 @@ impl Counter {
         Ok(Counter { options: options.clone(), pool })
     }
 
+    /// Returns `Ok(())` if `threads` worker threads can be started under the process's
+    /// address-space limit (`RLIMIT_AS`, as `ulimit -v` sets it): their stacks (2 MiB each) and
+    /// the allocator arena they share are reserved address space before they do any work. This
+    /// is the check [`Counter::new`] and [`crate::enumerate::Stream::new`] make before they start
+    /// their threads, for a caller that wants the answer first (the command line warns of too
+    /// many threads only when they would start). Always `Ok(())` without a limit; `threads` = 0
+    /// fits.
+    ///
+    /// # Errors
+    /// [`Error::OutOfMemory`] naming the threads, the MiB they need and the room left.
+    ///
+    /// # Examples
+    /// ```
+    /// // Without an address-space limit (`ulimit -v unlimited`), any number fits.
+    /// assert!(nqueens::Counter::check_threads(1).is_ok());
+    /// ```
+    pub fn check_threads(threads: usize) -> Result<(), Error> {
+        crate::memory::check_threads(threads)
+    }
+
     /// Returns the options this counter was made with.
     pub fn options(&self) -> &CountOptions {
         &self.options

@@ -120,11 +120,14 @@ internal_modules!(algo, attack, error, kernel, limits, memory, parallel, referen
 /// queens) and its [`D4Subproblem`]s (a [`Prefix`] of rows below them).
 ///
 /// A plan is built by [`make_plan`] (or [`make_plan_with`], which also names the d4 search and
-/// the instruction-set level); a [`crate::Counter`] runs it.
+/// the instruction-set level) with a split depth of
+/// 1..=[`MAX_SPLIT_DEPTH`](crate::plan::MAX_SPLIT_DEPTH) rows or the one the algorithm picks;
+/// a [`crate::Counter`] runs it.
 pub mod plan {
     pub use crate::algo::d4::constellation::{Border, Constellation, D4Subproblem};
     pub use crate::algo::{D4Plan, D4Search, make_plan, make_plan_with};
     pub use crate::count::device_list;
+    pub use crate::limits::MAX_SPLIT_DEPTH;
     pub use crate::parallel::{Device, Job, OnSolved, Outcome, Queue};
     pub use crate::split::Prefix;
     pub use crate::vocabulary::{Plan, Tally};

@@ -50,6 +50,24 @@ pub fn check(what: impl FnOnce() -> String, needed: u64) -> Result<(), Error> {
     }
 }
 
+/// Returns an empty vector with room for `len` items of `T`, once `needed` bytes for `what` are
+/// known to fit in the memory [`available`] to this process ([`check`]): the one way a list whose
+/// size is known before it is filled is allocated, so that a board too large for the node, the
+/// cgroup or the Slurm job is refused with one line instead of aborting. `needed` is the
+/// bytes of the whole step (at least `len` × `size_of::<T>()`; more where the caller's work
+/// around the list takes more, such as the dealing of shards: 40 bytes a subproblem against
+/// the list's 8).
+///
+/// # Errors
+/// [`Error::OutOfMemory`] naming `what`, `needed` in MiB and the MiB available, if `needed` does
+/// not fit or the reservation fails.
+pub fn reserve<T>(what: impl Fn() -> String, len: usize, needed: u64) -> Result<Vec<T>, Error> {
+    check(&what, needed)?;
+    let mut v = Vec::new();
+    v.try_reserve_exact(len).map_err(|_| out_of_memory(what(), needed, available()))?;
+    Ok(v)
+}
+
 /// Returns the [`Error::OutOfMemory`] of `what`, which needs `needed` bytes where `available`
 /// are available (`None`: a reservation failed).
 pub fn out_of_memory(what: String, needed: u64, available: Option<u64>) -> Error {
@@ -377,6 +395,14 @@ mod tests {
             "{text}"
         );
         assert!(check(|| "nothing".into(), 0).is_ok());
+        let v: Vec<u64> = reserve(|| "a list".into(), 100, 800).unwrap();
+        assert!(v.is_empty() && v.capacity() >= 100);
+        assert!(
+            reserve::<u64>(|| "a list".into(), 100, u64::MAX)
+                .unwrap_err()
+                .to_string()
+                .starts_with("a list would need")
+        );
         assert!(
             check(|| "everything".into(), u64::MAX)
                 .unwrap_err()

@@ -206,7 +206,7 @@ pub(crate) fn count_expanded(seeds: &[Subproblem], n: u32, depth: u32, cap: usiz
 
 /// `expand_counting` for a plan: counts the subproblems first (`count_expanded`; refused
 /// with [`crate::Error::TooManySubproblems`] at [`MAX_SUBPROBLEMS`]), checks their memory against what the process may use
-/// ([`crate::memory::check`]) and reserves it fallibly, so that a list that does not fit is
+/// and reserves it fallibly ([`crate::memory::reserve`]), so that a list that does not fit is
 /// refused with [`crate::Error::OutOfMemory`] (naming `what`) instead of an abort.
 ///
 /// # Errors
@@ -226,10 +226,7 @@ pub fn try_expand_counting(
         return Err(Error::TooManySubproblems { n, depth });
     }
     let bytes = (len as u64).saturating_mul(std::mem::size_of::<Subproblem>() as u64);
-    crate::memory::check(&what, bytes)?;
-    let mut out = Vec::new();
-    out.try_reserve_exact(len)
-        .map_err(|_| crate::memory::out_of_memory(what(), bytes, crate::memory::available()))?;
+    let mut out = crate::memory::reserve(what, len, bytes)?;
     for seed in seeds {
         expand_one(seed, n, depth, &mut out, nodes);
     }

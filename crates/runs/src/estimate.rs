@@ -1,5 +1,6 @@
-//! Estimates of a long run before it starts: the CPU time of a whole plan from a random sample
-//! of its subproblems counted on this machine, and the memory one process needs.
+//! Estimates of a long run before it starts: the plan to sample ([`sample_plan`]), the CPU time
+//! of a whole plan from a random sample of its subproblems counted on this machine, and the
+//! memory one process needs.
 //!
 //! # CPU time
 //! Double sampling for stratification (Cochran, *Sampling Techniques*, 3rd ed., §12.2), with a
@@ -46,10 +47,12 @@
 
 use std::collections::HashSet;
 use std::sync::Mutex;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use crate::shard::estimate as probe;
-use nqueens::plan::Plan;
+use crate::shard::{estimate as probe, shard_plan_with};
+use nqueens::arch::Level;
+use nqueens::plan::{D4Search, Plan};
+use nqueens::{Algorithm, Error};
 
 /// The fewest subproblems a sample counts, whatever the budget.
 pub const MIN_SAMPLE: usize = 8;
@@ -457,6 +460,67 @@ pub fn memory_bytes(plan: &dyn Plan, threads: usize) -> u64 {
         .saturating_add(per_subproblem.saturating_mul(plan.len() as u64))
 }
 
+/// The plan a run's estimate describes and samples ([`sample_plan`]), and the seconds its setup
+/// takes on this machine.
+pub struct SamplePlan {
+    /// The plan: the one `count --shard I/K` builds ([`shard_plan_with`]), or for the join at
+    /// n = 26–27 one whose units load their own row sets (see [`sample_plan`]).
+    pub plan: Box<dyn Plan>,
+    /// The seconds a count's setup takes here: the building of this plan, plus the estimated
+    /// seconds of writing the table entries it did not write ([`SamplePlan::unwritten_bytes`]).
+    pub setup_seconds: f64,
+    /// The bytes of quarter-table entries a count writes that building this plan did not (0
+    /// but for the join at n = 26–27).
+    pub unwritten_bytes: u64,
+}
+
+/// Returns the plan to describe and sample for `shards` shards of `algorithm` (concrete) on the
+/// `n`×`n` board at the instruction-set `level`, and its setup time: the plan `count --shard
+/// I/K` builds ([`shard_plan_with`]), but for the join at n = 26–27, whose quarter table (6.9
+/// GB) a sample of a few units does not need: there a plan whose units load their own row
+/// sets, untimed, and whose list lengths (268 MB) weigh them as the table would (`plan 27`
+/// peaked at 9.8 GB; issue 32). Its setup, the walk that finds the lengths, takes the table's
+/// build but the writing of its entries: a count also writes them, 6.6 GB faulted in (15 of
+/// the 28 s of the h = 13 build on the 2-core VM, as system time), which is timed on a smaller
+/// buffer ([`fault_in_seconds`]) and added. Its memory figure ([`memory_bytes`]) is still that
+/// of a count with the table.
+///
+/// # Errors
+/// As [`shard_plan_with`]; [`Error::OutOfMemory`] if the join's list lengths do not fit.
+pub fn sample_plan(algorithm: Algorithm, n: u32, shards: usize, level: Level) -> Result<SamplePlan, Error> {
+    use nqueens::algo::join::quarter::{self, MAX_TABLE_H};
+    let built = Instant::now();
+    let (plan, unwritten_bytes): (Box<dyn Plan>, u64) =
+        if algorithm == Algorithm::Join && n / 2 == MAX_TABLE_H {
+            let mut plan = nqueens::algo::join::JoinPlan::for_sampling(n)?;
+            plan.set_level(level);
+            let h = n / 2;
+            let offsets = 4 * ((1u64 << (2 * h)) + 1);
+            (Box::new(plan), quarter::estimated_bytes(h).saturating_sub(offsets))
+        } else {
+            (shard_plan_with(algorithm, n, None, shards, D4Search::Auto, level)?, 0)
+        };
+    let setup_seconds = built.elapsed().as_secs_f64() + fault_in_seconds(unwritten_bytes);
+    Ok(SamplePlan { plan, setup_seconds, unwritten_bytes })
+}
+
+/// Returns the seconds this process takes to write `bytes` of memory it has not touched yet
+/// (the page faults and the zeroing of a table's entries): a 64 MiB buffer written, timed and
+/// scaled. 0 for 0 bytes.
+pub fn fault_in_seconds(bytes: u64) -> f64 {
+    const SAMPLE: usize = 64 << 20;
+    if bytes == 0 {
+        return 0.0;
+    }
+    let t0 = Instant::now();
+    let mut buffer = vec![0u8; SAMPLE];
+    buffer.fill(1);
+    std::hint::black_box(&buffer);
+    let seconds = t0.elapsed().as_secs_f64();
+    drop(buffer);
+    seconds * bytes as f64 / SAMPLE as f64
+}
+
 /// The groups of equal size a device sample counts once its size is found ([`device_time`]).
 pub const DEVICE_GROUPS: usize = 8;
 
@@ -685,5 +749,26 @@ mod tests {
         assert!(one > BASE_BYTES && memory_bytes(&join, 3) > one);
         let mirror = MirrorPlan::new(12, 3).unwrap();
         assert_eq!(memory_bytes(&mirror, 4), memory_bytes(&mirror, 1));
+    }
+
+    /// Below n = 26 the sample plan is the shard plan, with nothing left unwritten; its setup
+    /// is timed. (The join's list-length plan of n = 26–27 takes 30 s and 3.5 GB: the ignored
+    /// test `break_it_3::finding_6` of tests/all runs `plan 27`.)
+    #[test]
+    fn the_sample_plan_is_the_shard_plan_below_n_26() {
+        for (algorithm, n, k) in
+            [(Algorithm::Join, 14, 16), (Algorithm::D4, 16, 4), (Algorithm::Mirror, 12, 1)]
+        {
+            let sampled = sample_plan(algorithm, n, k, Level::portable()).unwrap();
+            let shard = shard_plan_with(algorithm, n, None, k, D4Search::Auto, Level::portable()).unwrap();
+            assert_eq!((sampled.plan.len(), sampled.plan.split_depth()), (shard.len(), shard.split_depth()));
+            assert_eq!(sampled.plan.algorithm(), algorithm);
+            assert_eq!(sampled.unwritten_bytes, 0);
+            assert!(sampled.setup_seconds >= 0.0);
+        }
+        assert_eq!(fault_in_seconds(0), 0.0);
+        // The shard plan's refusals, as they were.
+        let refused = sample_plan(Algorithm::D4, 64, 1, Level::portable());
+        assert!(matches!(refused, Err(Error::BoardTooLarge { n: 64 })));
     }
 }

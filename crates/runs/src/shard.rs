@@ -212,7 +212,7 @@ pub const ASSIGN_BYTES_PER_SUBPROBLEM: u64 = 40;
 
 /// [`assign`], its memory ([`ASSIGN_BYTES_PER_SUBPROBLEM`] per subproblem: 63 MB for the 1.57
 /// million subproblems of d4 at n = 63) checked first against the memory available
-/// ([`nqueens::memory::check`]).
+/// ([`nqueens::memory::reserve`]).
 ///
 /// # Errors
 /// [`Error::OutOfMemory`] if it does not fit.
@@ -247,11 +247,7 @@ pub fn try_assign_one(plan: &dyn Plan, k: usize, index: usize) -> Result<Vec<usi
 fn try_owners(plan: &dyn Plan, k: usize) -> Result<Vec<u32>, Error> {
     let bytes = ASSIGN_BYTES_PER_SUBPROBLEM.saturating_mul(plan.len() as u64);
     let what = || format!("dealing the {} subproblems of n = {} into {k} shards", plan.len(), plan.n());
-    nqueens::memory::check(what, bytes)?;
-    let mut costs: Vec<u64> = Vec::new();
-    costs
-        .try_reserve_exact(plan.len())
-        .map_err(|_| nqueens::memory::out_of_memory(what(), bytes, nqueens::memory::available()))?;
+    let mut costs: Vec<u64> = nqueens::memory::reserve(what, plan.len(), bytes)?;
     costs.extend((0..plan.len()).map(|i| estimate(plan, i)));
     Ok(owners(&costs, k))
 }
