@@ -199,23 +199,33 @@ struct Crate {
     modules: BTreeMap<Vec<String>, Module>,
 }
 
+/// The production text of every file of src/ but the `tests.rs` files: module path → (file
+/// relative to src/, text without comments, literals and test modules).
+fn source_texts() -> BTreeMap<Vec<String>, (String, String)> {
+    let src = src_dir();
+    let mut files = Vec::new();
+    walk(&src, &mut files);
+    let mut texts = BTreeMap::new();
+    for file in files {
+        let rel = file.strip_prefix(&src).unwrap().to_path_buf();
+        if rel.file_name().is_some_and(|f| f == "tests.rs") {
+            continue;
+        }
+        texts.insert(
+            module_path(&rel),
+            (rel.to_string_lossy().into_owned(), production_text(&fs::read_to_string(&file).unwrap())),
+        );
+    }
+    texts
+}
+
 impl Crate {
     fn read() -> Crate {
-        let src = src_dir();
-        let mut files = Vec::new();
-        walk(&src, &mut files);
-        let mut texts = BTreeMap::new();
-        for file in files {
-            let rel = file.strip_prefix(&src).unwrap().to_path_buf();
-            if rel.file_name().is_some_and(|f| f == "tests.rs") {
-                continue;
-            }
-            let path = module_path(&rel);
-            texts.insert(
-                path,
-                (rel.to_string_lossy().into_owned(), production_text(&fs::read_to_string(&file).unwrap())),
-            );
-        }
+        Crate::from_texts(source_texts())
+    }
+
+    /// The crate of the production texts `texts` (module path → (file, text)).
+    fn from_texts(texts: BTreeMap<Vec<String>, (String, String)>) -> Crate {
         let mut modules: BTreeMap<Vec<String>, Module> = BTreeMap::new();
         for (path, (file, _)) in &texts {
             modules.entry(path.clone()).or_default().file = file.clone();
@@ -443,9 +453,9 @@ fn circles(edges: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
     s.out
 }
 
-#[test]
-fn imports_follow_the_layer_table_and_no_files_form_a_circle() {
-    let krate = Crate::read();
+/// What breaks the layer table in `krate`: an import up the table or beside it, a module in no
+/// row, a circle of files; one line each, sorted.
+fn layer_problems(krate: &Crate) -> Vec<String> {
     let table = layer_table(&krate.modules);
     assert!(table.len() >= 5, "lib.rs has no # Layers table with module names in backticks");
     // Each module's row and table entry: the longest entry that prefixes its path.
@@ -501,7 +511,36 @@ fn imports_follow_the_layer_table_and_no_files_form_a_circle() {
     }
     problems.sort();
     problems.dedup();
+    problems
+}
+
+#[test]
+fn imports_follow_the_layer_table_and_no_files_form_a_circle() {
+    let problems = layer_problems(&Crate::read());
     assert!(problems.is_empty(), "{} layer problems:\n{}", problems.len(), problems.join("\n"));
+}
+
+/// The test rejects what it is there to reject: the real crate with one import added to
+/// kernel.rs, up the table (the whole count's `Counter`) or beside it (`boards`, a module of
+/// kernel's own row). (A circle: `a_mod_rs_and_a_child_that_use_each_other_form_a_circle`.)
+#[test]
+fn an_import_up_the_table_is_rejected() {
+    let with_line = |file: &str, line: &str| {
+        let mut texts = source_texts();
+        let (_, text) = texts.values_mut().find(|(f, _)| f == file).unwrap_or_else(|| panic!("no {file}"));
+        text.insert_str(0, line);
+        layer_problems(&Crate::from_texts(texts))
+    };
+    let up = with_line("kernel.rs", "use crate::count::Counter;\n");
+    assert!(
+        up.iter().any(|p| p.starts_with("kernel.rs (the sequential search and the boards) uses count.rs (the whole count, above it in the table): count::Counter")),
+        "{up:#?}"
+    );
+    let beside = with_line("kernel.rs", "use crate::boards::BoardFormat;\n");
+    assert!(
+        beside.iter().any(|p| p.starts_with("kernel.rs") && p.contains("beside it in the table")),
+        "{beside:#?}"
+    );
 }
 
 #[test]
