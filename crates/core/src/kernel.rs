@@ -35,9 +35,12 @@ pub use crate::limits::MAX_N;
 ///
 /// # Examples
 /// ```
+/// # // The building blocks are public with the `internals` feature only.
+/// # #[cfg(feature = "internals")] {
 /// use nqueens::kernel::board_mask;
 /// assert_eq!(board_mask(8), Ok(0xff));
 /// assert!(board_mask(72).is_err());
+/// # }
 /// ```
 pub fn board_mask(n: u32) -> Result<u64, Error> {
     crate::check_n(n)?;
@@ -69,11 +72,14 @@ pub(crate) const fn full_mask(n: u32) -> u64 {
 ///
 /// # Examples
 /// ```
+/// # // The building blocks are public with the `internals` feature only.
+/// # #[cfg(feature = "internals")] {
 /// use nqueens::arch::Level;
 /// use nqueens::kernel::{board_mask, count_completions};
 /// let mut nodes = 0;
 /// // The empty 8×8 board has 92 completions (OEIS A000170).
 /// assert_eq!(count_completions::<false>(Level::best(), board_mask(8)?, 0, 0, 0, &mut nodes), 92);
+/// # }
 /// # Ok::<(), nqueens::Error>(())
 /// ```
 #[inline]
@@ -282,6 +288,8 @@ unsafe fn search_body<S: SearchCopies, const NODES: bool, const LOOK: u64>(
 ///
 /// # Examples
 /// ```
+/// # // The building blocks are public with the `internals` feature only.
+/// # #[cfg(feature = "internals")] {
 /// use std::ops::ControlFlow;
 /// use nqueens::kernel::{board_mask, for_each_completion};
 /// let mut seen = Vec::new();
@@ -291,6 +299,7 @@ unsafe fn search_body<S: SearchCopies, const NODES: bool, const LOOK: u64>(
 ///     ControlFlow::Continue(())
 /// })?;
 /// assert_eq!(seen, vec![vec![1, 3, 0, 2], vec![2, 0, 3, 1]]);
+/// # }
 /// # Ok::<(), nqueens::Error>(())
 /// ```
 #[inline]

@@ -121,6 +121,8 @@ pub fn dropped(events: &[RowEvent], row: u32, rest: u64, ld: u64, rd: u64) -> bo
 ///
 /// # Examples
 /// ```
+/// # // The building blocks are public with the `internals` feature only.
+/// # #[cfg(feature = "internals")] {
 /// use nqueens::arch::Level;
 /// use nqueens::kernel::board_mask;
 /// use nqueens::algo::d4::search::{count_with_events, RowEvent};
@@ -129,6 +131,7 @@ pub fn dropped(events: &[RowEvent], row: u32, rest: u64, ld: u64, rd: u64) -> bo
 /// let skip = [RowEvent { row: 1, skip: 1, ..RowEvent::default() }];
 /// let (cols, ld, rd) = (0b0101, 0b0100 << 1, 0b0100 >> 1);
 /// assert_eq!(count_with_events::<false>(Level::best(), full, &skip, 1, cols, ld, rd, &mut 0), 1);
+/// # }
 /// ```
 #[allow(clippy::too_many_arguments)]
 pub fn count_with_events<const NODES: bool>(
