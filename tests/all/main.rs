@@ -20,3 +20,4 @@ mod plan;
 mod results_index;
 mod scripts;
 mod slurm;
+mod structure;
