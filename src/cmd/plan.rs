@@ -7,8 +7,9 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::Context;
+use nqueens::plan::{PlanSpec, available_threads};
 use nqueens_runs::estimate;
-use nqueens_runs::shard::shard_plan_with;
+use nqueens_runs::shard::shard_spec;
 
 use crate::config::PlanConfig;
 use crate::output::{PlanReport, hms, write_plan};
@@ -26,7 +27,7 @@ const LONG_SAMPLE: f64 = 300.0;
 const SIGNAL_LEAD: f64 = 120.0;
 
 /// Returns the plan to describe and sample: the one `count --shard I/K` builds
-/// ([`shard_plan_with`]), but for the join at n = 26–27, whose quarter table (6.9 GB) a sample
+/// ([`shard_spec`]), but for the join at n = 26–27, whose quarter table (6.9 GB) a sample
 /// of a few units does not need: there [`nqueens::algo::join::JoinPlan::for_sampling`], whose units load
 /// their own row sets, untimed, and whose list lengths (268 MB) weigh them as the table would
 /// (`plan 27` peaked at 9.8 GB; issue 32). Its setup, the walk that finds the lengths, takes
@@ -35,7 +36,7 @@ const SIGNAL_LEAD: f64 = 120.0;
 /// building it did not (0 but for the sample plan).
 ///
 /// # Errors
-/// As [`shard_plan_with`].
+/// As [`PlanSpec::build`].
 fn sample_plan(
     algorithm: nqueens::Algorithm,
     n: u32,
@@ -50,7 +51,7 @@ fn sample_plan(
         let offsets = 4 * ((1u64 << (2 * h)) + 1);
         return Ok((Box::new(plan), quarter::estimated_bytes(h).saturating_sub(offsets)));
     }
-    Ok((shard_plan_with(algorithm, n, None, k, nqueens::plan::D4Search::Auto, level)?, 0))
+    Ok((PlanSpec { level, ..shard_spec(algorithm, n, k) }.build()?, 0))
 }
 
 /// Returns the seconds this process takes to write `bytes` of memory it has not touched yet
@@ -145,7 +146,7 @@ pub fn run(config: PlanConfig) -> anyhow::Result<ExitCode> {
             });
             // On the cores there are: more threads than CPUs would only share them (and the
             // sample's clocks would count the waiting).
-            let threads = config.threads.min(num_cpus::get().max(1));
+            let threads = config.threads.min(available_threads());
             estimate::cpu_time_on(plan.as_ref(), budget, seed, threads).map(|c| (c, seed, threads))
         })
         .transpose()
