@@ -119,9 +119,10 @@ internal_modules!(algo, attack, error, kernel, limits, memory, parallel, referen
 /// backend (`nqueens-gpu`) counts: [`D4Plan`], its start [`Constellation`]s ([`Border`]
 /// queens) and its [`D4Subproblem`]s (a [`Prefix`] of rows below them).
 ///
-/// A plan is built from a [`PlanSpec`] (algorithm, board, split depth or the threads it is
-/// chosen for, d4 search, instruction-set level); a [`crate::Counter`] runs it.
-/// [`available_threads`] is the machine's logical CPUs, every default thread count.
+/// A plan is built from a [`PlanSpec`](plan::PlanSpec) (algorithm, board, split depth or the
+/// threads it is chosen for, d4 search, instruction-set level); a [`crate::Counter`] runs it.
+/// [`available_threads`](plan::available_threads) is the machine's logical CPUs, every default
+/// thread count.
 pub mod plan {
     pub use crate::algo::d4::constellation::{Border, Constellation, D4Subproblem};
     pub use crate::algo::{D4Plan, D4Search, PlanSpec};

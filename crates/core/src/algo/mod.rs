@@ -154,14 +154,14 @@ pub struct PlanSpec {
     pub algorithm: Algorithm,
     /// The board side, at most [`crate::MAX_N`].
     pub n: u32,
-    /// Rows fixed per subproblem, 1 to [`crate::split::MAX_SPLIT_DEPTH`]; `None` lets the
-    /// algorithm choose the depth for `threads` worker threads (see
-    /// [`crate::split::auto_split_depth`]). The join's units are not row prefixes: it ignores
-    /// the depth. Default: `None`.
+    /// Rows fixed per subproblem, 1 to 16 (`split::MAX_SPLIT_DEPTH`); `None` lets the
+    /// algorithm choose the depth for `threads` worker threads (`split::auto_split_depth`).
+    /// The join's units are not row prefixes: it ignores the depth. Default: `None`.
     pub split_depth: Option<u32>,
-    /// The worker threads the automatic split depth is chosen for (at least
-    /// [`crate::split::SUBPROBLEMS_PER_THREAD`] subproblems each, and
-    /// [`crate::split::MIN_SUBPROBLEMS`] in all); unused when `split_depth` is set. Default:
+    /// The worker threads the automatic split depth is chosen for: the smallest depth with at
+    /// least 32 subproblems per thread and 2,048 in all (`split::SUBPROBLEMS_PER_THREAD`,
+    /// `split::MIN_SUBPROBLEMS`; d4 aims higher on boards past its batched search). Unused
+    /// when `split_depth` is set. Default:
     /// [`available_threads`](crate::plan::available_threads), the machine's logical CPUs.
     pub threads: usize,
     /// The search that counts d4 subproblems (other algorithms ignore it). Default:
@@ -191,8 +191,8 @@ impl PlanSpec {
     ///
     /// # Errors
     /// [`Error::BoardTooLarge`] if `n` > [`crate::MAX_N`]; [`Error::BadSplitDepth`] if the
-    /// depth is 0 or more than [`crate::split::MAX_SPLIT_DEPTH`]; [`Error::TooManySubproblems`]
-    /// if the depth makes [`crate::split::MAX_SUBPROBLEMS`] subproblems or more, and
+    /// depth is 0 or more than 16; [`Error::TooManySubproblems`] if the depth makes 2^22
+    /// (4,194,304) subproblems or more (`split::MAX_SUBPROBLEMS`);
     /// [`Error::OutOfMemory`] if the list does not fit in the memory available;
     /// [`Error::JoinTooLarge`] if the join's quarter table does not fit (or n is past the
     /// join's largest board).
