@@ -15,6 +15,7 @@ use crate::output::{Format, PlanFormat, Sequence};
 use nqueens::arch::Level;
 use nqueens::check::CheckOptions;
 use nqueens::enumerate::SolveOptions;
+use nqueens::plan::available_threads;
 use nqueens::{Algorithm, Count, CountOptions, MAX_N, boards::BoardFormat};
 use nqueens_runs::run::LongRun;
 
@@ -203,7 +204,7 @@ impl Config {
 fn count_options(args: &CountArgs, algorithm: Algorithm) -> CountOptions {
     let cpu = args.device.cpu_only() || args.device.cpu;
     CountOptions {
-        threads: if cpu { args.threads.unwrap_or_else(num_cpus::get) } else { 0 },
+        threads: if cpu { args.threads.unwrap_or_else(available_threads) } else { 0 },
         devices: Vec::new(),
         algorithm,
         split_depth: args.split_depth,
@@ -317,7 +318,7 @@ fn long_count(args: CountArgs) -> Result<LongConfig, UsageError> {
         _ => None,
     };
     let algorithm = from_journal
-        .unwrap_or_else(|| device_algorithm.resolve_for(n, args.threads.unwrap_or_else(num_cpus::get)));
+        .unwrap_or_else(|| device_algorithm.resolve_for(n, args.threads.unwrap_or_else(available_threads)));
     if !args.device.cpu_only() && algorithm != Algorithm::D4 {
         return Err(UsageError(format!(
             "--device {} counts d4 subproblems, but the journal {} is of --algorithm {algorithm}: resume it with --device cpu",
@@ -391,7 +392,7 @@ fn merge(args: MergeArgs) -> MergeConfig {
         fraction,
         seed: args.seed,
         partial: args.partial,
-        threads: args.threads.unwrap_or_else(num_cpus::get),
+        threads: args.threads.unwrap_or_else(available_threads),
     });
     MergeConfig { files: args.files, files_from: args.files_from, report, audit }
 }
@@ -407,7 +408,7 @@ fn solve(args: SolveArgs) -> Result<SolveConfig, UsageError> {
         ))
     })?;
     let options = SolveOptions {
-        threads: args.threads.unwrap_or_else(num_cpus::get),
+        threads: args.threads.unwrap_or_else(available_threads),
         format: args.format,
         limit: args.limit,
         unique: args.unique,

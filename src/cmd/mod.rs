@@ -143,7 +143,7 @@ pub fn run(config: Config) -> anyhow::Result<ExitCode> {
     // (Not when the threads will be refused for memory: that refusal stays the one line.)
     if let Some(t) = threads
         && nqueens::Counter::check_threads(t).is_ok()
-        && let Some(line) = oversubscribed(t, num_cpus::get())
+        && let Some(line) = oversubscribed(t, nqueens::plan::available_threads())
     {
         warn(format_args!("{line}"));
     }

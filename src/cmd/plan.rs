@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::Context;
+use nqueens::plan::available_threads;
 use nqueens_runs::estimate;
 
 use crate::config::PlanConfig;
@@ -98,7 +99,7 @@ pub fn run(config: PlanConfig) -> anyhow::Result<ExitCode> {
             });
             // On the cores there are: more threads than CPUs would only share them (and the
             // sample's clocks would count the waiting).
-            let threads = config.threads.min(num_cpus::get().max(1));
+            let threads = config.threads.min(available_threads());
             estimate::cpu_time_on(plan.as_ref(), budget, seed, threads).map(|c| (c, seed, threads))
         })
         .transpose()

@@ -41,7 +41,8 @@ fn forge_pair(path: &Path, to: usize, from: usize, classifies: bool, delta: u128
     r.checksum = r.compute_checksum();
     write(path, &r);
     let algorithm: nqueens::Algorithm = r.algorithm.parse().unwrap();
-    let plan = nqueens_runs::shard::shard_plan(algorithm, r.n, Some(r.split_depth), r.shards).unwrap();
+    let spec = nqueens_runs::shard::shard_spec(algorithm, r.n, r.shards);
+    let plan = nqueens::plan::PlanSpec { split_depth: Some(r.split_depth), ..spec }.build().unwrap();
     let ids = &nqueens_runs::shard::assign(plan.as_ref(), r.shards)[r.shard];
     (ids[to], ids[from])
 }
@@ -93,7 +94,7 @@ fn a_clean_audit_passes_at_every_fraction_and_prints_its_seed() {
             assert_eq!(subs.len(), r.covers.as_ref().unwrap().count);
             assert_eq!(subs.iter().map(|t| t.solutions).sum::<u128>(), r.solutions);
         }
-        let plan = nqueens_runs::shard::shard_plan(algorithm.parse().unwrap(), n, None, k).unwrap();
+        let plan = nqueens_runs::shard::shard_spec(algorithm.parse().unwrap(), n, k).build().unwrap();
         for (fraction, recounted) in [("0", 0), ("1", plan.len()), ("0.3", usize::MAX)] {
             let (code, stdout, stderr) =
                 merge(&["--audit", fraction, "--seed", "7", "--format", "bfile"], &files);

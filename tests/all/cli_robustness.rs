@@ -176,7 +176,8 @@ fn large_boards_start_counting_without_a_panic() {
     // n = 36..=63 once overflowed d4's per-row event table; merge of such a shard must not panic
     // either. Counting n = 40 cannot finish in a test: check that the plan builds (the library).
     for n in [36u32, 40, 63] {
-        let plan = nqueens::plan::make_plan(nqueens::Algorithm::D4, n, Some(1), 2).unwrap();
+        let spec = nqueens::plan::PlanSpec::new(nqueens::Algorithm::D4, n);
+        let plan = nqueens::plan::PlanSpec { split_depth: Some(1), threads: 2, ..spec }.build().unwrap();
         assert!(!plan.is_empty(), "n = {n}");
     }
 }

@@ -591,7 +591,7 @@ fn merge_refuses_missing_duplicate_and_mismatched_shards() {
         &merge_args(&[k3[0].clone(), k3[1].clone(), newer], &[]),
         &["is not a shard result of format nqueens-shard 1 to 4 (it says nqueens-shard 5)"],
     );
-    let plan = nqueens_runs::shard::shard_plan(nqueens::Algorithm::Join, 10, None, 3).unwrap();
+    let plan = nqueens_runs::shard::shard_spec(nqueens::Algorithm::Join, 10, 3).build().unwrap();
     let old: Vec<PathBuf> = nqueens_runs::shard::assign(plan.as_ref(), 3)
         .into_iter()
         .enumerate()
@@ -687,7 +687,7 @@ fn breakdown_lists_every_subproblem_with_its_prefix_and_counts() {
     let text = std::fs::read_to_string(&shard_csv).unwrap();
     let ids: Vec<u64> = text.lines().skip(1).map(|l| l.split(',').next().unwrap().parse().unwrap()).collect();
     // The shard result names its subproblems by count and CRC; the plan gives the ids.
-    let plan = nqueens_runs::shard::shard_plan(nqueens::Algorithm::D4, 11, None, 2).unwrap();
+    let plan = nqueens_runs::shard::shard_spec(nqueens::Algorithm::D4, 11, 2).build().unwrap();
     let want = nqueens_runs::shard::assign(plan.as_ref(), 2).swap_remove(1);
     let covers = nqueens_runs::merge::Covers::of(&want);
     assert_eq!(shard["covers"]["count"].as_u64(), Some(covers.count as u64));

@@ -53,7 +53,7 @@ fn plan_prints_algorithm_subproblems_memory_estimate_and_command_lines() {
     let v = json(&["14", "--shards", "4", "--algorithm", "d4", "--sample-seconds", "0.2", "--seed", "3"]);
     assert_eq!(v["algorithm"], "d4");
     assert_eq!((v["n"].as_u64(), v["shards"].as_u64()), (Some(14), Some(4)));
-    let plan = nqueens_runs::shard::shard_plan(nqueens::Algorithm::D4, 14, None, 4).unwrap();
+    let plan = nqueens_runs::shard::shard_spec(nqueens::Algorithm::D4, 14, 4).build().unwrap();
     assert_eq!(v["subproblems"].as_u64(), Some(plan.len() as u64));
     assert_eq!(v["split_depth"].as_u64(), Some(plan.split_depth() as u64));
     assert!(v["memory_mib"].as_u64().unwrap() >= 64);

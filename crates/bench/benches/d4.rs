@@ -16,7 +16,7 @@ fn counter(threads: usize, algorithm: Algorithm) -> Counter {
 fn d4(c: &mut Criterion) {
     let mut group = c.benchmark_group("d4");
     group.sample_size(10);
-    let threads = num_cpus::get();
+    let threads = nqueens::plan::available_threads();
     for n in [12u32, 13, 14] {
         let seq = counter(1, Algorithm::D4);
         let par = counter(threads, Algorithm::D4);

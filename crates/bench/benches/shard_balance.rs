@@ -11,7 +11,7 @@ use std::sync::Mutex;
 
 use nqueens::parallel::{self, Job};
 use nqueens::{Algorithm, Progress, plan::Tally};
-use nqueens_runs::shard::{estimate_rows, partition, shard_plan};
+use nqueens_runs::shard::{estimate_rows, partition, shard_spec};
 
 fn main() {
     // `cargo bench` passes `--bench`; keep only our numbers.
@@ -21,7 +21,7 @@ fn main() {
         _ => (16, 16),
     };
     let rows: Vec<u32> = if args.len() > 2 { args[2..].to_vec() } else { vec![1, 2, 3] };
-    let plan = shard_plan(Algorithm::Mirror, n, None, k).expect("a valid plan");
+    let plan = shard_spec(Algorithm::Mirror, n, k).build().expect("a valid plan");
     let nodes = Mutex::new(vec![0u128; plan.len()]);
     let on_solved = |i: usize, t: &Tally| nodes.lock().unwrap()[i] = t.nodes;
     let threads = std::thread::available_parallelism().map_or(1, |t| t.get());

@@ -4,8 +4,9 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use crate::algo::{D4Search, make_plan_with};
+use crate::algo::{D4Search, PlanSpec};
 use crate::arch::{Isa, Level};
+use crate::limits::available_threads;
 use crate::parallel::{self, Device, Job, Outcome, Progress};
 use crate::vocabulary::{Algorithm, Classes, Plan, Tally};
 use crate::{Error, split};
@@ -14,7 +15,7 @@ use crate::{Error, split};
 #[derive(Clone, Debug)]
 pub struct CountOptions {
     /// CPU worker threads (at least 1 without devices; 0 counts on the devices alone).
-    /// Default: every logical CPU (`num_cpus::get()`).
+    /// Default: every logical CPU ([`crate::plan::available_threads`]).
     pub threads: usize,
     /// Devices beside the CPU threads (GPUs, from the `nqueens-gpu` crate), each driven by a
     /// worker thread of its own that pulls subproblems from the same list as the CPU threads
@@ -39,7 +40,7 @@ pub struct CountOptions {
 impl Default for CountOptions {
     fn default() -> Self {
         CountOptions {
-            threads: num_cpus::get(),
+            threads: available_threads(),
             devices: Vec::new(),
             algorithm: Algorithm::default(),
             split_depth: None,
@@ -268,7 +269,8 @@ impl Counter {
         if let Some(o) = self.options.progress.observer() {
             o.planning(n);
         }
-        let plan = make_plan_with(algorithm, n, depth, threads, self.options.d4_search, self.options.level)?;
+        let (d4_search, level) = (self.options.d4_search, self.options.level);
+        let plan = PlanSpec { algorithm, n, split_depth: depth, threads, d4_search, level }.build()?;
         if let Some(o) = self.options.progress.observer() {
             o.planned();
         }

@@ -62,7 +62,7 @@
 //! | the whole count | `count` ([`Counter`], [`count()`]), [`enumerate`], [`check`] |
 //! | known values | [`oeis`] (A000170, A002562, the classes) |
 //! | the runner | [`parallel`]: a rayon pool solves a [`Plan`]'s subproblems |
-//! | the algorithms' choice | [`algo`]: [`make_plan`], `Algorithm::resolve` |
+//! | the algorithms' choice | [`algo`]: [`PlanSpec`](plan::PlanSpec), `Algorithm::resolve` |
 //! | the algorithms | [`algo::mirror`], [`algo::d4`], [`algo::join`]: their plans and searches |
 //! | the subproblems' weights | [`algo::weight`] |
 //! | shared vocabulary | `vocabulary`: [`Plan`](plan::Plan), [`Tally`](plan::Tally), [`Classes`], [`Algorithm`] |
@@ -119,15 +119,17 @@ internal_modules!(algo, attack, error, kernel, limits, memory, parallel, referen
 /// backend (`nqueens-gpu`) counts: [`D4Plan`], its start [`Constellation`]s ([`Border`]
 /// queens) and its [`D4Subproblem`]s (a [`Prefix`] of rows below them).
 ///
-/// A plan is built by [`make_plan`] (or [`make_plan_with`], which also names the d4 search and
-/// the instruction-set level) with a split depth of
-/// 1..=[`MAX_SPLIT_DEPTH`](crate::plan::MAX_SPLIT_DEPTH) rows or the one the algorithm picks;
-/// a [`crate::Counter`] runs it.
+/// A plan is built from a [`PlanSpec`](plan::PlanSpec) (algorithm, board, split depth of
+/// 1..=[`MAX_SPLIT_DEPTH`](crate::plan::MAX_SPLIT_DEPTH) rows or the threads it is chosen for,
+/// d4 search, instruction-set level); a [`crate::Counter`] runs it.
+/// [`available_threads`](plan::available_threads) is the machine's logical CPUs, every default
+/// thread count.
 pub mod plan {
     pub use crate::algo::d4::constellation::{Border, Constellation, D4Subproblem};
-    pub use crate::algo::{D4Plan, D4Search, make_plan, make_plan_with};
+    pub use crate::algo::{D4Plan, D4Search, PlanSpec};
     pub use crate::count::device_list;
     pub use crate::limits::MAX_SPLIT_DEPTH;
+    pub use crate::limits::available_threads;
     pub use crate::parallel::{Device, Job, OnSolved, Outcome, Queue};
     pub use crate::split::Prefix;
     pub use crate::vocabulary::{Plan, Tally};

@@ -298,7 +298,7 @@ fn walk(
     ControlFlow::Continue(())
 }
 
-/// The free rows a step of a stepwise solve (`for_each_step`, and d4's counterpart) leaves
+/// The free rows a step of a stepwise solve (`StepWalk`: `for_each_step`, and d4's) leaves
 /// to the kernel in one call: a random board of 16 free rows took at most 0.8 s at n = 20 and
 /// less at larger n (0.16 s at n = 24, 0.04 s at 32, 0.006 s at 63; 40–60 boards drawn by
 /// random descent per n, mirror kernel, this project's 2-core machine), so a subproblem split
@@ -307,8 +307,8 @@ fn walk(
 pub const STEP_ROWS: u32 = 16;
 
 /// Boards the step walk visits between two calls that only ask whether to go on
-/// ([`Step::Poll`]): about a millisecond of walking where no step ends (n ≥ 40, where most
-/// prefixes die out before reaching their step's depth).
+/// ([`Step::Poll`], `StepTree::poll`): about a millisecond of walking where no step ends
+/// (n ≥ 40, where most prefixes die out before reaching their step's depth).
 pub const POLL_NODES: u32 = 1 << 16;
 
 /// What the step walk (`for_each_step`, the crate's) hands its visitor.
@@ -336,7 +336,8 @@ pub enum Step {
 /// breaks. Each placement is added to `nodes` when `NODES` is true, and the kernel's look-ahead
 /// drops boards as [`expand`] does, so the walk's nodes plus those of the kernel below every
 /// board handed out are the nodes of the kernel below the root: the count does not depend on
-/// the steps. `n` ≤ [`crate::MAX_N`], as the crate's plans check.
+/// the steps. `n` ≤ [`crate::MAX_N`], as the crate's plans check. The [`StepWalk`] of a plain
+/// board (no pre-placed queens).
 pub(crate) fn for_each_step<const NODES: bool>(
     n: u32,
     (cols, ld, rd): (u64, u64, u64),
@@ -344,39 +345,71 @@ pub(crate) fn for_each_step<const NODES: bool>(
     nodes: &mut u64,
     visit: &mut impl FnMut(Step) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
-    let mut walk = StepWalk { full: full_mask(n), step_rows, walked: 0 };
-    walk.walk::<NODES>(cols, ld, rd, 1.0, nodes, visit)
+    let mut walk = StepWalk::new(PlainBoards { visit }, n, step_rows);
+    walk.walk::<NODES>((cols, ld, rd), 1.0, nodes)
 }
 
-/// The fixed arguments of the step walk and its poll counter.
-struct StepWalk {
+/// The boards a [`StepWalk`] descends through, and what it does with the boards it stops at: the
+/// one thing that differs between the plain board (mirror: [`for_each_step`]) and a board with
+/// pre-placed queens (d4: its border queens' rows are stepped over on the way down, and the
+/// columns chosen are kept to rebuild the board).
+pub(crate) trait StepTree {
+    /// A board of the walk: the masks of its next row and whatever else the tree keeps of it
+    /// (small and copied, as the masks are).
+    type Board: Copy;
+    /// Returns the board ready to branch on, its free columns `rest` (one per free row) given:
+    /// its forced rows applied (d4's pre-placed queens), or `None` if the search's look-ahead
+    /// drops it (so that the walk's nodes are the search's).
+    fn settle(&self, board: Self::Board, rest: u64) -> Option<Self::Board>;
+    /// Returns the board's columns taken and the diagonal and anti-diagonal masks of its next
+    /// row.
+    fn masks(board: &Self::Board) -> (u64, u64, u64);
+    /// Returns the board with a queen placed on `bit` (one bit, free) of its next row.
+    fn child(&mut self, board: &Self::Board, bit: u64) -> Self::Board;
+    /// Takes a board with at most the step's free rows, standing for `share` of the walk's root
+    /// (in (0, 1]); breaks to stop the walk.
+    fn visit(&mut self, board: Self::Board, share: f64) -> ControlFlow<()>;
+    /// Called every [`POLL_NODES`] boards walked, so that the walk can stop where no step ends;
+    /// breaks to stop the walk.
+    fn poll(&mut self) -> ControlFlow<()>;
+}
+
+/// The step walk of a stepwise solve, for every plan (mirror's [`for_each_step`] and d4's):
+/// from a root board down to the boards with at most `step_rows` free rows, in lexicographic
+/// order, each handed to the tree's [`StepTree::visit`] with its share of the root (each board's
+/// share divided evenly among its children), and a [`StepTree::poll`] every [`POLL_NODES`]
+/// boards walked.
+pub(crate) struct StepWalk<T> {
+    /// The boards and what is done with the steps.
+    pub(crate) tree: T,
     full: u64,
     step_rows: u32,
     walked: u32,
 }
 
-impl StepWalk {
-    fn walk<const NODES: bool>(
-        &mut self,
-        cols: u64,
-        ld: u64,
-        rd: u64,
-        share: f64,
-        nodes: &mut u64,
-        visit: &mut impl FnMut(Step) -> ControlFlow<()>,
-    ) -> ControlFlow<()> {
+impl<T: StepTree> StepWalk<T> {
+    /// Returns the walk of `tree` on the `n`-column board (`n` ≤ [`crate::MAX_N`]) in steps of
+    /// at most `step_rows` free rows.
+    pub(crate) fn new(tree: T, n: u32, step_rows: u32) -> StepWalk<T> {
+        StepWalk { tree, full: full_mask(n), step_rows, walked: 0 }
+    }
+
+    /// Walks the tree below `board`, which stands for `share` of the root, adding each
+    /// placement to `nodes` when `NODES` is true; breaks where the tree broke.
+    pub(crate) fn walk<const NODES: bool>(&mut self, board: T::Board, share: f64, nodes: &mut u64) -> ControlFlow<()> {
         self.walked += 1;
         if self.walked >= POLL_NODES {
             self.walked = 0;
-            visit(Step::Poll)?;
+            self.tree.poll()?;
         }
-        let rest = self.full & !cols;
-        if kernel::looks_ahead(kernel::LOOKAHEAD, rest.count_ones()) && !kernel::may_complete(rest, ld, rd) {
+        let rest = self.full & !T::masks(&board).0;
+        let Some(board) = self.tree.settle(board, rest) else {
             return ControlFlow::Continue(());
-        }
+        };
         if rest.count_ones() <= self.step_rows {
-            return visit(Step::Board { cols, ld, rd, share });
+            return self.tree.visit(board, share);
         }
+        let (_, ld, rd) = T::masks(&board);
         let mut free = rest & !(ld | rd);
         let share = share / f64::from(free.count_ones().max(1));
         while free != 0 {
@@ -385,9 +418,45 @@ impl StepWalk {
             if NODES {
                 *nodes += 1;
             }
-            self.walk::<NODES>(cols | bit, (ld | bit) << 1, (rd | bit) >> 1, share, nodes, visit)?;
+            let child = self.tree.child(&board, bit);
+            self.walk::<NODES>(child, share, nodes)?;
         }
         ControlFlow::Continue(())
+    }
+}
+
+/// The plain board's tree: no pre-placed queens, the kernel's look-ahead, each step handed to
+/// `visit` as a [`Step`].
+struct PlainBoards<'v, V> {
+    visit: &'v mut V,
+}
+
+impl<V: FnMut(Step) -> ControlFlow<()>> StepTree for PlainBoards<'_, V> {
+    type Board = (u64, u64, u64);
+
+    #[inline(always)]
+    fn settle(&self, board: Self::Board, rest: u64) -> Option<Self::Board> {
+        let (_, ld, rd) = board;
+        let dropped = kernel::looks_ahead(kernel::LOOKAHEAD, rest.count_ones()) && !kernel::may_complete(rest, ld, rd);
+        (!dropped).then_some(board)
+    }
+
+    #[inline(always)]
+    fn masks(board: &Self::Board) -> (u64, u64, u64) {
+        *board
+    }
+
+    #[inline(always)]
+    fn child(&mut self, &(cols, ld, rd): &Self::Board, bit: u64) -> Self::Board {
+        (cols | bit, (ld | bit) << 1, (rd | bit) >> 1)
+    }
+
+    fn visit(&mut self, (cols, ld, rd): Self::Board, share: f64) -> ControlFlow<()> {
+        (self.visit)(Step::Board { cols, ld, rd, share })
+    }
+
+    fn poll(&mut self) -> ControlFlow<()> {
+        (self.visit)(Step::Poll)
     }
 }
 

@@ -16,7 +16,7 @@
 use std::collections::BinaryHeap;
 
 use nqueens::parallel::shuffled;
-use nqueens::{Algorithm, plan::make_plan};
+use nqueens::{Algorithm, plan::PlanSpec};
 use nqueens_runs::estimate::thread_cpu_seconds;
 
 fn main() {
@@ -36,7 +36,7 @@ fn main() {
     });
     let threads: usize = args.get(2).map_or(2, |t| t.parse().unwrap_or(2)).max(1);
     // The plan the command line would run on `threads` threads.
-    let plan = make_plan(algorithm, n, None, threads).unwrap_or_else(|e| {
+    let plan = PlanSpec { threads, ..PlanSpec::new(algorithm, n) }.build().unwrap_or_else(|e| {
         eprintln!("{e}");
         std::process::exit(2)
     });

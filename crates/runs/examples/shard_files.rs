@@ -21,7 +21,7 @@ use nqueens_runs::shard::ShardId;
 
 /// Writes shards `first..last` of `k` from one shard plan of `algorithm` (see the module docs).
 fn one_plan(algorithm: Algorithm, n: u32, k: usize, dir: &str, first: usize, last: usize) {
-    let plan = nqueens_runs::shard::shard_plan(algorithm, n, None, k).expect("the shard plan builds");
+    let plan = nqueens_runs::shard::shard_spec(algorithm, n, k).build().expect("the shard plan builds");
     let dealt = nqueens_runs::shard::try_assign(plan.as_ref(), k).expect("the plan deals");
     let algorithm = plan.algorithm();
     for (index, ids) in dealt.iter().enumerate().take(last).skip(first) {

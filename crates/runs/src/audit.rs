@@ -28,10 +28,10 @@ use std::sync::Mutex;
 use std::rc::Rc;
 
 use crate::merge::{Dealt, ShardResult, check_covers, check_file, subtotals_differ};
-use crate::shard::{shard_plan, try_assign};
+use crate::shard::{shard_spec, try_assign};
 use nqueens::{
     Algorithm, Classes, Counter,
-    plan::{Job, Plan, Tally},
+    plan::{Job, Plan, PlanSpec, Tally},
 };
 
 /// Parses an audit fraction: a number from 0 to 1 (0.01 recounts 1% of every shard).
@@ -197,7 +197,8 @@ impl Auditor {
         }
         let key = (algorithm, r.n, r.split_depth, r.shards);
         if let std::collections::hash_map::Entry::Vacant(v) = plans.entry(key) {
-            match shard_plan(algorithm, r.n, Some(r.split_depth), r.shards) {
+            let spec = PlanSpec { split_depth: Some(r.split_depth), ..shard_spec(algorithm, r.n, r.shards) };
+            match spec.build() {
                 Ok(plan) => match try_assign(plan.as_ref(), r.shards) {
                     Ok(ids) => {
                         v.insert(Rc::new(Dealt { plan, ids }));

@@ -49,9 +49,9 @@ use std::collections::HashSet;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use crate::shard::{estimate as probe, shard_plan_with};
+use crate::shard::{estimate as probe, shard_spec};
 use nqueens::arch::Level;
-use nqueens::plan::{D4Search, Plan};
+use nqueens::plan::{Plan, PlanSpec};
 use nqueens::{Algorithm, Error};
 
 /// The fewest subproblems a sample counts, whatever the budget.
@@ -463,7 +463,7 @@ pub fn memory_bytes(plan: &dyn Plan, threads: usize) -> u64 {
 /// The plan a run's estimate describes and samples ([`sample_plan`]), and the seconds its setup
 /// takes on this machine.
 pub struct SamplePlan {
-    /// The plan: the one `count --shard I/K` builds ([`shard_plan_with`]), or for the join at
+    /// The plan: the one `count --shard I/K` builds ([`shard_spec`]), or for the join at
     /// n = 26–27 one whose units load their own row sets (see [`sample_plan`]).
     pub plan: Box<dyn Plan>,
     /// The seconds a count's setup takes here: the building of this plan, plus the estimated
@@ -476,7 +476,7 @@ pub struct SamplePlan {
 
 /// Returns the plan to describe and sample for `shards` shards of `algorithm` (concrete) on the
 /// `n`×`n` board at the instruction-set `level`, and its setup time: the plan `count --shard
-/// I/K` builds ([`shard_plan_with`]), but for the join at n = 26–27, whose quarter table (6.9
+/// I/K` builds ([`shard_spec`]), but for the join at n = 26–27, whose quarter table (6.9
 /// GB) a sample of a few units does not need: there a plan whose units load their own row
 /// sets, untimed, and whose list lengths (268 MB) weigh them as the table would (`plan 27`
 /// peaked at 9.8 GB; issue 32). Its setup, the walk that finds the lengths, takes the table's
@@ -486,7 +486,7 @@ pub struct SamplePlan {
 /// of a count with the table.
 ///
 /// # Errors
-/// As [`shard_plan_with`]; [`Error::OutOfMemory`] if the join's list lengths do not fit.
+/// As [`PlanSpec::build`]; [`Error::OutOfMemory`] if the join's list lengths do not fit.
 pub fn sample_plan(algorithm: Algorithm, n: u32, shards: usize, level: Level) -> Result<SamplePlan, Error> {
     use nqueens::algo::join::quarter::{self, MAX_TABLE_H};
     let built = Instant::now();
@@ -498,7 +498,7 @@ pub fn sample_plan(algorithm: Algorithm, n: u32, shards: usize, level: Level) ->
             let offsets = 4 * ((1u64 << (2 * h)) + 1);
             (Box::new(plan), quarter::estimated_bytes(h).saturating_sub(offsets))
         } else {
-            (shard_plan_with(algorithm, n, None, shards, D4Search::Auto, level)?, 0)
+            (PlanSpec { level, ..shard_spec(algorithm, n, shards) }.build()?, 0)
         };
     let setup_seconds = built.elapsed().as_secs_f64() + fault_in_seconds(unwritten_bytes);
     Ok(SamplePlan { plan, setup_seconds, unwritten_bytes })
@@ -760,7 +760,7 @@ mod tests {
             [(Algorithm::Join, 14, 16), (Algorithm::D4, 16, 4), (Algorithm::Mirror, 12, 1)]
         {
             let sampled = sample_plan(algorithm, n, k, Level::portable()).unwrap();
-            let shard = shard_plan_with(algorithm, n, None, k, D4Search::Auto, Level::portable()).unwrap();
+            let shard = PlanSpec { level: Level::portable(), ..shard_spec(algorithm, n, k) }.build().unwrap();
             assert_eq!((sampled.plan.len(), sampled.plan.split_depth()), (shard.len(), shard.split_depth()));
             assert_eq!(sampled.plan.algorithm(), algorithm);
             assert_eq!(sampled.unwritten_bytes, 0);

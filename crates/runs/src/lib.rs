@@ -16,10 +16,10 @@
 //!
 //! ```
 //! use nqueens::Algorithm;
-//! use nqueens_runs::shard::shard_plan;
+//! use nqueens_runs::shard::shard_spec;
 //!
 //! // The mirror plan of n = 12 dealt into 4 shards: every subproblem in exactly one of them.
-//! let plan = shard_plan(Algorithm::Mirror, 12, None, 4).unwrap();
+//! let plan = shard_spec(Algorithm::Mirror, 12, 4).build().unwrap();
 //! let shards = nqueens_runs::shard::assign(plan.as_ref(), 4);
 //! assert_eq!(shards.iter().map(Vec::len).sum::<usize>(), plan.len());
 //! ```

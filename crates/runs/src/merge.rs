@@ -31,13 +31,13 @@
 
 use std::rc::Rc;
 
-use crate::shard::{shard_plan, try_assign};
+use crate::shard::{shard_spec, try_assign};
 pub use crate::shard_result::{Covers, SHARD_FORMAT, SHARD_FORMAT_VERSION, ShardResult, host_name};
 pub use crate::verify::{check_covers, check_file, check_total, subtotals_differ};
 use nqueens::boards::escape_controls;
 use nqueens::{
     Algorithm, Classes, Count,
-    plan::{Plan, Tally},
+    plan::{Plan, PlanSpec, Tally},
 };
 
 /// The sum of a complete, consistent set of shards.
@@ -392,7 +392,8 @@ impl Merger {
                 ));
             }
         };
-        let plan = shard_plan(algorithm, first.n, Some(first.split_depth), k)
+        let plan = PlanSpec { split_depth: Some(first.split_depth), ..shard_spec(algorithm, first.n, k) }
+            .build()
             .map_err(|e| plan_refused(first_name, first, &e))?;
         if plan.len() != first.subproblems {
             return Err(format!(

@@ -25,10 +25,10 @@ use std::time::Instant;
 pub use crate::breakdown::{Breakdown, Row};
 use crate::journal::{self, Entry, Header, Journal, JournalError, Repaired};
 use crate::merge::{Covers, SHARD_FORMAT, SHARD_FORMAT_VERSION, ShardResult, check_total, round_micros};
-use crate::shard::{ShardId, shard_plan_with, try_assign_one};
+use crate::shard::{ShardId, shard_spec, try_assign_one};
 use nqueens::{
     Algorithm, Count, CountOptions, Counter, Error,
-    plan::{Job, Plan, Tally, make_plan_with},
+    plan::{Job, Plan, PlanSpec, Tally},
 };
 
 /// The program version every journal and shard result records (`CARGO_PKG_VERSION`).
@@ -223,22 +223,19 @@ impl LongRun {
         if let Some(o) = observer {
             o.planning(n);
         }
+        let (d4_search, level) = (options.d4_search, options.level);
         let plan: Box<dyn Plan> = match self.shard {
-            Some(shard) => shard_plan_with(
-                algorithm,
-                n,
-                options.split_depth,
-                shard.count,
-                options.d4_search,
-                options.level,
-            )?,
+            Some(shard) => {
+                let base = shard_spec(algorithm, n, shard.count);
+                PlanSpec { split_depth: options.split_depth, d4_search, level, ..base }.build()?
+            }
             None => {
                 // Resuming on another machine must not change the plan: an existing journal's
                 // split depth wins over the thread-dependent default.
                 let depth = options
                     .split_depth
                     .or_else(|| self.checkpoint.as_deref().and_then(|p| journal_depth(p, n, algorithm)));
-                make_plan_with(algorithm, n, depth, threads, options.d4_search, options.level)?
+                PlanSpec { algorithm, n, split_depth: depth, threads, d4_search, level }.build()?
             }
         };
         if let Some(o) = observer {

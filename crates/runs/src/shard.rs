@@ -17,8 +17,8 @@
 //! so the partition is the same on every machine for the same (algorithm, n, split depth, K).
 //!
 //! # Split depth
-//! A shard plan needs more subproblems than a one-machine plan: [`shard_plan`] picks the split
-//! depth as [`nqueens::plan::make_plan`] does for [`THREADS_PER_SHARD`] × K threads, that is at least
+//! A shard plan needs more subproblems than a one-machine plan: [`shard_spec`] picks the split
+//! depth as a [`PlanSpec`] does for [`THREADS_PER_SHARD`] × K threads, that is at least
 //! 256 subproblems per shard, from K alone, never from the machine's thread count.
 
 use std::cmp::Reverse;
@@ -26,11 +26,10 @@ use std::collections::BinaryHeap;
 use std::fmt;
 use std::str::FromStr;
 
-use nqueens::arch::Level;
 use nqueens::split::{self, Subproblem};
 use nqueens::{
     Algorithm, Error,
-    plan::{D4Search, Plan, make_plan_with},
+    plan::{Plan, PlanSpec},
 };
 
 /// Rows below a subproblem's prefix that the cost probe extends it by. Two rows cost about
@@ -98,36 +97,23 @@ impl FromStr for ShardId {
     }
 }
 
-/// Returns the plan that `K = shards` shards of `algorithm` on the `n`×`n` board share: with
-/// `split_depth` rows fixed, or by default the depth chosen for [`THREADS_PER_SHARD`] × K
-/// threads (at least 256 subproblems per shard, and at least 2048 in all).
+/// Returns the spec of the plan that `K = shards` shards of `algorithm` on the `n`×`n` board
+/// share: [`PlanSpec::new`]'s, with the split depth (when `split_depth` is left `None`) chosen
+/// for [`THREADS_PER_SHARD`] × K threads, at least 256 subproblems per shard and at least 2048
+/// in all, from K alone, never from the machine's thread count. Set `split_depth` to fix the
+/// rows, and `d4_search` and `level` to say how the searches run (the same subproblems and
+/// counts whatever they are), then [`PlanSpec::build`] it:
 ///
-/// # Errors
-/// As [`nqueens::plan::make_plan`].
-pub fn shard_plan(
-    algorithm: Algorithm,
-    n: u32,
-    split_depth: Option<u32>,
-    shards: usize,
-) -> Result<Box<dyn Plan>, Error> {
-    shard_plan_with(algorithm, n, split_depth, shards, D4Search::Auto, Level::best())
-}
-
-/// [`shard_plan`] whose d4 subproblems are counted by `d4_search` (the same subproblems and
-/// counts whatever the search: see [`D4Search`]).
+/// ```
+/// use nqueens::Algorithm;
+/// use nqueens::plan::PlanSpec;
+/// use nqueens_runs::shard::shard_spec;
 ///
-/// # Errors
-/// As [`nqueens::plan::make_plan_with`].
-pub fn shard_plan_with(
-    algorithm: Algorithm,
-    n: u32,
-    split_depth: Option<u32>,
-    shards: usize,
-    d4_search: D4Search,
-    level: Level,
-) -> Result<Box<dyn Plan>, Error> {
-    let threads = THREADS_PER_SHARD.saturating_mul(shards.max(1));
-    make_plan_with(algorithm, n, split_depth, threads, d4_search, level)
+/// let plan = PlanSpec { split_depth: Some(2), ..shard_spec(Algorithm::Mirror, 12, 4) }.build().unwrap();
+/// assert_eq!(plan.split_depth(), 2);
+/// ```
+pub fn shard_spec(algorithm: Algorithm, n: u32, shards: usize) -> PlanSpec {
+    PlanSpec { threads: THREADS_PER_SHARD.saturating_mul(shards.max(1)), ..PlanSpec::new(algorithm, n) }
 }
 
 /// Returns the estimated cost of subproblem `index` of `plan`: the number of ways to place
@@ -353,11 +339,47 @@ mod tests {
 
     #[test]
     fn shard_plans_depend_on_k_not_on_the_machine() {
-        let a = shard_plan(Algorithm::Mirror, 16, None, 16).unwrap();
-        let b = shard_plan(Algorithm::Mirror, 16, None, 16).unwrap();
+        let a = shard_spec(Algorithm::Mirror, 16, 16).build().unwrap();
+        let b = shard_spec(Algorithm::Mirror, 16, 16).build().unwrap();
         assert_eq!((a.len(), a.split_depth()), (b.len(), b.split_depth()));
         assert!(a.len() >= 256 * 16);
-        let fixed = shard_plan(Algorithm::Mirror, 16, Some(2), 16).unwrap();
+        let fixed =
+            PlanSpec { split_depth: Some(2), ..shard_spec(Algorithm::Mirror, 16, 16) }.build().unwrap();
         assert_eq!(fixed.split_depth(), 2);
+    }
+
+    /// `shard_spec` builds the plan `shard_plan(algorithm, n, depth, K)` built: the algorithm's
+    /// own plan for 8 × K threads (or at the given depth), the same length, depth and
+    /// subproblems (their tallies) under the same indices.
+    #[test]
+    fn shard_specs_build_the_plans_shard_plan_built() {
+        use nqueens::algo::D4Plan;
+        for (n, k, depth) in [(14, 4, None), (13, 16, None), (12, 3, Some(3))] {
+            let mirror =
+                PlanSpec { split_depth: depth, ..shard_spec(Algorithm::Mirror, n, k) }.build().unwrap();
+            let old_mirror = match depth {
+                Some(d) => MirrorPlan::new(n, d),
+                None => MirrorPlan::auto(n, THREADS_PER_SHARD * k),
+            }
+            .unwrap();
+            let d4 = PlanSpec { split_depth: depth, ..shard_spec(Algorithm::D4, n, k) }.build().unwrap();
+            let old_d4 = match depth {
+                Some(d) => D4Plan::new(n, d),
+                None => D4Plan::auto(n, THREADS_PER_SHARD * k),
+            }
+            .unwrap();
+            let pairs: [(&dyn Plan, &dyn Plan); 2] = [(mirror.as_ref(), &old_mirror), (d4.as_ref(), &old_d4)];
+            for (new, old) in pairs {
+                assert_eq!(
+                    (new.len(), new.split_depth()),
+                    (old.len(), old.split_depth()),
+                    "n = {n}, K = {k}"
+                );
+                for i in [0, new.len() / 3, new.len() / 2, new.len() - 1] {
+                    assert_eq!(new.solve(i, true), old.solve(i, true), "n = {n}, K = {k}, subproblem {i}");
+                    assert_eq!(new.multiple_of(i), old.multiple_of(i), "n = {n}, K = {k}, subproblem {i}");
+                }
+            }
+        }
     }
 }

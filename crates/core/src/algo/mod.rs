@@ -22,6 +22,7 @@ pub mod weight;
 
 use crate::Error;
 use crate::arch::Level;
+use crate::limits::available_threads;
 use crate::vocabulary::{Algorithm, Plan};
 use crate::vocabulary::{Classes, Tally};
 pub use d4::{D4Plan, D4Search};
@@ -37,7 +38,7 @@ impl Algorithm {
     ///
     /// # Errors
     /// [`Error::BoardTooLarge`] if `n` > [`crate::MAX_N`] and [`Error::ZeroThreads`] if
-    /// `threads` is 0, as [`make_plan`] and a [`crate::Counter`] refuse them (unchecked,
+    /// `threads` is 0, as [`PlanSpec::build`] and a [`crate::Counter`] refuse them (unchecked,
     /// `Algorithm::D4.check_memory(99, 0)` said yes); [`Error::JoinTooLarge`] for a join board
     /// that does not fit.
     pub fn check_memory(self, n: u32, threads: usize) -> Result<(), Error> {
@@ -124,65 +125,106 @@ impl dyn Plan + '_ {
     }
 }
 
-/// Returns the plan of `algorithm` for the `n`×`n` board with `split_depth` rows fixed, or the
-/// depth the algorithm picks for `threads` worker threads when `split_depth` is `None`.
+/// What plan to build: the algorithm, the board, the split depth (or the thread count it is
+/// chosen for), and how the plan's searches run. [`PlanSpec::build`] builds it; it is the one
+/// way to build a plan (a shard plan is a spec whose `threads` come from the shard count K, see
+/// `nqueens_runs::shard::shard_spec`).
 ///
 /// The plan is a pure function of (algorithm, n, split depth): building it again, on any
 /// machine, gives the same subproblems under the same indices, which is what a checkpoint
-/// journal and a shard plan rely on.
+/// journal and a shard plan rely on. `threads` matters only when `split_depth` is `None`, and
+/// `d4_search` and `level` change how fast a subproblem is counted, never its counts.
 ///
-/// # Errors
-/// [`Error::BoardTooLarge`] if `n` > [`crate::MAX_N`]; [`Error::BadSplitDepth`] if the depth is 0 or
-/// more than [`crate::split::MAX_SPLIT_DEPTH`].
-pub fn make_plan(
-    algorithm: Algorithm,
-    n: u32,
-    split_depth: Option<u32>,
-    threads: usize,
-) -> Result<Box<dyn Plan>, Error> {
-    make_plan_with(algorithm, n, split_depth, threads, D4Search::Auto, Level::best())
+/// A plain struct with public fields, as [`crate::CountOptions`] is, rather than a builder with
+/// private fields (rayon's `ThreadPoolBuilder`): every field is a value with no invariant to
+/// keep between setting it and building, [`PlanSpec::build`] checks them all at once, and the
+/// struct update syntax names exactly the fields that differ from [`PlanSpec::new`]'s.
+///
+/// # Examples
+/// ```
+/// use nqueens::{Algorithm, plan::PlanSpec};
+/// let spec = PlanSpec { split_depth: Some(2), ..PlanSpec::new(Algorithm::Mirror, 8) };
+/// let plan = spec.build().unwrap();
+/// let total: u128 = (0..plan.len()).map(|i| plan.solve(i, false).solutions).sum(); // weighted
+/// assert_eq!(total, 92);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlanSpec {
+    /// The algorithm; [`Algorithm::Auto`] is resolved for the board ([`Algorithm::resolve`]).
+    pub algorithm: Algorithm,
+    /// The board side, at most [`crate::MAX_N`].
+    pub n: u32,
+    /// Rows fixed per subproblem, 1 to 16 (`split::MAX_SPLIT_DEPTH`); `None` lets the
+    /// algorithm choose the depth for `threads` worker threads (`split::auto_split_depth`).
+    /// The join's units are not row prefixes: it ignores the depth. Default: `None`.
+    pub split_depth: Option<u32>,
+    /// The worker threads the automatic split depth is chosen for: the smallest depth with at
+    /// least 32 subproblems per thread and 2,048 in all (`split::SUBPROBLEMS_PER_THREAD`,
+    /// `split::MIN_SUBPROBLEMS`; d4 aims higher on boards past its batched search). Unused
+    /// when `split_depth` is set. Default:
+    /// [`available_threads`](crate::plan::available_threads), the machine's logical CPUs.
+    pub threads: usize,
+    /// The search that counts d4 subproblems (other algorithms ignore it). Default:
+    /// [`D4Search::Auto`].
+    pub d4_search: D4Search,
+    /// The instruction-set level every search runs at (the counts are the same at every
+    /// level; the speed is not). Default: [`Level::best`].
+    pub level: Level,
 }
 
-/// [`make_plan`] with the search that counts d4 subproblems (see [`D4Search`]; other
-/// algorithms ignore it) and the instruction-set `level` every search runs at (the counts are
-/// the same at every level; the speed is not).
-///
-/// # Errors
-/// Those of [`make_plan`].
-pub fn make_plan_with(
-    algorithm: Algorithm,
-    n: u32,
-    split_depth: Option<u32>,
-    threads: usize,
-    d4_search: D4Search,
-    level: Level,
-) -> Result<Box<dyn Plan>, Error> {
-    let mirror = |depth: Option<u32>| -> Result<MirrorPlan, Error> {
-        Ok(match depth {
-            Some(depth) => MirrorPlan::new(n, depth)?,
-            None => MirrorPlan::auto(n, threads)?,
+impl PlanSpec {
+    /// Returns the spec of `algorithm`'s plan for the `n`×`n` board with the defaults: the
+    /// split depth chosen for every logical CPU, [`D4Search::Auto`], [`Level::best`].
+    pub fn new(algorithm: Algorithm, n: u32) -> PlanSpec {
+        PlanSpec {
+            algorithm,
+            n,
+            split_depth: None,
+            threads: available_threads(),
+            d4_search: D4Search::Auto,
+            level: Level::best(),
         }
-        .with_level(level))
-    };
-    Ok(match algorithm.resolve(n) {
-        Algorithm::Mirror => Box::new(mirror(split_depth)?),
-        Algorithm::D4 => Box::new(
-            match split_depth {
-                Some(depth) => D4Plan::new(n, depth)?,
-                None => D4Plan::auto(n, threads)?,
+    }
+
+    /// Returns the plan this spec describes: its subproblems, each solved by
+    /// [`Plan::solve`] at `level`.
+    ///
+    /// # Errors
+    /// [`Error::BoardTooLarge`] if `n` > [`crate::MAX_N`]; [`Error::BadSplitDepth`] if the
+    /// depth is 0 or more than 16; [`Error::TooManySubproblems`] if the depth makes 2^22
+    /// (4,194,304) subproblems or more (`split::MAX_SUBPROBLEMS`);
+    /// [`Error::OutOfMemory`] if the list does not fit in the memory available;
+    /// [`Error::JoinTooLarge`] if the join's quarter table does not fit (or n is past the
+    /// join's largest board).
+    pub fn build(&self) -> Result<Box<dyn Plan>, Error> {
+        let PlanSpec { algorithm, n, split_depth, threads, d4_search, level } = *self;
+        let mirror = |depth: Option<u32>| -> Result<MirrorPlan, Error> {
+            Ok(match depth {
+                Some(depth) => MirrorPlan::new(n, depth)?,
+                None => MirrorPlan::auto(n, threads)?,
             }
-            .with_search(d4_search)
-            .with_level(level),
-        ),
-        // The join's units are not row prefixes: the split depth does not apply.
-        Algorithm::Join if n >= join::MIN_N => {
-            let mut plan = join::JoinPlan::new(n)?;
-            plan.set_level(level);
-            Box::new(plan)
-        }
-        Algorithm::Join => Box::new(mirror(None)?),
-        Algorithm::Auto => unreachable!("resolve() returns a concrete algorithm"),
-    })
+            .with_level(level))
+        };
+        Ok(match algorithm.resolve(n) {
+            Algorithm::Mirror => Box::new(mirror(split_depth)?),
+            Algorithm::D4 => Box::new(
+                match split_depth {
+                    Some(depth) => D4Plan::new(n, depth)?,
+                    None => D4Plan::auto(n, threads)?,
+                }
+                .with_search(d4_search)
+                .with_level(level),
+            ),
+            // The join's units are not row prefixes: the split depth does not apply.
+            Algorithm::Join if n >= join::MIN_N => {
+                let mut plan = join::JoinPlan::new(n)?;
+                plan.set_level(level);
+                Box::new(plan)
+            }
+            Algorithm::Join => Box::new(mirror(None)?),
+            Algorithm::Auto => unreachable!("resolve() returns a concrete algorithm"),
+        })
+    }
 }
 
 #[cfg(test)]
@@ -197,7 +239,7 @@ mod tests {
         for n in 0..=13u32 {
             for algorithm in Algorithm::ALL {
                 for depth in [None, Some(3)] {
-                    let plan = make_plan(algorithm, n, depth, 2).unwrap();
+                    let plan = PlanSpec { split_depth: depth, threads: 2, ..PlanSpec::new(algorithm, n) }.build().unwrap();
                     let mut total = 0u128;
                     for i in 0..plan.len() {
                         let t = plan.solve(i, false);
@@ -217,7 +259,7 @@ mod tests {
         }
         // d4 at n = 10 (≡ 2 mod 4): an orbit-2 class is impossible in any subproblem; a class of
         // 8 more than the completions, too.
-        let plan = make_plan(Algorithm::D4, 10, None, 2).unwrap();
+        let plan = PlanSpec { threads: 2, ..PlanSpec::new(Algorithm::D4, 10) }.build().unwrap();
         let t = plan.solve(0, false);
         let mut c2 = t;
         c2.classes.orbit2 += 1;
@@ -229,8 +271,45 @@ mod tests {
         assert!(plan.impossible(0, &c8).is_some());
     }
 
+    /// `PlanSpec::new`'s defaults are those `make_plan` passed (automatic depth, `D4Search::Auto`,
+    /// the best level) with every logical CPU, and its plan is the algorithm's own plan for
+    /// them: the same length, depth and subproblems under the same indices.
+    #[test]
+    fn plan_spec_defaults_give_the_plans_make_plan_gave() {
+        let spec = PlanSpec::new(Algorithm::D4, 12);
+        assert_eq!(
+            spec,
+            PlanSpec {
+                algorithm: Algorithm::D4,
+                n: 12,
+                split_depth: None,
+                threads: available_threads(),
+                d4_search: D4Search::Auto,
+                level: Level::best(),
+            }
+        );
+        assert!(available_threads() >= 1);
+        let threads = available_threads();
+        let d4 = spec.build().unwrap();
+        let old_d4 = D4Plan::auto(12, threads).unwrap();
+        let mirror = PlanSpec::new(Algorithm::Mirror, 12).build().unwrap();
+        let old_mirror = MirrorPlan::auto(12, threads).unwrap();
+        let pairs: [(&dyn Plan, &dyn Plan); 2] = [(d4.as_ref(), &old_d4), (mirror.as_ref(), &old_mirror)];
+        for (new, old) in pairs {
+            assert_eq!((new.len(), new.split_depth()), (old.len(), old.split_depth()));
+            for i in [0, new.len() / 2, new.len() - 1] {
+                assert_eq!(new.solve(i, true), old.solve(i, true), "subproblem {i}");
+                assert_eq!(new.multiple_of(i), old.multiple_of(i), "subproblem {i}");
+            }
+        }
+        // Auto resolves per board; a set depth wins over the threads.
+        assert_eq!(PlanSpec::new(Algorithm::Auto, 6).build().unwrap().algorithm(), Algorithm::D4);
+        let fixed = PlanSpec { split_depth: Some(2), threads: 1000, ..PlanSpec::new(Algorithm::Mirror, 10) };
+        assert_eq!(fixed.build().unwrap().split_depth(), 2);
+    }
+
     /// Issue 32, finding 2: `Algorithm::D4.check_memory(99, 0)` said yes to what `count` and
-    /// `make_plan` refuse.
+    /// `make_plan` (now [`PlanSpec::build`]) refuse.
     #[test]
     fn memory_checks_refuse_what_a_plan_refuses() {
         for algorithm in Algorithm::ALL {
@@ -238,7 +317,7 @@ mod tests {
             assert_eq!(algorithm.check_memory(64, 1), Err(Error::BoardTooLarge { n: 64 }), "{algorithm}");
             assert_eq!(algorithm.check_memory(8, 0), Err(Error::ZeroThreads), "{algorithm}");
             assert_eq!(algorithm.check_memory(12, 2), Ok(()), "{algorithm}");
-            assert!(make_plan(algorithm, 99, None, 1).is_err(), "{algorithm}");
+            assert!(PlanSpec { threads: 1, ..PlanSpec::new(algorithm, 99) }.build().is_err(), "{algorithm}");
         }
     }
 
@@ -247,7 +326,7 @@ mod tests {
     #[test]
     fn solving_past_the_plan_panics_as_documented() {
         for algorithm in [Algorithm::Mirror, Algorithm::D4, Algorithm::Join] {
-            let plan = make_plan(algorithm, 12, None, 1).unwrap();
+            let plan = PlanSpec { threads: 1, ..PlanSpec::new(algorithm, 12) }.build().unwrap();
             let last = plan.solve(plan.len() - 1, false);
             assert!(last.solutions <= 14_200, "{algorithm}");
             let past =

@@ -35,6 +35,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use crate::boards::BoardFormat;
 use crate::boards::encode::Encoder;
 use crate::kernel::{self, full_mask};
+use crate::limits::available_threads;
 use crate::split::{self, Subproblem};
 use crate::symmetry::is_canonical_permutation;
 use crate::{Error, check_n, oeis};
@@ -55,7 +56,7 @@ pub const MAX_STREAM_SUBPROBLEMS: usize = 1 << 18;
 /// How to list solutions: threads, format, limit, symmetry classes only, split depth.
 #[derive(Clone, Debug)]
 pub struct SolveOptions {
-    /// Worker threads (at least 1). Default: every logical CPU (`num_cpus::get()`).
+    /// Worker threads (at least 1). Default: every logical CPU ([`crate::plan::available_threads`]).
     pub threads: usize,
     /// How each solution is written. Default: [`BoardFormat::Board`].
     pub format: BoardFormat,
@@ -70,7 +71,7 @@ pub struct SolveOptions {
 impl Default for SolveOptions {
     fn default() -> Self {
         SolveOptions {
-            threads: num_cpus::get(),
+            threads: available_threads(),
             format: BoardFormat::Board,
             limit: None,
             unique: false,

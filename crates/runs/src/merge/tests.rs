@@ -8,7 +8,7 @@ fn shards(n: u32, k: usize) -> Vec<(String, ShardResult)> {
 
 /// Counts every shard of `algorithm` on the `n`×`n` board in K shards directly.
 fn shards_of(algorithm: Algorithm, n: u32, k: usize) -> Vec<(String, ShardResult)> {
-    let plan = shard_plan(algorithm, n, None, k).unwrap();
+    let plan = shard_spec(algorithm, n, k).build().unwrap();
     assign(plan.as_ref(), k)
         .into_iter()
         .enumerate()
@@ -233,7 +233,7 @@ fn every_problem_is_listed() {
     let err = merge(&s).unwrap_err().to_string();
     assert!(err.contains("s1.json has K = 2 but s0.json has 3"), "{err}");
     // Ids moved between shards, checksums recomputed: the plan check catches it.
-    let plan = shard_plan(Algorithm::Mirror, 10, None, 2).unwrap();
+    let plan = shard_spec(Algorithm::Mirror, 10, 2).build().unwrap();
     let mut ids = assign(plan.as_ref(), 2);
     let moved = ids[0].pop().unwrap();
     ids[1].push(moved);

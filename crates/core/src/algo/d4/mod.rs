@@ -374,15 +374,28 @@ impl Plan for D4Plan {
     }
 }
 
-/// The fixed arguments of the d4 step walk, its poll counter and its running sum.
-struct StepWalk<'p, 's> {
+/// The d4 boards of the step walk ([`split::StepWalk`]): a constellation's boards, whose border
+/// queens' rows are stepped over on the way down, each step counted into a running sum (with
+/// its nodes when `NODES` is true).
+struct D4Steps<'p, 's, const NODES: bool> {
     plan: &'p D4Plan,
     c: &'p Constellation,
-    full: u64,
-    walked: u32,
-    nodes: u64,
+    /// The columns chosen in the free rows above the current board, top first.
+    placed: [u8; 64],
     total: Tally,
     step: &'s mut dyn FnMut(f64) -> ControlFlow<()>,
+}
+
+/// A board of the d4 step walk: its next row `row` (its events not yet applied until settled),
+/// the masks, the first event still ahead, and how many columns of `placed` are its own.
+#[derive(Clone, Copy)]
+struct D4StepBoard {
+    row: u32,
+    cols: u64,
+    ld: u64,
+    rd: u64,
+    event: u8,
+    len: usize,
 }
 
 impl D4Plan {
@@ -396,87 +409,66 @@ impl D4Plan {
         let mut placed = [0u8; 64];
         let fixed = sub.placed.cols();
         placed[..fixed.len()].copy_from_slice(fixed);
-        let mut walk = StepWalk {
-            plan: self,
-            c,
-            full: full_mask(self.n),
-            walked: 0,
-            nodes: 0,
-            total: Tally::default(),
-            step,
-        };
+        let tree = D4Steps::<NODES> { plan: self, c, placed, total: Tally::default(), step };
+        let mut walk = split::StepWalk::new(tree, self.n, self.step_rows);
         let piece = sub.piece();
-        let flow = walk.walk::<NODES>(
-            piece.row,
-            piece.cols,
-            piece.ld,
-            piece.rd,
-            piece.event,
-            &mut placed,
-            fixed.len(),
-            1.0,
-        );
-        let StepWalk { nodes, mut total, .. } = walk;
+        let root = D4StepBoard {
+            row: piece.row,
+            cols: piece.cols,
+            ld: piece.ld,
+            rd: piece.rd,
+            event: piece.event,
+            len: fixed.len(),
+        };
+        let mut nodes = 0u64;
+        let flow = walk.walk::<NODES>(root, 1.0, &mut nodes);
+        let mut total = walk.tree.total;
         total.nodes += nodes as u128;
         flow.is_continue().then_some(total)
     }
 }
 
-impl StepWalk<'_, '_> {
-    /// Walks the board whose next row is `row` (its events not yet applied) down to the boards
-    /// with at most `step_rows` free rows and counts each, calling `step` with its share of the
-    /// subproblem; `placed[..len]` holds the columns chosen in the free rows above `row`.
-    #[allow(clippy::too_many_arguments)]
-    fn walk<const NODES: bool>(
-        &mut self,
-        row: u32,
-        cols: u64,
-        ld: u64,
-        rd: u64,
-        event: u8,
-        placed: &mut [u8; 64],
-        len: usize,
-        share: f64,
-    ) -> ControlFlow<()> {
-        self.walked += 1;
-        if self.walked >= split::POLL_NODES {
-            self.walked = 0;
-            (self.step)(0.0)?;
-        }
+impl<const NODES: bool> split::StepTree for D4Steps<'_, '_, NODES> {
+    type Board = D4StepBoard;
+
+    /// Applies the events of the rows ahead that hold border queens, then the searches'
+    /// look-ahead, as the splitter applies it, so node counts do not change.
+    #[inline(always)]
+    fn settle(&self, b: D4StepBoard, rest: u64) -> Option<D4StepBoard> {
         let all = self.c.events();
-        let (ahead, row, ld, rd) = apply_events(&all[event as usize..], row, ld, rd);
+        let (ahead, row, ld, rd) = apply_events(&all[b.event as usize..], b.row, b.ld, b.rd);
         let event = (all.len() - ahead.len()) as u8;
-        let rest = self.full & !cols;
-        // The searches' look-ahead, as the splitter applies it, so node counts do not change.
-        if search::dropped(ahead, row, rest, ld, rd) {
-            return ControlFlow::Continue(());
+        (!search::dropped(ahead, row, rest, ld, rd)).then_some(D4StepBoard { row, ld, rd, event, ..b })
+    }
+
+    #[inline(always)]
+    fn masks(b: &D4StepBoard) -> (u64, u64, u64) {
+        (b.cols, b.ld, b.rd)
+    }
+
+    #[inline(always)]
+    fn child(&mut self, b: &D4StepBoard, bit: u64) -> D4StepBoard {
+        self.placed[b.len] = bit.trailing_zeros() as u8;
+        D4StepBoard {
+            row: b.row + 1,
+            cols: b.cols | bit,
+            ld: (b.ld | bit) << 1,
+            rd: (b.rd | bit) >> 1,
+            event: b.event,
+            len: b.len + 1,
         }
-        if rest.count_ones() <= self.plan.step_rows {
-            let piece = Piece { row, cols, ld, rd, event, placed: &placed[..len] };
-            self.total += self.plan.count_piece::<NODES>(self.c, piece);
-            return (self.step)(share);
-        }
-        let mut free = rest & !(ld | rd);
-        let share = share / f64::from(free.count_ones().max(1));
-        while free != 0 {
-            let bit = free & free.wrapping_neg();
-            free ^= bit;
-            if NODES {
-                self.nodes += 1;
-            }
-            placed[len] = bit.trailing_zeros() as u8;
-            self.walk::<NODES>(
-                row + 1,
-                cols | bit,
-                (ld | bit) << 1,
-                (rd | bit) >> 1,
-                event,
-                placed,
-                len + 1,
-                share,
-            )?;
-        }
-        ControlFlow::Continue(())
+    }
+
+    /// Counts the board and tells `step` its share of the subproblem.
+    fn visit(&mut self, b: D4StepBoard, share: f64) -> ControlFlow<()> {
+        let placed = &self.placed[..b.len];
+        let piece = Piece { row: b.row, cols: b.cols, ld: b.ld, rd: b.rd, event: b.event, placed };
+        self.total += self.plan.count_piece::<NODES>(self.c, piece);
+        (self.step)(share)
+    }
+
+    fn poll(&mut self) -> ControlFlow<()> {
+        (self.step)(0.0)
     }
 }
 
