@@ -19,12 +19,12 @@ pub struct CountOptions {
     pub threads: usize,
     /// Devices beside the CPU threads (GPUs, from the `nqueens-gpu` crate), each driven by a
     /// worker thread of its own that pulls subproblems from the same list as the CPU threads
-    /// (see [`crate::parallel`]). Default: none, the CPU alone.
+    /// (see `crate::parallel`). Default: none, the CPU alone.
     pub devices: Vec<Arc<dyn Device>>,
     /// The search algorithm. Default: [`Algorithm::Auto`] (join from n = 8 while its table fits,
     /// else d4).
     pub algorithm: Algorithm,
-    /// Rows fixed per subproblem; `None` lets [`split::auto_split_depth`] choose.
+    /// Rows fixed per subproblem; `None` lets `split::auto_split_depth` choose.
     pub split_depth: Option<u32>,
     /// Whom the runner tells of each solved subproblem (the `nqueens` binary draws its progress
     /// bar from it). Default: [`Progress::Never`].
@@ -244,7 +244,7 @@ impl Counter {
 
     /// Solves the subproblems of `plan` that `job` selects on this counter's pool, telling its
     /// progress observer and counting nodes as its options say, and returns their exact sum:
-    /// the runner ([`crate::parallel`]) behind [`Counter::count`], open to runs that choose
+    /// the runner (`crate::parallel`) behind [`Counter::count`], open to runs that choose
     /// their subproblems, hear of each solved one or stop early (a checkpoint journal, a shard).
     ///
     /// # Panics

@@ -41,7 +41,7 @@ pub enum Error {
         /// The largest board the join supports at all.
         max: u32,
     },
-    /// The split depth would make more subproblems than [`MAX_SUBPROBLEMS`].
+    /// The split depth would make more subproblems than `MAX_SUBPROBLEMS`.
     TooManySubproblems {
         /// The board side.
         n: u32,
@@ -94,7 +94,7 @@ pub enum Error {
         best: &'static str,
     },
     /// An allocation that grows with the board or the thread count would not fit in the memory
-    /// available to the process ([`crate::memory::available`]): refused before it is made, or
+    /// available to the process (`crate::memory::available`): refused before it is made, or
     /// when a fallible reservation fails, never an abort.
     OutOfMemory {
         /// What needs the memory, e.g. "the d4 plan of n = 63 (1,969,120 start constellations at most)".

@@ -30,7 +30,7 @@
 //!
 //! # Listing
 //! [`enumerate`] writes or visits the solutions of one board in lexicographic order, in parallel,
-//! the same bytes for any thread count, as columns or text in a [`BoardFormat`] ([`boards`]:
+//! the same bytes for any thread count, as columns or text in a [`BoardFormat`](boards::BoardFormat) ([`boards`]:
 //! board, leetcode, cols):
 //!
 //! ```
@@ -42,7 +42,7 @@
 //! [`construct`] gives one solution of any size at once, by a formula instead of a search.
 //!
 //! # Checking
-//! [`is_solution`] checks one board held in memory (the 0-based column of each row's queen);
+//! [`is_solution`](check::is_solution) checks one board held in memory (the 0-based column of each row's queen);
 //! [`check::check`] reads a whole list as `nqueens solve` writes it (decoded by [`boards`]) and
 //! reports invalid, duplicate and missing boards. [`symmetry`] maps boards under the dihedral
 //! group D4.
@@ -61,18 +61,18 @@
 //! | --- | --- |
 //! | the whole count | `count` ([`Counter`], [`count()`]), [`enumerate`], [`check`] |
 //! | known values | [`oeis`] (A000170, A002562, the classes) |
-//! | the runner | [`parallel`]: a rayon pool solves a [`Plan`]'s subproblems |
-//! | the algorithms' choice | [`algo`]: [`PlanSpec`](plan::PlanSpec), `Algorithm::resolve` |
-//! | the algorithms | [`algo::mirror`], [`algo::d4`], [`algo::join`]: their plans and searches |
-//! | the subproblems' weights | [`algo::weight`] |
-//! | shared vocabulary | `vocabulary`: [`Plan`](plan::Plan), [`Tally`](plan::Tally), [`Classes`], [`Algorithm`] |
-//! | prefixes and boards | [`split`] (row prefixes), [`construct`] |
-//! | the sequential search and the boards | [`kernel`], [`boards`], [`symmetry`], [`reference`](mod@reference) |
-//! | attacks | [`attack`] (lines and who attacks whom) |
-//! | memory | [`memory`] |
+//! | the runner | `parallel`: a rayon pool solves a [`Plan`]'s subproblems |
+//! | the algorithms' choice | `algo`: [`PlanSpec`](plan::PlanSpec), `Algorithm::resolve` |
+//! | the algorithms | `algo::mirror`, `algo::d4`, `algo::join`: their plans and searches |
+//! | the subproblems' weights | `algo::weight` |
+//! | shared vocabulary | `vocabulary`: [`Plan`], [`Tally`], [`Classes`], [`Algorithm`] |
+//! | prefixes and boards | `split` (row prefixes), [`construct`] |
+//! | the sequential search and the boards | `kernel`, [`boards`], [`symmetry`], `reference` |
+//! | attacks | `attack` (lines and who attacks whom) |
+//! | memory | `memory` |
 //! | the SIMD layer | [`arch`]: instruction-set [`Level`](arch::Level)s and the traits the kernels are written against |
-//! | errors | [`error`] ([`Error`]) |
-//! | limits | [`limits`] ([`MAX_N`]) |
+//! | errors | `error` ([`Error`]) |
+//! | limits | `limits` ([`MAX_N`]) |
 //!
 //! Long runs (checkpoint journal, shards, merge, audit, estimates) are the `nqueens-runs` crate;
 //! the command line is `nqueens-cli`.
@@ -114,10 +114,12 @@ mod vocabulary;
 internal_modules!(algo, attack, error, kernel, limits, memory, parallel, reference, split);
 
 /// What a plan is and what runs one: the [`Plan`] trait every algorithm's plan implements, the
-/// [`Tally`] of a subproblem, a [`Job`] and its [`Outcome`], the [`Device`]s besides the CPU
-/// threads and the [`Queue`] they take subproblems from, and the d4 plan's parts that a device
-/// backend (`nqueens-gpu`) counts: [`D4Plan`], its start [`Constellation`]s ([`Border`]
-/// queens) and its [`D4Subproblem`]s (a [`Prefix`] of rows below them).
+/// [`Tally`] of a subproblem, a [`Job`](plan::Job) and its [`Outcome`](plan::Outcome), the
+/// [`Device`](plan::Device)s besides the CPU threads and the [`Queue`](plan::Queue) they take
+/// subproblems from, and the d4 plan's parts that a device backend (`nqueens-gpu`) counts:
+/// [`D4Plan`](plan::D4Plan), its start [`Constellation`](plan::Constellation)s
+/// ([`Border`](plan::Border) queens) and its [`D4Subproblem`](plan::D4Subproblem)s (a
+/// [`Prefix`](plan::Prefix) of rows below them).
 ///
 /// A plan is built from a [`PlanSpec`](plan::PlanSpec) (algorithm, board, split depth of
 /// 1..=[`MAX_SPLIT_DEPTH`](crate::plan::MAX_SPLIT_DEPTH) rows or the threads it is chosen for,

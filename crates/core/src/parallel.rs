@@ -124,7 +124,7 @@ impl Progress {
     }
 }
 
-/// What [`run`] returns: the summed counts and the time the workers spent in subproblems.
+/// What `run` returns: the summed counts and the time the workers spent in subproblems.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Outcome {
     /// The exact sum of the counts of every subproblem that was solved.
@@ -185,7 +185,7 @@ pub trait Queue {
 /// A callback told of each solved subproblem: its index and counts.
 pub type OnSolved<'a> = dyn Fn(usize, &Tally) + Sync + 'a;
 
-/// What [`run_with`] runs beyond the plain count: which subproblems, what to tell of each, and
+/// What `run_with` runs beyond the plain count: which subproblems, what to tell of each, and
 /// when to stop. `Job::default()` is the plain count of every subproblem.
 #[derive(Clone, Copy, Default)]
 pub struct Job<'a> {

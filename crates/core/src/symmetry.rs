@@ -166,7 +166,7 @@ pub fn orbit_size(board: &[u8]) -> Result<usize, Error> {
 
 /// Returns true if and only if `board` is a permutation of `0..n` and the lexicographically
 /// smallest board of its orbit (the canonical representative of its symmetry class); false for
-/// any other slice, as [`crate::is_solution`] is for a non-board (unchecked,
+/// any other slice, as [`crate::check::is_solution`] is for a non-board (unchecked,
 /// `is_canonical(&[200, 1, 2])` panicked). Boards of up to 64 rows (every board the masks allow)
 /// are checked without allocating: the images are written into a stack array.
 pub fn is_canonical(board: &[u8]) -> bool {

@@ -18,16 +18,16 @@ use crate::split::{Prefix, Subproblem};
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
 pub enum Algorithm {
-    /// Mirror halving: the row-0 queen in the left half, counted twice (see [`mirror`](crate::algo::mirror)). Visits
+    /// Mirror halving: the row-0 queen in the left half, counted twice (see `mirror`). Visits
     /// half of the search tree. Gives solutions (A000170) only.
     Mirror,
-    /// Full D4 symmetry by start constellations (see [`d4::constellation`](crate::algo::d4::constellation)): one border
+    /// Full D4 symmetry by start constellations (see `d4::constellation`): one border
     /// configuration per symmetry class, weighted by its orbit. Gives solutions (A000170),
     /// fundamental solutions (A002562) and their orbit sizes.
     D4,
-    /// Quadrant join (see [`join`](crate::algo::join)): joins half-boards built from quarter-board placements and
+    /// Quadrant join (see `join`): joins half-boards built from quarter-board placements and
     /// counts disjoint pairs bit-sliced; no backtracking over whole boards. Gives solutions,
-    /// fundamental solutions and classes (by Burnside). Boards below [`join::MIN_N`](crate::algo::join::MIN_N) fall back
+    /// fundamental solutions and classes (by Burnside). Boards below `join::MIN_N` fall back
     /// to `mirror`.
     Join,
     /// The fastest for each n (the default): [`Algorithm::Join`] from
@@ -47,7 +47,7 @@ impl Algorithm {
 
     /// Returns true if and only if the algorithm's subproblem tallies carry the fundamental
     /// solutions ([`Tally::classes`]): d4 does; the join gets them for a whole count by
-    /// Burnside ([`Plan::classes`], [`crate::algo::burnside_classes`]), so its tallies do not.
+    /// Burnside ([`Plan::classes`], `crate::algo::burnside_classes`), so its tallies do not.
     pub fn classifies(self) -> bool {
         matches!(self, Algorithm::D4)
     }
@@ -79,7 +79,7 @@ impl FromStr for Algorithm {
 }
 
 /// A list of independent subproblems that together count one board: what the parallel runner
-/// ([`crate::parallel::run`]) consumes, whatever the algorithm.
+/// (`crate::parallel::run`) consumes, whatever the algorithm.
 pub trait Plan: Sync {
     /// Returns the board side n.
     fn n(&self) -> u32;
@@ -105,12 +105,12 @@ pub trait Plan: Sync {
         0
     }
     /// Returns the algorithm that really counts this plan (a join plan of a board below
-    /// [`join::MIN_N`](crate::algo::join::MIN_N) is a mirror plan).
+    /// `join::MIN_N` is a mirror plan).
     fn algorithm(&self) -> Algorithm;
     /// Returns the instruction-set level the plan's searches run at.
     fn level(&self) -> Level;
     /// Returns the plan itself, for a [`crate::parallel::Device`] that counts one concrete kind
-    /// of plan (a GPU counts [`crate::D4Plan`]s: `plan.as_any().downcast_ref::<D4Plan>()`).
+    /// of plan (a GPU counts [`crate::plan::D4Plan`]s: `plan.as_any().downcast_ref::<D4Plan>()`).
     fn as_any(&self) -> &dyn std::any::Any;
     /// Returns the fundamental solutions of the whole board by orbit size, given the sum of
     /// every subproblem's tally, for plans that get them from the total rather than per
@@ -199,7 +199,7 @@ pub trait Plan: Sync {
     }
     /// Readies this thread to solve subproblem `index` (`0..len()`), so that a solve timed
     /// next measures the subproblem alone: a join plan whose units load their own quarter lists
-    /// ([`crate::algo::join::Quarters::RowSets`]) loads them, which a count with the whole
+    /// (`crate::algo::join::Quarters::RowSets`) loads them, which a count with the whole
     /// table never does (the sample of `nqueens plan` at n = 26–27). Nothing by default.
     ///
     /// # Panics

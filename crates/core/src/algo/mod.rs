@@ -32,7 +32,7 @@ impl Algorithm {
     /// Returns `Ok(())` if the `n`×`n` board counted with this algorithm on `threads` worker
     /// threads fits in the memory available to the process, as far as can be told before its
     /// plan is built: the join's quarter table and every thread's buffers
-    /// ([`join::check_memory_for`]) are checked here, from n = [`join::MIN_N`]; mirror and d4
+    /// (`join::check_memory_for`) are checked here, from n = `join::MIN_N`; mirror and d4
     /// check their lists as they build them. A caller counting several boards refuses a join
     /// that does not fit before counting any.
     ///
@@ -54,13 +54,13 @@ impl Algorithm {
 
     /// Returns the concrete algorithm that counts an `n`×`n` board: `self`, or for
     /// [`Algorithm::Auto`] the join from [`Algorithm::JOIN_FROM`] when its table fits in memory
-    /// ([`join::check_memory`]), else d4.
+    /// (`join::check_memory`), else d4.
     pub fn resolve(self, n: u32) -> Algorithm {
         self.resolve_for(n, 1)
     }
 
     /// [`Algorithm::resolve`] for a count on `threads` worker threads: `auto` takes the join
-    /// only if its table and every thread's buffers fit ([`join::check_memory_for`]), so that
+    /// only if its table and every thread's buffers fit (`join::check_memory_for`), so that
     /// `-j 64` on a board whose join fits one thread falls back to d4 instead of being refused.
     pub fn resolve_for(self, n: u32, threads: usize) -> Algorithm {
         match self {
@@ -79,7 +79,7 @@ impl Tally {
     /// and the empty board has no fundamental count.
     ///
     /// For the join (whose subproblems do not classify), the classes of a whole count come from
-    /// [`burnside_classes`] instead; this is what `merge` and a completed checkpointed run
+    /// `burnside_classes` instead; this is what `merge` and a completed checkpointed run
     /// use.
     pub fn fundamental(&self, algorithm: Algorithm, n: u32) -> Option<Classes> {
         if algorithm.resolve(n) == Algorithm::Join {

@@ -8,7 +8,7 @@
 //! later, so they cannot be written without keeping them. Their prefixes are in lexicographic
 //! order, so writing each subproblem's solutions in turn gives the global order. Worker threads
 //! of a rayon pool take subproblems in index order (one shared counter) and search them with
-//! [`kernel::for_each_completion`]; each formats its solutions into chunks of about
+//! `kernel::for_each_completion`; each formats its solutions into chunks of about
 //! [`CHUNK_BYTES`] and queues them under its subproblem's index. One consumer (the writer, or the
 //! [`super::Solutions`] iterator) takes the chunks of the lowest unfinished subproblem, the
 //! *head*, in order.
@@ -83,7 +83,7 @@ impl Default for SolveOptions {
 /// Returns the subproblems of the ordered listing of an `n`×`n` board: every prefix with
 /// `depth` rows fixed (no mirror halving), lexicographic; only the left half of row 0 (columns
 /// `0..=(n-1)/2`) when `unique`. A `depth` past n or [`split::MAX_SPLIT_DEPTH`] fixes that many
-/// rows; at most [`split::MAX_SUBPROBLEMS`] subproblems are made.
+/// rows; at most `split::MAX_SUBPROBLEMS` subproblems are made.
 ///
 /// # Errors
 /// [`Error::BoardTooLarge`] if `n` > [`crate::MAX_N`] (unchecked, n = 64 made prefixes of a
@@ -101,7 +101,7 @@ pub fn ordered_subproblems(n: u32, depth: u32, unique: bool) -> Result<Vec<Subpr
 /// about `bytes_per_solution` bytes each.
 ///
 /// The smallest depth with at least 32 subproblems per thread and 2,048 in all (as for
-/// counting, [`split::auto_split_depth`]) whose average output also fits four times per thread
+/// counting, `split::auto_split_depth`) whose average output also fits four times per thread
 /// into [`QUEUE_LIMIT`], so workers ahead of the head rarely wait; never more than
 /// [`MAX_STREAM_SUBPROBLEMS`] subproblems. Q(n) comes from OEIS A000170 (n ≤ 27); beyond the
 /// table the output is taken as unbounded and the depth grows to the subproblem cap.
@@ -300,7 +300,7 @@ impl Stream {
     /// `options.threads` is 0; [`Error::BadSplitDepth`] if `options.split_depth` is `Some(0)` or
     /// deeper than [`split::MAX_SPLIT_DEPTH`]; [`Error::ThreadPool`] if the threads cannot start;
     /// [`Error::OutOfMemory`] if the threads or the output queue do not fit in the memory
-    /// available ([`crate::memory::check_threads`], [`crate::memory::check`]).
+    /// available (`crate::memory::check_threads`, `crate::memory::check`).
     pub fn new(n: u32, options: &SolveOptions) -> Result<Stream, Error> {
         Stream::with_limits(n, options, Limits::DEFAULT)
     }

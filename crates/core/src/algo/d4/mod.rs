@@ -39,16 +39,16 @@ use crate::{Classes, Error, Plan, Tally, check_n, split};
 #[non_exhaustive]
 pub enum D4Search {
     /// The fastest measured (the default): at the AVX2 and AVX-512 levels the batched search
-    /// up to [`batched::MAX_N`] and the recursive one beyond; at the portable and NEON levels
+    /// up to `batched::MAX_N` and the recursive one beyond; at the portable and NEON levels
     /// the recursive search. (Portable, n = 17 on one thread, Zen 4: batched 13.2 CPU s,
     /// recursive 11.5. The NEON copy of the batched search is tested under emulation but not
     /// yet timed on an ARM processor, so it is not chosen by default.)
     #[default]
     Auto,
-    /// The batched search up to [`batched::MAX_N`] (several boards per step in vector
-    /// registers; see [`batched`]), the recursive one beyond.
+    /// The batched search up to `batched::MAX_N` (several boards per step in vector
+    /// registers; see `batched`), the recursive one beyond.
     Batched,
-    /// The recursive search of [`search`] for every board.
+    /// The recursive search of `search` for every board.
     Recursive,
 }
 
@@ -65,7 +65,7 @@ impl D4Search {
         }
     }
 
-    /// Returns true if and only if this choice counts boards up to [`batched::MAX_N`] in the
+    /// Returns true if and only if this choice counts boards up to `batched::MAX_N` in the
     /// batched search at `level`.
     pub fn batched(self, level: Level) -> bool {
         match self {
@@ -182,12 +182,12 @@ impl D4Plan {
         D4Plan::with_depth(n, depth, plan_constellations(n)?)
     }
 
-    /// Returns the plan with the split depth [`split::auto_split_depth`] picks for `threads`,
-    /// and at least [`LARGE_BOARD_SUBPROBLEMS`] subproblems beyond the batched search's boards.
+    /// Returns the plan with the split depth `split::auto_split_depth` picks for `threads`,
+    /// and at least `LARGE_BOARD_SUBPROBLEMS` subproblems beyond the batched search's boards.
     ///
     /// # Errors
     /// [`Error::BoardTooLarge`] if `n` > [`crate::MAX_N`]; [`Error::TooManySubproblems`] if the
-    /// depth picked would make more than [`split::MAX_SUBPROBLEMS`] (no board and thread count
+    /// depth picked would make more than `split::MAX_SUBPROBLEMS` (no board and thread count
     /// up to 4,096 does today: the most is 3.37 M, at n = 35); [`Error::OutOfMemory`] as for
     /// [`D4Plan::new`].
     pub fn auto(n: u32, threads: usize) -> Result<D4Plan, Error> {
@@ -281,7 +281,7 @@ impl Plan for D4Plan {
         crate::Algorithm::D4
     }
 
-    /// Room for every start constellation ([`max_constellations`]), reserved whole: 573 MiB at
+    /// Room for every start constellation (`max_constellations`), reserved whole: 573 MiB at
     /// n = 63.
     fn search_bytes(&self, threads: usize) -> u64 {
         let _ = threads;
@@ -325,15 +325,15 @@ impl Plan for D4Plan {
     }
 
     /// The estimated size of the subproblem's search tree below its fixed rows
-    /// ([`weight::tree_size`] over the rows and events of its constellation with
-    /// [`weight::weight_paths`] paths, seeded by the index) to the power
-    /// [`weight::WEIGHT_POWER`]; 1 in plans too large for the paths.
+    /// (`weight::tree_size` over the rows and events of its constellation with
+    /// `weight::weight_paths` paths, seeded by the index) to the power
+    /// `weight::WEIGHT_POWER`; 1 in plans too large for the paths.
     fn weight(&self, index: usize) -> f64 {
         self.weight_with(index, weight::weight_paths(self.n, self.subproblems.len()))
     }
 
-    /// The same with [`weight::WEIGHT_PATHS`] paths however large the plan (1 below
-    /// [`weight::WEIGHTS_FROM`]).
+    /// The same with `weight::WEIGHT_PATHS` paths however large the plan (1 below
+    /// `weight::WEIGHTS_FROM`).
     fn sample_weight(&self, index: usize) -> f64 {
         self.weight_with(index, weight::weight_paths(self.n, 1))
     }
@@ -354,8 +354,8 @@ impl Plan for D4Plan {
         impossible_tally(self, index, tally)
     }
 
-    /// In steps of at most [`split::STEP_ROWS`] free rows, walked as the splitter walks
-    /// ([`constellation::d4_subproblems`]: same look-ahead, same node counts); one step for
+    /// In steps of at most `split::STEP_ROWS` free rows, walked as the splitter walks
+    /// (`constellation::d4_subproblems`: same look-ahead, same node counts); one step for
     /// subproblems with no more free rows.
     fn solve_in_steps(
         &self,

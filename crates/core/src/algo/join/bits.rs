@@ -1,5 +1,5 @@
 //! Bit helpers for the join counter: k-subsets in colex order, bit reversal over a width, and
-//! `pdep` as a portable loop (`pext` is [`crate::arch::scalar::pext`]).
+//! `pdep` as a portable loop (`pext` is `crate::arch::scalar::pext`).
 
 /// Returns the mask of the low `bits` bits (`bits` ≤ 64).
 #[inline]

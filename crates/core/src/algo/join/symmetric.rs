@@ -12,7 +12,7 @@
 //!   east halves whose diagonals are disjoint from their own point reflection d → 2n−2−d.
 //! - F90: a small dedicated backtracker that places the queens in orbits of four cells.
 //!
-//! [`burnside_classes`] classifies a whole count from its total alone (shards added up, a
+//! [`burnside_classes`](crate::algo::burnside_classes) classifies a whole count from its total alone (shards added up, a
 //! resumed journal): F180 and F90 are counted afresh.
 
 use super::bits::{low_mask, pdep_soft, reverse};

@@ -423,7 +423,7 @@ pub(super) fn subset_sums(counts: &mut [u64], k: u32) {
     }
 }
 
-/// Transposes a 64×64 bit matrix in place (see [`crate::arch::scalar::transpose64`]), in the
+/// Transposes a 64×64 bit matrix in place (see `crate::arch::scalar::transpose64`), in the
 /// copy of `level`.
 pub fn transpose64(level: Level, a: &mut [u64; 64]) {
     transpose(level, a)
