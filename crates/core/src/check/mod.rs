@@ -12,7 +12,7 @@
 //! tables); a list of a larger board cannot be complete in practice and is reported as unknown.
 //!
 //! Boards of any side are checked (what `nqueens solve --any` writes goes up to 2^32 − 1): one
-//! pass over the rows, with masks up to n = 64 and a few bits a row beyond ([`Occupancy`]).
+//! pass over the rows, with masks up to n = 64 and a few bits a row beyond (`attack::Occupancy`).
 //!
 //! Every format is read as it streams in, byte by byte (see [`crate::boards`]): memory grows
 //! with the side of the board being read, never with the input's bytes. The duplicate check
@@ -36,8 +36,9 @@ mod report;
 
 use std::io::BufRead;
 
+pub use crate::attack::Line;
+use crate::attack::Occupancy;
 use crate::attack::first_attacker;
-pub use crate::attack::{Line, Occupancy};
 use crate::boards::decode::{self, Board, ColsLine, RawBoard, Row};
 use crate::boards::{BoardFormat, ReadError};
 use crate::oeis;
@@ -94,7 +95,7 @@ signed_column!(i8, i16, i32, i64, isize);
 /// n = `board.len()`: `board[r]` is the 0-based column of the queen in row `r`, every column is
 /// below n, and no two queens share a column, diagonal or anti-diagonal. The empty board (n = 0)
 /// is the one solution of n = 0 (OEIS A000170). Any n: one pass over the rows, with `u64`/`u128`
-/// masks up to n = 64 (no allocation) and 5 bits a row beyond ([`Occupancy`]), so the boards of
+/// masks up to n = 64 (no allocation) and 5 bits a row beyond (`attack::Occupancy`), so the boards of
 /// [`crate::construct::any_solution`] (`Vec<u64>`) are checked as they are.
 ///
 /// # Examples

@@ -6,11 +6,11 @@
 //! 0-based). The bytes written are the same for every thread count.
 //!
 //! # Parallel and in order
-//! The board is split into subproblems with the first rows fixed ([`ordered_subproblems`]:
+//! The board is split into subproblems with the first rows fixed (`ordered_subproblems`:
 //! `split::expand` from the empty board, *without* mirror halving, at the depth
-//! [`stream_split_depth`] picks); their prefixes are in lexicographic order, so writing each
+//! `stream_split_depth` picks, at most 2^18 subproblems); their prefixes are in lexicographic order, so writing each
 //! subproblem's solutions in turn gives the global order. A [`Stream`] searches them on a pool
-//! of workers and hands their output over in order with bounded memory (see [`stream`]);
+//! of workers and hands their output over in order with bounded memory (see [`Stream`]);
 //! [`write_solutions`] writes it in a [`BoardFormat`] ([`crate::boards`]), [`Solutions`]
 //! iterates over it. [`for_each_solution`] visits the solutions on the calling thread.
 //!
@@ -21,7 +21,7 @@
 //! mirror is smaller), so those prefixes are not searched; every other solution is compared with
 //! its seven images, without allocating.
 
-pub mod stream;
+mod stream;
 
 use std::io::{self, Write};
 use std::ops::ControlFlow;
@@ -30,10 +30,10 @@ use crate::boards::BoardFormat;
 use crate::kernel::{self, full_mask};
 use crate::{Error, check_n};
 use stream::Chunk;
-pub use stream::{
-    CHUNK_BYTES, HEAD_LIMIT, MAX_STREAM_SUBPROBLEMS, QUEUE_LIMIT, SolveOptions, Stream, ordered_subproblems,
-    stream_split_depth,
-};
+pub use stream::{SolveOptions, Stream};
+// The stream's split and its bound, for the tests (one public path: the two above).
+#[cfg(test)]
+use stream::{MAX_STREAM_SUBPROBLEMS, ordered_subproblems, stream_split_depth};
 
 /// Calls `visit` with every solution of the `n`×`n` board in lexicographic order (see the
 /// module docs), on the calling thread, until `visit` returns [`ControlFlow::Break`]. Each

@@ -64,7 +64,7 @@ pub struct SolveOptions {
     pub limit: Option<u64>,
     /// List only the canonical board of each symmetry class (OEIS A002562). Default: false.
     pub unique: bool,
-    /// Rows fixed per subproblem (1..=16); `None` picks one (see [`stream_split_depth`]).
+    /// Rows fixed per subproblem (1..=16); `None` picks one for the threads and the output's size.
     pub split_depth: Option<u32>,
 }
 
