@@ -488,18 +488,9 @@ pub struct SamplePlan {
 /// # Errors
 /// As [`PlanSpec::build`]; [`Error::OutOfMemory`] if the join's list lengths do not fit.
 pub fn sample_plan(algorithm: Algorithm, n: u32, shards: usize, level: Level) -> Result<SamplePlan, Error> {
-    use nqueens::algo::join::quarter::{self, MAX_TABLE_H};
     let built = Instant::now();
-    let (plan, unwritten_bytes): (Box<dyn Plan>, u64) =
-        if algorithm == Algorithm::Join && n / 2 == MAX_TABLE_H {
-            let mut plan = nqueens::algo::join::JoinPlan::for_sampling(n)?;
-            plan.set_level(level);
-            let h = n / 2;
-            let offsets = 4 * ((1u64 << (2 * h)) + 1);
-            (Box::new(plan), quarter::estimated_bytes(h).saturating_sub(offsets))
-        } else {
-            (PlanSpec { level, ..shard_spec(algorithm, n, shards) }.build()?, 0)
-        };
+    let (plan, unwritten_bytes) =
+        nqueens::algo::sampling_plan(&PlanSpec { level, ..shard_spec(algorithm, n, shards) })?;
     let setup_seconds = built.elapsed().as_secs_f64() + fault_in_seconds(unwritten_bytes);
     Ok(SamplePlan { plan, setup_seconds, unwritten_bytes })
 }
