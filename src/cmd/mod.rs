@@ -82,7 +82,7 @@ pub fn from_library(e: nqueens::Error) -> anyhow::Error {
             max,
         } => {
             let reason = if n > max {
-                format!("the join supports n <= {max}")
+                format!("the join supports n <= {max}; use --algorithm d4")
             } else {
                 let limit = address_space_limit_mib.map_or(String::new(), |l| {
                     format!(", under an address-space limit (ulimit -v) of {l} MiB")
@@ -90,13 +90,11 @@ pub fn from_library(e: nqueens::Error) -> anyhow::Error {
                 format!(
                     "it needs about {needed_mib} MiB (quarter table {table_mib} MiB + {threads} thread(s) × \
                      {per_thread_mib} MiB of buffers) but {available_mib} MiB are available to this process{limit}, \
-                     of which the join uses at most 3/4 (it supports n <= {max})"
+                     of which the join uses at most 3/4 (it supports n <= {max}); use --algorithm d4, fewer \
+                     threads (-j) or a machine or job with more memory"
                 )
             };
-            format!(
-                "board size {n} is too large for --algorithm join here: {reason}; use --algorithm d4, \
-                 fewer threads (-j) or a machine or job with more memory"
-            )
+            format!("board size {n} is too large for --algorithm join here: {reason}")
         }
         Error::UnsupportedIsa { isa, needs, best } => {
             format!("--isa {isa} needs {needs}, which this processor lacks: use --isa {best} or lower")

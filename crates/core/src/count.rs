@@ -213,7 +213,8 @@ impl Counter {
             return Err(Error::ZeroThreads);
         }
         options.split_depth.map(split::check_depth).transpose()?;
-        let pool = parallel::pool(options.threads + options.devices.len(), "nqueens")?;
+        // Saturating: usize::MAX threads and a device are refused as usize::MAX threads, not as 0.
+        let pool = parallel::pool(options.threads.saturating_add(options.devices.len()), "nqueens")?;
         Ok(Counter { options: options.clone(), pool })
     }
 

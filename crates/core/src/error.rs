@@ -106,7 +106,7 @@ pub enum Error {
         /// The process's address-space limit (`RLIMIT_AS`) in MiB, if one is set.
         address_space_limit_mib: Option<u64>,
     },
-    /// A device beside the CPU (a GPU, through [`crate::parallel::Device`]) is not there, or
+    /// A device beside the CPU (a GPU, through [`crate::plan::Device`]) is not there, or
     /// cannot count this plan: refused before anything is counted.
     Device {
         /// The device, as [`crate::parallel::Device::name`] names it.
@@ -126,7 +126,7 @@ pub enum Error {
     ThreadPool {
         /// The thread count asked for.
         threads: usize,
-        /// The operating system's reason.
+        /// Why: the operating system's reason, or rayon's limit on a pool's threads.
         reason: String,
     },
 }
@@ -141,6 +141,10 @@ impl fmt::Display for Error {
             Error::BadSplitDepth { depth } => {
                 write!(f, "split depth {depth} is out of range: use 1..={MAX_SPLIT_DEPTH}")
             }
+            Error::JoinTooLarge { n, max, .. } if n > max => write!(
+                f,
+                "board size {n} is too large for the join algorithm: it supports n <= {max}; use the d4 algorithm"
+            ),
             Error::JoinTooLarge { n, needed_mib, available_mib, max, .. } => write!(
                 f,
                 "board size {n} is too large for the join algorithm: its quarter table needs about \

@@ -8,7 +8,7 @@
 //! [`count()`] returns Q(n) with the defaults; a [`Counter`] counts with [`CountOptions`]
 //! (threads, [`Algorithm`], split depth, statistics, a [`Progress`] observer) and returns a
 //! [`Count`]: solutions, fundamental solutions and their orbit sizes ([`Classes`]), time and
-//! search statistics. A [`Count`] is `serde::Serialize`.
+//! search statistics. With the `serde` feature a [`Count`] is `serde::Serialize`.
 //!
 //! ```
 //! assert_eq!(nqueens::count(8).unwrap(), 92);
@@ -49,7 +49,7 @@
 //!
 //! ```
 //! assert!(nqueens::check::is_solution(&[1, 3, 0, 2]));
-//! assert!(!nqueens::check::is_solution(&[0, 2, 1, 3])); // rows 1 and 2 attack along a diagonal
+//! assert!(!nqueens::check::is_solution(&[0, 2, 1, 3])); // rows 1 and 2 attack along an anti-diagonal
 //! ```
 //!
 //! # Layers

@@ -7,8 +7,9 @@
 /// last one a left shift can still carry out of the board.
 pub const MAX_N: u32 = 63;
 
-/// The most rows a prefix can fix. 16 rows at n = 16 is a whole board; for larger n, a depth of
-/// 4 already makes over a million subproblems.
+/// The most rows a prefix can fix. 16 rows at n = 16 is a whole board; deep prefixes of large
+/// boards are many (mirror at n = 30: about 0.2 million at depth 4, past the 2^22 a plan may hold
+/// at depth 5), so a depth this large suits small boards only.
 pub const MAX_SPLIT_DEPTH: u32 = 16;
 
 /// The most subproblems a plan holds (about 200 MB of prefixes): expansion stops there, and a

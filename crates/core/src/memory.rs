@@ -56,15 +56,19 @@ pub fn check(what: impl FnOnce() -> String, needed: u64) -> Result<(), Error> {
 /// cgroup or the Slurm job is refused with one line instead of aborting. `needed` is the
 /// bytes of the whole step (at least `len` × `size_of::<T>()`; more where the caller's work
 /// around the list takes more, such as the dealing of shards: 40 bytes a subproblem against
-/// the list's 8).
+/// the list's 8); a smaller `needed` is raised to the list's own bytes.
 ///
 /// # Errors
 /// [`Error::OutOfMemory`] naming `what`, `needed` in MiB and the MiB available, if `needed` does
-/// not fit or the reservation fails.
+/// not fit, or saying that the allocation failed if the reservation fails.
 pub fn reserve<T>(what: impl Fn() -> String, len: usize, needed: u64) -> Result<Vec<T>, Error> {
+    let own = (len as u64).saturating_mul(std::mem::size_of::<T>() as u64);
+    let needed = needed.max(own);
     check(&what, needed)?;
     let mut v = Vec::new();
-    v.try_reserve_exact(len).map_err(|_| out_of_memory(what(), needed, available()))?;
+    // `None`: the memory looked available, but the allocator refused (a fragmented address
+    // space, a limit it hit first); the message says so instead of quoting the free memory.
+    v.try_reserve_exact(len).map_err(|_| out_of_memory(what(), needed, None))?;
     Ok(v)
 }
 
@@ -295,6 +299,21 @@ pub fn slurm_limit(per_node: Option<&str>, per_cpu: Option<&str>, cpus: Option<&
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Break-it round of 2026-12-03, finding 7: a list of 2^40 `u64`s "would need about 1 MiB"
+    /// when its caller passed 8 bytes; the need is at least the list's own bytes now.
+    #[test]
+    fn reserve_counts_at_least_the_list_s_own_bytes() {
+        match reserve::<u64>(|| "a test list".into(), 1 << 40, 8) {
+            Err(Error::OutOfMemory { what, needed_mib, .. }) => {
+                assert_eq!(what, "a test list");
+                assert_eq!(needed_mib, 8 << 20, "2^40 × 8 bytes");
+            }
+            other => panic!("{:?}", other.map(|v| v.capacity())),
+        }
+        let v = reserve::<u32>(|| "a small list".into(), 100, 0).unwrap();
+        assert!(v.capacity() >= 100 && v.is_empty());
+    }
 
     #[test]
     fn meminfo_gives_mem_available_in_bytes() {

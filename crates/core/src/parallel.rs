@@ -185,7 +185,7 @@ pub trait Queue {
 /// A callback told of each solved subproblem: its index and counts.
 pub type OnSolved<'a> = dyn Fn(usize, &Tally) + Sync + 'a;
 
-/// What `run_with` runs beyond the plain count: which subproblems, what to tell of each, and
+/// What a run ([`crate::Counter::run`]) does beyond the plain count: which subproblems, what to tell of each, and
 /// when to stop. `Job::default()` is the plain count of every subproblem.
 #[derive(Clone, Copy, Default)]
 pub struct Job<'a> {
@@ -207,12 +207,18 @@ pub struct Job<'a> {
 /// listings).
 ///
 /// # Errors
-/// [`Error::ZeroThreads`] if `threads` is 0; [`Error::OutOfMemory`] if their stacks would not fit
-/// under the address-space limit ([`crate::memory::check_threads`]); [`Error::ThreadPool`] if the
-/// operating system refuses to start them.
+/// [`Error::ZeroThreads`] if `threads` is 0; [`Error::ThreadPool`] if they are more than rayon
+/// starts in one pool (`rayon::max_num_threads()`, 65,535 on 64-bit targets: it would start
+/// that many and say nothing) or if the operating system refuses to start them;
+/// [`Error::OutOfMemory`] if their stacks would not fit under the address-space limit
+/// ([`crate::memory::check_threads`]).
 pub fn pool(threads: usize, name: &'static str) -> Result<rayon::ThreadPool, Error> {
     if threads == 0 {
         return Err(Error::ZeroThreads);
+    }
+    let most = rayon::max_num_threads();
+    if threads > most {
+        return Err(Error::ThreadPool { threads, reason: format!("a pool holds at most {most} threads") });
     }
     crate::memory::check_threads(threads)?;
     rayon::ThreadPoolBuilder::new()
@@ -631,6 +637,23 @@ mod tests {
                     reported += 1;
                 }
             }
+        }
+    }
+
+    /// Break-it round of 2026-12-03, finding 2: `usize::MAX` threads beside a device wrapped
+    /// to 0 threads ("thread count 0 is not allowed", a value nobody passed; a panic in debug
+    /// builds); and rayon starts at most `max_num_threads()` threads in a pool, silently: more
+    /// are refused, naming the count.
+    #[test]
+    fn thread_counts_past_rayon_s_limit_are_refused_by_name() {
+        let most = rayon::max_num_threads();
+        let err = pool(most + 1, "t").err().unwrap();
+        assert_eq!(err.to_string(), format!("cannot start {} worker threads: a pool holds at most {most} threads", most + 1));
+        let device: Arc<dyn Device> = Arc::new(HostDevice::new("gpu", 4));
+        let options = crate::CountOptions { threads: usize::MAX, devices: vec![device], ..Default::default() };
+        match crate::Counter::new(&options) {
+            Err(Error::ThreadPool { threads, .. }) => assert_eq!(threads, usize::MAX),
+            other => panic!("{:?}", other.map(|_| ())),
         }
     }
 

@@ -109,7 +109,7 @@ pub trait Plan: Sync {
     fn algorithm(&self) -> Algorithm;
     /// Returns the instruction-set level the plan's searches run at.
     fn level(&self) -> Level;
-    /// Returns the plan itself, for a [`crate::parallel::Device`] that counts one concrete kind
+    /// Returns the plan itself, for a [`crate::plan::Device`] that counts one concrete kind
     /// of plan (a GPU counts [`crate::plan::D4Plan`]s: `plan.as_any().downcast_ref::<D4Plan>()`).
     fn as_any(&self) -> &dyn std::any::Any;
     /// Returns the fundamental solutions of the whole board by orbit size, given the sum of

@@ -37,8 +37,8 @@ impl Algorithm {
     /// that does not fit before counting any.
     ///
     /// # Errors
-    /// [`Error::BoardTooLarge`] if `n` > [`crate::MAX_N`] and [`Error::ZeroThreads`] if
-    /// `threads` is 0, as [`PlanSpec::build`] and a [`crate::Counter`] refuse them (unchecked,
+    /// [`Error::BoardTooLarge`] if `n` > [`crate::MAX_N`], as [`PlanSpec::build`] refuses it,
+    /// and [`Error::ZeroThreads`] if `threads` is 0, as a [`crate::Counter`] refuses it (unchecked,
     /// `Algorithm::D4.check_memory(99, 0)` said yes); [`Error::JoinTooLarge`] for a join board
     /// that does not fit.
     pub fn check_memory(self, n: u32, threads: usize) -> Result<(), Error> {
@@ -130,9 +130,13 @@ impl dyn Plan + '_ {
 /// way to build a plan (a shard plan is a spec whose `threads` come from the shard count K, see
 /// `nqueens_runs::shard::shard_spec`).
 ///
-/// The plan is a pure function of (algorithm, n, split depth): building it again, on any
-/// machine, gives the same subproblems under the same indices, which is what a checkpoint
-/// journal and a shard plan rely on. `threads` matters only when `split_depth` is `None`, and
+/// For a concrete algorithm the plan is a pure function of (algorithm, n, split depth):
+/// building it again, on any machine, gives the same subproblems under the same indices, which
+/// is what a checkpoint journal and a shard plan rely on. [`Algorithm::Auto`] is resolved when
+/// the plan is built, by the memory available there ([`Algorithm::resolve`]): a caller whose
+/// plan must be the same on every machine (a journal, shards on several nodes) resolves it once
+/// and passes the concrete algorithm, as the command line does for a journal and the Slurm
+/// recipe for its shards. `threads` matters only when `split_depth` is `None`, and
 /// `d4_search` and `level` change how fast a subproblem is counted, never its counts.
 ///
 /// A plain struct with public fields, as [`crate::CountOptions`] is, rather than a builder with
@@ -154,14 +158,16 @@ pub struct PlanSpec {
     pub algorithm: Algorithm,
     /// The board side, at most [`crate::MAX_N`].
     pub n: u32,
-    /// Rows fixed per subproblem, 1 to 16 (`split::MAX_SPLIT_DEPTH`); `None` lets the
+    /// Rows fixed per subproblem, 1 to 16 ([`MAX_SPLIT_DEPTH`](crate::plan::MAX_SPLIT_DEPTH)); `None` lets the
     /// algorithm choose the depth for `threads` worker threads (`split::auto_split_depth`).
-    /// The join's units are not row prefixes: it ignores the depth. Default: `None`.
+    /// The join's units are not row prefixes: it ignores the depth (a depth out of 1..=16 is
+    /// refused all the same, as a [`crate::Counter`] refuses it). Default: `None`.
     pub split_depth: Option<u32>,
     /// The worker threads the automatic split depth is chosen for: the smallest depth with at
     /// least 32 subproblems per thread and 2,048 in all (`split::SUBPROBLEMS_PER_THREAD`,
     /// `split::MIN_SUBPROBLEMS`; d4 aims higher on boards past its batched search). Unused
-    /// when `split_depth` is set. Default:
+    /// when `split_depth` is set; 0 is taken as 1 (a count on devices alone has no CPU
+    /// threads). Default:
     /// [`available_threads`](crate::plan::available_threads), the machine's logical CPUs.
     pub threads: usize,
     /// The search that counts d4 subproblems (other algorithms ignore it). Default:
@@ -198,6 +204,10 @@ impl PlanSpec {
     /// join's largest board).
     pub fn build(&self) -> Result<Box<dyn Plan>, Error> {
         let PlanSpec { algorithm, n, split_depth, threads, d4_search, level } = *self;
+        // Refused for every algorithm, as a Counter refuses them: the join, which ignores the
+        // depth, and the join past n = 63, which would name its memory, not the board.
+        crate::check_n(n)?;
+        split_depth.map(crate::split::check_depth).transpose()?;
         let mirror = |depth: Option<u32>| -> Result<MirrorPlan, Error> {
             Ok(match depth {
                 Some(depth) => MirrorPlan::new(n, depth)?,
@@ -251,6 +261,26 @@ pub fn sampling_plan(spec: &PlanSpec) -> Result<(Box<dyn Plan>, u64), Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Break-it round of 2026-12-03, findings 3 and 5: `PlanSpec::build` refuses a split depth
+    /// out of 1..=16 and a board past `MAX_N` for every algorithm, as its docs and a `Counter`
+    /// do (the join ignored the depth and named its memory for n = 64).
+    #[test]
+    fn plan_specs_refuse_bad_depths_and_boards_for_every_algorithm() {
+        for algorithm in Algorithm::ALL {
+            for depth in [0, 17, u32::MAX] {
+                let spec = PlanSpec { split_depth: Some(depth), threads: 1, ..PlanSpec::new(algorithm, 12) };
+                assert_eq!(spec.build().err(), Some(Error::BadSplitDepth { depth }), "{algorithm} depth {depth}");
+            }
+            for n in [64, 65, u32::MAX] {
+                let spec = PlanSpec { threads: 1, ..PlanSpec::new(algorithm, n) };
+                assert_eq!(spec.build().err(), Some(Error::BoardTooLarge { n }), "{algorithm} n = {n}");
+            }
+            // A depth in range still builds (the join ignores it).
+            let ok = PlanSpec { split_depth: Some(1), threads: 1, ..PlanSpec::new(algorithm, 12) }.build();
+            assert!(ok.is_ok(), "{algorithm}: {:?}", ok.err());
+        }
+    }
 
     /// Every subproblem's real counts pass [`Plan::impossible`], every weight from n = 2 is at
     /// least 2, and one solution more or fewer (or one class of a kind the plan cannot have)

@@ -281,6 +281,21 @@ mod tests {
         assert_eq!(stream_split_depth(1, 8, 1), Ok(1));
     }
 
+    /// Break-it round of 2026-12-03, findings 1 and 8: `threads` past usize::MAX / 4 divided by
+    /// zero in the depth choice (a panic in release builds), and a listing started every thread
+    /// it was given, even for fewer subproblems (`solve 1 -j 4096`: 75 s). The workers are at
+    /// most the subproblems now, so any thread count lists the boards.
+    #[test]
+    fn any_thread_count_lists_the_boards() {
+        for threads in [1usize << 62, usize::MAX, 4096] {
+            let options = SolveOptions { threads, ..SolveOptions::default() };
+            let boards = Solutions::new(8, &options).unwrap().count();
+            assert_eq!(boards, 92, "{threads} threads");
+            assert_eq!(Solutions::new(1, &options).unwrap().count(), 1, "{threads} threads");
+        }
+        assert!(stream_split_depth(8, usize::MAX, 48).is_ok());
+    }
+
     /// Issue 32, finding 2: `ordered_subproblems(64, …)` made prefixes of a board whose masks
     /// wrapped; both public helpers refuse n > 63 now.
     #[test]

@@ -111,7 +111,8 @@ pub fn ordered_subproblems(n: u32, depth: u32, unique: bool) -> Result<Vec<Subpr
 pub fn stream_split_depth(n: u32, threads: usize, bytes_per_solution: usize) -> Result<u32, Error> {
     check_n(n)?;
     let target = split::target_subproblems(threads);
-    let want = (QUEUE_LIMIT / (4 * threads.max(1))) as u128;
+    // Saturating: a thread count past usize::MAX / 4 wants one byte-less share, not a division by 0.
+    let want = (QUEUE_LIMIT / threads.max(1).saturating_mul(4)) as u128;
     let total = oeis::A000170.get(n).map(|q| q * bytes_per_solution as u128);
     let deepest = n.min(split::MAX_SPLIT_DEPTH);
     let mut level = vec![Subproblem::ROOT];
@@ -298,7 +299,7 @@ impl Stream {
     /// # Errors
     /// [`Error::BoardTooLarge`] if `n` > [`crate::MAX_N`]; [`Error::ZeroThreads`] if
     /// `options.threads` is 0; [`Error::BadSplitDepth`] if `options.split_depth` is `Some(0)` or
-    /// deeper than [`split::MAX_SPLIT_DEPTH`]; [`Error::ThreadPool`] if the threads cannot start;
+    /// deeper than [`MAX_SPLIT_DEPTH`](crate::plan::MAX_SPLIT_DEPTH); [`Error::ThreadPool`] if the threads cannot start;
     /// [`Error::OutOfMemory`] if the threads or the output queue do not fit in the memory
     /// available (`crate::memory::check_threads`, `crate::memory::check`).
     pub fn new(n: u32, options: &SolveOptions) -> Result<Stream, Error> {
@@ -315,21 +316,26 @@ impl Stream {
             Some(d) => split::check_depth(d)?,
             None => stream_split_depth(n, options.threads, encoder.bytes_per_solution())?,
         };
-        let pool = crate::parallel::pool(options.threads, "nqueens-solve")?;
+        // At most MAX_STREAM_SUBPROBLEMS of them (6 MiB). No more workers than subproblems: the
+        // others would only start and stop (`solve 1 -j 4096` took 75 s starting 4,095 idle
+        // threads, the break-it round of 2026-12-03).
+        let subproblems = ordered_subproblems(n, depth, options.unique)?;
+        let workers = options.threads.min(subproblems.len()).max(1);
+        let pool = crate::parallel::pool(workers, "nqueens-solve")?;
         // The queued output at most, twice over for the copies a growing chunk makes, and the
         // subproblem list (after the pool: its threads' address space is already taken).
-        let queued = (limits.queue + limits.head + options.threads * limits.chunk) as u64 * 2;
+        let queued =
+            (limits.queue + limits.head).saturating_add(workers.saturating_mul(limits.chunk)) as u64 * 2;
         let list = (MAX_STREAM_SUBPROBLEMS * std::mem::size_of::<Subproblem>()) as u64;
-        let what =
-            || format!("listing n = {n} on {} thread(s) (output queue and subproblems)", options.threads);
-        crate::memory::check(what, queued + list)?;
+        let what = || format!("listing n = {n} on {workers} thread(s) (output queue and subproblems)");
+        crate::memory::check(what, queued.saturating_add(list))?;
         let limit = options.limit.unwrap_or(u64::MAX);
         let shared = Arc::new(Shared {
             limits,
             n,
             unique: options.unique,
             encoder,
-            subproblems: ordered_subproblems(n, depth, options.unique)?,
+            subproblems,
             flush_every: usize::try_from(limit).unwrap_or(usize::MAX).max(1),
             next: AtomicUsize::new(0),
             stop: AtomicBool::new(false),
@@ -338,7 +344,7 @@ impl Stream {
             drained: Condvar::new(),
         });
         if limit > 0 {
-            for _ in 0..options.threads {
+            for _ in 0..workers {
                 let shared = Arc::clone(&shared);
                 pool.spawn(move || shared.work());
             }

@@ -173,7 +173,7 @@ impl D4Plan {
     ///
     /// # Errors
     /// [`Error::BoardTooLarge`] if `n` > [`crate::MAX_N`]; [`Error::BadSplitDepth`] if `depth`
-    /// is 0 or more than [`split::MAX_SPLIT_DEPTH`]; [`Error::OutOfMemory`] if the start
+    /// is 0 or more than [`MAX_SPLIT_DEPTH`](crate::plan::MAX_SPLIT_DEPTH); [`Error::OutOfMemory`] if the start
     /// constellations or the subproblem list do not fit in the memory available (573 MiB of
     /// constellations are reserved at n = 63).
     pub fn new(n: u32, depth: u32) -> Result<D4Plan, Error> {
