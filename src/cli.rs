@@ -245,9 +245,14 @@ fn parse_plan_format(s: &str) -> Result<PlanFormat, String> {
 /// Parses a shard count K, 1..=[`nqueens_runs::shard::MAX_SHARDS`].
 pub fn parse_shard_count(s: &str) -> Result<usize, String> {
     let max = nqueens_runs::shard::MAX_SHARDS;
-    match s.trim().parse::<usize>() {
-        Ok(k) if (1..=max).contains(&k) => Ok(k),
-        _ => Err(format!("shard count '{s}' is not an integer 1..={max}")),
+    match s.trim().parse::<i128>() {
+        Ok(k) if k >= 1 && k <= max as i128 => Ok(k as usize),
+        // An integer, but 0, negative or past the most: out of range, not "not an integer".
+        Ok(_) => Err(format!("shard count '{s}' is out of range: use 1..={max}")),
+        Err(_) if s.trim().bytes().all(|b| b.is_ascii_digit()) && !s.trim().is_empty() => {
+            Err(format!("shard count '{s}' is out of range: use 1..={max}"))
+        }
+        Err(_) => Err(format!("shard count '{s}' is not an integer: use 1..={max}")),
     }
 }
 
@@ -589,6 +594,10 @@ pub fn parse_threads(s: &str) -> Result<usize, String> {
         Ok(t) if t <= MAX_THREADS => Ok(t),
         _ if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) => {
             Err(format!("thread count {t} is too large: use 1..={MAX_THREADS}"))
+        }
+        // A negative integer is one, but not a thread count.
+        _ if t.parse::<i128>().is_ok() => {
+            Err(format!("thread count '{s}' is out of range: use 1..={MAX_THREADS}"))
         }
         _ => Err(format!("thread count '{s}' is not an integer: use 1 or more")),
     }

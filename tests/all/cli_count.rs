@@ -251,6 +251,7 @@ fn bad_sizes() {
 fn bad_options() {
     usage_error(&["count", "8", "--threads", "0"], "thread count 0 is not allowed: use 1 or more");
     usage_error(&["count", "8", "-j", "x"], "thread count 'x' is not an integer: use 1 or more");
+    usage_error(&["count", "8", "--threads=-3"], "thread count '-3' is out of range: use 1..=4096");
     usage_error(
         &["count", "8", "--format", "xml"],
         "unknown format 'xml': use one of text, json, csv, bfile",

@@ -125,11 +125,14 @@ fn plan_refuses_bad_input_with_code_2() {
     usage_error(&["plan"], "the following required arguments were not provided: <N>");
     usage_error(&["plan", "x"], "board size 'x' is not an integer");
     usage_error(&["plan", "64"], "board size 64 is too large");
-    usage_error(&["plan", "12", "--shards", "0"], "shard count '0' is not an integer 1..=1000000");
+    usage_error(&["plan", "12", "--shards", "0"], "shard count '0' is out of range: use 1..=1000000");
     usage_error(
         &["plan", "12", "--shards", "1000001"],
-        "shard count '1000001' is not an integer 1..=1000000",
+        "shard count '1000001' is out of range: use 1..=1000000",
     );
+    usage_error(&["plan", "12", "--shards=-4"], "shard count '-4' is out of range: use 1..=1000000");
+    usage_error(&["plan", "12", "--shards", "99999999999999999999999999999999999999999"], "is out of range");
+    usage_error(&["plan", "12", "--shards", "k"], "shard count 'k' is not an integer: use 1..=1000000");
     usage_error(&["plan", "12", "--threads", "0"], "thread count 0 is not allowed");
     usage_error(&["plan", "12", "--sample-seconds", "-1"], "sample seconds '-1' is not a number of seconds");
     usage_error(

@@ -160,8 +160,8 @@ pub struct PlanSpec {
     pub n: u32,
     /// Rows fixed per subproblem, 1 to 16 ([`MAX_SPLIT_DEPTH`](crate::plan::MAX_SPLIT_DEPTH)); `None` lets the
     /// algorithm choose the depth for `threads` worker threads (`split::auto_split_depth`).
-    /// The join's units are not row prefixes: it ignores the depth (a depth out of 1..=16 is
-    /// refused all the same, as a [`crate::Counter`] refuses it). Default: `None`.
+    /// The join's units are not row prefixes: it ignores the depth (its plans report 0).
+    /// Default: `None`.
     pub split_depth: Option<u32>,
     /// The worker threads the automatic split depth is chosen for: the smallest depth with at
     /// least 32 subproblems per thread and 2,048 in all (`split::SUBPROBLEMS_PER_THREAD`,
@@ -197,17 +197,18 @@ impl PlanSpec {
     ///
     /// # Errors
     /// [`Error::BoardTooLarge`] if `n` > [`crate::MAX_N`]; [`Error::BadSplitDepth`] if the
-    /// depth is 0 or more than 16; [`Error::TooManySubproblems`] if the depth makes 2^22
-    /// (4,194,304) subproblems or more (`split::MAX_SUBPROBLEMS`);
+    /// depth of a mirror or d4 plan is 0 or more than 16 (the join ignores it);
+    /// [`Error::TooManySubproblems`] if the depth makes 2^22 (4,194,304) subproblems or more
+    /// (`split::MAX_SUBPROBLEMS`);
     /// [`Error::OutOfMemory`] if the list does not fit in the memory available;
     /// [`Error::JoinTooLarge`] if the join's quarter table does not fit (or n is past the
     /// join's largest board).
     pub fn build(&self) -> Result<Box<dyn Plan>, Error> {
         let PlanSpec { algorithm, n, split_depth, threads, d4_search, level } = *self;
-        // Refused for every algorithm, as a Counter refuses them: the join, which ignores the
-        // depth, and the join past n = 63, which would name its memory, not the board.
+        // Refused for every algorithm, as a Counter refuses it: the join past n = 63 named its
+        // memory, not the board. (The depth is the prefix plans' to check: the join ignores it,
+        // and its plans record 0, which a shard merge passes back when it rebuilds one.)
         crate::check_n(n)?;
-        split_depth.map(crate::split::check_depth).transpose()?;
         let mirror = |depth: Option<u32>| -> Result<MirrorPlan, Error> {
             Ok(match depth {
                 Some(depth) => MirrorPlan::new(n, depth)?,
@@ -262,29 +263,28 @@ pub fn sampling_plan(spec: &PlanSpec) -> Result<(Box<dyn Plan>, u64), Error> {
 mod tests {
     use super::*;
 
-    /// Break-it round of 2026-12-03, findings 3 and 5: `PlanSpec::build` refuses a split depth
-    /// out of 1..=16 and a board past `MAX_N` for every algorithm, as its docs and a `Counter`
-    /// do (the join ignored the depth and named its memory for n = 64).
+    /// Break-it round of 2026-12-03, findings 3 and 5: `PlanSpec::build` refuses a board past
+    /// `MAX_N` for every algorithm (the join named its memory for n = 64) and a split depth out
+    /// of 1..=16 for the prefix plans; the join ignores the depth, as documented, and a shard
+    /// merge rebuilds a join plan with the depth 0 it reports.
     #[test]
-    fn plan_specs_refuse_bad_depths_and_boards_for_every_algorithm() {
+    fn plan_specs_refuse_bad_boards_and_the_prefix_plans_bad_depths() {
         for algorithm in Algorithm::ALL {
-            for depth in [0, 17, u32::MAX] {
-                let spec = PlanSpec { split_depth: Some(depth), threads: 1, ..PlanSpec::new(algorithm, 12) };
-                assert_eq!(spec.build().err(), Some(Error::BadSplitDepth { depth }), "{algorithm} depth {depth}");
-            }
             for n in [64, 65, u32::MAX] {
                 let spec = PlanSpec { threads: 1, ..PlanSpec::new(algorithm, n) };
                 assert_eq!(spec.build().err(), Some(Error::BoardTooLarge { n }), "{algorithm} n = {n}");
             }
-            // A depth in range still builds (the join ignores it).
-            let ok = PlanSpec { split_depth: Some(1), threads: 1, ..PlanSpec::new(algorithm, 12) }.build();
-            assert!(ok.is_ok(), "{algorithm}: {:?}", ok.err());
         }
+        for algorithm in [Algorithm::Mirror, Algorithm::D4] {
+            for depth in [0, 17, u32::MAX] {
+                let spec = PlanSpec { split_depth: Some(depth), threads: 1, ..PlanSpec::new(algorithm, 12) };
+                assert_eq!(spec.build().err(), Some(Error::BadSplitDepth { depth }), "{algorithm} depth {depth}");
+            }
+        }
+        let join = PlanSpec { split_depth: Some(0), threads: 1, ..PlanSpec::new(Algorithm::Join, 12) }.build().unwrap();
+        assert_eq!((join.algorithm(), join.split_depth()), (Algorithm::Join, 0));
     }
 
-    /// Every subproblem's real counts pass [`Plan::impossible`], every weight from n = 2 is at
-    /// least 2, and one solution more or fewer (or one class of a kind the plan cannot have)
-    /// is caught: n = 0..=13, every algorithm, two split depths.
     #[test]
     fn real_counts_are_possible_and_changed_ones_are_not() {
         for n in 0..=13u32 {
