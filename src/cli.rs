@@ -245,15 +245,19 @@ fn parse_plan_format(s: &str) -> Result<PlanFormat, String> {
 /// Parses a shard count K, 1..=[`nqueens_runs::shard::MAX_SHARDS`].
 pub fn parse_shard_count(s: &str) -> Result<usize, String> {
     let max = nqueens_runs::shard::MAX_SHARDS;
-    match s.trim().parse::<i128>() {
-        Ok(k) if k >= 1 && k <= max as i128 => Ok(k as usize),
-        // An integer, but 0, negative or past the most: out of range, not "not an integer".
-        Ok(_) => Err(format!("shard count '{s}' is out of range: use 1..={max}")),
-        Err(_) if s.trim().bytes().all(|b| b.is_ascii_digit()) && !s.trim().is_empty() => {
-            Err(format!("shard count '{s}' is out of range: use 1..={max}"))
-        }
-        Err(_) => Err(format!("shard count '{s}' is not an integer: use 1..={max}")),
+    let t = s.trim();
+    match t.parse::<usize>() {
+        Ok(k) if (1..=max).contains(&k) => Ok(k),
+        _ if is_integer(t) => Err(format!("shard count '{s}' is out of range: use 1..={max}")),
+        _ => Err(format!("shard count '{s}' is not an integer: use 1..={max}")),
     }
+}
+
+/// Returns true if `t` is written as an integer (an optional sign, then digits), of any size:
+/// such a value that a parser refuses is out of range, anything else is not an integer.
+fn is_integer(t: &str) -> bool {
+    let digits = t.strip_prefix(['-', '+']).unwrap_or(t);
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
 }
 
 /// Parses a random seed, a whole number 0..=2^64 - 1.
@@ -596,9 +600,7 @@ pub fn parse_threads(s: &str) -> Result<usize, String> {
             Err(format!("thread count {t} is too large: use 1..={MAX_THREADS}"))
         }
         // A negative integer is one, but not a thread count.
-        _ if t.parse::<i128>().is_ok() => {
-            Err(format!("thread count '{s}' is out of range: use 1..={MAX_THREADS}"))
-        }
+        _ if is_integer(t) => Err(format!("thread count '{s}' is out of range: use 1..={MAX_THREADS}")),
         _ => Err(format!("thread count '{s}' is not an integer: use 1 or more")),
     }
 }

@@ -253,6 +253,10 @@ fn bad_options() {
     usage_error(&["count", "8", "-j", "x"], "thread count 'x' is not an integer: use 1 or more");
     usage_error(&["count", "8", "--threads=-3"], "thread count '-3' is out of range: use 1..=4096");
     usage_error(
+        &["count", "8", "--threads=-99999999999999999999999999999999999999999"],
+        "thread count '-99999999999999999999999999999999999999999' is out of range: use 1..=4096",
+    );
+    usage_error(
         &["count", "8", "--format", "xml"],
         "unknown format 'xml': use one of text, json, csv, bfile",
     );

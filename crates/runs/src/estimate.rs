@@ -482,7 +482,7 @@ pub struct SamplePlan {
 /// peaked at 9.8 GB; issue 32). Its setup, the walk that finds the lengths, takes the table's
 /// build but the writing of its entries: a count also writes them, 6.6 GB faulted in (15 of
 /// the 28 s of the h = 13 build on the 2-core VM, as system time), which is timed on a smaller
-/// buffer ([`fault_in_seconds`]) and added. Its memory figure ([`memory_bytes`]) is still that
+/// buffer (`fault_in_seconds`) and added. Its memory figure ([`memory_bytes`]) is still that
 /// of a count with the table.
 ///
 /// # Errors
@@ -498,7 +498,7 @@ pub fn sample_plan(algorithm: Algorithm, n: u32, shards: usize, level: Level) ->
 /// Returns the seconds this process takes to write `bytes` of memory it has not touched yet
 /// (the page faults and the zeroing of a table's entries): a 64 MiB buffer written, timed and
 /// scaled. 0 for 0 bytes.
-pub fn fault_in_seconds(bytes: u64) -> f64 {
+fn fault_in_seconds(bytes: u64) -> f64 {
     const SAMPLE: usize = 64 << 20;
     if bytes == 0 {
         return 0.0;
