@@ -49,6 +49,7 @@ pub mod cost;
 pub mod half;
 pub mod matcher;
 mod memory;
+mod profile;
 pub mod quarter;
 pub mod start;
 pub mod symmetric;
@@ -66,6 +67,7 @@ pub use memory::{
     memory_bytes, per_thread_bytes,
 };
 use quarter::QuarterTable;
+pub use profile::UnitProfile;
 pub use start::Start;
 pub use symmetric::join_burnside_classes;
 use symmetric::subsets_of;

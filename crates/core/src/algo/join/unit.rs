@@ -6,6 +6,7 @@
 
 use std::cell::RefCell;
 use std::ops::ControlFlow;
+use std::time::Instant;
 
 use super::bits::{low_mask, reverse};
 use super::half::{FLAG_NORTH_U, FLAG_SOUTH_V, Geometry, HalfScratch, Side, window_codes};
@@ -90,9 +91,12 @@ pub(super) struct Scratch {
     east: Vec<u64>,
     /// West window masks with flags (entries past the current end are scratch).
     west_raw: Vec<u64>,
-    matcher: Matcher,
+    pub(super) matcher: Matcher,
     /// The row sets of the current unit, when the plan reads [`Quarters::RowSets`].
     pub(super) quarters: QuarterTable,
+    /// What the last unit's setup took: (seconds enumerating its half-boards, loading its row
+    /// sets included; east half-boards; west half-boards).
+    pub(super) setup: (f64, u64, u64),
 }
 
 thread_local! {
@@ -155,11 +159,13 @@ impl JoinPlan {
             Kind::Centre if self.reduce => (orbit(rows, free, n).1, 1, false),
             _ => (1, 1, false),
         };
-        let Scratch { half, east, west_raw, matcher, quarters } = s;
+        let t0 = Instant::now();
+        let Scratch { half, east, west_raw, matcher, quarters, setup } = s;
         let table = self.quarters_for(kind, rows, quarters);
         let cols = low_mask(g.h) as u32;
         let e_end = window_codes(table, g, Side::East, rows, cols, east_u, east_v, false, half, east, 0);
         if e_end == 0 {
+            *setup = (t0.elapsed().as_secs_f64(), 0, 0);
             return Some((0, 0));
         }
         let east = &east[..e_end];
@@ -177,6 +183,7 @@ impl JoinPlan {
             0,
         );
         let halves = (e_end + w_end) as u64;
+        *setup = (t0.elapsed().as_secs_f64(), e_end as u64, w_end as u64);
         // Weight of a west half by its flags (bits 62 and 63, its weight class): 2 per
         // long-diagonal queen, else `plain`. Without flags every code is of class 0, and one
         // weight for all classes spares the matcher a partition by class.
@@ -218,11 +225,13 @@ impl JoinPlan {
         let free = Start::Axis { a: 1, b }.free_rows(g);
         let west_rows = free & !rows;
         let (col_u, col_v) = (1u64 << (2 * h + b), 1u64 << (n - 1 - b));
-        let Scratch { half, east, west_raw, matcher, quarters, .. } = s;
+        let t0 = Instant::now();
+        let Scratch { half, east, west_raw, matcher, quarters, setup } = s;
         let table = self.quarters_for(Kind::Axis { b }, rows, quarters);
         let e_end =
             window_codes(table, g, Side::East, rows, low_mask(h) as u32, col_u, col_v, false, half, east, 0);
         if e_end == 0 {
+            *setup = (t0.elapsed().as_secs_f64(), 0, 0);
             return Some((0, 0));
         }
         // Every middle-row queen's west halves go into one set, each carrying the queen's two
@@ -251,6 +260,7 @@ impl JoinPlan {
             }
         }
         let halves = (e_end + w_end) as u64;
+        *setup = (t0.elapsed().as_secs_f64(), e_end as u64, w_end as u64);
         let (stored, other) = if e_end <= w_end {
             (&east[..e_end], &west_raw[..w_end])
         } else {

@@ -49,7 +49,7 @@ impl Matcher {
         self.tail.clear();
         self.tail_runs.clear();
         self.tables.clear();
-        let low = buckets as u16 - 1;
+        let low = (buckets - 1) as u16;
         let mut offset = 0;
         for (class, &(masks, weight)) in classes.iter().enumerate() {
             let index = if cut == 0 { &[][..] } else { &self.stored_index[offset..offset + masks.len()] };

@@ -36,7 +36,7 @@ impl Matcher {
         if cut != 0 {
             // Bucket starts for the counting sort by cut-bit bucket (the greedy-order indices
             // the build computed for these codes, and its bucket sizes when it has them).
-            let low = buckets as u16 - 1;
+            let low = (buckets - 1) as u16;
             assert_eq!(self.query_index.len(), codes.len(), "the codes the matcher was built for");
             let next = &mut self.next;
             next.clear();
@@ -59,7 +59,7 @@ impl Matcher {
             }
         }
         starts[CLASSES * buckets] = codes.len();
-        let low = buckets as u16 - 1;
+        let low = (buckets - 1) as u16;
         if uniform {
             // One slot: the bucket sort writes the runs themselves.
             if cut == 0 {

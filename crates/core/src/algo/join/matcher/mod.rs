@@ -49,12 +49,13 @@ mod sieve;
 mod types;
 
 use std::ops::ControlFlow;
+use std::time::Instant;
 
 use blocks::count_sorted;
 use sieve::{Costs, subset_sums};
 pub use sieve::{MAX_CUTS, SIBLINGS, SIEVE_FROM, transpose64};
 use types::CLASSES;
-pub use types::{BLOCK, CHUNK, MAX_CHUNK, Matcher, TAIL};
+pub use types::{BLOCK, CHUNK, MAX_CHUNK, MatchStats, Matcher, TAIL};
 
 use crate::arch::Level;
 
@@ -160,7 +161,7 @@ impl Matcher {
         let mut total = 0;
         if pieces == 1 {
             for codes_batch in codes.chunks(batch) {
-                self.build(level, classes, codes_batch);
+                self.build_timed(level, classes, codes_batch);
                 let scale = share(codes_batch);
                 total +=
                     self.count_stored(level, codes_batch, weights, parts, scale, &mut progress, after)?;
@@ -170,7 +171,7 @@ impl Matcher {
         for &(masks, weight) in classes {
             for piece in masks.chunks(cap) {
                 for codes_batch in codes.chunks(batch) {
-                    self.build(level, &[(piece, weight)], codes_batch);
+                    self.build_timed(level, &[(piece, weight)], codes_batch);
                     // This pair's share of the matching: its stored × its codes.
                     let scale = piece.len() as f64 / stored as f64 * share(codes_batch);
                     total +=
@@ -200,16 +201,25 @@ impl Matcher {
             progress.share = (progress.share + scale).min(1.0);
             return Some(0);
         }
+        let t0 = Instant::now();
         let mut prepared = std::mem::take(&mut self.queries);
         self.sort_codes(level, codes, weights, &mut prepared);
-        let work = if parts > 1 { self.part_work(level, parts) } else { vec![1.0] };
+        self.stats.sort_s += t0.elapsed().as_secs_f64();
+        self.stats.queries += codes.len() as u64;
+        let (work, visits) = self.part_work(level, parts);
         let mut total = 0;
         let mut stopped = progress.done == 0 && after(*progress).is_break();
-        for (part, w) in work.iter().enumerate() {
+        for (part, (w, &(blocks, raw))) in work.iter().zip(&visits).enumerate() {
             if stopped {
                 break;
             }
-            total += count_sorted(level, self, &prepared, part, parts);
+            let t0 = Instant::now();
+            let (sum, ones) = count_sorted(level, self, &prepared, part, parts);
+            self.stats.match_s += t0.elapsed().as_secs_f64();
+            (self.stats.block_codes, self.stats.raw_pairs) =
+                (self.stats.block_codes + blocks as u128, self.stats.raw_pairs + raw as u128);
+            self.stats.disjoint += ones as u128;
+            total += sum;
             progress.done += 1;
             progress.share = (progress.share + w * scale).min(1.0);
             stopped = after(*progress).is_break();
@@ -218,11 +228,27 @@ impl Matcher {
         (!stopped).then_some(total)
     }
 
+    /// Stores `classes` as [`Matcher::build`] does, counting its time and sizes in the stats.
+    fn build_timed(&mut self, level: Level, classes: &[(&[u64], u32)], queries: &[u64]) {
+        let t0 = Instant::now();
+        self.build(level, classes, queries);
+        let stats = &mut self.stats;
+        stats.build_s += t0.elapsed().as_secs_f64();
+        stats.builds += 1;
+        stats.stored += classes.iter().map(|c| c.0.len() as u64).sum::<u64>();
+        stats.cuts += u64::from(self.cut.count_ones());
+        stats.blocks += self.block_weights.len() as u64;
+        stats.chunks += self.chunks as u64;
+        stats.chunk_bits += u64::from(self.bits_per_chunk);
+        stats.table_bytes = stats.table_bytes.max(std::mem::size_of_val(&self.tables[..]) as u64);
+    }
+
     /// Returns the modelled share of the matching's work in each of `parts` parts of the stored
     /// blocks and tails against the sorted queries, adding up to one: a block meets the queries
     /// whose bucket is disjoint from its own (the AND of its words' buckets), at one row per
     /// chunk and [`Costs::per_query`] each; a raw tail mask costs [`Costs::per_raw`] per query.
-    fn part_work(&self, level: Level, parts: usize) -> Vec<f64> {
+    /// Also returns each part's (block, code) visits and raw (tail mask, code) tests.
+    fn part_work(&self, level: Level, parts: usize) -> (Vec<f64>, Vec<(u64, u64)>) {
         let k = self.cut.count_ones();
         let buckets = 1usize << k;
         let all = buckets - 1;
@@ -242,12 +268,17 @@ impl Matcher {
         let costs = Costs::of(level);
         let per_query = (self.chunks as u64 * costs.row(self.bits_per_chunk) + costs.per_query) as f64;
         let mut work = vec![0.0; parts];
+        let mut visits = vec![(0, 0); parts];
         for (b, &bucket) in self.block_buckets.iter().enumerate() {
-            work[b % parts] += compat[!(bucket as usize) & all] as f64 * per_query;
+            let met = compat[!(bucket as usize) & all];
+            work[b % parts] += met as f64 * per_query;
+            visits[b % parts].0 += met;
         }
         for (i, run) in self.tail_runs.iter().enumerate() {
-            let len = f64::from(run.end - run.start);
-            work[i % parts] += len * compat[!(run.bucket as usize) & all] as f64 * costs.per_raw as f64;
+            let len = u64::from(run.end - run.start);
+            let met = compat[!(run.bucket as usize) & all];
+            work[i % parts] += (len * met) as f64 * costs.per_raw as f64;
+            visits[i % parts].1 += len * met;
         }
         let sum: f64 = work.iter().sum();
         if sum > 0.0 {
@@ -255,7 +286,7 @@ impl Matcher {
         } else {
             work.fill(1.0 / parts as f64);
         }
-        work
+        (work, visits)
     }
 }
 

@@ -88,7 +88,9 @@ impl Matcher {
         let full = order.iter().fold(0, |a, &b| a | b);
         let bins = 1usize << order.len();
         // greedy[p]: the greedy-order index of the p-th (from bit 0) set bit of `full`.
-        let mut greedy = [0u16; 1 << MAX_CUTS];
+        let mut greedy = std::mem::take(&mut self.greedy);
+        greedy.clear();
+        greedy.resize(bins, 0);
         let mut position = [0u32; 64];
         for (p, j) in (0..64).filter(|&j| full >> j & 1 == 1).enumerate() {
             position[p] = order.iter().position(|&b| b == 1 << j).expect("chosen bit") as u32;
@@ -102,6 +104,7 @@ impl Matcher {
         }
         self.query_index.clear();
         index_all(level, queries, full, &greedy, &mut self.query_index);
+        self.greedy = greedy;
     }
 
     /// Returns the histograms of the stored masks (per class) and of the queries over all
@@ -377,9 +380,9 @@ fn histogram(index: &[u16], bins: &mut [u32]) {
     }
 }
 
-/// Appends `table[pext(x, mask)]` for every x of `src` to `out` (`mask` of at most 10 bits); with
+/// Appends `table[pext(x, mask)]` for every x of `src` to `out` (`mask` of at most [`MAX_CUTS`] bits); with
 /// `pext` where `level` has a fast one.
-fn index_all(level: Level, src: &[u64], mask: u64, table: &[u16; 1 << MAX_CUTS], out: &mut Vec<u16>) {
+fn index_all(level: Level, src: &[u64], mask: u64, table: &[u16], out: &mut Vec<u16>) {
     if level.fast_pext() {
         index_with::<true>(level, src, mask, table, out)
     } else {
@@ -389,7 +392,7 @@ fn index_all(level: Level, src: &[u64], mask: u64, table: &[u16; 1 << MAX_CUTS],
 
 multiversion! {
     /// [`index_all`], with `pext` if `PEXT` (and the level has it), else [`Squeeze`].
-    fn index_with[const PEXT: bool](src: &[u64], mask: u64, table: &[u16; 1 << MAX_CUTS], out: &mut Vec<u16>)
+    fn index_with[const PEXT: bool](src: &[u64], mask: u64, table: &[u16], out: &mut Vec<u16>)
         => index_body[PEXT];
 }
 
@@ -397,7 +400,7 @@ multiversion! {
 unsafe fn index_body<S: Simd, const PEXT: bool>(
     src: &[u64],
     mask: u64,
-    table: &[u16; 1 << MAX_CUTS],
+    table: &[u16],
     out: &mut Vec<u16>,
 ) {
     if PEXT && S::PEXT {

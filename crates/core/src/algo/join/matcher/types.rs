@@ -86,6 +86,8 @@ pub struct Matcher {
     pub(super) queries: Vec<u64>,
     /// Bucket starts (scratch).
     pub(super) next: Vec<usize>,
+    /// The greedy-order index of each squeezed set of cut bits (scratch of `index_buckets`).
+    pub(super) greedy: Vec<u16>,
     /// Sampled pairs for the choice of cut bits (scratch).
     pub(super) sample: Vec<u64>,
     /// Greedy-order cut-bit index of every stored mask and of every query (see
@@ -111,6 +113,62 @@ pub struct Matcher {
     /// many, each against every stored piece (the sorted copies of the codes, about 18 B a
     /// code, the most memory after the half-boards themselves at n = 28). `None`: all at once.
     pub max_queries: Option<usize>,
+    /// What the matcher did since the caller last reset it (for profiles).
+    pub stats: MatchStats,
+}
+
+/// What a [`Matcher`] did: a few counters per build, sort and part of the block loop, none per
+/// query (so they are always kept). Seconds are wall-clock; counts are exact.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct MatchStats {
+    /// Stored sets built (pieces × batches of codes).
+    pub builds: u64,
+    /// Masks stored, summed over the builds.
+    pub stored: u64,
+    /// Codes sorted for the block loop, summed over the builds.
+    pub queries: u64,
+    /// Cut bits, summed over the builds (divide by `builds` for the mean).
+    pub cuts: u64,
+    /// Blocks built, summed over the builds.
+    pub blocks: u64,
+    /// Chunks per block, summed over the builds.
+    pub chunks: u64,
+    /// Bits per chunk, summed over the builds.
+    pub chunk_bits: u64,
+    /// The most bytes of bit-sliced tables one build held.
+    pub table_bytes: u64,
+    /// Seconds building the stored side (cut choice, sort, tables).
+    pub build_s: f64,
+    /// Seconds sorting and squeezing the codes.
+    pub sort_s: f64,
+    /// Seconds in the block loop and the raw tails.
+    pub match_s: f64,
+    /// (Block, code) pairs the block loop visited: each tests 512 lanes at once.
+    pub block_codes: u128,
+    /// (Raw tail mask, code) pairs tested one by one.
+    pub raw_pairs: u128,
+    /// (Stored mask, code) pairs found disjoint, unweighted.
+    pub disjoint: u128,
+}
+
+impl MatchStats {
+    /// Adds `other`'s counts and seconds to these (the larger of the two table sizes).
+    pub fn add(&mut self, other: &MatchStats) {
+        self.builds += other.builds;
+        self.stored += other.stored;
+        self.queries += other.queries;
+        self.cuts += other.cuts;
+        self.blocks += other.blocks;
+        self.chunks += other.chunks;
+        self.chunk_bits += other.chunk_bits;
+        self.table_bytes = self.table_bytes.max(other.table_bytes);
+        self.build_s += other.build_s;
+        self.sort_s += other.sort_s;
+        self.match_s += other.match_s;
+        self.block_codes += other.block_codes;
+        self.raw_pairs += other.raw_pairs;
+        self.disjoint += other.disjoint;
+    }
 }
 
 impl Matcher {
