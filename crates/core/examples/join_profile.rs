@@ -7,7 +7,7 @@
 //!
 //! Environment: NQUEENS_ISA (the level, as `--isa` takes it), QUARTERS=table|rows (where units
 //! read their quarter lists; default: row sets from n = 24, so no whole table is built), CUTS
-//! (force the cut bits), MAX_STORED / MAX_QUERIES (the matcher's pieces; 0 = unbounded).
+//! (force the cut bits), CHUNK_BITS (force the bits per chunk), MAX_STORED (the most stored masks whose blocks are held at once; 0 = unbounded).
 
 use nqueens::algo::join::{JoinPlan, Quarters};
 use nqueens::arch::Level;
@@ -36,12 +36,12 @@ fn main() {
     if let Some(c) = env("CUTS").and_then(|c| c.parse().ok()) {
         plan.set_cuts(c);
     }
+    if let Some(c) = env("CHUNK_BITS").and_then(|c| c.parse().ok()) {
+        plan.set_chunk_bits(c);
+    }
     let cap = |v: usize| (v > 0).then_some(v);
     if let Some(m) = env("MAX_STORED").and_then(|c| c.parse().ok()) {
         plan.set_max_stored(cap(m));
-    }
-    if let Some(m) = env("MAX_QUERIES").and_then(|c| c.parse().ok()) {
-        plan.set_max_queries(cap(m));
     }
     println!(
         "n,isa,unit,east,west,builds,stored,queries,cuts_mean,chunks_mean,chunk_bits_mean,blocks,table_mib,setup_s,build_s,sort_s,\

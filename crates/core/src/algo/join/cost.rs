@@ -72,14 +72,12 @@ use super::unit::{JoinPlan, Kind, kind_start};
 /// # Panics
 /// If `index` is not below the plan's number of units.
 pub fn pair_counts(plan: &JoinPlan, index: usize) -> (u64, u64) {
-    let gi = plan.groups.partition_point(|gr| gr.first <= index) - 1;
-    let group = &plan.groups[gi];
-    let rows = plan.lists[group.list][index - group.first];
+    let (kind, rows) = plan.unit(index);
     let g = &plan.g;
-    let start = kind_start(group.kind);
+    let start = kind_start(kind);
     let west_rows = start.free_rows(g) & !rows;
     let east = pairs(plan, rows, low_mask(g.h) as u32);
-    let west = match group.kind {
+    let west = match kind {
         Kind::Axis { b } => (1..b).map(|a| pairs(plan, west_rows, Start::Axis { a, b }.west_cols(g))).sum(),
         _ => pairs(plan, west_rows, start.west_cols(g)),
     };

@@ -67,7 +67,7 @@ pub use memory::{
     memory_bytes, per_thread_bytes,
 };
 use quarter::QuarterTable;
-pub use profile::UnitProfile;
+pub use profile::{UnitProfile, UnitSides};
 pub use start::Start;
 pub use symmetric::join_burnside_classes;
 use symmetric::subsets_of;
@@ -164,7 +164,6 @@ impl JoinPlan {
             chunk_bits: None,
             cuts: None,
             max_stored: max_stored(g.h),
-            max_queries: max_stored(g.h).map(|stored| 2 * stored),
             groups,
             lists,
             len,
@@ -237,12 +236,6 @@ impl JoinPlan {
     /// the default is [`max_stored`] for the board; `None`: all at once).
     pub fn set_max_stored(&mut self, masks: Option<usize>) {
         self.max_stored = masks;
-    }
-
-    /// Sets the most codes the matcher matches at once (see [`matcher::Matcher::max_queries`];
-    /// the default is twice [`max_stored`] for the board; `None`: all at once).
-    pub fn set_max_queries(&mut self, codes: Option<usize>) {
-        self.max_queries = codes;
     }
 
     /// Sets the stored-set size from which the matcher uses its sieve (for benches; the
@@ -328,9 +321,8 @@ impl Plan for JoinPlan {
     /// The weights `JoinPlan::round` and `JoinPlan::round_axis` apply to the unit
     /// (`unit_multiple`).
     fn multiple_of(&self, index: usize) -> u128 {
-        let gi = self.groups.partition_point(|gr| gr.first <= index) - 1;
-        let group = &self.groups[gi];
-        unit_multiple(&self.g, group.kind, self.lists[group.list][index - group.first], self.reduce)
+        let (kind, rows) = self.unit(index);
+        unit_multiple(&self.g, kind, rows, self.reduce)
     }
 
     /// From the quarter-table list lengths of the unit's row sets ([`cost::weight`]).
@@ -349,11 +341,9 @@ impl Plan for JoinPlan {
         if !self.table.is_row_sets() {
             return;
         }
-        let gi = self.groups.partition_point(|gr| gr.first <= index) - 1;
-        let group = &self.groups[gi];
-        let rows = self.lists[group.list][index - group.first];
+        let (kind, rows) = self.unit(index);
         SCRATCH.with(|s| {
-            let _ = self.quarters_for(group.kind, rows, &mut s.borrow_mut().quarters);
+            let _ = self.quarters_for(kind, rows, &mut s.borrow_mut().quarters);
         });
     }
 

@@ -7,7 +7,7 @@ use std::ops::ControlFlow;
 use std::time::Instant;
 
 use super::matcher::{MatchStats, Parts};
-use super::unit::{JoinPlan, SCRATCH};
+use super::unit::{JoinPlan, Kind, SCRATCH};
 
 /// One unit's profile ([`JoinPlan::profile_unit`]). Seconds are wall-clock of the calling
 /// thread; counts are exact.
@@ -64,5 +64,51 @@ impl JoinPlan {
             solutions,
             seconds,
         }
+    }
+}
+
+/// One unit's two sides as the matcher meets them ([`JoinPlan::unit_sides`]), for experiments
+/// with the matcher: the stored masks (classes one after the other, each (masks, weight)), the
+/// codes (window masks with their weight class in bits 62 and 63) and the classes' weights;
+/// the unit's count is `outer` × [`Matcher::count_coded`](super::matcher::Matcher::count_coded) of them.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct UnitSides {
+    /// The stored window masks.
+    pub stored: Vec<u64>,
+    /// The stored classes: (masks, weight), in order.
+    pub classes: Vec<(usize, u32)>,
+    /// The codes.
+    pub codes: Vec<u64>,
+    /// The weight of each class of code.
+    pub weights: [u32; 4],
+    /// What multiplies the matched count (the row set's orbit).
+    pub outer: u32,
+}
+
+impl JoinPlan {
+    /// Returns unit `index`'s two sides as the matcher meets them (enumerated on this thread).
+    ///
+    /// # Panics
+    /// If `index` is not below the plan's number of units.
+    pub fn unit_sides(&self, index: usize) -> UnitSides {
+        let (kind, rows) = self.unit(index);
+        SCRATCH.with(|s| {
+            let s = &mut s.borrow_mut();
+            s.half.level = self.level;
+            let sides = match kind {
+                Kind::Axis { b } => self.axis_sides(b, rows, 1..b, s),
+                kind => self.sides(kind, rows, s),
+            };
+            let (stored, codes) = if sides.west_stored { (&s.west_raw, &s.east) } else { (&s.east, &s.west_raw) };
+            let classes = sides.classes[..sides.class_count].to_vec();
+            let len = classes.iter().map(|c| c.0).sum::<usize>();
+            UnitSides {
+                stored: stored[..len].to_vec(),
+                classes,
+                codes: codes[..sides.codes].to_vec(),
+                weights: sides.weights,
+                outer: sides.outer,
+            }
+        })
     }
 }

@@ -56,7 +56,6 @@ pub struct JoinPlan {
     pub(super) chunk_bits: Option<u32>,
     pub(super) cuts: Option<u32>,
     pub(super) max_stored: Option<usize>,
-    pub(super) max_queries: Option<usize>,
     pub(super) groups: Vec<Group>,
     pub(super) lists: Vec<Vec<u64>>,
     pub(super) len: usize,
@@ -88,9 +87,9 @@ impl Quarters {
 pub(super) struct Scratch {
     pub(super) half: HalfScratch,
     /// East window masks (entries past the current end are scratch).
-    east: Vec<u64>,
+    pub(super) east: Vec<u64>,
     /// West window masks with flags (entries past the current end are scratch).
-    west_raw: Vec<u64>,
+    pub(super) west_raw: Vec<u64>,
     pub(super) matcher: Matcher,
     /// The row sets of the current unit, when the plan reads [`Quarters::RowSets`].
     pub(super) quarters: QuarterTable,
@@ -127,10 +126,9 @@ impl JoinPlan {
         quarters
     }
 
-    /// Counts one even or centre unit: enumerates the east halves and the west halves (by
-    /// weight class), stores the smaller side in the matcher and queries it with the other;
-    /// returns (weighted solutions, halves enumerated), or `None` if `steps` stopped it (the
-    /// matcher runs in parts when `steps` is given, see [`Steps`]).
+    /// Counts one even or centre unit: enumerates its sides ([`JoinPlan::sides`]) and matches
+    /// them; returns (weighted solutions, halves enumerated), or `None` if `steps` stopped it
+    /// (the matcher runs in parts when `steps` is given, see [`Steps`]).
     pub(super) fn round(
         &self,
         kind: Kind,
@@ -138,6 +136,42 @@ impl JoinPlan {
         s: &mut Scratch,
         steps: Steps<'_>,
     ) -> Option<(u128, u64)> {
+        let sides = self.sides(kind, rows, s);
+        self.count_sides(&sides, s, steps)
+    }
+
+    /// Counts one axis unit: the middle-column queen at (h+b, h), east rows `rows`, and the
+    /// middle-row queen at (h, h+a) for every a in `a_range` ([`JoinPlan::axis_sides`]).
+    /// Returns (solutions × 8, halves enumerated), or `None` if `steps` stopped it.
+    pub(super) fn round_axis(
+        &self,
+        b: u32,
+        rows: u64,
+        a_range: std::ops::Range<u32>,
+        s: &mut Scratch,
+        steps: Steps<'_>,
+    ) -> Option<(u128, u64)> {
+        let sides = self.axis_sides(b, rows, a_range, s);
+        self.count_sides(&sides, s, steps)
+    }
+
+    /// Matches the `sides` prepared in `s`: the weighted count times the unit's outer weight,
+    /// and the halves enumerated; `None` if `steps` stopped it.
+    fn count_sides(&self, sides: &Sides, s: &mut Scratch, steps: Steps<'_>) -> Option<(u128, u64)> {
+        if sides.codes == 0 {
+            return Some((0, sides.halves));
+        }
+        let Scratch { east, west_raw, matcher, .. } = s;
+        let (stored, codes) = if sides.west_stored { (west_raw, east) } else { (east, west_raw) };
+        let classes = &sides.classes[..sides.class_count];
+        let len = classes.iter().map(|c| c.0).sum::<usize>();
+        let matched = count(matcher, self.level, &mut stored[..len], classes, &mut codes[..sides.codes], sides.weights, steps)?;
+        Some((u128::from(sides.outer) * u128::from(matched), sides.halves))
+    }
+
+    /// Enumerates the sides of one even or centre unit into `s`: the east halves and the west
+    /// halves (by weight class); the smaller side is the stored one.
+    pub(super) fn sides(&self, kind: Kind, rows: u64, s: &mut Scratch) -> Sides {
         let g = &self.g;
         let n = g.n;
         let start = kind_start(kind);
@@ -160,15 +194,14 @@ impl JoinPlan {
             _ => (1, 1, false),
         };
         let t0 = Instant::now();
-        let Scratch { half, east, west_raw, matcher, quarters, setup } = s;
+        let Scratch { half, east, west_raw, quarters, setup, .. } = s;
         let table = self.quarters_for(kind, rows, quarters);
         let cols = low_mask(g.h) as u32;
         let e_end = window_codes(table, g, Side::East, rows, cols, east_u, east_v, false, half, east, 0);
         if e_end == 0 {
             *setup = (t0.elapsed().as_secs_f64(), 0, 0);
-            return Some((0, 0));
+            return Sides::empty();
         }
-        let east = &east[..e_end];
         let w_end = window_codes(
             table,
             g,
@@ -190,49 +223,38 @@ impl JoinPlan {
         let weights = if even_reduced { [plain, 2, 2, 4] } else { [plain; 4] };
         // Store the smaller side: building costs about as much per stored mask as 20–40
         // queries; matching is symmetric.
-        let matched = if e_end <= w_end {
+        if e_end <= w_end {
             // The matcher drops the west halves of weight 0 (plain = 0: no long-diagonal queen).
-            count(matcher, self.level, &[(east, 1)], &west_raw[..w_end], weights, steps)?
+            let classes = [(e_end, 1), (0, 0), (0, 0)];
+            Sides { west_stored: false, classes, class_count: 1, codes: w_end, weights, outer, halves }
         } else {
             // The west halves grouped by weight in place (1, 2, 4; weight 0 dropped), flags
             // cleared: no second copy of the stored side (up to 10^8 halves at n = 28).
             let ends = group_by_weight(&mut west_raw[..w_end], weights);
-            let classes = [
-                (&west_raw[..ends[0]], 1),
-                (&west_raw[ends[0]..ends[1]], 2),
-                (&west_raw[ends[1]..ends[2]], 4),
-            ];
-            count(matcher, self.level, &classes, east, [1; 4], steps)?
-        };
-        Some((outer as u128 * matched as u128, halves))
+            let classes = [(ends[0], 1), (ends[1] - ends[0], 2), (ends[2] - ends[1], 4)];
+            Sides { west_stored: true, classes, class_count: 3, codes: e_end, weights: [1; 4], outer, halves }
+        }
     }
 
-    /// Counts one axis unit: the middle-column queen at (h+b, h), east rows `rows`, and the
-    /// middle-row queen at (h, h+a) for every a in `a_range`. The east halves avoid the column
-    /// queen and are stored once; the row queen's two diagonals are window diagonals (a < h),
-    /// so each west query carries them and the matcher drops the east halves that meet them.
-    /// Returns (solutions × 8, halves enumerated), or `None` if `steps` stopped it.
-    pub(super) fn round_axis(
-        &self,
-        b: u32,
-        rows: u64,
-        a_range: std::ops::Range<u32>,
-        s: &mut Scratch,
-        steps: Steps<'_>,
-    ) -> Option<(u128, u64)> {
+    /// Enumerates the sides of one axis unit into `s`: the middle-column queen at (h+b, h),
+    /// east rows `rows`, and the middle-row queen at (h, h+a) for every a in `a_range`. The east
+    /// halves avoid the column queen and are enumerated once; the row queen's two diagonals are
+    /// window diagonals (a < h), so each west half carries them and the matcher drops the east
+    /// halves that meet them. The smaller side is the stored one, of weight 8.
+    pub(super) fn axis_sides(&self, b: u32, rows: u64, a_range: std::ops::Range<u32>, s: &mut Scratch) -> Sides {
         let g = &self.g;
         let (n, h) = (g.n, g.h);
         let free = Start::Axis { a: 1, b }.free_rows(g);
         let west_rows = free & !rows;
         let (col_u, col_v) = (1u64 << (2 * h + b), 1u64 << (n - 1 - b));
         let t0 = Instant::now();
-        let Scratch { half, east, west_raw, matcher, quarters, setup } = s;
+        let Scratch { half, east, west_raw, quarters, setup, .. } = s;
         let table = self.quarters_for(Kind::Axis { b }, rows, quarters);
         let e_end =
             window_codes(table, g, Side::East, rows, low_mask(h) as u32, col_u, col_v, false, half, east, 0);
         if e_end == 0 {
             *setup = (t0.elapsed().as_secs_f64(), 0, 0);
-            return Some((0, 0));
+            return Sides::empty();
         }
         // Every middle-row queen's west halves go into one set, each carrying the queen's two
         // window diagonals; the count is symmetric, so the smaller of the two sets is stored.
@@ -261,13 +283,37 @@ impl JoinPlan {
         }
         let halves = (e_end + w_end) as u64;
         *setup = (t0.elapsed().as_secs_f64(), e_end as u64, w_end as u64);
-        let (stored, other) = if e_end <= w_end {
-            (&east[..e_end], &west_raw[..w_end])
-        } else {
-            (&west_raw[..w_end], &east[..e_end])
-        };
-        let total = count(matcher, self.level, &[(stored, 8)], other, [1; 4], steps)? as u128;
-        Some((total, halves))
+        let west_stored = e_end > w_end;
+        let (stored, codes) = if west_stored { (w_end, e_end) } else { (e_end, w_end) };
+        let classes = [(stored, 8), (0, 0), (0, 0)];
+        Sides { west_stored, classes, class_count: 1, codes, weights: [1; 4], outer: 1, halves }
+    }
+}
+
+/// A unit's two sides as [`JoinPlan::sides`] leaves them in the scratch's buffers: the stored
+/// side's classes (masks and weight, one after the other from the start of its buffer) and the
+/// codes (the start of the other buffer), their weights, and what multiplies the count.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Sides {
+    /// The west halves are the stored side (else the east halves).
+    pub(super) west_stored: bool,
+    /// The stored classes, the first `class_count` of them.
+    pub(super) classes: [(usize, u32); 3],
+    pub(super) class_count: usize,
+    /// The codes: the first this many of the other side's buffer (0: nothing to count).
+    pub(super) codes: usize,
+    /// The weights of the codes' classes.
+    pub(super) weights: [u32; 4],
+    /// The unit's outer weight (the row sets' orbit).
+    pub(super) outer: u32,
+    /// The halves enumerated.
+    pub(super) halves: u64,
+}
+
+impl Sides {
+    /// No halves on the east side: nothing to count.
+    fn empty() -> Sides {
+        Sides { west_stored: false, classes: [(0, 0); 3], class_count: 0, codes: 0, weights: [0; 4], outer: 0, halves: 0 }
     }
 }
 
@@ -324,29 +370,38 @@ type Steps<'a> = Option<&'a mut dyn FnMut(Parts) -> ControlFlow<()>>;
 /// The most parts a unit's matcher runs in when solved in steps.
 pub const MAX_PARTS: usize = 64;
 
-/// Returns what [`Matcher::count_coded`] returns, in parts through `steps` when given (`None`
+/// Returns what [`Matcher::count_in_place`] returns, in parts through `steps` when given (`None`
 /// if it stopped the count).
 fn count(
     matcher: &mut Matcher,
     level: Level,
-    classes: &[(&[u64], u32)],
-    codes: &[u64],
+    stored: &mut [u64],
+    classes: &[(usize, u32)],
+    codes: &mut [u64],
     weights: [u32; 4],
     steps: Steps<'_>,
 ) -> Option<u64> {
     match steps {
-        None => Some(matcher.count_coded(level, classes, codes, weights)),
-        Some(after) => matcher.count_coded_in_parts(level, classes, codes, weights, MAX_PARTS, after),
+        None => matcher.count_in_place(level, stored, classes, codes, weights, 1, &mut |_| ControlFlow::Continue(())),
+        Some(after) => matcher.count_in_place(level, stored, classes, codes, weights, MAX_PARTS, after),
     }
 }
 
 impl JoinPlan {
+    /// Returns unit `index`'s kind and east row set.
+    ///
+    /// # Panics
+    /// If `index` is not below the plan's number of units.
+    pub(super) fn unit(&self, index: usize) -> (Kind, u64) {
+        assert!(index < self.len, "unit index {index} out of bounds: the plan has {} units", self.len);
+        let group = &self.groups[self.groups.partition_point(|gr| gr.first <= index) - 1];
+        (group.kind, self.lists[group.list][index - group.first])
+    }
+
     /// Counts unit `index` as [`Plan::solve`] does, in parts through `steps` when given; `None`
     /// if `steps` stopped it.
     pub(super) fn solve_with(&self, index: usize, stats: bool, steps: Steps<'_>) -> Option<Tally> {
-        let gi = self.groups.partition_point(|gr| gr.first <= index) - 1;
-        let group = &self.groups[gi];
-        let rows = self.lists[group.list][index - group.first];
+        let (kind, rows) = self.unit(index);
         let (solutions, halves) = SCRATCH.with(|s| {
             let s = &mut s.borrow_mut();
             s.half.level = self.level;
@@ -354,8 +409,7 @@ impl JoinPlan {
             s.matcher.chunk_bits = self.chunk_bits;
             s.matcher.cuts = self.cuts;
             s.matcher.max_stored = self.max_stored;
-            s.matcher.max_queries = self.max_queries;
-            match group.kind {
+            match kind {
                 Kind::Axis { b } => self.round_axis(b, rows, 1..b, s, steps),
                 kind => self.round(kind, rows, s, steps),
             }

@@ -1,117 +1,182 @@
 //! Query codes: a mask with its weight class in bits 62 and 63 ([`CLASS`]), and how the matcher
-//! sorts them for the block loop: by sieve bucket (a stable counting sort, [`scatter`]) and,
-//! within a bucket, into weight slots ([`slots`], [`partition_classes`]), then squeezed like
-//! the stored masks ([`squeeze_all`]).
+//! sorts them for the block loop: in place by sieve bucket and, within a bucket, by weight slot
+//! ([`slots`]) in one counting sort ([`sort_in_place`], which the stored side's sort uses too),
+//! then squeezed like the stored masks ([`squeeze_all`]).
 
-use super::types::{CLASSES, Matcher, WORDS};
+use super::types::{CLASSES, Matcher};
 use crate::arch::scalar::Squeeze;
-use crate::arch::{Lanes, Level, Simd, multiversion};
+use crate::arch::{Level, Simd, multiversion};
 
 impl Matcher {
-    /// Sorts `codes` into `prepared` for the block loop, against the masks stored by the last
-    /// [`Matcher::build`]: by cut-bit bucket and, within a bucket, into the weight slots of
-    /// `weights` (codes of weight 0 dropped), squeezed like the stored masks; sets
+    /// Sorts `codes` in place for the block loop, against the stored side prepared by the last
+    /// [`Matcher::prepare_stored`]: by cut-bit bucket and, within a bucket, into the weight
+    /// slots of `weights` (see [`slots`]; codes of weight 0 go to a last slot of weight 0, which
+    /// no loop counts), then squeezed like the stored masks (their class bits cleared); sets
     /// `query_starts` and `run_weights` to the runs.
-    pub(super) fn sort_codes(
-        &mut self,
-        level: Level,
-        codes: &[u64],
-        weights: [u32; 4],
-        prepared: &mut Vec<u64>,
-    ) {
+    pub(super) fn sort_codes(&mut self, level: Level, codes: &mut [u64], weights: [u32; 4]) {
         let (occupied, cut) = (self.occupied, self.cut);
-        let mut starts = std::mem::take(&mut self.query_starts);
-        // The codes sorted by cut-bit bucket and, within a bucket, by weight into slots (the
-        // classes of one weight share a slot), so the block loops run over queries of one
-        // weight at a time (no multiply per query). Codes of weight 0 are dropped.
         let buckets = 1usize << cut.count_ones();
         let (sets, run_weights) = slots(weights);
         self.run_weights = run_weights;
-        let uniform = sets[0] == 0b1111;
+        // The slot of each class: classes of weight 0 belong to none and go to slot 3, which has
+        // weight 0 whenever some class has weight 0 (at most three weights are then left).
+        let mut slot_of = [CLASSES - 1; CLASSES];
+        for (slot, &set) in sets.iter().enumerate() {
+            for (class, s) in slot_of.iter_mut().enumerate() {
+                if set >> class & 1 == 1 {
+                    *s = slot;
+                }
+            }
+        }
+        let low = (buckets - 1) as u16;
+        let mut index = std::mem::take(&mut self.query_index);
+        if cut == 0 {
+            index.clear();
+        } else {
+            assert_eq!(index.len(), codes.len(), "the codes the matcher was built for");
+        }
+        let key = |b: u16, code: u64| ((b & low) as usize) * CLASSES + slot_of[(code >> 62) as usize];
+        // Run starts: a histogram of the keys, then its prefix sums.
+        let mut starts = std::mem::take(&mut self.query_starts);
         starts.clear();
         starts.resize(CLASSES * buckets + 1, 0);
-        // Room for the partition's whole-register stores; every entry below codes.len() is
-        // written before it is read, so the buffer is not cleared.
-        prepared.resize(codes.len() + WORDS, 0);
-        if cut != 0 {
-            // Bucket starts for the counting sort by cut-bit bucket (the greedy-order indices
-            // the build computed for these codes, and its bucket sizes when it has them).
-            let low = (buckets - 1) as u16;
-            assert_eq!(self.query_index.len(), codes.len(), "the codes the matcher was built for");
-            let next = &mut self.next;
-            next.clear();
-            next.resize(buckets + 1, 0);
-            if self.sizes_valid {
-                let q = self.sizes.len() - buckets;
-                for (s, &n) in next[1..].iter_mut().zip(&self.sizes[q..]) {
-                    *s = n as usize;
-                }
-            } else {
-                for &b in &self.query_index {
-                    next[(b & low) as usize + 1] += 1;
-                }
-            }
-            for i in 1..=buckets {
-                next[i] += next[i - 1];
-            }
-            for b in 0..buckets {
-                starts[b * CLASSES] = next[b];
-            }
-        }
-        starts[CLASSES * buckets] = codes.len();
-        let low = (buckets - 1) as u16;
-        if uniform {
-            // One slot: the bucket sort writes the runs themselves.
-            if cut == 0 {
-                prepared[..codes.len()].copy_from_slice(codes);
-            } else {
-                scatter(&self.query_index, low, codes, &mut self.next, prepared);
-            }
-            for b in 0..buckets {
-                let hi = starts[(b + 1) * CLASSES];
-                starts[b * CLASSES + 1..(b + 1) * CLASSES].fill(hi);
+        if cut == 0 {
+            for &code in codes.iter() {
+                starts[key(0, code) + 1] += 1;
             }
         } else {
-            // Sorted by bucket into `by_bucket`, then each bucket partitioned into slots.
-            let mut by_bucket = std::mem::take(&mut self.by_bucket);
-            let bucketed: &[u64] = if cut == 0 {
-                codes
-            } else {
-                by_bucket.resize(codes.len(), 0);
-                scatter(&self.query_index, low, codes, &mut self.next, &mut by_bucket);
-                &by_bucket
-            };
-            for b in 0..buckets {
-                let (lo, hi) = (starts[b * CLASSES], starts[(b + 1) * CLASSES]);
-                // Slot 3's run ends at the next bucket: the entries past the written ones are
-                // stale, and slot 3 is empty or has weight 0 (never counted).
-                let ends = partition_classes(level, &bucketed[lo..hi], &mut prepared[lo..hi + WORDS], sets);
-                for (c, end) in ends.into_iter().take(CLASSES - 1).enumerate() {
-                    starts[b * CLASSES + c + 1] = lo + end;
-                }
+            for (&b, &code) in index.iter().zip(codes.iter()) {
+                starts[key(b, code) + 1] += 1;
             }
-            self.by_bucket = by_bucket;
         }
-        prepared.truncate(codes.len());
-        squeeze_all(level, prepared, occupied, CLASS);
+        for i in 1..starts.len() {
+            starts[i] += starts[i - 1];
+        }
+        sort_in_place(codes, &mut index, &starts, &mut self.next, &mut self.buffer, key);
+        squeeze_all(level, codes, occupied, 0);
         self.query_starts = starts;
+        self.query_index = index;
     }
 }
 
-/// The scatter of a stable counting sort: for each `src[i]`, with bucket b = `index[i] & low`,
-/// writes it to `out[next[b]]` and advances `next[b]`. (A function of its own, so the
-/// compiler knows `next` and `out` do not alias and keeps their pointers in registers.)
+/// The longest run of values [`sort_in_place`] sorts through a second buffer (32 MiB): a
+/// scatter keeps many loads in flight, where the cycles of swaps of the in-place sort wait on
+/// each other (measured: the sort of the codes 3–4× slower in place at n = 22–25).
+pub(super) const SCATTER_MAX: usize = 1 << 22;
+
+/// Sorts `values` by `key(index[i], values[i])` (`index[i]` is 0 when `index` is empty), given
+/// where each key's run starts (`starts`: keys + 1 entries, the last the length). Up to
+/// [`SCATTER_MAX`] values, a counting sort's scatter into `buffer` and a copy back (`index` is
+/// left as it was); beyond, in place, with `index` permuted along: an American flag sort, in
+/// which each value displaced from a run is carried to the next free place of its own key's run
+/// until the value that belongs at the start is found, so no second buffer is needed (a side
+/// of n = 28 holds 10^8 masks). `next` and `buffer` are scratch. Linear time either way.
+pub(super) fn sort_in_place(
+    values: &mut [u64],
+    index: &mut [u16],
+    starts: &[usize],
+    next: &mut Vec<usize>,
+    buffer: &mut Vec<u64>,
+    key: impl Fn(u16, u64) -> usize,
+) {
+    let keys = starts.len() - 1;
+    debug_assert_eq!(starts[keys], values.len());
+    let indexed = !index.is_empty();
+    if values.len() <= SCATTER_MAX {
+        next.clear();
+        next.extend_from_slice(&starts[..keys]);
+        buffer.resize(values.len(), 0);
+        scatter(values, index, next, buffer, key);
+        values.copy_from_slice(buffer);
+        return;
+    }
+    // In place, by at most 2^FLAG_BITS keys a pass: the next free place of each key then stays
+    // in cache, where one pass over 2^16 keys missed it at every swap (6× slower at n = 26).
+    let bits = usize::BITS - (keys.max(2) - 1).leading_zeros();
+    let shift = bits.saturating_sub(FLAG_BITS);
+    if shift == 0 {
+        flag_pass(values, index, starts, next, key);
+        return;
+    }
+    // First by the high bits of the key (the runs of one value of them are runs of keys),
+    // then each such run by the rest.
+    let groups = ((keys - 1) >> shift) + 1;
+    let group_starts: Vec<usize> = (0..=groups).map(|g| starts[(g << shift).min(keys)]).collect();
+    flag_pass(values, index, &group_starts, next, |b, v| key(b, v) >> shift);
+    let mut sub = Vec::with_capacity((1 << shift) + 1);
+    for g in 0..groups {
+        let (lo, hi) = (g << shift, ((g + 1) << shift).min(keys));
+        let (from, to) = (starts[lo], starts[hi]);
+        sub.clear();
+        sub.extend(starts[lo..=hi].iter().map(|s| s - from));
+        let index = if indexed { &mut index[from..to] } else { &mut [][..] };
+        flag_pass(&mut values[from..to], index, &sub, next, |b, v| key(b, v) - lo);
+    }
+}
+
+/// The most key bits one pass of the in-place sort takes (512 keys).
+const FLAG_BITS: u32 = 9;
+
+/// One pass of the in-place sort of [`sort_in_place`]: `key` below `starts.len() − 1`.
+fn flag_pass(
+    values: &mut [u64],
+    index: &mut [u16],
+    starts: &[usize],
+    next: &mut Vec<usize>,
+    key: impl Fn(u16, u64) -> usize,
+) {
+    let keys = starts.len() - 1;
+    let indexed = !index.is_empty();
+    next.clear();
+    next.extend_from_slice(&starts[..keys]);
+    for k in 0..keys {
+        let end = starts[k + 1];
+        while next[k] < end {
+            let i = next[k];
+            let mut v = values[i];
+            let mut b = if indexed { index[i] } else { 0 };
+            let mut t = key(b, v);
+            while t != k {
+                let j = next[t];
+                next[t] = j + 1;
+                std::mem::swap(&mut v, &mut values[j]);
+                if indexed {
+                    std::mem::swap(&mut b, &mut index[j]);
+                }
+                t = key(b, v);
+            }
+            values[i] = v;
+            if indexed {
+                index[i] = b;
+            }
+            next[k] = i + 1;
+        }
+    }
+}
+
+/// The scatter of a stable counting sort: writes each `values[i]` to `out[next[k]]` and
+/// advances `next[k]`, for k = `key(index[i], values[i])` (`index[i]` 0 when `index` is empty).
+/// (A function of its own, so the compiler knows `next` and `out` do not alias and keeps their
+/// pointers in registers.)
 #[inline(never)]
-pub(super) fn scatter(index: &[u16], low: u16, src: &[u64], next: &mut [usize], out: &mut [u64]) {
-    for (&b, &x) in index.iter().zip(src) {
-        let b = (b & low) as usize;
-        let at = next[b];
-        out[at] = x;
-        next[b] = at + 1;
+fn scatter(values: &[u64], index: &[u16], next: &mut [usize], out: &mut [u64], key: impl Fn(u16, u64) -> usize) {
+    if index.is_empty() {
+        for &v in values {
+            let k = key(0, v);
+            out[next[k]] = v;
+            next[k] += 1;
+        }
+    } else {
+        for (&b, &v) in index.iter().zip(values) {
+            let k = key(b, v);
+            out[next[k]] = v;
+            next[k] += 1;
+        }
     }
 }
 
 /// Bits 62 and 63 of a code: its weight class.
+#[cfg(test)]
 pub(super) const CLASS: u64 = 3 << 62;
 
 /// Returns the slots of a weight table: `sets[s]` holds the classes (bit c: class c) whose
@@ -136,41 +201,6 @@ pub(super) fn slots(weights: [u32; CLASSES]) -> ([u8; CLASSES], [u32; CLASSES]) 
         sets[s] |= 1 << c;
     }
     (sets, slot_weights)
-}
-
-multiversion! {
-    /// Writes the codes of each slot's classes (`sets`, see [`slots`]) to `out`, slot after
-    /// slot, and returns the end of each slot in `out`; codes of no slot are dropped. `out`
-    /// holds [`WORDS`] more entries than `codes` (scratch for whole-register stores).
-    pub(super) fn partition_classes(codes: &[u64], out: &mut [u64], sets: [u8; CLASSES]) -> [usize; CLASSES]
-        => partition_body;
-}
-
-#[inline(always)]
-unsafe fn partition_body<S: Simd>(codes: &[u64], out: &mut [u64], sets: [u8; CLASSES]) -> [usize; CLASSES] {
-    assert!(out.len() >= codes.len() + WORDS && S::Lanes::WIDTH <= WORDS);
-    let mut ends = [0; CLASSES];
-    let mut at = 0;
-    for (&set, end) in sets.iter().zip(&mut ends) {
-        if set != 0 {
-            let mut i = 0;
-            while i < codes.len() {
-                // SAFETY: this runs with `S`'s features; the store writes WIDTH ≤ WORDS lanes
-                // at `at` ≤ i < codes.len(), inside `out` (asserted above).
-                unsafe {
-                    let v = S::Lanes::load(codes, i);
-                    // Bit (class) of the set, per lane; lanes past the end are not kept.
-                    let class = v.shr(62);
-                    let member = S::Lanes::splat(set as u64).shrv(class).and(S::Lanes::splat(1));
-                    let keep = member.nonzero() & S::Lanes::first(codes.len() - i);
-                    at += S::Lanes::compress_store(out.as_mut_ptr().add(at), keep, v);
-                }
-                i += S::Lanes::WIDTH;
-            }
-        }
-        *end = at;
-    }
-    ends
 }
 
 /// Squeezes every mask of `xs` by `mask` in place (the bits under `mask` packed into the low

@@ -54,7 +54,7 @@ use std::time::Instant;
 use blocks::count_sorted;
 use sieve::{Costs, subset_sums};
 pub use sieve::{MAX_CUTS, SIBLINGS, SIEVE_FROM, transpose64};
-use types::CLASSES;
+use types::{CLASSES, Piece};
 pub use types::{BLOCK, CHUNK, MAX_CHUNK, MatchStats, Matcher, TAIL};
 
 use crate::arch::Level;
@@ -107,7 +107,8 @@ impl Matcher {
 
     /// Stores `classes` and returns the sum over the `codes` of `weights[code >> 62]` × Σ
     /// stored weight over the stored masks m with m & code == 0 (bits 62 and 63 of a code
-    /// name its weight class and are not matched), exactly.
+    /// name its weight class and are not matched), exactly. (Copies both sides, then
+    /// [`Matcher::count_in_place`].)
     pub fn count_coded(
         &mut self,
         level: Level,
@@ -115,97 +116,125 @@ impl Matcher {
         codes: &[u64],
         weights: [u32; 4],
     ) -> u64 {
-        self.count_coded_in_parts(level, classes, codes, weights, 1, &mut |_| ControlFlow::Continue(()))
+        let mut stored: Vec<u64> = classes.iter().flat_map(|c| c.0.iter().copied()).collect();
+        let lens: Vec<(usize, u32)> = classes.iter().map(|c| (c.0.len(), c.1)).collect();
+        let mut codes = codes.to_vec();
+        self.count_in_place(level, &mut stored, &lens, &mut codes, weights, 1, &mut |_| ControlFlow::Continue(()))
             .expect("nothing stops the count")
     }
 
-    /// Returns what [`Matcher::count_coded`] returns, matching each stored piece (see
-    /// [`Matcher::max_stored`], and each batch of codes, see [`Matcher::max_queries`]) in up to
-    /// `max_parts` parts of about equal work (its blocks
-    /// dealt round robin, so each part meets every kind of block; at least
-    /// [`MIN_PART_BLOCKS`] blocks a part): calls `after` with [`Parts`] once the first
-    /// piece is stored and its codes sorted (`done` = 0), then after every part, and returns
-    /// `None` as soon as `after` returns [`ControlFlow::Break`]. The parts add no work: every
-    /// block is matched once, as in one part.
-    pub fn count_coded_in_parts(
+    /// Returns what [`Matcher::count_coded`] returns for the stored side `stored` — its
+    /// `classes` one after the other, each (number of masks, weight) — against `codes`,
+    /// reordering and squeezing both in place (no copy of either: a unit of n = 28 holds 10^8
+    /// half-boards a side). The sieve is chosen over the whole stored side; its blocks are built
+    /// in pieces ([`Matcher::max_stored`]), each matched in up to `max_parts` parts of about equal
+    /// work (its blocks dealt round robin, so each part meets every kind of block; at least
+    /// [`MIN_PART_BLOCKS`] blocks a part): calls `after` with [`Parts`] once the codes are
+    /// sorted and the first piece built (`done` = 0), then after every part, and returns `None`
+    /// as soon as `after` returns [`ControlFlow::Break`]. Neither pieces nor parts add matching
+    /// work: every block meets the codes of the buckets disjoint from its own, once.
+    ///
+    /// # Panics
+    /// If the classes' lengths do not add up to `stored.len()`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn count_in_place(
         &mut self,
         level: Level,
-        classes: &[(&[u64], u32)],
-        codes: &[u64],
+        stored: &mut [u64],
+        classes: &[(usize, u32)],
+        codes: &mut [u64],
         weights: [u32; 4],
         max_parts: usize,
         after: &mut dyn FnMut(Parts) -> ControlFlow<()>,
     ) -> Option<u64> {
-        if codes.is_empty() || classes.iter().all(|c| c.0.is_empty()) {
+        assert_eq!(classes.iter().map(|c| c.0).sum::<usize>(), stored.len(), "the classes' lengths");
+        if codes.is_empty() || stored.is_empty() {
             return Some(0);
         }
-        let stored: usize = classes.iter().map(|c| c.0.len()).sum();
-        // One piece unless the stored side exceeds `max_stored`: then pieces of that many, each
-        // matched against every code (a pass over the codes per piece), in the memory of one
-        // piece's tables.
-        let cap = match self.max_stored {
-            Some(cap) if stored > cap.max(1) => cap.max(1),
-            _ => usize::MAX,
-        };
-        let pieces: usize =
-            if cap == usize::MAX { 1 } else { classes.iter().map(|c| c.0.len().div_ceil(cap)).sum() };
-        // The codes likewise in batches of at most `max_queries`, each piece built again per
-        // batch (building costs about 20–40 queries a stored mask, against a batch's millions),
-        // so the sorted copies of the codes take the memory of one batch.
-        let batch = self.max_queries.map_or(usize::MAX, |b| b.max(1));
-        let batches = codes.len().div_ceil(batch.min(codes.len()));
-        let largest = stored.min(cap);
-        let parts = (largest / BLOCK / MIN_PART_BLOCKS).clamp(1, max_parts.max(1));
-        let mut progress = Parts { done: 0, total: pieces * batches * parts, share: 0.0 };
-        let share = |codes_batch: &[u64]| codes_batch.len() as f64 / codes.len() as f64;
+        let t0 = Instant::now();
+        self.prepare_stored(level, stored, classes, codes);
+        self.stats.build_s += t0.elapsed().as_secs_f64();
+        let t0 = Instant::now();
+        self.sort_codes(level, codes, weights);
+        self.stats.sort_s += t0.elapsed().as_secs_f64();
+        self.stats.queries += codes.len() as u64;
+        let pieces = self.pieces();
+        let parts: Vec<usize> =
+            pieces.iter().map(|p| (p.masks / BLOCK / MIN_PART_BLOCKS).clamp(1, max_parts.max(1))).collect();
+        let work = self.piece_work(&pieces);
+        let mut progress = Parts { done: 0, total: parts.iter().sum(), share: 0.0 };
         let mut total = 0;
-        if pieces == 1 {
-            for codes_batch in codes.chunks(batch) {
-                self.build_timed(level, classes, codes_batch);
-                let scale = share(codes_batch);
-                total +=
-                    self.count_stored(level, codes_batch, weights, parts, scale, &mut progress, after)?;
-            }
-            return Some(total);
-        }
-        for &(masks, weight) in classes {
-            for piece in masks.chunks(cap) {
-                for codes_batch in codes.chunks(batch) {
-                    self.build_timed(level, &[(piece, weight)], codes_batch);
-                    // This pair's share of the matching: its stored × its codes.
-                    let scale = piece.len() as f64 / stored as f64 * share(codes_batch);
-                    total +=
-                        self.count_stored(level, codes_batch, weights, parts, scale, &mut progress, after)?;
-                }
-            }
+        for (i, piece) in pieces.iter().enumerate() {
+            self.build_timed(level, stored, piece);
+            total += self.count_stored(level, codes, parts[i], work[i], &mut progress, after)?;
         }
         Some(total)
     }
 
-    /// Returns the sum [`Matcher::count_coded`] returns, against the masks stored by the last
-    /// [`Matcher::build`], in `parts` parts (see [`Matcher::count_coded_in_parts`]; `progress`
-    /// counts the parts done over every piece).
-    #[allow(clippy::too_many_arguments)]
+    /// Returns each piece's modelled share of the matching (adding up to one): a bucket's
+    /// blocks, whole or shared, each meet the codes of the buckets disjoint from its own.
+    fn piece_work(&self, pieces: &[Piece]) -> Vec<f64> {
+        let k = self.cut.count_ones();
+        let buckets = 1usize << k;
+        let compat = self.compatible_codes();
+        let group_bits = (k as usize).saturating_sub(SIBLINGS);
+        let mut work: Vec<f64> = pieces
+            .iter()
+            .map(|p| {
+                let mut w = 0.0;
+                for &(class, from, to) in &p.runs {
+                    let starts = &self.class_starts[class * (buckets + 1)..];
+                    for g in from..to {
+                        for t in 0..1usize << (k as usize - group_bits) {
+                            let b = g | (t << group_bits);
+                            let blocks = (starts[b + 1] - starts[b]).div_ceil(BLOCK);
+                            w += blocks as f64 * compat[!b & (buckets - 1)] as f64;
+                        }
+                    }
+                }
+                w
+            })
+            .collect();
+        let sum: f64 = work.iter().sum();
+        if sum > 0.0 {
+            work.iter_mut().for_each(|w| *w /= sum);
+        } else {
+            work.fill(1.0 / pieces.len().max(1) as f64);
+        }
+        work
+    }
+
+    /// Returns, for every set t of cut bits, the counted codes (weight slots not 0) whose bucket
+    /// is a subset of t: the codes a stored bucket s meets are those of `!s`.
+    fn compatible_codes(&self) -> Vec<u64> {
+        let k = self.cut.count_ones();
+        let mut compat: Vec<u64> = (0..1usize << k)
+            .map(|b| {
+                (0..CLASSES)
+                    .filter(|&slot| self.run_weights[slot] != 0)
+                    .map(|slot| {
+                        (self.query_starts[b * CLASSES + slot + 1] - self.query_starts[b * CLASSES + slot])
+                            as u64
+                    })
+                    .sum()
+            })
+            .collect();
+        subset_sums(&mut compat, k);
+        compat
+    }
+
+    /// Returns the sum [`Matcher::count_coded`] returns, against the blocks of the piece built
+    /// last, in `parts` parts (see [`Matcher::count_in_place`]; `progress` counts the parts done
+    /// over every piece, and this piece stands for `scale` of the work).
     fn count_stored(
         &mut self,
         level: Level,
         codes: &[u64],
-        weights: [u32; 4],
         parts: usize,
         scale: f64,
         progress: &mut Parts,
         after: &mut dyn FnMut(Parts) -> ControlFlow<()>,
     ) -> Option<u64> {
-        if codes.is_empty() || (self.block_weights.is_empty() && self.tail.is_empty()) {
-            progress.done += parts;
-            progress.share = (progress.share + scale).min(1.0);
-            return Some(0);
-        }
-        let t0 = Instant::now();
-        let mut prepared = std::mem::take(&mut self.queries);
-        self.sort_codes(level, codes, weights, &mut prepared);
-        self.stats.sort_s += t0.elapsed().as_secs_f64();
-        self.stats.queries += codes.len() as u64;
         let (work, visits) = self.part_work(level, parts);
         let mut total = 0;
         let mut stopped = progress.done == 0 && after(*progress).is_break();
@@ -214,7 +243,7 @@ impl Matcher {
                 break;
             }
             let t0 = Instant::now();
-            let (sum, ones) = count_sorted(level, self, &prepared, part, parts);
+            let (sum, ones) = count_sorted(level, self, codes, part, parts);
             self.stats.match_s += t0.elapsed().as_secs_f64();
             (self.stats.block_codes, self.stats.raw_pairs) =
                 (self.stats.block_codes + blocks as u128, self.stats.raw_pairs + raw as u128);
@@ -224,18 +253,18 @@ impl Matcher {
             progress.share = (progress.share + w * scale).min(1.0);
             stopped = after(*progress).is_break();
         }
-        self.queries = prepared;
         (!stopped).then_some(total)
     }
 
-    /// Stores `classes` as [`Matcher::build`] does, counting its time and sizes in the stats.
-    fn build_timed(&mut self, level: Level, classes: &[(&[u64], u32)], queries: &[u64]) {
+    /// Builds `piece` of the prepared `stored` side ([`Matcher::build_piece`]), counting its
+    /// time and sizes in the stats.
+    fn build_timed(&mut self, level: Level, stored: &[u64], piece: &Piece) {
         let t0 = Instant::now();
-        self.build(level, classes, queries);
+        self.build_piece(level, stored, piece);
         let stats = &mut self.stats;
         stats.build_s += t0.elapsed().as_secs_f64();
         stats.builds += 1;
-        stats.stored += classes.iter().map(|c| c.0.len() as u64).sum::<u64>();
+        stats.stored += piece.masks as u64;
         stats.cuts += u64::from(self.cut.count_ones());
         stats.blocks += self.block_weights.len() as u64;
         stats.chunks += self.chunks as u64;
@@ -249,22 +278,9 @@ impl Matcher {
     /// chunk and [`Costs::per_query`] each; a raw tail mask costs [`Costs::per_raw`] per query.
     /// Also returns each part's (block, code) visits and raw (tail mask, code) tests.
     fn part_work(&self, level: Level, parts: usize) -> (Vec<f64>, Vec<(u64, u64)>) {
-        let k = self.cut.count_ones();
-        let buckets = 1usize << k;
-        let all = buckets - 1;
-        // compat[t]: the counted queries (weight slots not 0) whose bucket is a subset of t.
-        let mut compat: Vec<u64> = (0..buckets)
-            .map(|b| {
-                (0..CLASSES)
-                    .filter(|&slot| self.run_weights[slot] != 0)
-                    .map(|slot| {
-                        (self.query_starts[b * CLASSES + slot + 1] - self.query_starts[b * CLASSES + slot])
-                            as u64
-                    })
-                    .sum()
-            })
-            .collect();
-        subset_sums(&mut compat, k);
+        let all = (1usize << self.cut.count_ones()) - 1;
+        // compat[t]: the counted queries whose bucket is a subset of t.
+        let compat = self.compatible_codes();
         let costs = Costs::of(level);
         let per_query = (self.chunks as u64 * costs.row(self.bits_per_chunk) + costs.per_query) as f64;
         let mut work = vec![0.0; parts];

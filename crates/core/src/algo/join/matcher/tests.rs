@@ -1,5 +1,4 @@
-use super::codes::{CLASS, partition_classes, squeeze_all, squeeze_with};
-use super::types::WORDS;
+use super::codes::{CLASS, SCATTER_MAX, sort_in_place, squeeze_all, squeeze_with};
 use super::*;
 use crate::algo::join::bits::low_mask;
 
@@ -76,7 +75,10 @@ fn the_sieve_counts_like_the_naive_test() {
                 m.chunk_bits = Some(4 + cuts.unwrap_or(0) % 5);
                 assert_eq!(m.count(level, &classes, &queries), want, "{level:?} {bits} {cuts:?}");
                 if let Some(k) = cuts {
-                    assert_eq!(m.cut_bits(), k, "{bits} bits: every forced cut bit separates pairs");
+                    // Up to 10 bits every forced cut bit separates sampled pairs; past that the
+                    // sample of the sparse 20-bit masks may run out of pairs to separate.
+                    let got = m.cut_bits();
+                    assert!(got == k || (k > 10 && got >= 10 && got < k), "{bits} bits: {got} of {k} cut bits");
                 }
             }
             m.cuts = None;
@@ -95,22 +97,28 @@ fn parts_and_pieces_count_like_one_pass() {
     let masks: Vec<u64> = (0..40 * BLOCK + 300).map(|_| rng.mask(36, 0b1000)).collect();
     let codes: Vec<u64> = (0..2000).map(|i| rng.mask(36, 0) | (i % 3) << 62).collect();
     let classes: [(&[u64], u32); 2] = [(&masks[..30 * BLOCK], 1), (&masks[30 * BLOCK..], 3)];
+    let lens = [(30 * BLOCK, 1), (10 * BLOCK + 300, 3)];
     let weights = [1, 2, 5, 0];
     for level in Level::available() {
-        for (cuts, pieces) in [(Some(0), None), (None, None), (None, Some(9 * BLOCK + 17))] {
-            (m.cuts, m.max_stored, m.max_queries) = (cuts, pieces, None);
+        for (cuts, pieces) in [(Some(0), None), (None, None), (Some(4), Some(9 * BLOCK + 17)), (None, Some(1))] {
+            (m.cuts, m.max_stored) = (cuts, pieces);
             let want = m.count_coded(level, &classes, &codes, weights);
+            assert_eq!(want, naive_count(&classes, &decode(&codes, weights)), "{level:?} {cuts:?} {pieces:?}");
             for max_parts in [1, 2, 64] {
                 let mut seen = Vec::new();
-                let got = m.count_coded_in_parts(level, &classes, &codes, weights, max_parts, &mut |p| {
+                let (mut stored, mut queries) = (masks.clone(), codes.clone());
+                let got = m.count_in_place(level, &mut stored, &lens, &mut queries, weights, max_parts, &mut |p| {
                     seen.push(p);
                     ControlFlow::Continue(())
                 });
                 assert_eq!(got, Some(want), "{level:?} {cuts:?} {pieces:?} {max_parts}");
-                // One piece of 40 blocks and more: 2 parts of 16 blocks or more; pieces of
-                // 9 blocks (4 of the first class, 2 of the second): one part each.
                 let total = seen[0].total;
-                assert_eq!(total, if pieces.is_some() { 6 } else { max_parts.min(2) }, "{seen:?}");
+                if pieces.is_none() {
+                    // One piece of 40 blocks and more: 2 parts of 16 blocks or more.
+                    assert_eq!(total, max_parts.min(2), "{seen:?}");
+                } else {
+                    assert!(total > 2, "{cuts:?} {pieces:?}: {seen:?}");
+                }
                 // Once with 0 when the first piece is stored, then 1..=total.
                 let done: Vec<usize> = seen.iter().map(|p| p.done).collect();
                 assert_eq!(done, (0..=total).collect::<Vec<_>>(), "{level:?} {max_parts}");
@@ -118,24 +126,70 @@ fn parts_and_pieces_count_like_one_pass() {
                 assert!(seen.windows(2).all(|w| w[0].share <= w[1].share), "{seen:?}");
                 assert!(seen[0].share == 0.0 && (seen[total].share - 1.0).abs() < 1e-9, "{seen:?}");
             }
-            // 64 parts at most, 16 blocks at least: 40 blocks make 2 parts per piece.
+            // A break after the first part stops the count.
             let mut last = Parts { done: 0, total: 0, share: 0.0 };
-            let stopped = m.count_coded_in_parts(level, &classes, &codes, weights, 64, &mut |p| {
+            let (mut stored, mut queries) = (masks.clone(), codes.clone());
+            let stopped = m.count_in_place(level, &mut stored, &lens, &mut queries, weights, 64, &mut |p| {
                 last = p;
                 if p.done == 1 { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
             });
             assert_eq!((stopped, last.done), (None, 1));
-            // Codes in batches too: 3 batches of 700, 700 and 600.
-            m.max_queries = Some(700);
-            let mut seen = Vec::new();
-            let got = m.count_coded_in_parts(level, &classes, &codes, weights, 64, &mut |p| {
-                seen.push(p);
-                ControlFlow::Continue(())
-            });
-            assert_eq!(got, Some(want), "{level:?} {cuts:?} {pieces:?} in batches");
-            let total = seen[0].total;
-            assert_eq!(total, if pieces.is_some() { 18 } else { 6 }, "{seen:?}");
-            assert!((seen[total].share - 1.0).abs() < 1e-9, "{seen:?}");
+        }
+    }
+}
+
+/// The (mask, weight) queries of `codes` under the weight table `weights` (weight 0 dropped).
+fn decode(codes: &[u64], weights: [u32; 4]) -> Vec<Query> {
+    codes.iter().map(|&c| (c & !CLASS, weights[(c >> 62) as usize])).filter(|q| q.1 != 0).collect()
+}
+
+/// The in-place sort puts every value in its key's run, keeps the multiset and carries the
+/// index along, for keys from the index and from the value, with empty runs and one run.
+#[test]
+fn the_in_place_sort_sorts_by_key() {
+    let mut rng = Rng(2024);
+    let mut next = Vec::new();
+    let mut buffer = Vec::new();
+    // Both ways: through the buffer, and in place past SCATTER_MAX.
+    for (len, keys) in [(0, 1), (1, 1), (100, 1), (1000, 7), (5000, 64), (300, 1024), (SCATTER_MAX + 3, 1000), (SCATTER_MAX + 9, 300), (SCATTER_MAX + 1, 1 << 18)] {
+        let values: Vec<u64> = (0..len).map(|_| rng.next()).collect();
+        let index: Vec<u16> = (0..len).map(|_| (rng.next() % keys as u64) as u16).collect();
+        for by_index in [true, false] {
+            let key = |b: u16, v: u64| if by_index { b as usize } else { (v % keys as u64) as usize };
+            let mut starts = vec![0usize; keys + 1];
+            for i in 0..len {
+                starts[key(index[i], values[i]) + 1] += 1;
+            }
+            for k in 1..=keys {
+                starts[k] += starts[k - 1];
+            }
+            let (mut v, mut x) = (values.clone(), if by_index { index.clone() } else { Vec::new() });
+            sort_in_place(&mut v, &mut x, &starts, &mut next, &mut buffer, key);
+            if len > SCATTER_MAX {
+                for k in 0..keys {
+                    for i in starts[k]..starts[k + 1] {
+                        assert_eq!(key(if by_index { x[i] } else { 0 }, v[i]), k, "{len} {keys} {by_index}");
+                    }
+                }
+            } else {
+                // Through the buffer the index is left as it was: the keys come from a copy.
+                let mut sorted = values.iter().zip(&index).map(|(&v, &b)| (key(b, v), v)).collect::<Vec<_>>();
+                sorted.sort_by_key(|p| p.0);
+                assert_eq!(v, sorted.iter().map(|p| p.1).collect::<Vec<_>>(), "{len} {keys} {by_index}");
+                continue;
+            }
+            let mut pairs: Vec<(u64, u16)> = values.iter().copied().zip(index.iter().copied()).collect();
+            let mut got: Vec<(u64, u16)> = if by_index {
+                v.iter().copied().zip(x.iter().copied()).collect()
+            } else {
+                v.iter().map(|&v| (v, 0)).collect()
+            };
+            if !by_index {
+                pairs.iter_mut().for_each(|p| p.1 = 0);
+            }
+            pairs.sort_unstable();
+            got.sort_unstable();
+            assert_eq!(got, pairs, "{len} {keys} {by_index}");
         }
     }
 }
@@ -179,9 +233,9 @@ fn the_cost_model_sieves_large_sets_and_not_small_ones() {
     // Window-like masks at n = 22: 40 bits, dense.
     let masks: Vec<u64> = (0..40_000).map(|_| rng.next() & low_mask(40)).collect();
     let queries: Vec<u64> = (0..40_000).map(|_| rng.next() & low_mask(40)).collect();
-    m.build(level, &[(&masks, 1)], &queries);
+    m.prepare_stored(level, &mut masks.clone(), &[(masks.len(), 1)], &queries);
     assert!(m.cut_bits() >= 4, "{} cut bits for 40,000 × 40,000 pairs", m.cut_bits());
-    m.build(level, &[(&masks[..100], 1)], &queries[..100]);
+    m.prepare_stored(level, &mut masks[..100].to_vec(), &[(100, 1)], &queries[..100]);
     assert_eq!(m.cut_bits(), 0);
 }
 
@@ -249,21 +303,11 @@ fn every_level_transposes_like_the_portable_copy() {
 }
 
 #[test]
-fn every_level_partitions_and_squeezes_like_the_portable_copy() {
+fn every_level_squeezes_like_the_portable_copy() {
     let mut rng = Rng(4321);
     for len in [0, 1, 3, 4, 5, 8, 9, 17, 100] {
         let codes: Vec<u64> = (0..len).map(|_| rng.next()).collect();
         let mask = rng.next() & rng.next() & !CLASS;
-        for sets in [[0b1111, 0, 0, 0], [0b0001, 0b0110, 0b1000, 0], [0b0010, 0, 0b0101, 0]] {
-            let mut want = vec![0; len + WORDS];
-            let want_ends = partition_classes(Level::portable(), &codes, &mut want, sets);
-            for level in Level::available() {
-                let mut out = vec![0; len + WORDS];
-                let ends = partition_classes(level, &codes, &mut out, sets);
-                assert_eq!(ends, want_ends, "{level} {len} {sets:?}");
-                assert_eq!(out[..ends[3]], want[..want_ends[3]], "{level} {len} {sets:?}");
-            }
-        }
         let mut want = codes.clone();
         for x in &mut want {
             *x = crate::arch::scalar::pext(*x, mask) | (*x & CLASS);

@@ -34,6 +34,16 @@ pub(super) struct TailRun {
     pub(super) end: u32,
 }
 
+/// A piece of the stored side, whose blocks are built and matched at once: runs of groups of
+/// sibling buckets, each (class, first group, end group), `masks` masks in all.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(super) struct Piece {
+    /// The runs of groups.
+    pub(super) runs: Vec<(usize, usize, usize)>,
+    /// Its masks.
+    pub(super) masks: usize,
+}
+
 /// The stored side of a round, rebuilt for each unit (buffers are reused: no allocation
 /// once warm). Stored masks come in classes of equal weight; each block holds one class.
 #[derive(Debug, Default)]
@@ -67,23 +77,24 @@ pub struct Matcher {
     pub(super) word_buckets: Vec<[u32; WORDS]>,
     /// Remainders being packed: (bucket, start, end) in `sorted` (scratch).
     pub(super) remainders: Vec<(u32, u32, u32)>,
-    /// Start of each run of one query bucket and weight slot in `queries`
+    /// Start of each run of one query bucket and weight slot in the sorted codes
     /// (4 · 2^k + 1 entries: bucket b, slot s at 4b + s; see [`codes::slots`](super::codes::slots)).
     pub(super) query_starts: Vec<usize>,
-    pub(super) sorted: Vec<u64>,
     /// The weight of each slot of the sorted queries (see [`codes::slots`](super::codes::slots)).
     pub(super) run_weights: [u32; CLASSES],
-    /// The codes sorted by bucket only, when their classes have different weights (scratch).
-    pub(super) by_bucket: Vec<u64>,
+    /// Where each stored class's buckets start in the stored side (2^k + 1 entries a class, the
+    /// last its end), once sorted by [`Matcher::prepare_stored`].
+    pub(super) class_starts: Vec<usize>,
+    /// The weight of each stored class.
+    pub(super) class_weights: Vec<u32>,
     /// `blocks × chunks × 2^bits_per_chunk` rows.
     pub(super) tables: Vec<Bits512>,
     /// Tail masks (squeezed like the blocks' masks), bucket by bucket.
     pub(super) tail: Vec<u64>,
     /// The runs of `tail`: one per class and bucket with a short tail.
     pub(super) tail_runs: Vec<TailRun>,
-    pub(super) squeezed: Vec<u64>,
-    /// The codes being matched, squeezed and sorted by bucket (scratch).
-    pub(super) queries: Vec<u64>,
+    /// The second buffer of the sorts of short sides (scratch, see `codes::sort_in_place`).
+    pub(super) buffer: Vec<u64>,
     /// Bucket starts (scratch).
     pub(super) next: Vec<usize>,
     /// The greedy-order index of each squeezed set of cut bits (scratch of `index_buckets`).
@@ -105,14 +116,12 @@ pub struct Matcher {
     /// Forces the number of cut bits (for tests and tuning; at most [`MAX_CUTS`](super::MAX_CUTS), fewer when
     /// fewer bits separate pairs): `None` lets the cost model choose.
     pub cuts: Option<u32>,
-    /// The most masks stored at once: [`Matcher::count_coded`] stores a larger side in pieces of
-    /// this many, matching every code against each piece (its bit-sliced tables take about
-    /// 100–250 B a stored mask, the most memory a unit of n = 28 needs). `None`: all at once.
+    /// The most stored masks whose blocks are held at once: [`Matcher::count_coded`] builds a
+    /// larger stored side in pieces of whole groups of sibling buckets of about this many (one
+    /// group may hold more), each matched against the codes of the buckets it may meet; the
+    /// pieces add no matching work, only the block tables' memory is bounded (about 30–160 B a
+    /// stored mask). `None`: all at once.
     pub max_stored: Option<usize>,
-    /// The most codes matched at once: [`Matcher::count_coded`] matches more in batches of this
-    /// many, each against every stored piece (the sorted copies of the codes, about 18 B a
-    /// code, the most memory after the half-boards themselves at n = 28). `None`: all at once.
-    pub max_queries: Option<usize>,
     /// What the matcher did since the caller last reset it (for profiles).
     pub stats: MatchStats,
 }
