@@ -45,7 +45,7 @@ fn main() {
     }
     println!(
         "n,isa,unit,east,west,builds,stored,queries,cuts_mean,chunks_mean,chunk_bits_mean,blocks,table_mib,setup_s,build_s,sort_s,\
-         match_s,share,block_codes,raw_pairs,disjoint,solutions,seconds,est_unit_s,peak_rss_mib"
+         match_s,share,block_codes,bucket_pairs,disjoint,solutions,seconds,est_unit_s,peak_rss_mib"
     );
     for _ in 0..units {
         // xorshift64*: a uniform unit index.
@@ -78,7 +78,7 @@ fn main() {
             m.match_s,
             p.share,
             m.block_codes,
-            m.raw_pairs,
+            m.bucket_pairs,
             m.disjoint,
             p.solutions.map_or(String::from("-"), |s| s.to_string()),
             p.seconds,

@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use super::bits::{low_mask, reverse};
 use super::half::{FLAG_NORTH_U, FLAG_SOUTH_V, Geometry, HalfScratch, Side, window_codes};
-use super::matcher::{Matcher, Parts};
+use super::matcher::{Matcher, Parts, Sides};
 use super::quarter::{self, QuarterTable};
 use super::start::Start;
 use crate::Tally;
@@ -157,21 +157,23 @@ impl JoinPlan {
 
     /// Matches the `sides` prepared in `s`: the weighted count times the unit's outer weight,
     /// and the halves enumerated; `None` if `steps` stopped it.
-    fn count_sides(&self, sides: &Sides, s: &mut Scratch, steps: Steps<'_>) -> Option<(u128, u64)> {
-        if sides.codes == 0 {
-            return Some((0, sides.halves));
+    fn count_sides(&self, halves: &Halves, s: &mut Scratch, steps: Steps<'_>) -> Option<(u128, u64)> {
+        if halves.codes == 0 {
+            return Some((0, halves.halves));
         }
         let Scratch { east, west_raw, matcher, .. } = s;
-        let (stored, codes) = if sides.west_stored { (west_raw, east) } else { (east, west_raw) };
-        let classes = &sides.classes[..sides.class_count];
+        let (stored, codes) = if halves.west_stored { (west_raw, east) } else { (east, west_raw) };
+        let classes = &halves.classes[..halves.class_count];
         let len = classes.iter().map(|c| c.0).sum::<usize>();
-        let matched = count(matcher, self.level, &mut stored[..len], classes, &mut codes[..sides.codes], sides.weights, steps)?;
-        Some((u128::from(sides.outer) * u128::from(matched), sides.halves))
+        let sides =
+            Sides { stored: &mut stored[..len], classes, codes: &mut codes[..halves.codes], weights: halves.weights };
+        let matched = count(matcher, self.level, sides, steps)?;
+        Some((u128::from(halves.outer) * u128::from(matched), halves.halves))
     }
 
     /// Enumerates the sides of one even or centre unit into `s`: the east halves and the west
     /// halves (by weight class); the smaller side is the stored one.
-    pub(super) fn sides(&self, kind: Kind, rows: u64, s: &mut Scratch) -> Sides {
+    pub(super) fn sides(&self, kind: Kind, rows: u64, s: &mut Scratch) -> Halves {
         let g = &self.g;
         let n = g.n;
         let start = kind_start(kind);
@@ -200,7 +202,7 @@ impl JoinPlan {
         let e_end = window_codes(table, g, Side::East, rows, cols, east_u, east_v, false, half, east, 0);
         if e_end == 0 {
             *setup = (t0.elapsed().as_secs_f64(), 0, 0);
-            return Sides::empty();
+            return Halves::empty();
         }
         let w_end = window_codes(
             table,
@@ -226,13 +228,13 @@ impl JoinPlan {
         if e_end <= w_end {
             // The matcher drops the west halves of weight 0 (plain = 0: no long-diagonal queen).
             let classes = [(e_end, 1), (0, 0), (0, 0)];
-            Sides { west_stored: false, classes, class_count: 1, codes: w_end, weights, outer, halves }
+            Halves { west_stored: false, classes, class_count: 1, codes: w_end, weights, outer, halves }
         } else {
             // The west halves grouped by weight in place (1, 2, 4; weight 0 dropped), flags
             // cleared: no second copy of the stored side (up to 10^8 halves at n = 28).
             let ends = group_by_weight(&mut west_raw[..w_end], weights);
             let classes = [(ends[0], 1), (ends[1] - ends[0], 2), (ends[2] - ends[1], 4)];
-            Sides { west_stored: true, classes, class_count: 3, codes: e_end, weights: [1; 4], outer, halves }
+            Halves { west_stored: true, classes, class_count: 3, codes: e_end, weights: [1; 4], outer, halves }
         }
     }
 
@@ -241,7 +243,7 @@ impl JoinPlan {
     /// halves avoid the column queen and are enumerated once; the row queen's two diagonals are
     /// window diagonals (a < h), so each west half carries them and the matcher drops the east
     /// halves that meet them. The smaller side is the stored one, of weight 8.
-    pub(super) fn axis_sides(&self, b: u32, rows: u64, a_range: std::ops::Range<u32>, s: &mut Scratch) -> Sides {
+    pub(super) fn axis_sides(&self, b: u32, rows: u64, a_range: std::ops::Range<u32>, s: &mut Scratch) -> Halves {
         let g = &self.g;
         let (n, h) = (g.n, g.h);
         let free = Start::Axis { a: 1, b }.free_rows(g);
@@ -254,7 +256,7 @@ impl JoinPlan {
             window_codes(table, g, Side::East, rows, low_mask(h) as u32, col_u, col_v, false, half, east, 0);
         if e_end == 0 {
             *setup = (t0.elapsed().as_secs_f64(), 0, 0);
-            return Sides::empty();
+            return Halves::empty();
         }
         // Every middle-row queen's west halves go into one set, each carrying the queen's two
         // window diagonals; the count is symmetric, so the smaller of the two sets is stored.
@@ -286,7 +288,7 @@ impl JoinPlan {
         let west_stored = e_end > w_end;
         let (stored, codes) = if west_stored { (w_end, e_end) } else { (e_end, w_end) };
         let classes = [(stored, 8), (0, 0), (0, 0)];
-        Sides { west_stored, classes, class_count: 1, codes, weights: [1; 4], outer: 1, halves }
+        Halves { west_stored, classes, class_count: 1, codes, weights: [1; 4], outer: 1, halves }
     }
 }
 
@@ -294,7 +296,7 @@ impl JoinPlan {
 /// side's classes (masks and weight, one after the other from the start of its buffer) and the
 /// codes (the start of the other buffer), their weights, and what multiplies the count.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Sides {
+pub(super) struct Halves {
     /// The west halves are the stored side (else the east halves).
     pub(super) west_stored: bool,
     /// The stored classes, the first `class_count` of them.
@@ -310,10 +312,10 @@ pub(super) struct Sides {
     pub(super) halves: u64,
 }
 
-impl Sides {
+impl Halves {
     /// No halves on the east side: nothing to count.
-    fn empty() -> Sides {
-        Sides { west_stored: false, classes: [(0, 0); 3], class_count: 0, codes: 0, weights: [0; 4], outer: 0, halves: 0 }
+    fn empty() -> Halves {
+        Halves { west_stored: false, classes: [(0, 0); 3], class_count: 0, codes: 0, weights: [0; 4], outer: 0, halves: 0 }
     }
 }
 
@@ -370,20 +372,12 @@ type Steps<'a> = Option<&'a mut dyn FnMut(Parts) -> ControlFlow<()>>;
 /// The most parts a unit's matcher runs in when solved in steps.
 pub const MAX_PARTS: usize = 64;
 
-/// Returns what [`Matcher::count_in_place`] returns, in parts through `steps` when given (`None`
-/// if it stopped the count).
-fn count(
-    matcher: &mut Matcher,
-    level: Level,
-    stored: &mut [u64],
-    classes: &[(usize, u32)],
-    codes: &mut [u64],
-    weights: [u32; 4],
-    steps: Steps<'_>,
-) -> Option<u64> {
+/// Returns what [`Matcher::count_in_place`] returns for `sides`, in parts through `steps` when
+/// given (`None` if it stopped the count).
+fn count(matcher: &mut Matcher, level: Level, sides: Sides<'_>, steps: Steps<'_>) -> Option<u64> {
     match steps {
-        None => matcher.count_in_place(level, stored, classes, codes, weights, 1, &mut |_| ControlFlow::Continue(())),
-        Some(after) => matcher.count_in_place(level, stored, classes, codes, weights, MAX_PARTS, after),
+        None => matcher.count_in_place(level, sides, 1, &mut |_| ControlFlow::Continue(())),
+        Some(after) => matcher.count_in_place(level, sides, MAX_PARTS, after),
     }
 }
 

@@ -3,7 +3,7 @@
 //! ([`slots`]) in one counting sort ([`sort_in_place`], which the stored side's sort uses too),
 //! then squeezed like the stored masks ([`squeeze_all`]).
 
-use super::types::{CLASSES, Matcher};
+use super::types::{CLASSES, Matcher, SortScratch};
 use crate::arch::scalar::Squeeze;
 use crate::arch::{Level, Simd, multiversion};
 
@@ -52,57 +52,48 @@ impl Matcher {
         for i in 1..starts.len() {
             starts[i] += starts[i - 1];
         }
-        sort_in_place(codes, &mut index, &starts, &mut self.next, &mut self.buffer, key);
+        sort_in_place(codes, &mut index, &starts, &mut self.sorts, key);
         squeeze_all(level, codes, occupied, 0);
         self.query_starts = starts;
         self.query_index = index;
     }
 }
 
-/// The longest run of values [`sort_in_place`] sorts through a second buffer (32 MiB): a
-/// scatter keeps many loads in flight, where the cycles of swaps of the in-place sort wait on
-/// each other (measured: the sort of the codes 3–4× slower in place at n = 22–25).
-pub(super) const SCATTER_MAX: usize = 1 << 22;
-
 /// Sorts `values` by `key(index[i], values[i])` (`index[i]` is 0 when `index` is empty), given
-/// where each key's run starts (`starts`: keys + 1 entries, the last the length). Up to
-/// [`SCATTER_MAX`] values, a counting sort's scatter into `buffer` and a copy back (`index` is
-/// left as it was); beyond, in place, with `index` permuted along: an American flag sort, in
-/// which each value displaced from a run is carried to the next free place of its own key's run
-/// until the value that belongs at the start is found, so no second buffer is needed (a side
-/// of n = 28 holds 10^8 masks). `next` and `buffer` are scratch. Linear time either way.
+/// where each key's run starts (`starts`: keys + 1 entries, the last the length; keys below
+/// 2^18). Up to [`SCATTER_MAX`] values through a second buffer (`index` is then left as it
+/// was): one scatter of a counting sort for up to 2^[`FLAG_BITS`] keys, else two (by the low
+/// half of the key's bits, then by the high half: a scatter into many more places at once
+/// missed the caches at every store). Beyond, in place, with `index` permuted along: an
+/// American flag sort by the key's high bits (each value displaced from a run carried to the
+/// next free place of its own key's run until the value that belongs at the start is found),
+/// then each run of those by the rest, so no buffer of the whole is needed (a side of n = 28
+/// holds 10^8 masks). Linear time.
 pub(super) fn sort_in_place(
     values: &mut [u64],
     index: &mut [u16],
     starts: &[usize],
-    next: &mut Vec<usize>,
-    buffer: &mut Vec<u64>,
-    key: impl Fn(u16, u64) -> usize,
+    scratch: &mut SortScratch,
+    key: impl Fn(u16, u64) -> usize + Copy,
 ) {
     let keys = starts.len() - 1;
     debug_assert_eq!(starts[keys], values.len());
-    let indexed = !index.is_empty();
-    if values.len() <= SCATTER_MAX {
-        next.clear();
-        next.extend_from_slice(&starts[..keys]);
-        buffer.resize(values.len(), 0);
-        scatter(values, index, next, buffer, key);
-        values.copy_from_slice(buffer);
+    if values.len() <= scratch.scatter_max {
+        sort_buffered(values, index, starts, scratch, key);
         return;
     }
-    // In place, by at most 2^FLAG_BITS keys a pass: the next free place of each key then stays
-    // in cache, where one pass over 2^16 keys missed it at every swap (6× slower at n = 26).
     let bits = usize::BITS - (keys.max(2) - 1).leading_zeros();
     let shift = bits.saturating_sub(FLAG_BITS);
     if shift == 0 {
-        flag_pass(values, index, starts, next, key);
+        flag_pass(values, index, starts, &mut scratch.next, key);
         return;
     }
     // First by the high bits of the key (the runs of one value of them are runs of keys),
     // then each such run by the rest.
     let groups = ((keys - 1) >> shift) + 1;
     let group_starts: Vec<usize> = (0..=groups).map(|g| starts[(g << shift).min(keys)]).collect();
-    flag_pass(values, index, &group_starts, next, |b, v| key(b, v) >> shift);
+    flag_pass(values, index, &group_starts, &mut scratch.next, move |b, v| key(b, v) >> shift);
+    let indexed = !index.is_empty();
     let mut sub = Vec::with_capacity((1 << shift) + 1);
     for g in 0..groups {
         let (lo, hi) = (g << shift, ((g + 1) << shift).min(keys));
@@ -110,11 +101,72 @@ pub(super) fn sort_in_place(
         sub.clear();
         sub.extend(starts[lo..=hi].iter().map(|s| s - from));
         let index = if indexed { &mut index[from..to] } else { &mut [][..] };
-        flag_pass(&mut values[from..to], index, &sub, next, |b, v| key(b, v) - lo);
+        let key = move |b, v| key(b, v) - lo;
+        // At most 2^FLAG_BITS keys a run (keys below 2^18).
+        if to - from <= scratch.scatter_max {
+            sort_buffered(&mut values[from..to], index, &sub, scratch, key);
+        } else {
+            flag_pass(&mut values[from..to], index, &sub, &mut scratch.next, key);
+        }
     }
 }
 
-/// The most key bits one pass of the in-place sort takes (512 keys).
+/// [`sort_in_place`] through a second buffer: one scatter for up to 2^[`FLAG_BITS`] keys, else
+/// a least-significant-digit radix sort in two scatters over the keys computed once.
+fn sort_buffered(
+    values: &mut [u64],
+    index: &[u16],
+    starts: &[usize],
+    scratch: &mut SortScratch,
+    key: impl Fn(u16, u64) -> usize,
+) {
+    let keys = starts.len() - 1;
+    let bits = usize::BITS - (keys.max(2) - 1).leading_zeros();
+    let SortScratch { next, buffer, keys: k1, keys2: k2, .. } = scratch;
+    buffer.resize(values.len(), 0);
+    if bits <= FLAG_BITS {
+        next.clear();
+        next.extend_from_slice(&starts[..keys]);
+        scatter(values, index, next, buffer, key);
+        values.copy_from_slice(buffer);
+        return;
+    }
+    let low = bits / 2;
+    let low_mask = (1u32 << low) - 1;
+    k1.clear();
+    if index.is_empty() {
+        k1.extend(values.iter().map(|&v| key(0, v) as u32));
+    } else {
+        k1.extend(index.iter().zip(values.iter()).map(|(&b, &v)| key(b, v) as u32));
+    }
+    k2.resize(values.len(), 0);
+    // By the low digit into the buffers (stable)...
+    next.clear();
+    next.resize(1 << low, 0);
+    for &k in k1.iter() {
+        next[(k & low_mask) as usize] += 1;
+    }
+    let mut sum = 0;
+    for n in next.iter_mut() {
+        (*n, sum) = (sum, sum + *n);
+    }
+    for (&k, &v) in k1.iter().zip(values.iter()) {
+        let at = &mut next[(k & low_mask) as usize];
+        buffer[*at] = v;
+        k2[*at] = k;
+        *at += 1;
+    }
+    // ...then by the high digit back (stable): sorted by the whole key.
+    next.clear();
+    next.extend((0..=((keys - 1) >> low)).map(|h| starts[h << low]));
+    for (&k, &v) in k2.iter().zip(buffer.iter()) {
+        let at = &mut next[(k >> low) as usize];
+        values[*at] = v;
+        *at += 1;
+    }
+}
+
+/// The most key bits one pass of a sort takes (512 keys).
 const FLAG_BITS: u32 = 9;
 
 /// One pass of the in-place sort of [`sort_in_place`]: `key` below `starts.len() − 1`.

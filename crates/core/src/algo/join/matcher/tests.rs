@@ -1,4 +1,6 @@
-use super::codes::{CLASS, SCATTER_MAX, sort_in_place, squeeze_all, squeeze_with};
+use super::codes::{CLASS, sort_in_place, squeeze_all, squeeze_with};
+use super::types::SortScratch;
+use super::sieve::cut_count;
 use super::*;
 use crate::algo::join::bits::low_mask;
 
@@ -27,17 +29,7 @@ fn bit_sliced_counts_equal_naive_counts() {
         m.chunk_bits = chunk_bits;
         for bits in [6, 17, 34, 42] {
             for holes in [0u64, 0b1001_0000_0100, (1 << (bits / 2)) | 1] {
-                for len in [
-                    0,
-                    1,
-                    TAIL - 1,
-                    TAIL,
-                    BLOCK - 1,
-                    BLOCK,
-                    BLOCK + 1,
-                    2 * BLOCK + TAIL + 3,
-                    SIEVE_FROM + 777,
-                ] {
+                for len in [0, 1, 11, 64, 65, BLOCK - 1, BLOCK, BLOCK + 1, 2 * BLOCK + 15, SIEVE_FROM + 777] {
                     let masks: Vec<u64> = (0..len).map(|_| rng.mask(bits, holes)).collect();
                     let more: Vec<u64> = (0..len / 3).map(|_| rng.mask(bits, holes)).collect();
                     let queries: Vec<Query> =
@@ -86,50 +78,53 @@ fn the_sieve_counts_like_the_naive_test() {
     }
 }
 
-/// Matching in parts (and in stored pieces) adds up to the one-part count at every level,
-/// with and without the sieve; the callback sees every part once, in order, and a break
-/// stops the count at once.
+/// Matching in parts (and in pieces of huge buckets) adds up to the one-part count at every
+/// level, with and without the sieve; the callback sees every part once, in order, with shares
+/// rising to 1, and a break stops the count at once.
 #[test]
 fn parts_and_pieces_count_like_one_pass() {
     let mut rng = Rng(7);
     let mut m = Matcher::new();
-    // 40 blocks and a remainder: 2 parts of 16 blocks or more; two classes.
+    // 40 blocks and a remainder; two classes.
     let masks: Vec<u64> = (0..40 * BLOCK + 300).map(|_| rng.mask(36, 0b1000)).collect();
-    let codes: Vec<u64> = (0..2000).map(|i| rng.mask(36, 0) | (i % 3) << 62).collect();
+    let codes: Vec<u64> = (0..20_000).map(|i| rng.mask(36, 0) | (i % 3) << 62).collect();
     let classes: [(&[u64], u32); 2] = [(&masks[..30 * BLOCK], 1), (&masks[30 * BLOCK..], 3)];
     let lens = [(30 * BLOCK, 1), (10 * BLOCK + 300, 3)];
     let weights = [1, 2, 5, 0];
+    let want = naive_count(&classes, &decode(&codes, weights));
     for level in Level::available() {
-        for (cuts, pieces) in [(Some(0), None), (None, None), (Some(4), Some(9 * BLOCK + 17)), (None, Some(1))] {
+        for (cuts, pieces) in [(Some(0), None), (None, None), (Some(4), Some(3 * BLOCK + 17)), (None, Some(1))] {
             (m.cuts, m.max_stored) = (cuts, pieces);
-            let want = m.count_coded(level, &classes, &codes, weights);
-            assert_eq!(want, naive_count(&classes, &decode(&codes, weights)), "{level:?} {cuts:?} {pieces:?}");
+            assert_eq!(m.count_coded(level, &classes, &codes, weights), want, "{level:?} {cuts:?} {pieces:?}");
             for max_parts in [1, 2, 64] {
                 let mut seen = Vec::new();
                 let (mut stored, mut queries) = (masks.clone(), codes.clone());
-                let got = m.count_in_place(level, &mut stored, &lens, &mut queries, weights, max_parts, &mut |p| {
+                let sides = Sides { stored: &mut stored, classes: &lens, codes: &mut queries, weights };
+                let got = m.count_in_place(level, sides, max_parts, &mut |p| {
                     seen.push(p);
                     ControlFlow::Continue(())
                 });
                 assert_eq!(got, Some(want), "{level:?} {cuts:?} {pieces:?} {max_parts}");
                 let total = seen[0].total;
-                if pieces.is_none() {
-                    // One piece of 40 blocks and more: 2 parts of 16 blocks or more.
-                    assert_eq!(total, max_parts.min(2), "{seen:?}");
-                } else {
-                    assert!(total > 2, "{cuts:?} {pieces:?}: {seen:?}");
+                assert!(total >= 1 && total <= max_parts, "{seen:?}");
+                if max_parts == 2 {
+                    assert_eq!(total, 2, "40 blocks and more make two parts of 16: {seen:?}");
                 }
-                // Once with 0 when the first piece is stored, then 1..=total.
+                // Once with 0 when both sides are sorted, then 1..=total.
                 let done: Vec<usize> = seen.iter().map(|p| p.done).collect();
                 assert_eq!(done, (0..=total).collect::<Vec<_>>(), "{level:?} {max_parts}");
-                // The modelled shares rise from 0 to 1.
+                // The shares rise from 0 to 1, each part near its 1/total.
                 assert!(seen.windows(2).all(|w| w[0].share <= w[1].share), "{seen:?}");
                 assert!(seen[0].share == 0.0 && (seen[total].share - 1.0).abs() < 1e-9, "{seen:?}");
+                for p in &seen[1..total] {
+                    assert!(p.share >= p.done as f64 / total as f64, "{seen:?}");
+                }
             }
             // A break after the first part stops the count.
             let mut last = Parts { done: 0, total: 0, share: 0.0 };
             let (mut stored, mut queries) = (masks.clone(), codes.clone());
-            let stopped = m.count_in_place(level, &mut stored, &lens, &mut queries, weights, 64, &mut |p| {
+            let sides = Sides { stored: &mut stored, classes: &lens, codes: &mut queries, weights };
+            let stopped = m.count_in_place(level, sides, 64, &mut |p| {
                 last = p;
                 if p.done == 1 { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
             });
@@ -143,60 +138,66 @@ fn decode(codes: &[u64], weights: [u32; 4]) -> Vec<Query> {
     codes.iter().map(|&c| (c & !CLASS, weights[(c >> 62) as usize])).filter(|q| q.1 != 0).collect()
 }
 
-/// The in-place sort puts every value in its key's run, keeps the multiset and carries the
-/// index along, for keys from the index and from the value, with empty runs and one run.
+/// The sort puts every value in its key's run and keeps the multiset, for keys from the index
+/// (here a function of the value, since the index is not kept in order) and from the value,
+/// with empty runs and one run; through the buffer in one scatter and in two, and in place past
+/// SCATTER_MAX; the buffered sorts are stable.
 #[test]
-fn the_in_place_sort_sorts_by_key() {
+fn the_sort_sorts_by_key() {
     let mut rng = Rng(2024);
-    let mut next = Vec::new();
-    let mut buffer = Vec::new();
-    // Both ways: through the buffer, and in place past SCATTER_MAX.
-    for (len, keys) in [(0, 1), (1, 1), (100, 1), (1000, 7), (5000, 64), (300, 1024), (SCATTER_MAX + 3, 1000), (SCATTER_MAX + 9, 300), (SCATTER_MAX + 1, 1 << 18)] {
+    // In place past 3,000 values (SCATTER_MAX in a count), and through the buffers for the
+    // runs of the high bits' keys up to that.
+    let mut scratch = SortScratch { scatter_max: 3000, ..SortScratch::default() };
+    let big = scratch.scatter_max;
+    for (len, keys) in [
+        (0, 1),
+        (1, 1),
+        (100, 1),
+        (1000, 7),
+        (5000, 64),
+        (300, 1024),
+        (5000, 1 << 16),
+        (big + 3, 1000),
+        (big + 9, 300),
+        (big + 1, 1 << 16),
+        (200_000, 1 << 16),
+        (200_000, 1 << 18),
+    ] {
         let values: Vec<u64> = (0..len).map(|_| rng.next()).collect();
-        let index: Vec<u16> = (0..len).map(|_| (rng.next() % keys as u64) as u16).collect();
+        let bucket = |v: u64| (v.rotate_left(17) % keys as u64) as u16;
+        let index: Vec<u16> = values.iter().map(|&v| bucket(v)).collect();
         for by_index in [true, false] {
-            let key = |b: u16, v: u64| if by_index { b as usize } else { (v % keys as u64) as usize };
+            let key = move |b: u16, v: u64| if by_index { b as usize } else { (v % keys as u64) as usize };
+            let of = |v: u64| key(bucket(v), v);
             let mut starts = vec![0usize; keys + 1];
-            for i in 0..len {
-                starts[key(index[i], values[i]) + 1] += 1;
+            for &v in &values {
+                starts[of(v) + 1] += 1;
             }
             for k in 1..=keys {
                 starts[k] += starts[k - 1];
             }
             let (mut v, mut x) = (values.clone(), if by_index { index.clone() } else { Vec::new() });
-            sort_in_place(&mut v, &mut x, &starts, &mut next, &mut buffer, key);
-            if len > SCATTER_MAX {
-                for k in 0..keys {
-                    for i in starts[k]..starts[k + 1] {
-                        assert_eq!(key(if by_index { x[i] } else { 0 }, v[i]), k, "{len} {keys} {by_index}");
-                    }
+            sort_in_place(&mut v, &mut x, &starts, &mut scratch, key);
+            for k in 0..keys {
+                for &x in &v[starts[k]..starts[k + 1]] {
+                    assert_eq!(of(x), k, "{len} {keys} {by_index}");
                 }
-            } else {
-                // Through the buffer the index is left as it was: the keys come from a copy.
-                let mut sorted = values.iter().zip(&index).map(|(&v, &b)| (key(b, v), v)).collect::<Vec<_>>();
-                sorted.sort_by_key(|p| p.0);
-                assert_eq!(v, sorted.iter().map(|p| p.1).collect::<Vec<_>>(), "{len} {keys} {by_index}");
-                continue;
             }
-            let mut pairs: Vec<(u64, u16)> = values.iter().copied().zip(index.iter().copied()).collect();
-            let mut got: Vec<(u64, u16)> = if by_index {
-                v.iter().copied().zip(x.iter().copied()).collect()
+            let mut want = values.clone();
+            if len <= big {
+                want.sort_by_key(|&v| of(v));
+                assert_eq!(v, want, "{len} {keys} {by_index}: stable");
             } else {
-                v.iter().map(|&v| (v, 0)).collect()
-            };
-            if !by_index {
-                pairs.iter_mut().for_each(|p| p.1 = 0);
+                want.sort_unstable();
+                v.sort_unstable();
+                assert_eq!(v, want, "{len} {keys} {by_index}");
             }
-            pairs.sort_unstable();
-            got.sort_unstable();
-            assert_eq!(got, pairs, "{len} {keys} {by_index}");
         }
     }
 }
 
-/// Bucket sizes at the edges: empty buckets, single masks, tails just under and at the
-/// raw-tail threshold, a whole block, a block and one: every forced number of cut bits
-/// against the naive count.
+/// Bucket sizes at the edges: empty buckets, single masks, a word and one, a whole block, a
+/// block and one: every forced number of cut bits against the naive count.
 #[test]
 fn sieve_buckets_of_edge_sizes_count_like_the_naive_test() {
     let mut rng = Rng(4242);
@@ -204,7 +205,7 @@ fn sieve_buckets_of_edge_sizes_count_like_the_naive_test() {
     let mut m = Matcher::new();
     for level in Level::available() {
         for sizes in
-            [[0, 1, TAIL - 1, TAIL], [BLOCK - 1, BLOCK, BLOCK + 1, 2 * BLOCK + TAIL], [1, 0, 0, 3 * BLOCK]]
+            [[0, 1, 11, 65], [BLOCK - 1, BLOCK, BLOCK + 1, 2 * BLOCK + 12], [1, 0, 0, 3 * BLOCK]]
         {
             // Masks of bucket i (of the two top bits) carry bucket i's pattern there, so
             // the greedy cut tends to pick those bits and the buckets get these sizes.
@@ -226,16 +227,17 @@ fn sieve_buckets_of_edge_sizes_count_like_the_naive_test() {
 }
 
 #[test]
-fn the_cost_model_sieves_large_sets_and_not_small_ones() {
+fn the_sieve_cuts_large_sides_and_not_small_ones() {
     let mut rng = Rng(5);
     let mut m = Matcher::new();
     let level = Level::best();
     // Window-like masks at n = 22: 40 bits, dense.
     let masks: Vec<u64> = (0..40_000).map(|_| rng.next() & low_mask(40)).collect();
     let queries: Vec<u64> = (0..40_000).map(|_| rng.next() & low_mask(40)).collect();
-    m.prepare_stored(level, &mut masks.clone(), &[(masks.len(), 1)], &queries);
-    assert!(m.cut_bits() >= 4, "{} cut bits for 40,000 × 40,000 pairs", m.cut_bits());
-    m.prepare_stored(level, &mut masks[..100].to_vec(), &[(100, 1)], &queries[..100]);
+    m.prepare(level, &mut masks.clone(), &[(masks.len(), 1)], &mut queries.clone(), [1; 4]);
+    assert_eq!(m.cut_bits(), cut_count(40_000, 40_000), "40,000 × 40,000 pairs");
+    assert!(m.cut_bits() >= 6, "{} cut bits for 40,000 × 40,000 pairs", m.cut_bits());
+    m.prepare(level, &mut masks[..100].to_vec(), &[(100, 1)], &mut queries[..100].to_vec(), [1; 4]);
     assert_eq!(m.cut_bits(), 0);
 }
 

@@ -1,0 +1,332 @@
+//! The passes over pairs of buckets. Both sides are sorted into the 2^k buckets of the cut
+//! bits; a stored bucket s meets the code buckets t disjoint from it (t ⊆ ¬s). Each such pair is
+//! matched with one of its sides bit-sliced into blocks of 512 and the other streamed against
+//! them, whichever visits fewer (block, mask) pairs: |blocks of s| · |t| or |blocks of t| · |s|
+//! ([`stored_sliced`]). So a small bucket never pays a mostly empty block against a large one:
+//! it is streamed instead. Pass A slices each stored bucket once and streams every code run it
+//! meets that way; pass B slices each code bucket and streams the stored runs. Only one
+//! bucket's tables are held at a time (in pieces of [`Matcher::max_stored`] masks for a huge
+//! one). The work of every block is known before it runs (the lengths of its runs), which is
+//! what the progress reports count ([`Parts`]).
+
+use std::ops::ControlFlow;
+use std::time::Instant;
+
+use super::blocks::count_runs;
+use super::build::blocks_of;
+use super::types::{CLASSES, Matcher, Run};
+use super::{MIN_PART_BLOCKS, Parts};
+use crate::arch::Level;
+
+/// Per bucket: stored masks of weight other than 0, their blocks; codes of weight other than 0,
+/// their blocks (`Matcher::sizes`).
+const STORED: usize = 0;
+const STORED_BLOCKS: usize = 1;
+const CODES: usize = 2;
+const CODE_BLOCKS: usize = 3;
+
+/// Returns true if and only if the pair of a stored bucket of sizes `s` and a code bucket of
+/// sizes `t` (as in `Matcher::sizes`) is matched with the stored bucket sliced: its blocks
+/// times the codes is at most the code blocks times the stored masks.
+#[inline(always)]
+fn stored_sliced(s: &[u64; 4], t: &[u64; 4]) -> bool {
+    s[STORED_BLOCKS] * t[CODES] <= t[CODE_BLOCKS] * s[STORED]
+}
+
+/// Calls `f(sub)` for every subset of `set` (from `set` down to 0).
+#[inline(always)]
+fn for_subsets(set: usize, mut f: impl FnMut(usize)) {
+    let mut sub = set;
+    loop {
+        f(sub);
+        if sub == 0 {
+            break;
+        }
+        sub = (sub - 1) & set;
+    }
+}
+
+/// The work of the passes, from the buckets' sizes alone.
+#[derive(Clone, Copy, Debug, Default)]
+struct Work {
+    /// (Block, mask) visits in all.
+    visits: u64,
+    /// Blocks built in all.
+    blocks: u64,
+    /// Pairs of non-empty buckets.
+    pairs: u64,
+}
+
+impl Matcher {
+    /// Returns the weighted count of the prepared sides (see [`Matcher::prepare`]): pass A,
+    /// then pass B, reporting progress to `after` in `max_parts` parts at most (see
+    /// [`Matcher::count_in_place`]); `None` if `after` stopped it.
+    pub(super) fn count_pairs(
+        &mut self,
+        level: Level,
+        stored: &[u64],
+        codes: &[u64],
+        max_parts: usize,
+        after: &mut dyn FnMut(Parts) -> ControlFlow<()>,
+    ) -> Option<u64> {
+        self.bucket_sizes();
+        let work = self.work();
+        let visits_per_block = work.visits as f64 / work.blocks.max(1) as f64;
+        self.set_width(level, visits_per_block);
+        self.stats.bucket_pairs += work.pairs;
+        let parts = (work.blocks as usize / MIN_PART_BLOCKS).clamp(1, max_parts.max(1));
+        let mut progress = Progress { parts, total: work.visits, done: 0, reported: 0 };
+        if after(progress.report()).is_break() {
+            return None;
+        }
+        let buckets = self.sizes.len();
+        let full = buckets - 1;
+        let mut total = 0;
+        let mut runs = std::mem::take(&mut self.runs);
+        let mut segments = std::mem::take(&mut self.segments);
+        // Pass A: each stored bucket sliced, against the code runs it meets that way.
+        for s in 0..buckets {
+            let ss = self.sizes[s];
+            if ss[STORED] == 0 {
+                continue;
+            }
+            runs.clear();
+            for_subsets(!s & full, |t| {
+                let ts = &self.sizes[t];
+                if ts[CODES] > 0 && stored_sliced(&ss, ts) {
+                    self.code_runs(t, &mut runs);
+                }
+            });
+            if runs.is_empty() {
+                continue;
+            }
+            segments.clear();
+            self.stored_runs(s, &mut segments);
+            total += self.slice_and_match(level, stored, &segments, &runs, codes, &mut progress, after)?;
+        }
+        // Pass B: each code bucket sliced, against the stored runs it meets that way.
+        for t in 0..buckets {
+            let ts = self.sizes[t];
+            if ts[CODES] == 0 {
+                continue;
+            }
+            runs.clear();
+            for_subsets(!t & full, |s| {
+                let ss = &self.sizes[s];
+                if ss[STORED] > 0 && !stored_sliced(ss, &ts) {
+                    self.stored_runs(s, &mut runs);
+                }
+            });
+            if runs.is_empty() {
+                continue;
+            }
+            segments.clear();
+            self.code_runs(t, &mut segments);
+            total += self.slice_and_match(level, codes, &segments, &runs, stored, &mut progress, after)?;
+        }
+        self.runs = runs;
+        self.segments = segments;
+        // Every part reported, even where the last blocks' visits round below the last boundary.
+        while progress.reported < progress.parts {
+            progress.reported += 1;
+            if after(progress.parts_done()).is_break() {
+                return None;
+            }
+        }
+        Some(total)
+    }
+
+    /// Slices the `segments` of `sliced` into blocks (pieces of at most [`Matcher::max_stored`]
+    /// masks at a time) and matches each against the `runs` of `streamed`; returns the count
+    /// weighed by both sides' weights.
+    #[allow(clippy::too_many_arguments)]
+    fn slice_and_match(
+        &mut self,
+        level: Level,
+        sliced: &[u64],
+        segments: &[Run],
+        runs: &[Run],
+        streamed: &[u64],
+        progress: &mut Progress,
+        after: &mut dyn FnMut(Parts) -> ControlFlow<()>,
+    ) -> Option<u64> {
+        let per_block: u64 = runs.iter().map(|r| (r.end - r.start) as u64).sum();
+        let cap = self.max_stored.unwrap_or(usize::MAX).max(1);
+        // The segments in pieces of at most `cap` masks (a segment cut where a piece fills).
+        let mut piece = std::mem::take(&mut self.piece);
+        piece.clear();
+        let (mut masks, mut total) = (0, 0);
+        for seg in segments {
+            let mut start = seg.start;
+            while start < seg.end {
+                let take = (seg.end - start).min(cap - masks);
+                piece.push(Run { start, end: start + take, weight: seg.weight });
+                (masks, start) = (masks + take, start + take);
+                if masks == cap {
+                    total += self.match_piece(level, sliced, &piece, runs, streamed, per_block, progress, after)?;
+                    piece.clear();
+                    masks = 0;
+                }
+            }
+        }
+        if !piece.is_empty() {
+            total += self.match_piece(level, sliced, &piece, runs, streamed, per_block, progress, after)?;
+        }
+        self.piece = piece;
+        Some(total)
+    }
+
+    /// Builds the blocks of the `segments` of `sliced` and matches each against the `runs` of
+    /// `streamed` (`per_block` masks in all), counting the progress.
+    #[allow(clippy::too_many_arguments)]
+    fn match_piece(
+        &mut self,
+        level: Level,
+        sliced: &[u64],
+        segments: &[Run],
+        runs: &[Run],
+        streamed: &[u64],
+        per_block: u64,
+        progress: &mut Progress,
+        after: &mut dyn FnMut(Parts) -> ControlFlow<()>,
+    ) -> Option<u64> {
+        let t0 = Instant::now();
+        let blocks = self.fill(level, sliced, segments);
+        self.stats.build_s += t0.elapsed().as_secs_f64();
+        self.stats.blocks += blocks as u64;
+        self.stats.table_bytes = self.stats.table_bytes.max(std::mem::size_of_val(&self.tables[..]) as u64);
+        let mut total = 0;
+        for block in 0..blocks {
+            let t0 = Instant::now();
+            let (sum, ones) = count_runs(level, self, block, runs, streamed);
+            self.stats.match_s += t0.elapsed().as_secs_f64();
+            self.stats.block_codes += u128::from(per_block);
+            self.stats.disjoint += u128::from(ones);
+            total += sum;
+            progress.done += per_block;
+            while progress.reported < progress.parts && progress.crossed() {
+                progress.reported += 1;
+                if after(progress.report()).is_break() {
+                    return None;
+                }
+            }
+        }
+        Some(total)
+    }
+
+    /// Appends the code runs of bucket `t` (one per weight slot of weight other than 0).
+    fn code_runs(&self, t: usize, runs: &mut Vec<Run>) {
+        for slot in 0..CLASSES {
+            let (start, end) = (self.query_starts[t * CLASSES + slot], self.query_starts[t * CLASSES + slot + 1]);
+            let weight = self.run_weights[slot];
+            if weight != 0 && end > start {
+                runs.push(Run { start, end, weight });
+            }
+        }
+    }
+
+    /// Appends the stored runs of bucket `s` (one per class of weight other than 0).
+    fn stored_runs(&self, s: usize, runs: &mut Vec<Run>) {
+        for class in 0..self.class_weights.len() {
+            let range = self.class_range(class, s);
+            let weight = self.class_weights[class];
+            if weight != 0 && !range.is_empty() {
+                runs.push(Run { start: range.start, end: range.end, weight });
+            }
+        }
+    }
+
+    /// Returns where stored class `class`'s masks of bucket `b` lie in the stored side.
+    fn class_range(&self, class: usize, b: usize) -> std::ops::Range<usize> {
+        let first = class * (self.sizes.len() + 1);
+        self.class_starts[first + b]..self.class_starts[first + b + 1]
+    }
+
+    /// Fills `sizes` from the sorted sides: per bucket the stored masks and blocks, the codes and
+    /// code blocks, of weight other than 0 (a class's or slot's masks make their own blocks).
+    fn bucket_sizes(&mut self) {
+        let buckets = 1usize << self.cut.count_ones();
+        let mut sizes = std::mem::take(&mut self.sizes);
+        sizes.clear();
+        sizes.resize(buckets, [0; 4]);
+        for (b, size) in sizes.iter_mut().enumerate() {
+            let stored = (0..self.class_weights.len()).filter(|&c| self.class_weights[c] != 0).map(|c| {
+                let first = c * (buckets + 1);
+                self.class_starts[first + b + 1] - self.class_starts[first + b]
+            });
+            let codes = (0..CLASSES).filter(|&slot| self.run_weights[slot] != 0).map(|slot| {
+                self.query_starts[b * CLASSES + slot + 1] - self.query_starts[b * CLASSES + slot]
+            });
+            size[STORED] = stored.clone().sum::<usize>() as u64;
+            size[STORED_BLOCKS] = blocks_of(stored);
+            size[CODES] = codes.clone().sum::<usize>() as u64;
+            size[CODE_BLOCKS] = blocks_of(codes);
+        }
+        self.sizes = sizes;
+    }
+
+    /// Returns the work of both passes from the buckets' sizes.
+    fn work(&self) -> Work {
+        let buckets = self.sizes.len();
+        let full = buckets - 1;
+        let mut work = Work::default();
+        // Which buckets are sliced in each pass.
+        let mut sliced = vec![[false; 2]; buckets];
+        for s in 0..buckets {
+            let ss = &self.sizes[s];
+            if ss[STORED] == 0 {
+                continue;
+            }
+            for_subsets(!s & full, |t| {
+                let ts = &self.sizes[t];
+                if ts[CODES] == 0 {
+                    return;
+                }
+                work.pairs += 1;
+                if stored_sliced(ss, ts) {
+                    work.visits += ss[STORED_BLOCKS] * ts[CODES];
+                    sliced[s][0] = true;
+                } else {
+                    work.visits += ts[CODE_BLOCKS] * ss[STORED];
+                    sliced[t][1] = true;
+                }
+            });
+        }
+        work.blocks = (0..buckets)
+            .map(|b| {
+                let s = &self.sizes[b];
+                u64::from(sliced[b][0]) * s[STORED_BLOCKS] + u64::from(sliced[b][1]) * s[CODE_BLOCKS]
+            })
+            .sum();
+        work
+    }
+}
+
+/// The progress of the passes: `done` of `total` visits, reported in `parts` parts.
+#[derive(Clone, Copy, Debug)]
+struct Progress {
+    parts: usize,
+    total: u64,
+    done: u64,
+    /// Parts reported so far.
+    reported: usize,
+}
+
+impl Progress {
+    /// True if and only if the visits done have reached the end of the next part.
+    fn crossed(&self) -> bool {
+        let next = self.reported as u128 + 1;
+        u128::from(self.done) * self.parts as u128 >= next * u128::from(self.total)
+    }
+
+    /// The report of the parts so far.
+    fn report(&self) -> Parts {
+        let share = if self.total == 0 { 0.0 } else { (self.done as f64 / self.total as f64).min(1.0) };
+        Parts { done: self.reported, total: self.parts, share }
+    }
+
+    /// The report of every part done.
+    fn parts_done(&self) -> Parts {
+        Parts { done: self.reported, total: self.parts, share: if self.reported == self.parts { 1.0 } else { self.report().share } }
+    }
+}
