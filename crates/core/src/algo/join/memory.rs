@@ -20,11 +20,13 @@ pub fn check_memory(n: u32) -> Result<(), Error> {
     check_memory_for(n, 1)
 }
 
-/// Returns the most half-boards one unit's matcher stores at once on quarter side `h`
-/// ([`Matcher::max_stored`](super::matcher::Matcher::max_stored)): all of them up to h = 13 (n ≤ 27, where a unit's buffers
-/// stay under 3 GB), 2^23 from h = 14, so that a thread of n = 28–29 fits a node of modest memory.
+/// Returns the most half-boards of one bucket whose blocks the matcher holds at once on quarter
+/// side `h` ([`Matcher::max_stored`](super::matcher::Matcher::max_stored)): 2^21 at every side, so
+/// that the tables of a bucket of n = 28–29 take at most about 200 MB (about 100 B a half-board);
+/// a larger bucket is sliced in pieces, which adds no matching work.
 pub fn max_stored(h: u32) -> Option<usize> {
-    (h > quarter::MAX_TABLE_H).then_some(1 << 23)
+    let _ = h;
+    Some(1 << 21)
 }
 
 /// Returns the estimated bytes of one thread's working buffers (half-board lists, window

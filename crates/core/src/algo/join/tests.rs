@@ -140,8 +140,8 @@ fn stored_pieces_give_the_same_counts() {
             assert_eq!(run(&plan, 2), want, "n = {n} pieces of {cap}");
         }
     }
-    assert_eq!(max_stored(13), None);
-    assert_eq!(max_stored(14), Some(1 << 23));
+    assert_eq!(max_stored(13), Some(1 << 21));
+    assert_eq!(max_stored(14), Some(1 << 21));
 }
 
 /// Units solved in steps (the matcher in parts, huge buckets in pieces too) count as in one
