@@ -7,7 +7,7 @@
 //!
 //! Environment: NQUEENS_ISA (the level, as `--isa` takes it), QUARTERS=table|rows (where units
 //! read their quarter lists; default: row sets from n = 24, so no whole table is built), CUTS
-//! (force the cut bits), CHUNK_BITS (force the bits per chunk), MAX_STORED (the most stored masks whose blocks are held at once; 0 = unbounded).
+//! (force the cut bits), ONLY=i,j,... (these units, not a sample), CHUNK_BITS (force the bits per chunk), MAX_STORED (the most stored masks whose blocks are held at once; 0 = unbounded).
 
 use nqueens::algo::join::{JoinPlan, Quarters};
 use nqueens::arch::Level;
@@ -47,12 +47,22 @@ fn main() {
         "n,isa,unit,east,west,builds,stored,queries,cuts_mean,chunks_mean,chunk_bits_mean,blocks,table_mib,setup_s,build_s,sort_s,\
          match_s,share,block_codes,bucket_pairs,disjoint,solutions,seconds,est_unit_s,peak_rss_mib"
     );
-    for _ in 0..units {
-        // xorshift64*: a uniform unit index.
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        let index = (seed.wrapping_mul(0x2545_f491_4f6c_dd1d) % plan.len() as u64) as usize;
+    // ONLY=i,j,...: these units instead of a random sample.
+    let only: Option<Vec<usize>> =
+        env("ONLY").map(|s| s.split(',').map(|i| i.trim().parse().expect("ONLY: unit indices")).collect());
+    let picks: Vec<usize> = match only {
+        Some(list) => list,
+        None => (0..units)
+            .map(|_| {
+                // xorshift64*: a uniform unit index.
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                (seed.wrapping_mul(0x2545_f491_4f6c_dd1d) % plan.len() as u64) as usize
+            })
+            .collect(),
+    };
+    for index in picks {
         plan.prepare(index);
         let p = plan.profile_unit(index, max_share);
         let m = &p.matcher;

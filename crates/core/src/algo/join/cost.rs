@@ -64,6 +64,7 @@ pub fn sample_weight(plan: &JoinPlan, index: usize) -> f64 {
 
 use super::bits::low_mask;
 use super::start::Start;
+use super::quarter::QuarterTable;
 use super::unit::{JoinPlan, Kind, kind_start};
 
 /// Returns the pair counts (P_E, P_W) of unit `index` of `plan` (see the module docs): the
@@ -72,30 +73,39 @@ use super::unit::{JoinPlan, Kind, kind_start};
 /// # Panics
 /// If `index` is not below the plan's number of units.
 pub fn pair_counts(plan: &JoinPlan, index: usize) -> (u64, u64) {
+    pair_counts_in(plan, &plan.table, index)
+}
+
+/// Returns [`pair_counts`] from the lists of `table` (the plan's, or a row-set table holding
+/// the unit's row sets).
+///
+/// # Panics
+/// If `index` is not below the plan's number of units.
+pub(super) fn pair_counts_in(plan: &JoinPlan, table: &QuarterTable, index: usize) -> (u64, u64) {
     let (kind, rows) = plan.unit(index);
     let g = &plan.g;
     let start = kind_start(kind);
     let west_rows = start.free_rows(g) & !rows;
-    let east = pairs(plan, rows, low_mask(g.h) as u32);
+    let east = pairs(table, g, rows, low_mask(g.h) as u32);
     let west = match kind {
-        Kind::Axis { b } => (1..b).map(|a| pairs(plan, west_rows, Start::Axis { a, b }.west_cols(g))).sum(),
-        _ => pairs(plan, west_rows, start.west_cols(g)),
+        Kind::Axis { b } => (1..b).map(|a| pairs(table, g, west_rows, Start::Axis { a, b }.west_cols(g))).sum(),
+        _ => pairs(table, g, west_rows, start.west_cols(g)),
     };
     (east, west)
 }
 
 /// Returns Σ over the north column sets C of |L(north rows, C)| · |L(south rows, cols ∖ C)|
 /// for the half on the global rows `rows` and the local columns `cols`.
-fn pairs(plan: &JoinPlan, rows: u64, cols: u32) -> u64 {
-    let (rows_n, rows_s) = plan.g.split_rows(rows);
+fn pairs(table: &QuarterTable, g: &super::half::Geometry, rows: u64, cols: u32) -> u64 {
+    let (rows_n, rows_s) = g.split_rows(rows);
     let k = rows_n.count_ones();
     let mut total = 0u64;
     let mut sub = cols;
     loop {
         if sub.count_ones() == k {
-            let a = plan.table.list_len(rows_n, sub) as u64;
+            let a = table.list_len(rows_n, sub) as u64;
             if a > 0 {
-                total += a * plan.table.list_len(rows_s, cols ^ sub) as u64;
+                total += a * table.list_len(rows_s, cols ^ sub) as u64;
             }
         }
         if sub == 0 {

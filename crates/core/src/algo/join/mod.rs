@@ -164,6 +164,7 @@ impl JoinPlan {
             chunk_bits: None,
             cuts: None,
             max_stored: max_stored(g.h),
+            code_batch: None,
             groups,
             lists,
             len,
@@ -236,6 +237,12 @@ impl JoinPlan {
     /// the default is [`max_stored`] for the board; `None`: all at once).
     pub fn set_max_stored(&mut self, masks: Option<usize>) {
         self.max_stored = masks;
+    }
+
+    /// Sets the most codes the matcher sorts and matches at once (see
+    /// [`matcher::Matcher::code_batch`]; the default is [`matcher::CODE_BATCH`]).
+    pub fn set_code_batch(&mut self, codes: Option<usize>) {
+        self.code_batch = codes;
     }
 
     /// Sets the stored-set size from which the matcher uses its sieve (for benches; the

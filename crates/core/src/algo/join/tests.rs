@@ -129,15 +129,17 @@ fn row_sets_equal_the_table_on_large_boards() {
     }
 }
 
-/// A stored side built in pieces (the bound of n = 28–29) gives the same counts.
+/// Buckets sliced in pieces and codes matched in batches (the bounds of n = 28–29) give the
+/// same counts.
 #[test]
-fn stored_pieces_give_the_same_counts() {
+fn pieces_and_code_batches_give_the_same_counts() {
     for n in [8, 11, 14, 15] {
         let want = crate::oeis::A000170.get(n).unwrap();
-        for cap in [1, 7, 100, 5000, usize::MAX] {
+        for (cap, batch) in [(1, None), (7, Some(3)), (100, None), (5000, Some(1000)), (usize::MAX, Some(77))] {
             let mut plan = JoinPlan::with_options(n, true, Quarters::RowSets).unwrap();
             plan.set_max_stored(Some(cap));
-            assert_eq!(run(&plan, 2), want, "n = {n} pieces of {cap}");
+            plan.set_code_batch(batch);
+            assert_eq!(run(&plan, 2), want, "n = {n} pieces of {cap}, batches of {batch:?}");
         }
     }
     assert_eq!(max_stored(13), Some(1 << 21));
@@ -152,6 +154,7 @@ fn units_in_steps_count_like_one_pass() {
     for (n, cap, step) in [(16, None, 1), (17, Some(1000), 1), (20, None, 997), (20, Some(3000), 997)] {
         let mut plan = JoinPlan::new(n).unwrap();
         plan.set_max_stored(cap);
+        plan.set_code_batch(cap);
         let (mut total, mut parted, mut big) = (0u128, 0, (0, 0));
         for index in (0..plan.len()).step_by(step) {
             let (mut shares, mut calls) = (0.0, 0);

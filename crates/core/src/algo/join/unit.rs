@@ -56,6 +56,7 @@ pub struct JoinPlan {
     pub(super) chunk_bits: Option<u32>,
     pub(super) cuts: Option<u32>,
     pub(super) max_stored: Option<usize>,
+    pub(super) code_batch: Option<usize>,
     pub(super) groups: Vec<Group>,
     pub(super) lists: Vec<Vec<u64>>,
     pub(super) len: usize,
@@ -403,6 +404,7 @@ impl JoinPlan {
             s.matcher.chunk_bits = self.chunk_bits;
             s.matcher.cuts = self.cuts;
             s.matcher.max_stored = self.max_stored;
+            s.matcher.code_batch = self.code_batch;
             match kind {
                 Kind::Axis { b } => self.round_axis(b, rows, 1..b, s, steps),
                 kind => self.round(kind, rows, s, steps),

@@ -10,18 +10,11 @@ use crate::arch::{Bits512, Level, Simd, multiversion};
 
 impl Matcher {
     /// Prepares the stored side `stored` — its `classes` one after the other, each (masks,
-    /// weight) — and the `codes` of weights `weights` for the passes: chooses the cut bits
+    /// weight) — for the passes against the `codes`: chooses the cut bits
     /// ([`Matcher::choose_cut`]) and the bits to match (those both sides use, but the cut
-    /// bits), sorts each stored class in place by bucket and the codes by bucket and weight slot
-    /// ([`Matcher::sort_codes`]), and squeezes both.
-    pub(super) fn prepare(
-        &mut self,
-        level: Level,
-        stored: &mut [u64],
-        classes: &[(usize, u32)],
-        codes: &mut [u64],
-        weights: [u32; 4],
-    ) {
+    /// bits), sorts each stored class in place by bucket and squeezes it. (The codes are sorted
+    /// batch by batch: [`Matcher::code_starts`], [`Matcher::sort_codes`].)
+    pub(super) fn prepare(&mut self, level: Level, stored: &mut [u64], classes: &[(usize, u32)], codes: &[u64]) {
         let all = stored.iter().fold(0, |a, &m| a | m);
         let cut = self.choose_cut(level, stored, codes, all);
         self.cut = cut;
@@ -57,7 +50,6 @@ impl Matcher {
             offset += len;
         }
         self.stored_index = index;
-        self.sort_codes(level, codes, weights);
     }
 
     /// Chooses the chunk width for blocks each met by about `visits` masks, sets the chunks and

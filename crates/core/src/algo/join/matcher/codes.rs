@@ -8,14 +8,12 @@ use crate::arch::scalar::Squeeze;
 use crate::arch::{Level, Simd, multiversion};
 
 impl Matcher {
-    /// Sorts `codes` in place for the block loop, against the stored side prepared by the last
-    /// [`Matcher::prepare_stored`]: by cut-bit bucket and, within a bucket, into the weight
-    /// slots of `weights` (see [`slots`]; codes of weight 0 go to a last slot of weight 0, which
-    /// no loop counts), then squeezed like the stored masks (their class bits cleared); sets
-    /// `query_starts` and `run_weights` to the runs.
-    pub(super) fn sort_codes(&mut self, level: Level, codes: &mut [u64], weights: [u32; 4]) {
-        let (occupied, cut) = (self.occupied, self.cut);
-        let buckets = 1usize << cut.count_ones();
+    /// Sets `run_weights` to the slots of `weights` (see [`slots`]) and `query_starts` to where
+    /// the runs of each bucket and slot of the batch `codes` will start once sorted (codes of
+    /// weight 0 in a last slot of weight 0, which no loop counts): a histogram of their keys.
+    /// Indexes the batch first ([`Matcher::index_codes`]).
+    pub(super) fn code_starts(&mut self, level: Level, codes: &[u64], weights: [u32; 4]) {
+        self.index_codes(level, codes);
         let (sets, run_weights) = slots(weights);
         self.run_weights = run_weights;
         // The slot of each class: classes of weight 0 belong to none and go to slot 3, which has
@@ -28,35 +26,43 @@ impl Matcher {
                 }
             }
         }
-        let low = (buckets - 1) as u16;
-        let mut index = std::mem::take(&mut self.query_index);
-        if cut == 0 {
-            index.clear();
-        } else {
-            assert_eq!(index.len(), codes.len(), "the codes the matcher was built for");
-        }
-        let key = |b: u16, code: u64| ((b & low) as usize) * CLASSES + slot_of[(code >> 62) as usize];
-        // Run starts: a histogram of the keys, then its prefix sums.
+        self.slot_of = slot_of;
+        let buckets = 1usize << self.cut.count_ones();
+        let key = code_key(buckets, slot_of);
         let mut starts = std::mem::take(&mut self.query_starts);
         starts.clear();
         starts.resize(CLASSES * buckets + 1, 0);
-        if cut == 0 {
-            for &code in codes.iter() {
+        if self.cut == 0 {
+            for &code in codes {
                 starts[key(0, code) + 1] += 1;
             }
         } else {
-            for (&b, &code) in index.iter().zip(codes.iter()) {
+            for (&b, &code) in self.query_index.iter().zip(codes) {
                 starts[key(b, code) + 1] += 1;
             }
         }
         for i in 1..starts.len() {
             starts[i] += starts[i - 1];
         }
-        sort_in_place(codes, &mut index, &starts, &mut self.sorts, key);
-        squeeze_all(level, codes, occupied, 0);
         self.query_starts = starts;
+    }
+
+    /// Sorts the batch `codes` (after [`Matcher::code_starts`]) by bucket and slot, and squeezes
+    /// them like the stored masks (their class bits cleared).
+    pub(super) fn sort_codes(&mut self, level: Level, codes: &mut [u64]) {
+        let key = code_key(1 << self.cut.count_ones(), self.slot_of);
+        let mut index = std::mem::take(&mut self.query_index);
+        sort_in_place(codes, &mut index, &self.query_starts, &mut self.sorts, key);
+        squeeze_all(level, codes, self.occupied, 0);
         self.query_index = index;
     }
+}
+
+/// Returns the sort key of a code of bucket index `b` (its low bits) among `buckets`: its bucket
+/// and, within it, its class's slot (`slot_of`).
+fn code_key(buckets: usize, slot_of: [usize; CLASSES]) -> impl Fn(u16, u64) -> usize + Copy {
+    let low = (buckets - 1) as u16;
+    move |b: u16, code: u64| ((b & low) as usize) * CLASSES + slot_of[(code >> 62) as usize]
 }
 
 /// Sorts `values` by `key(index[i], values[i])` (`index[i]` is 0 when `index` is empty), given

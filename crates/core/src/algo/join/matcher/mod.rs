@@ -47,6 +47,7 @@ mod types;
 use std::ops::ControlFlow;
 use std::time::Instant;
 
+pub use pairs::CODE_BATCH;
 pub use sieve::{MAX_CUTS, SIEVE_FROM, transpose64};
 pub use types::{BLOCK, CHUNK, MAX_CHUNK, MatchStats, Matcher};
 
@@ -150,13 +151,13 @@ impl Matcher {
             return Some(0);
         }
         let t0 = Instant::now();
-        self.prepare(level, stored, classes, codes, weights);
+        self.prepare(level, stored, classes, codes);
         self.stats.sort_s += t0.elapsed().as_secs_f64();
         self.stats.builds += 1;
         self.stats.stored += stored.len() as u64;
         self.stats.queries += codes.len() as u64;
         self.stats.cuts += u64::from(self.cut.count_ones());
-        let total = self.count_pairs(level, stored, codes, max_parts, after);
+        let total = self.count_pairs(level, stored, codes, weights, max_parts, after);
         self.stats.chunks += self.chunks as u64;
         self.stats.chunk_bits += u64::from(self.bits_per_chunk);
         total

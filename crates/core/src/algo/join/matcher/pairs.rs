@@ -18,6 +18,12 @@ use super::types::{CLASSES, Matcher, Run};
 use super::{MIN_PART_BLOCKS, Parts};
 use crate::arch::Level;
 
+/// The most codes sorted and matched at once (2^24: 128 MiB of codes, and as much of the sorts'
+/// buffers): a larger side of codes goes in batches, each against the whole stored side, which
+/// keeps the sorts in their buffers (a side of n = 28, up to 2 · 10^8 codes, sorted in place
+/// took 20 s) and adds little work (each stored block is built again per batch).
+pub const CODE_BATCH: usize = 1 << 24;
+
 /// Per bucket: stored masks of weight other than 0, their blocks; codes of weight other than 0,
 /// their blocks (`Matcher::sizes`).
 const STORED: usize = 0;
@@ -58,27 +64,66 @@ struct Work {
 }
 
 impl Matcher {
-    /// Returns the weighted count of the prepared sides (see [`Matcher::prepare`]): pass A,
-    /// then pass B, reporting progress to `after` in `max_parts` parts at most (see
-    /// [`Matcher::count_in_place`]); `None` if `after` stopped it.
+    /// Returns the weighted count of the prepared stored side (see [`Matcher::prepare`])
+    /// against the `codes` of weights `weights`, in batches of at most [`Matcher::code_batch`]
+    /// codes, each sorted and then matched by pass A and pass B; reports progress to `after` in
+    /// `max_parts` parts at most (see [`Matcher::count_in_place`]), the work of every batch
+    /// known from its histogram before the first; `None` if `after` stopped it.
     pub(super) fn count_pairs(
         &mut self,
         level: Level,
         stored: &[u64],
-        codes: &[u64],
+        codes: &mut [u64],
+        weights: [u32; 4],
         max_parts: usize,
         after: &mut dyn FnMut(Parts) -> ControlFlow<()>,
     ) -> Option<u64> {
-        self.bucket_sizes();
-        let work = self.work();
-        let visits_per_block = work.visits as f64 / work.blocks.max(1) as f64;
-        self.set_width(level, visits_per_block);
+        let batch = self.code_batch.unwrap_or(CODE_BATCH).max(1);
+        let mut work = Work::default();
+        for chunk in codes.chunks(batch) {
+            self.code_starts(level, chunk, weights);
+            self.bucket_sizes();
+            let w = self.work();
+            (work.visits, work.blocks, work.pairs) = (work.visits + w.visits, work.blocks + w.blocks, work.pairs + w.pairs);
+        }
+        self.set_width(level, work.visits as f64 / work.blocks.max(1) as f64);
         self.stats.bucket_pairs += work.pairs;
         let parts = (work.blocks as usize / MIN_PART_BLOCKS).clamp(1, max_parts.max(1));
         let mut progress = Progress { parts, total: work.visits, done: 0, reported: 0 };
-        if after(progress.report()).is_break() {
-            return None;
+        let batches = codes.len().div_ceil(batch);
+        let mut total = 0;
+        for (i, chunk) in codes.chunks_mut(batch).enumerate() {
+            let t0 = Instant::now();
+            if batches > 1 {
+                self.code_starts(level, chunk, weights);
+                self.bucket_sizes();
+            }
+            self.sort_codes(level, chunk);
+            self.stats.sort_s += t0.elapsed().as_secs_f64();
+            if i == 0 && after(progress.report()).is_break() {
+                return None;
+            }
+            total += self.passes(level, stored, chunk, &mut progress, after)?;
         }
+        // Every part reported, even where the last blocks' visits round below the last boundary.
+        while progress.reported < progress.parts {
+            progress.reported += 1;
+            if after(progress.parts_done()).is_break() {
+                return None;
+            }
+        }
+        Some(total)
+    }
+
+    /// Pass A, then pass B, over the prepared stored side and the sorted batch `codes`.
+    fn passes(
+        &mut self,
+        level: Level,
+        stored: &[u64],
+        codes: &[u64],
+        progress: &mut Progress,
+        after: &mut dyn FnMut(Parts) -> ControlFlow<()>,
+    ) -> Option<u64> {
         let buckets = self.sizes.len();
         let full = buckets - 1;
         let mut total = 0;
@@ -102,7 +147,7 @@ impl Matcher {
             }
             segments.clear();
             self.stored_runs(s, &mut segments);
-            total += self.slice_and_match(level, stored, &segments, &runs, codes, &mut progress, after)?;
+            total += self.slice_and_match(level, stored, &segments, &runs, codes, progress, after)?;
         }
         // Pass B: each code bucket sliced, against the stored runs it meets that way.
         for t in 0..buckets {
@@ -122,17 +167,10 @@ impl Matcher {
             }
             segments.clear();
             self.code_runs(t, &mut segments);
-            total += self.slice_and_match(level, codes, &segments, &runs, stored, &mut progress, after)?;
+            total += self.slice_and_match(level, codes, &segments, &runs, stored, progress, after)?;
         }
         self.runs = runs;
         self.segments = segments;
-        // Every part reported, even where the last blocks' visits round below the last boundary.
-        while progress.reported < progress.parts {
-            progress.reported += 1;
-            if after(progress.parts_done()).is_break() {
-                return None;
-            }
-        }
         Some(total)
     }
 

@@ -13,8 +13,8 @@ impl Matcher {
     /// greedy order of up to [`MAX_CUTS`] bits ([`greedy_order`]), of which the first
     /// [`cut_count`] (or [`Matcher::cuts`], when forced); no cut bits for small sides (below
     /// [`SIEVE_FROM`] stored masks or `SIEVE_PAIRS` pairs, unless [`Matcher::sieve_from`] says
-    /// otherwise). Leaves the bucket of every stored mask and code in `stored_index` and
-    /// `query_index` when the cut is not empty.
+    /// otherwise). Leaves the bucket of every stored mask in `stored_index` when the cut is not
+    /// empty (and what numbers the codes' buckets alike, see [`Matcher::index_codes`]).
     pub(super) fn choose_cut(&mut self, level: Level, stored: &[u64], codes: &[u64], all: u64) -> u64 {
         let small = match self.sieve_from {
             Some(from) => stored.len() < from,
@@ -32,7 +32,7 @@ impl Matcher {
         let (order, chosen) = greedy_order(level, &self.sample, pairs, all, want as usize);
         let order = &order[..chosen];
         if chosen > 0 {
-            self.index_buckets(level, stored, codes, order);
+            self.index_buckets(level, stored, order);
         }
         order.iter().fold(0, |a, &b| a | b)
     }
@@ -52,10 +52,11 @@ impl Matcher {
         pairs
     }
 
-    /// Writes the greedy-order index of every stored mask and code over the cut bits of
-    /// `order` (index bit i: the mask has cut bit `order[i]`) to `stored_index` and
-    /// `query_index`: the bucket numbers the sorts take.
-    fn index_buckets(&mut self, level: Level, stored: &[u64], codes: &[u64], order: &[u64]) {
+    /// Writes the greedy-order index of every stored mask over the cut bits of `order` (index
+    /// bit i: the mask has cut bit `order[i]`) to `stored_index`, the bucket numbers its sort
+    /// takes; keeps the table that maps squeezed cut bits to them for the codes
+    /// ([`Matcher::index_codes`]).
+    fn index_buckets(&mut self, level: Level, stored: &[u64], order: &[u64]) {
         let full = order.iter().fold(0, |a, &b| a | b);
         let bins = 1usize << order.len();
         // greedy[p]: the greedy-order index of the p-th (from bit 0) set bit of `full`.
@@ -71,9 +72,16 @@ impl Matcher {
         }
         self.stored_index.clear();
         index_all(level, stored, full, &greedy, &mut self.stored_index);
-        self.query_index.clear();
-        index_all(level, codes, full, &greedy, &mut self.query_index);
         self.greedy = greedy;
+    }
+
+    /// Writes the bucket of every code of `codes` (one batch) to `query_index`, as
+    /// [`Matcher::index_buckets`] numbered the stored masks'; nothing without a cut.
+    pub(super) fn index_codes(&mut self, level: Level, codes: &[u64]) {
+        self.query_index.clear();
+        if self.cut != 0 {
+            index_all(level, codes, self.cut, &self.greedy, &mut self.query_index);
+        }
     }
 }
 

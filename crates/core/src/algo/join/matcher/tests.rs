@@ -93,8 +93,13 @@ fn parts_and_pieces_count_like_one_pass() {
     let weights = [1, 2, 5, 0];
     let want = naive_count(&classes, &decode(&codes, weights));
     for level in Level::available() {
-        for (cuts, pieces) in [(Some(0), None), (None, None), (Some(4), Some(3 * BLOCK + 17)), (None, Some(1))] {
-            (m.cuts, m.max_stored) = (cuts, pieces);
+        for (cuts, pieces, batch) in [
+            (Some(0), None, None),
+            (None, None, Some(7777)),
+            (Some(4), Some(3 * BLOCK + 17), Some(3 * BLOCK + 17)),
+            (None, Some(1), None),
+        ] {
+            (m.cuts, m.max_stored, m.code_batch) = (cuts, pieces, batch);
             assert_eq!(m.count_coded(level, &classes, &codes, weights), want, "{level:?} {cuts:?} {pieces:?}");
             for max_parts in [1, 2, 64] {
                 let mut seen = Vec::new();
@@ -234,10 +239,10 @@ fn the_sieve_cuts_large_sides_and_not_small_ones() {
     // Window-like masks at n = 22: 40 bits, dense.
     let masks: Vec<u64> = (0..40_000).map(|_| rng.next() & low_mask(40)).collect();
     let queries: Vec<u64> = (0..40_000).map(|_| rng.next() & low_mask(40)).collect();
-    m.prepare(level, &mut masks.clone(), &[(masks.len(), 1)], &mut queries.clone(), [1; 4]);
+    m.prepare(level, &mut masks.clone(), &[(masks.len(), 1)], &queries);
     assert_eq!(m.cut_bits(), cut_count(40_000, 40_000), "40,000 × 40,000 pairs");
     assert!(m.cut_bits() >= 6, "{} cut bits for 40,000 × 40,000 pairs", m.cut_bits());
-    m.prepare(level, &mut masks[..100].to_vec(), &[(100, 1)], &mut queries[..100].to_vec(), [1; 4]);
+    m.prepare(level, &mut masks[..100].to_vec(), &[(100, 1)], &queries[..100]);
     assert_eq!(m.cut_bits(), 0);
 }
 

@@ -90,6 +90,8 @@ pub struct Matcher {
     /// 30–160 B a mask); a larger bucket is sliced in pieces of this many, each matched
     /// against the same runs, which adds no matching work. `None`: no bound.
     pub max_stored: Option<usize>,
+    /// The most codes sorted and matched at once (`None`: [`CODE_BATCH`](super::CODE_BATCH)).
+    pub code_batch: Option<usize>,
     /// What the matcher did since the caller last reset it (for profiles).
     pub stats: MatchStats,
     /// The tables of the blocks being matched: `block_rows` rows a block.
@@ -99,6 +101,8 @@ pub struct Matcher {
     pub(super) query_starts: Vec<usize>,
     /// The weight of each slot of the sorted codes (see [`codes::slots`](super::codes::slots)).
     pub(super) run_weights: [u32; CLASSES],
+    /// The slot of each class of code.
+    pub(super) slot_of: [usize; CLASSES],
     /// Where each stored class's buckets start in the stored side (2^k + 1 entries a class, the
     /// last its end), once sorted.
     pub(super) class_starts: Vec<usize>,
@@ -122,8 +126,8 @@ pub struct Matcher {
     pub(super) greedy: Vec<u16>,
     /// Sampled pairs for the choice of cut bits (scratch).
     pub(super) sample: Vec<u64>,
-    /// Greedy-order cut-bit index of every stored mask and of every code (see `choose_cut`;
-    /// valid while the cut is non-zero).
+    /// Greedy-order cut-bit index of every stored mask and of every code of the batch being
+    /// sorted (see `choose_cut`; valid while the cut is non-zero).
     pub(super) stored_index: Vec<u16>,
     pub(super) query_index: Vec<u16>,
 }
