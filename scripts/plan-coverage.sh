@@ -9,7 +9,8 @@
 #                                 [--threads T] [--cpu-max N] [--out DIR] N...
 # Writes DIR/coverage.csv (one row per plan: date, host, cpu, bin, n, seed, sample_s, threads,
 # sampled, cpu_s, cpu_low, cpu_high, count_cpu_s, cpu_held, solutions, solutions_low,
-# solutions_high, known, solutions_held, plan_wall_s), DIR/counts.csv (one row per whole count)
+# solutions_high, known, solutions_held, plan_wall_s, other_load: the CPUs other processes kept
+# busy during the sample, where the binary says), DIR/counts.csv (one row per whole count)
 # and DIR/summary.md (per n: intervals that held, of the seeds); DIR defaults to
 # target/plan-coverage/<date>-<host>/ (never results/: copy what a person curates there).
 # A plan whose JSON has no `cpu_seconds_low` (an older binary) is taken as estimate ± 2 standard
@@ -45,7 +46,7 @@ out=${out:-$repo_root/target/plan-coverage/$(date -u +%Y-%m-%d)-$(host_name)}
 mkdir -p "$out"
 host=$(host_name); cpu=$(cpu_model)
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-check_header "$out/coverage.csv" "date,host,cpu,bin,n,seed,sample_s,threads,sampled,cpu_s,cpu_low,cpu_high,count_cpu_s,cpu_held,solutions,solutions_low,solutions_high,known,solutions_held,plan_wall_s"
+check_header "$out/coverage.csv" "date,host,cpu,bin,n,seed,sample_s,threads,sampled,cpu_s,cpu_low,cpu_high,count_cpu_s,cpu_held,solutions,solutions_low,solutions_high,known,solutions_held,plan_wall_s,other_load"
 check_header "$out/counts.csv" "date,host,cpu,bin,n,threads,repeat,cpu_s,wall_s"
 # field NAME: the number (or null) NAME has in the plan's JSON.
 field() { { grep -o "\"$1\":[^,}]*" "$tmp/plan" || true; } | head -1 | cut -d: -f2; }
@@ -96,19 +97,20 @@ for n in "$@"; do
     [ "$sol" != null ] || sol=""
     [ "$slo" != null ] || slo=""
     [ "$shi" != null ] || shi=""
-    echo "$seed,$(field sampled),$est,$lo,$hi,$sol,$slo,$shi,$wall" >>"$tmp/rows-$n"
+    load=$(field other_load_cpus); [ "$load" != null ] || load=""
+    echo "$seed,$(field sampled),$est,$lo,$hi,$sol,$slo,$shi,$wall,$load" >>"$tmp/rows-$n"
   done
   unset count_after
   truth=$(sort -g "$tmp/counts-$n" | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }')
   q=$(known "$n")
-  while IFS=, read -r seed sampled est lo hi sol slo shi wall; do
+  while IFS=, read -r seed sampled est lo hi sol slo shi wall load; do
     awk -v d="$(date -u +%Y-%m-%dT%H:%M:%SZ)" -v h="$host" -v c="$cpu" -v b="$bin" -v n="$n" -v seed="$seed" \
       -v s="$sample" -v t="$threads" -v m="$sampled" -v e="$est" -v lo="$lo" -v hi="$hi" -v x="$truth" \
-      -v sol="$sol" -v slo="$slo" -v shi="$shi" -v q="$q" -v w="$wall" 'BEGIN {
+      -v sol="$sol" -v slo="$slo" -v shi="$shi" -v q="$q" -v w="$wall" -v l="$load" 'BEGIN {
         held = (x == "" ? "" : (lo + 0 <= x + 0 && x + 0 <= hi + 0 ? 1 : 0))
         # Solutions to 17 significant digits are compared as printed (doubles; Q(n) <= 2.4e17).
         sheld = (sol == "" || q == "" ? "" : (slo + 0 <= q + 0 && q + 0 <= shi + 0 ? 1 : 0))
-        printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", d, h, c, b, n, seed, s, t, m, e, lo, hi, x, held, sol, slo, shi, q, sheld, w }' >>"$out/coverage.csv"
+        printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", d, h, c, b, n, seed, s, t, m, e, lo, hi, x, held, sol, slo, shi, q, sheld, w, l }' >>"$out/coverage.csv"
   done <"$tmp/rows-$n"
 done
 # The summary over every row of coverage.csv (earlier runs into the same DIR included).

@@ -95,10 +95,10 @@ fn write_json(out: &mut impl Write, r: &PlanReport) -> io::Result<()> {
         "cpu_core_years": r.cpu.as_ref().map(|c| c.cpu_seconds / YEAR),
     });
     let sample = serde_json::json!({
-        "solutions": solutions.map(|q| q.solutions.round()),
+        "solutions": solutions.map(|q| q.solutions.round() as u128),
         "solutions_std_error": solutions.map(|q| q.std_error),
-        "solutions_low": solutions.map(|q| q.low.round()),
-        "solutions_high": solutions.map(|q| q.high.round()),
+        "solutions_low": solutions.map(|q| q.low.round() as u128),
+        "solutions_high": solutions.map(|q| q.high.round() as u128),
         "solutions_exact": solutions.and_then(|q| q.exact),
         "solutions_known": r.known,
         "solutions_not_estimated": r.cpu.as_ref().filter(|c| c.solutions.is_none()).map(|_| UNESTIMATED),
