@@ -190,12 +190,13 @@ the board's solutions, Q(n), each with a 95% interval; for n <= 27 the known val
 A000170) is printed beside it, a check anyone can run. Count more (--sample-seconds) for a
 tighter figure.
 
-What the interval covers: the sampling error, the timing noise of each group (a group drawn
-twice is timed twice) and the machine's speed drifting during the sample. What it does not:
-another machine or instruction-set level, other load on this machine later than the sample (a
-shared machine's counts of one board can differ by a third), and how well the first steps of a
-subproblem too long to count whole stand for it (mirror and d4 from n = 28). Q(n) is estimated
-only where every sampled subproblem was counted whole.
+What the CPU interval covers: the sampling error, the timing noise of each group (a group drawn
+twice is timed twice), and this machine's speed varying as much as it did between the sample's
+ten time-ordered parts (the `sample:` line says by how much, and how busy other processes kept
+the machine): it is for a count's CPU time here under the load of the sample. What it does not
+cover: another machine or instruction-set level, other load later than the sample, and how well
+the first steps of a subproblem too long to count whole stand for it (mirror and d4 from
+n = 28). Q(n) is estimated only where every sampled subproblem was counted whole.
 
 auto's choice depends on the memory this process may use: to plan for a Slurm job of M MiB, run
 it with SLURM_MEM_PER_NODE=M.";

@@ -91,6 +91,7 @@ fn write_json(out: &mut impl Write, r: &PlanReport) -> io::Result<()> {
         "cpu_seconds_std_error": r.cpu.as_ref().map(|c| c.std_error),
         "cpu_seconds_low": r.cpu.as_ref().map(|c| c.low),
         "cpu_seconds_high": r.cpu.as_ref().map(|c| c.high),
+        "speed_spread": r.cpu.as_ref().map(|c| c.speed_spread),
         "cpu_not_estimated": r.unsampled,
         "cpu_core_years": r.cpu.as_ref().map(|c| c.cpu_seconds / YEAR),
     });
@@ -196,11 +197,13 @@ fn write_text(out: &mut impl Write, r: &PlanReport) -> io::Result<()> {
         Some(c) => {
             write_cpu(out, r, c)?;
             if let (Some(seed), Some(t)) = (seed, sample_threads) {
-                let load = c.other_load.map_or(String::new(), |l| {
-                    format!(
-                        "; other processes kept {l:.1} CPUs busy meanwhile, the load the intervals are for"
-                    )
-                });
+                let load = c
+                    .other_load
+                    .map_or(String::new(), |l| format!(", other processes kept {l:.1} CPUs busy"));
+                let load = format!(
+                    "; meanwhile this machine's speed varied by {} between the sample's parts{load}: the CPU interval holds that, not other load later",
+                    percent(c.speed_spread)
+                );
                 writeln!(
                     out,
                     "sample:       seed {seed}, on {t} thread(s) (--seed {seed} draws the same subproblems in the same order; how many fit the budget varies with the machine){load}"
@@ -473,6 +476,7 @@ mod tests {
             std_error: 0.1,
             low: 1.8,
             high: 2.2,
+            speed_spread: 0.0,
             setup_seconds: 0.0,
             sample_seconds: 1.0,
             counted_share: 1.0,
@@ -517,6 +521,7 @@ mod tests {
             std_error,
             low: cpu_seconds - 2.0 * std_error,
             high: cpu_seconds + 2.0 * std_error,
+            speed_spread: 0.0,
             setup_seconds: 0.0,
             sample_seconds: 60.0,
             counted_share: 1.0,

@@ -36,11 +36,16 @@
 //!    sampling error a little where many of a stratum's groups were counted, and in exchange
 //!    the spread of the draws holds the timing noise of each group besides their sampling
 //!    error, and it does not vanish when every group was counted. The sample is also cut into
-//!    [`CHUNKS`] parts in the order counted; where their estimates spread more than the
-//!    variance says (the machine's speed drifting during the sample, which no single draw
-//!    shows), the interval is theirs, with Student's t for [`CHUNKS`] − 1 degrees of freedom
-//!    (the random groups method, Wolter, *Introduction to Variance Estimation*, 2nd ed.,
-//!    ch. 2). The 95% interval is the estimate ± t·(standard error).
+//!    [`CHUNKS`] parts in the order counted (the random groups method, Wolter, *Introduction to
+//!    Variance Estimation*, 2nd ed., ch. 2): where their estimates spread more than that
+//!    variance says, the standard error is theirs, with Student's t for [`CHUNKS`] − 1 degrees
+//!    of freedom; and what they spread beyond the sampling error of a part is the machine's
+//!    speed changing while the sample ran ([`CpuEstimate::speed_spread`]), which a count meets
+//!    as well: the 95% interval, for the CPU time of a count, is the estimate ± t·√(standard
+//!    error² + (speed spread · estimate)²). (A count of one board on the shared 2-core VM took
+//!    0.09 to 0.12 CPU s within a minute at n = 16, and the sample's own estimate moved as
+//!    much: an interval for the estimate alone held such counts 7 times in 20,
+//!    results/2026-12-04-plan-honest/.)
 //!
 //! The solutions of the board are estimated the same way from each group counted (once each:
 //! the second phase without replacement), exact when every group was counted.
@@ -115,12 +120,17 @@ pub struct CpuEstimate {
     /// The estimated CPU seconds of the count on one core of this machine: every subproblem,
     /// plus [`CpuEstimate::setup_seconds`].
     pub cpu_seconds: f64,
-    /// Its standard error in CPU seconds.
+    /// Its standard error in CPU seconds: the sampling error and the timing noise.
     pub std_error: f64,
-    /// The low end of its 95% interval, in CPU seconds (see the module docs for what it covers).
+    /// The low end of the 95% interval of a count's CPU time, in CPU seconds: the estimate's
+    /// error and the machine's speed changing as much as it did during the sample
+    /// ([`CpuEstimate::speed_spread`]; see the module docs for what it covers).
     pub low: f64,
-    /// The high end of its 95% interval, in CPU seconds.
+    /// The high end of that 95% interval, in CPU seconds.
     pub high: f64,
+    /// The relative standard deviation of the machine's speed between the sample's [`CHUNKS`]
+    /// time-ordered parts beyond their sampling error (0 when they differ no more than it).
+    pub speed_spread: f64,
     /// The setup included in `cpu_seconds` (0 from [`cpu_time_on`]; see [`CpuEstimate::with_setup`]).
     pub setup_seconds: f64,
     /// The CPU seconds the timed groups took, over every thread.
@@ -151,6 +161,7 @@ impl CpuEstimate {
             std_error: 0.0,
             low: 0.0,
             high: 0.0,
+            speed_spread: 0.0,
             setup_seconds: 0.0,
             sample_seconds: 0.0,
             counted_share: 1.0,

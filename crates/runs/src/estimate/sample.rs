@@ -477,15 +477,21 @@ pub(super) fn estimate(strata: &[Stratum], groups: Groups, weighed: usize, draws
         by_stratum[d.h].push(Obs { x: d.x, y: d.c.t });
     }
     let time = stats::total(&w, &by_stratum, groups.count, false);
-    // The spread of the sample's time-ordered parts, where it is wider than the analytic one.
+    // The spread of the sample's time-ordered parts: over CHUNKS, the variance of the mean
+    // where it is wider than the analytic one; beyond the sampling error it would give a part
+    // (CHUNKS times the estimate's relative variance), the machine's speed changing, which a
+    // count meets too (step 3 of the module docs).
     let fitted: Vec<(f64, f64)> = draws.iter().map(|d| (d.c.t, time.ratios[d.h] * d.x)).collect();
-    let chunks = stats::chunk_variance(&fitted, CHUNKS).map(|v| v * time.value * time.value);
-    let (variance, df) = match chunks {
-        Some(v) if v > time.variance => (v, CHUNKS - 1),
+    let relative = time.variance / (time.value * time.value).max(f64::MIN_POSITIVE);
+    let parts = stats::chunk_variance(&fitted, CHUNKS);
+    let (variance, df) = match parts {
+        Some(v) if v / CHUNKS as f64 > relative => (v / CHUNKS as f64 * time.value * time.value, CHUNKS - 1),
         _ => (time.variance, time.df),
     };
+    let speed_spread = parts.map_or(0.0, |v| (v - CHUNKS as f64 * relative).max(0.0).sqrt());
     let std_error = variance.sqrt();
-    let half = stats::t975(df) * std_error;
+    let df = if speed_spread > 0.0 { df.min(CHUNKS - 1) } else { df };
+    let half = stats::t975(df) * (variance + (speed_spread * time.value).powi(2)).sqrt();
     // The solutions: each group's once (a sample without replacement), if every draw has them.
     let mut distinct: HashMap<usize, &Draw> = HashMap::new();
     for d in draws {
@@ -533,6 +539,7 @@ pub(super) fn estimate(strata: &[Stratum], groups: Groups, weighed: usize, draws
         setup_seconds: 0.0,
         sample_seconds: spent,
         counted_share: if draws.is_empty() { 1.0 } else { share },
+        speed_spread,
         solutions,
         other_load: None,
     }

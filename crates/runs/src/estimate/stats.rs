@@ -112,13 +112,13 @@ pub(super) fn total(
     }
 }
 
-/// Returns the relative variance of the mean speed of a sample from its `chunks` consecutive
-/// parts in the order counted (the random groups method, Wolter, *Introduction to Variance
-/// Estimation*, 2nd ed., ch. 2): each draw is (measured y, fitted value R_h·x); each part's
-/// factor is Σy/Σfitted over its draws, and the result is the variance of the factors over
-/// `chunks`, with `chunks` − 1 degrees of freedom. It holds the sampling error and the timing
-/// noise like the analytic variance, and besides them the machine's speed drifting during the
-/// sample. `None` with fewer than 2 draws a part.
+/// Returns the variance of the speed factors of a sample's `chunks` consecutive parts in the
+/// order counted (the random groups method, Wolter, *Introduction to Variance Estimation*, 2nd
+/// ed., ch. 2): each draw is (measured y, fitted value R_h·x); each part's factor is
+/// Σy/Σfitted over its draws; the result has `chunks` − 1 degrees of freedom, and over `chunks`
+/// it is the relative variance of the whole sample's mean. It holds the sampling error and the
+/// timing noise like the analytic variance, and besides them the machine's speed changing
+/// during the sample. `None` with fewer than 2 draws a part.
 pub(super) fn chunk_variance(draws: &[(f64, f64)], chunks: usize) -> Option<f64> {
     if chunks < 2 || draws.len() < 2 * chunks {
         return None;
@@ -132,7 +132,7 @@ pub(super) fn chunk_variance(draws: &[(f64, f64)], chunks: usize) -> Option<f64>
         .collect();
     let k = chunks as f64;
     let mean = factors.iter().sum::<f64>() / k;
-    Some(factors.iter().map(|r| (r - mean).powi(2)).sum::<f64>() / (k - 1.0) / k)
+    Some(factors.iter().map(|r| (r - mean).powi(2)).sum::<f64>() / (k - 1.0))
 }
 
 /// Returns the 0.975 quantile of Student's t with `df` degrees of freedom (the half-width of a
@@ -203,8 +203,8 @@ mod tests {
         assert_eq!(chunk_variance(&steady, 4), Some(0.0));
         let drift: Vec<(f64, f64)> = (0..40).map(|i| (if i < 20 { 1.0 } else { 2.0 }, 1.0)).collect();
         let v = chunk_variance(&drift, 4).unwrap();
-        // Factors 1, 1, 2, 2: variance 1/3, over 4 parts.
-        assert!((v - 1.0 / 12.0).abs() < 1e-12, "{v}");
+        // Factors 1, 1, 2, 2: variance 1/3.
+        assert!((v - 1.0 / 3.0).abs() < 1e-12, "{v}");
         assert_eq!(chunk_variance(&drift[..7], 4), None);
     }
 
