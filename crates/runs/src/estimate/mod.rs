@@ -115,7 +115,7 @@ pub struct CpuEstimate {
     pub group_size: usize,
     /// How many groups were weighed (step 1 of the module docs).
     pub weighed: usize,
-    /// The strata the estimate used (after merging those counted fewer than twice).
+    /// The strata the estimate used (after merging those counted too few times to stand apart).
     pub strata: usize,
     /// The estimated CPU seconds of the count on one core of this machine: every subproblem,
     /// plus [`CpuEstimate::setup_seconds`].
