@@ -200,10 +200,19 @@ fn write_text(out: &mut impl Write, r: &PlanReport) -> io::Result<()> {
                 let load = c
                     .other_load
                     .map_or(String::new(), |l| format!(", other processes kept {l:.1} CPUs busy"));
-                let load = format!(
-                    "; meanwhile this machine's speed varied by {} between the sample's parts{load}: the CPU interval holds that, not other load later",
-                    percent(c.speed_spread)
-                );
+                let speed = if c.timed < 2 * estimate::CHUNKS {
+                    "too few groups were timed to see this machine's speed vary".to_string()
+                } else if c.speed_spread > 0.0 {
+                    format!(
+                        "this machine's speed varied by {} between the sample's parts",
+                        percent(c.speed_spread)
+                    )
+                } else {
+                    "this machine's speed varied no more than the sampling error between the sample's parts"
+                        .to_string()
+                };
+                let load =
+                    format!("; meanwhile {speed}{load}: the CPU interval holds that, not other load later");
                 writeln!(
                     out,
                     "sample:       seed {seed}, on {t} thread(s) (--seed {seed} draws the same subproblems in the same order; how many fit the budget varies with the machine){load}"
