@@ -442,6 +442,29 @@ mod tests {
     use super::*;
     use nqueens_runs::estimate::SolutionsEstimate;
 
+    /// An estimate of `cpu_seconds` ± 2 standard errors from 10 of 100 subproblems, without
+    /// solutions.
+    fn estimate(cpu_seconds: f64, std_error: f64) -> CpuEstimate {
+        CpuEstimate {
+            subproblems: 100,
+            sampled: 10,
+            timed: 10,
+            group_size: 1,
+            weighed: 100,
+            strata: 4,
+            cpu_seconds,
+            std_error,
+            low: cpu_seconds - 2.0 * std_error,
+            high: cpu_seconds + 2.0 * std_error,
+            speed_spread: 0.0,
+            setup_seconds: 0.0,
+            sample_seconds: 1.0,
+            counted_share: 1.0,
+            solutions: None,
+            other_load: None,
+        }
+    }
+
     #[test]
     fn durations_read_well_and_time_limits_round_up() {
         assert_eq!(human(0.421), "0.421 s");
@@ -474,24 +497,7 @@ mod tests {
             high,
             exact,
         };
-        let c = |solutions| CpuEstimate {
-            subproblems: 100,
-            sampled: 10,
-            timed: 10,
-            group_size: 1,
-            weighed: 100,
-            strata: 4,
-            cpu_seconds: 2.0,
-            std_error: 0.1,
-            low: 1.8,
-            high: 2.2,
-            speed_spread: 0.0,
-            setup_seconds: 0.0,
-            sample_seconds: 1.0,
-            counted_share: 1.0,
-            solutions,
-            other_load: None,
-        };
+        let c = |solutions| CpuEstimate { solutions, ..estimate(2.0, 0.1) };
         let line = |n, est: &CpuEstimate, known| {
             let mut out = Vec::new();
             write_solutions(&mut out, n, est, known).unwrap();
@@ -519,24 +525,7 @@ mod tests {
 
     #[test]
     fn big_runs_read_in_core_years_and_cluster_time() {
-        let c = |cpu_seconds: f64, std_error: f64| CpuEstimate {
-            subproblems: 100,
-            sampled: 10,
-            timed: 10,
-            group_size: 1,
-            weighed: 100,
-            strata: 4,
-            cpu_seconds,
-            std_error,
-            low: cpu_seconds - 2.0 * std_error,
-            high: cpu_seconds + 2.0 * std_error,
-            speed_spread: 0.0,
-            setup_seconds: 0.0,
-            sample_seconds: 60.0,
-            counted_share: 1.0,
-            solutions: None,
-            other_load: None,
-        };
+        let c = estimate;
         assert_eq!(core_years(&c(29.0 * 86400.0, 0.0)), None);
         // 20 core-years ± 1 (one standard error): 18 to 22; 7.3 days on 1,000 cores.
         let line = core_years(&c(20.0 * YEAR, YEAR)).unwrap();
