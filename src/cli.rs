@@ -91,8 +91,8 @@ pub enum Command {
     #[command(after_help = CHECK_EXAMPLES)]
     Check(CheckArgs),
     /// Before a long run: the algorithm auto picks here, the subproblems, the memory per
-    /// process, the CPU time estimated from a random sample counted on this machine, and the
-    /// Slurm and GNU parallel command lines for K shards.
+    /// process, the CPU time and the solutions estimated from a random sample counted on this
+    /// machine (with 95% intervals), and the Slurm and GNU parallel command lines for K shards.
     #[command(after_help = PLAN_EXAMPLES)]
     Plan(PlanArgs),
     /// List the GPUs and other devices CUDA and OpenCL find here (API:INDEX, model, memory,
@@ -184,10 +184,22 @@ Examples:
   nqueens plan 24 --shards 256 --threads 8 --sample-seconds 60
   nqueens plan 20 --format json        one JSON object, for scripts
 
-The CPU time is the ratio estimate over a random sample of subproblems, each counted on one core
-of this machine (its CPU clock), with its standard error; count more of them (--sample-seconds)
-for a tighter figure. auto's choice depends on the memory this process may use: to plan for a
-Slurm job of M MiB, run it with SLURM_MEM_PER_NODE=M.";
+The sample: random groups of neighbouring subproblems, each timed by its thread's CPU clock (on
+-j threads, --sample-seconds each), give the CPU time of the whole count (setup included) and
+the board's solutions, Q(n), each with a 95% interval; for n <= 27 the known value (OEIS
+A000170) is printed beside it, a check anyone can run. Count more (--sample-seconds) for a
+tighter figure.
+
+What the CPU interval covers: the sampling error, the timing noise of each group (a group drawn
+twice is timed twice), and this machine's speed varying as much as it did between the sample's
+ten time-ordered parts (the `sample:` line says by how much, and how busy other processes kept
+the machine): it is for a count's CPU time here under the load of the sample. What it does not
+cover: another machine or instruction-set level, other load later than the sample, and how well
+the first steps of a subproblem too long to count whole stand for it (mirror and d4 from
+n = 28). Q(n) is estimated only where every sampled subproblem was counted whole.
+
+auto's choice depends on the memory this process may use: to plan for a Slurm job of M MiB, run
+it with SLURM_MEM_PER_NODE=M.";
 
 /// Options of `nqueens plan`.
 #[derive(Debug, Args)]
@@ -209,8 +221,9 @@ pub struct PlanArgs {
     #[arg(long, value_name = "NAME", default_value = "auto", value_parser = parse_algorithm)]
     pub algorithm: Algorithm,
 
-    /// CPU seconds each thread spends counting the random sample (at least 8 subproblems are
-    /// counted; long ones in part); 0 skips the estimate.
+    /// CPU seconds each thread spends counting the random sample (at least 8 groups of
+    /// subproblems, at most about one count's worth; long subproblems in part); 0 skips the
+    /// estimate.
     #[arg(long, value_name = "S", default_value = "5", allow_negative_numbers = true, value_parser = parse_sample_seconds)]
     pub sample_seconds: f64,
 

@@ -33,8 +33,12 @@ pub struct PlanReport {
     pub setup_seconds: f64,
     /// Of those, the seconds opening the devices took.
     pub open_seconds: f64,
-    /// The CPU time estimated from a sample, if one was counted on the CPU.
+    /// The CPU time (the setup included) and the solutions estimated from a sample, if one was
+    /// counted on the CPU.
     pub cpu: Option<CpuEstimate>,
+    /// The board's solutions as the OEIS knows them (A000170, n <= 27), for a check of the
+    /// estimate.
+    pub known: Option<u128>,
     /// The CPU sample's seed.
     pub seed: Option<u64>,
     /// The threads the CPU sample counted on.
@@ -72,7 +76,9 @@ pub fn write_plan(out: &mut impl Write, format: PlanFormat, r: &PlanReport) -> i
 
 /// Writes `r` as one JSON object on one line.
 fn write_json(out: &mut impl Write, r: &PlanReport) -> io::Result<()> {
-    let value = serde_json::json!({
+    let solutions = r.cpu.as_ref().and_then(|c| c.solutions.as_ref());
+    // In three parts, each under the `json!` macro's recursion limit.
+    let mut value = serde_json::json!({
         "n": r.n,
         "shards": r.shards,
         "algorithm": r.algorithm.name(),
@@ -83,14 +89,32 @@ fn write_json(out: &mut impl Write, r: &PlanReport) -> io::Result<()> {
         "setup_seconds": r.setup_seconds,
         "cpu_seconds": r.cpu.as_ref().map(|c| c.cpu_seconds),
         "cpu_seconds_std_error": r.cpu.as_ref().map(|c| c.std_error),
+        "cpu_seconds_low": r.cpu.as_ref().map(|c| c.low),
+        "cpu_seconds_high": r.cpu.as_ref().map(|c| c.high),
+        "speed_spread": r.cpu.as_ref().map(|c| c.speed_spread),
         "cpu_not_estimated": r.unsampled,
         "cpu_core_years": r.cpu.as_ref().map(|c| c.cpu_seconds / YEAR),
+    });
+    let sample = serde_json::json!({
+        "solutions": solutions.map(|q| q.solutions.round() as u128),
+        "solutions_std_error": solutions.map(|q| q.std_error),
+        "solutions_low": solutions.map(|q| q.low.round() as u128),
+        "solutions_high": solutions.map(|q| q.high.round() as u128),
+        "solutions_exact": solutions.and_then(|q| q.exact),
+        "solutions_known": r.known,
+        "solutions_not_estimated": r.cpu.as_ref().filter(|c| c.solutions.is_none()).map(|_| UNESTIMATED),
+        "ns_per_solution": r.cpu.as_ref().and_then(ns_per_solution),
         "sampled": r.cpu.as_ref().map(|c| c.sampled),
+        "timed": r.cpu.as_ref().map(|c| c.timed),
+        "group_size": r.cpu.as_ref().map(|c| c.group_size),
         "seed": r.seed,
         "sample_threads": r.sample_threads,
         "weighed": r.cpu.as_ref().map(|c| c.weighed),
         "strata": r.cpu.as_ref().map(|c| c.strata),
         "sampled_share_counted": r.cpu.as_ref().map(|c| c.counted_share),
+        "other_load_cpus": r.cpu.as_ref().and_then(|c| c.other_load),
+    });
+    let recipes = serde_json::json!({
         "time_limit_seconds": r.time_limit,
         "sbatch": r.sbatch,
         "slurm_arrays_at_default_max_array_size": r.arrays,
@@ -99,11 +123,18 @@ fn write_json(out: &mut impl Write, r: &PlanReport) -> io::Result<()> {
         "devices": r.device.as_ref().map(|d| &d.1),
         "device_seconds": r.device.as_ref().map(|d| d.0.seconds),
         "device_seconds_std_error": r.device.as_ref().map(|d| d.0.std_error),
+        "device_seconds_low": r.device.as_ref().map(|d| d.0.low),
+        "device_seconds_high": r.device.as_ref().map(|d| d.0.high),
         "device_sampled": r.device.as_ref().map(|d| d.0.sampled),
         "device_group_size": r.device.as_ref().map(|d| d.0.group_size),
         "device_seed": r.device.as_ref().map(|d| d.2),
         "device_seconds_per_shard": r.device_shard_seconds,
     });
+    if let (Some(all), Some(sample), Some(recipes)) =
+        (value.as_object_mut(), sample.as_object(), recipes.as_object())
+    {
+        all.extend(sample.iter().chain(recipes).map(|(k, v)| (k.clone(), v.clone())));
+    }
     writeln!(out, "{value}")
 }
 
@@ -164,11 +195,27 @@ fn write_text(out: &mut impl Write, r: &PlanReport) -> io::Result<()> {
     match cpu {
         _ if device.is_some() => {}
         Some(c) => {
-            write_cpu(out, c, *k, *threads, *algorithm)?;
+            write_cpu(out, r, c)?;
             if let (Some(seed), Some(t)) = (seed, sample_threads) {
+                let load = c
+                    .other_load
+                    .map_or(String::new(), |l| format!(", other processes kept {l:.1} CPUs busy"));
+                let speed = if c.timed < 2 * estimate::CHUNKS {
+                    "too few groups were timed to see this machine's speed vary".to_string()
+                } else if c.speed_spread > 0.0 {
+                    format!(
+                        "this machine's speed varied by {} between the sample's parts",
+                        percent(c.speed_spread)
+                    )
+                } else {
+                    "this machine's speed varied no more than the sampling error between the sample's parts"
+                        .to_string()
+                };
+                let load =
+                    format!("; meanwhile {speed}{load}: the CPU interval holds that, not other load later");
                 writeln!(
                     out,
-                    "sample:       seed {seed}, on {t} thread(s) (--seed {seed} draws the same subproblems in the same order; how many fit the budget varies with the machine)"
+                    "sample:       seed {seed}, on {t} thread(s) (--seed {seed} draws the same subproblems in the same order; how many fit the budget varies with the machine){load}"
                 )?;
             }
         }
@@ -192,65 +239,109 @@ fn write_text(out: &mut impl Write, r: &PlanReport) -> io::Result<()> {
     Ok(())
 }
 
-/// Writes the CPU time lines of the text format (`algorithm`: the plan's, which says what a
-/// subproblem counted in part stands for).
-fn write_cpu(
-    out: &mut impl Write,
-    c: &CpuEstimate,
-    k: usize,
-    threads: usize,
-    algorithm: nqueens::Algorithm,
-) -> io::Result<()> {
-    let exact = c.sampled == c.subproblems && c.counted_share >= 1.0;
-    let spread = if exact {
-        "every subproblem counted".to_string()
+/// Writes the CPU time and solutions lines of the text format for `r`'s estimate `c`: the
+/// plan's algorithm says what a subproblem counted in part stands for.
+fn write_cpu(out: &mut impl Write, r: &PlanReport, c: &CpuEstimate) -> io::Result<()> {
+    let PlanReport { n, shards: k, threads, algorithm, known, .. } = *r;
+    let strata = if c.strata > 1 {
+        format!(" in {} strata by cost estimate ({} weighed)", c.strata, c.weighed)
     } else {
-        let strata = if c.strata > 1 {
-            format!(" in {} strata by cost estimate ({} weighed)", c.strata, c.weighed)
-        } else {
-            String::new()
-        };
-        format!(
-            "{}, from {} of {} subproblems sampled{strata}",
-            interval(c.cpu_seconds, c.std_error),
-            c.sampled,
-            c.subproblems
-        )
+        String::new()
+    };
+    let groups = if c.group_size > 1 {
+        format!("{} groups of up to {} neighbours timed{strata}", c.timed, c.group_size)
+    } else {
+        format!("{} timed{strata}", c.timed)
+    };
+    let sampled = if c.every_subproblem_counted() {
+        format!("every subproblem counted, {groups}")
+    } else {
+        format!("from {} of {} subproblems, {groups}", c.sampled, c.subproblems)
     };
     // Subproblems too long for the budget were counted in part and extrapolated: say how little,
     // and whether the part stands for the whole (the join's parts of its matcher's blocks, dealt
     // evenly) or is only the first steps (mirror's and d4's prefixes in lexicographic order).
-    let spread = match (c.counted_share < 1.0, algorithm) {
-        (false, _) => spread,
+    let sampled = match (c.counted_share < 1.0, algorithm) {
+        (false, _) => sampled,
         (true, nqueens::Algorithm::Join) => format!(
-            "{spread}, each counted for its share of --sample-seconds only: {} of their work on average (the setup and parts of the matcher's blocks, dealt evenly; the rest extrapolated by the matcher's cost model)",
+            "{sampled}, each counted for its share of --sample-seconds only: {} of their work on average (the setup and parts of the matcher's blocks, dealt evenly; the rest extrapolated by the matcher's cost model)",
             percent(c.counted_share)
         ),
         (true, _) => format!(
-            "{spread}, each counted for its share of --sample-seconds only: {} of their work on average (their first steps), so a rough estimate",
+            "{sampled}, each counted for its share of --sample-seconds only: {} of their work on average (their first steps), so a rough estimate",
             percent(c.counted_share)
         ),
     };
-    writeln!(out, "CPU time:     {} on one core of this machine, {spread}", human(c.cpu_seconds))?;
+    writeln!(
+        out,
+        "CPU time:     {} on one core of this machine (setup {} included), {}, {sampled}",
+        human(c.cpu_seconds),
+        human(c.setup_seconds),
+        interval(c.cpu_seconds, c.low, c.high, human)
+    )?;
     if let Some(line) = core_years(c) {
         writeln!(out, "{line}")?;
     }
+    write_solutions(out, n, c, known)?;
     writeln!(
         out,
         "per shard:    about {} wall-clock on {threads} thread(s), if threads scale",
-        human(c.cpu_seconds / k as f64 / threads as f64)
+        human((c.cpu_seconds - c.setup_seconds) / k as f64 / threads as f64 + c.setup_seconds)
     )
 }
 
-/// Returns the interval of an estimate of `seconds` with standard error `std_error` as the text
-/// format words it: "± 3.1 s (one standard error; 95%: ± 6.2 s = 12%)".
-fn interval(seconds: f64, std_error: f64) -> String {
-    format!(
-        "± {} (one standard error; 95%: ± {} = {:.0}%)",
-        human(std_error),
-        human(2.0 * std_error),
-        200.0 * std_error / seconds.max(f64::MIN_POSITIVE)
+/// Why the solutions were not estimated (where the CPU time was).
+const UNESTIMATED: &str = "some subproblems were too long for their share of --sample-seconds and stopped midway, and one stopped midway gives no solutions";
+
+/// Returns the CPU nanoseconds a solution of the estimate `c` costs, where it has solutions.
+fn ns_per_solution(c: &CpuEstimate) -> Option<f64> {
+    c.solutions.as_ref().filter(|q| q.solutions > 0.0).map(|q| c.cpu_seconds * 1e9 / q.solutions)
+}
+
+/// Writes the solutions line of the text format: the estimate of Q(n) from the sample with its
+/// interval (or the exact count), the known value beside it, and the CPU time of a solution.
+fn write_solutions(out: &mut impl Write, n: u32, c: &CpuEstimate, known: Option<u128>) -> io::Result<()> {
+    let Some(q) = &c.solutions else {
+        return writeln!(out, "solutions:    not estimated: {UNESTIMATED}");
+    };
+    let per = ns_per_solution(c).map_or(String::new(), |ns| format!("; {ns:.3} CPU ns a solution"));
+    if let Some(exact) = q.exact {
+        let check = match known {
+            Some(k) if k == exact => "the same as A000170".to_string(),
+            Some(k) => format!("A000170 says {k}"),
+            None => format!("A000170 is known to n = {}", nqueens::oeis::A000170.max_n()),
+        };
+        return writeln!(out, "solutions:    Q({n}) = {exact}, every subproblem counted ({check}){per}");
+    }
+    let check = match known {
+        Some(k) => {
+            let inside = (q.low..=q.high).contains(&(k as f64));
+            format!("A000170: {k}, {} the interval", if inside { "inside" } else { "OUTSIDE" })
+        }
+        None => format!(
+            "no known value: A000170 stops at n = {}, so this predicts it",
+            nqueens::oeis::A000170.max_n()
+        ),
+    };
+    writeln!(
+        out,
+        "solutions:    Q({n}) ≈ {}, {} ({check}){per}",
+        significant(q.solutions),
+        interval(q.solutions, q.low, q.high, significant)
     )
+}
+
+/// Returns `x` with 4 significant digits: 2.275e14, or as an integer below 10^6.
+fn significant(x: f64) -> String {
+    if x.abs() < 1e6 { format!("{x:.0}") } else { format!("{x:.3e}") }
+}
+
+/// Returns the 95% interval `low`..`high` of an estimate `value` as the text format words it,
+/// each end written by `show`: "95%: 2.31 s to 2.43 s (±2.6%)".
+fn interval(value: f64, low: f64, high: f64, show: fn(f64) -> String) -> String {
+    let half = 50.0 * (high - low) / value.max(f64::MIN_POSITIVE);
+    let half = if half >= 10.0 { format!("{half:.0}") } else { format!("{half:.1}") };
+    format!("95%: {} to {} (±{half}%)", show(low), show(high))
 }
 
 /// Writes the device time lines of the text format.
@@ -267,7 +358,7 @@ fn write_device(
     } else {
         format!(
             "{}, from {} of {} subproblems, {} groups of {} each timed as one run",
-            interval(e.seconds, e.std_error),
+            interval(e.seconds, e.low, e.high, human),
             e.sampled,
             e.subproblems,
             estimate::DEVICE_GROUPS,
@@ -276,7 +367,7 @@ fn write_device(
     };
     writeln!(out, "device time:  {} wall-clock on {names}, {spread}", human(e.seconds))?;
     if e.seconds >= 86400.0 {
-        let (lo, hi) = (e.seconds - 2.0 * e.std_error, e.seconds + 2.0 * e.std_error);
+        let (lo, hi) = (e.low, e.high);
         writeln!(
             out,
             "device-days:  {:.2} (95%: {:.2} to {:.2}) on {names}",
@@ -296,11 +387,10 @@ fn write_device(
     )
 }
 
-/// Returns, for a run of 30 CPU-days or more, its line in core-years (with the 95% interval,
-/// ± 2 standard errors) and its wall-clock time on 1,000 and 10,000 cores like this one.
+/// Returns, for a run of 30 CPU-days or more, its line in core-years (with the 95% interval) and its wall-clock time on 1,000 and 10,000 cores like this one.
 fn core_years(c: &CpuEstimate) -> Option<String> {
     (c.cpu_seconds >= 30.0 * 86400.0).then(|| {
-        let (lo, hi) = (c.cpu_seconds - 2.0 * c.std_error, c.cpu_seconds + 2.0 * c.std_error);
+        let (lo, hi) = (c.low, c.high);
         format!(
             "core-years:   {:.2} (95%: {:.2} to {:.2}); wall-clock on 1,000 cores: {}, on 10,000 cores: {} (cores like this one, if the shards keep them busy)",
             c.cpu_seconds / YEAR,
@@ -326,10 +416,13 @@ fn percent(f: f64) -> String {
     format!("{p:.decimals$}%")
 }
 
-/// Returns `seconds` as a short human-readable duration: 0.42 s, 37 s, 12.5 min, 3.2 h, 4.1 d.
+/// Returns `seconds` as a short human-readable duration, to 3 significant digits under 10
+/// minutes: 0.421 s, 4.21 s, 37.2 s, 421 s, 12.5 min, 3.2 h, 4.1 d.
 fn human(seconds: f64) -> String {
     match seconds {
+        s if s < 1.0 => format!("{s:.3} s"),
         s if s < 10.0 => format!("{s:.2} s"),
+        s if s < 100.0 => format!("{s:.1} s"),
         s if s < 600.0 => format!("{s:.0} s"),
         s if s < 3.0 * 3600.0 => format!("{:.1} min", s / 60.0),
         s if s < 3.0 * 86400.0 => format!("{:.1} h", s / 3600.0),
@@ -347,11 +440,37 @@ pub fn hms(seconds: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use nqueens_runs::estimate::SolutionsEstimate;
+
+    /// An estimate of `cpu_seconds` ± 2 standard errors from 10 of 100 subproblems, without
+    /// solutions.
+    fn estimate(cpu_seconds: f64, std_error: f64) -> CpuEstimate {
+        CpuEstimate {
+            subproblems: 100,
+            sampled: 10,
+            timed: 10,
+            group_size: 1,
+            weighed: 100,
+            strata: 4,
+            cpu_seconds,
+            std_error,
+            low: cpu_seconds - 2.0 * std_error,
+            high: cpu_seconds + 2.0 * std_error,
+            speed_spread: 0.0,
+            setup_seconds: 0.0,
+            sample_seconds: 1.0,
+            counted_share: 1.0,
+            solutions: None,
+            other_load: None,
+        }
+    }
 
     #[test]
     fn durations_read_well_and_time_limits_round_up() {
-        assert_eq!(human(0.421), "0.42 s");
-        assert_eq!(human(37.2), "37 s");
+        assert_eq!(human(0.421), "0.421 s");
+        assert_eq!(human(4.213), "4.21 s");
+        assert_eq!(human(37.2), "37.2 s");
+        assert_eq!(human(421.3), "421 s");
         assert_eq!(human(750.0), "12.5 min");
         assert_eq!(human(4.0 * 3600.0), "4.0 h");
         assert_eq!(human(5.0 * 86400.0), "5.0 d");
@@ -366,18 +485,47 @@ mod tests {
         assert_eq!(percent(1.0), "100%");
     }
 
+    /// The solutions line: exact where every subproblem was counted, else the estimate with its
+    /// interval and the known value beside it (inside or OUTSIDE), or the word that none is
+    /// known; CPU ns a solution; why none was estimated.
+    #[test]
+    fn the_solutions_line_says_the_estimate_and_the_known_value() {
+        let q = |solutions: f64, low: f64, high: f64, exact: Option<u128>| SolutionsEstimate {
+            solutions,
+            std_error: (high - low) / 4.0,
+            low,
+            high,
+            exact,
+        };
+        let c = |solutions| CpuEstimate { solutions, ..estimate(2.0, 0.1) };
+        let line = |n, est: &CpuEstimate, known| {
+            let mut out = Vec::new();
+            write_solutions(&mut out, n, est, known).unwrap();
+            String::from_utf8(out).unwrap()
+        };
+        let exact = c(Some(q(92.0, 92.0, 92.0, Some(92))));
+        assert_eq!(
+            line(8, &exact, Some(92)),
+            "solutions:    Q(8) = 92, every subproblem counted (the same as A000170); 21739130.435 CPU ns a solution\n"
+        );
+        let known = 666_090_624;
+        let inside = c(Some(q(6.63e8, 6.57e8, 6.69e8, None)));
+        assert_eq!(
+            line(18, &inside, Some(known)),
+            "solutions:    Q(18) ≈ 6.630e8, 95%: 6.570e8 to 6.690e8 (±0.9%) (A000170: 666090624, inside the interval); 3.017 CPU ns a solution\n"
+        );
+        let outside = c(Some(q(6.0e8, 5.9e8, 6.1e8, None)));
+        assert!(line(18, &outside, Some(known)).contains("(A000170: 666090624, OUTSIDE the interval)"));
+        let q28 = c(Some(q(3.0e18, 2.5e18, 3.5e18, None)));
+        assert!(
+            line(28, &q28, None).contains("(no known value: A000170 stops at n = 27, so this predicts it)")
+        );
+        assert_eq!(line(28, &c(None), None), format!("solutions:    not estimated: {UNESTIMATED}\n"));
+    }
+
     #[test]
     fn big_runs_read_in_core_years_and_cluster_time() {
-        let c = |cpu_seconds: f64, std_error: f64| CpuEstimate {
-            subproblems: 100,
-            sampled: 10,
-            weighed: 100,
-            strata: 4,
-            cpu_seconds,
-            std_error,
-            sample_seconds: 60.0,
-            counted_share: 1.0,
-        };
+        let c = estimate;
         assert_eq!(core_years(&c(29.0 * 86400.0, 0.0)), None);
         // 20 core-years ± 1 (one standard error): 18 to 22; 7.3 days on 1,000 cores.
         let line = core_years(&c(20.0 * YEAR, YEAR)).unwrap();

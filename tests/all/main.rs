@@ -17,6 +17,7 @@ mod join;
 mod known_values;
 mod long_runs;
 mod plan;
+mod recipe;
 mod results_index;
 mod scripts;
 mod slurm;

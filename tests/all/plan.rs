@@ -31,6 +31,7 @@ fn plan_prints_algorithm_subproblems_memory_estimate_and_command_lines() {
             "memory",
             "setup",
             "CPU time",
+            "solutions",
             "per shard",
             "sample",
             "slurm",
@@ -59,11 +60,25 @@ fn plan_prints_algorithm_subproblems_memory_estimate_and_command_lines() {
     assert!(v["memory_mib"].as_u64().unwrap() >= 64);
     let (cpu, err) = (v["cpu_seconds"].as_f64().unwrap(), v["cpu_seconds_std_error"].as_f64().unwrap());
     assert!(cpu > 0.0 && err >= 0.0 && err < cpu, "{v}");
-    assert!(v["sampled"].as_u64().unwrap() >= 8);
-    // A small board is counted whole: the estimate is exact, no error.
+    let (low, high) = (v["cpu_seconds_low"].as_f64().unwrap(), v["cpu_seconds_high"].as_f64().unwrap());
+    assert!(low <= cpu && cpu <= high && cpu >= v["setup_seconds"].as_f64().unwrap(), "{v}");
+    assert!(v["timed"].as_u64().unwrap() >= 8 && v["sampled"].as_u64().unwrap() >= 8, "{v}");
+    // The solutions of the board, with an interval, and A000170(14) beside them.
+    let q = v["solutions"].as_f64().unwrap();
+    let (q_low, q_high) = (v["solutions_low"].as_f64().unwrap(), v["solutions_high"].as_f64().unwrap());
+    assert!(q_low <= q && q <= q_high && v["solutions_std_error"].as_f64().is_some(), "{v}");
+    assert_eq!(v["solutions_known"].as_u64(), Some(365_596));
+    assert!(v["ns_per_solution"].as_f64().unwrap() > 0.0, "{v}");
+    // A small board is counted whole: its solutions are exact, and its time still has an
+    // interval (the timing noise of its groups).
     let v = json(&["9", "--sample-seconds", "60"]);
     assert_eq!(v["sampled"], v["subproblems"]);
-    assert_eq!(v["cpu_seconds_std_error"].as_f64(), Some(0.0));
+    assert_eq!(
+        (v["solutions_exact"].as_u64(), v["solutions_std_error"].as_f64()),
+        (Some(352), Some(0.0)),
+        "{v}"
+    );
+    assert!(v["cpu_seconds_low"].as_f64() <= v["cpu_seconds_high"].as_f64(), "{v}");
     // The join's memory counts every thread's buffers: `count 24 --shard 0/4096` peaked at
     // 1.01 GiB on 1 thread and 1.30 GiB on 2 (results/2026-12-01-join-final/); the estimate
     // once gave 840 MiB for both, so a Slurm job asked for too little.
@@ -76,6 +91,8 @@ fn plan_prints_algorithm_subproblems_memory_estimate_and_command_lines() {
     // --sample-seconds 0 skips the sample.
     let v = json(&["12", "--sample-seconds", "0"]);
     assert!(v["cpu_seconds"].is_null() && v["time_limit_seconds"].is_null());
+    assert!(v["solutions"].is_null() && v["solutions_not_estimated"].is_null());
+    assert_eq!(v["solutions_known"].as_u64(), Some(14_200));
     // auto honours the Slurm job's memory: with 6 MiB the join's table and one thread's
     // buffers (5.2 MiB) do not fit in 3/4 of it; d4's plan (3 MiB) does (with 1 MiB, d4 is
     // refused too).
@@ -186,7 +203,7 @@ fn the_cpu_estimate_is_within_30_percent_of_real_counts() {
         for n in 16..=19u32 {
             let v =
                 json(&[&n.to_string(), "--algorithm", algorithm, "--sample-seconds", "3", "--seed", "11"]);
-            let estimate = v["cpu_seconds"].as_f64().unwrap() + v["setup_seconds"].as_f64().unwrap();
+            let estimate = v["cpu_seconds"].as_f64().unwrap();
             let real = measured_cpu_seconds(n, algorithm);
             let ratio = estimate / real;
             eprintln!("{algorithm} n = {n}: estimate {estimate:.2} s, real {real:.2} s, ratio {ratio:.3}");

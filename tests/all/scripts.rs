@@ -251,3 +251,52 @@ fn reproduce_oeis_writes_both_b_files_equal_to_the_known_values() {
     assert!(String::from_utf8_lossy(&bad.stderr).contains("DIFFERS"));
     assert_eq!(run("reproduce-oeis.sh", &["x"], dir.path()).status.code(), Some(2));
 }
+
+/// scripts/plan-coverage.sh on tiny boards: one row per plan with its intervals, the median of
+/// the counts as the CPU truth, A000170 as the solutions' truth (n = 10 is counted whole by
+/// each plan: its solutions interval holds every time), and the summary per n; bad arguments
+/// are refused with code 2 and a message naming them.
+#[test]
+fn plan_coverage_checks_the_intervals_against_counts_and_a000170() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::new("bash")
+        .arg(script("plan-coverage.sh"))
+        .args(["--sample", "0.2", "--seeds", "2", "--counts", "1", "--cpu-max", "10", "--out"])
+        .arg(dir.path())
+        .args(["--bin", env!("CARGO_BIN_EXE_nqueens"), "10", "11"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let rows = csv_rows(&dir.path().join("coverage.csv"));
+    assert_eq!(rows.len(), 4, "2 boards × 2 seeds");
+    for (row, (n, seed)) in rows.iter().zip([("10", "1"), ("10", "2"), ("11", "1"), ("11", "2")]) {
+        // date,host,cpu,bin,n,seed,sample_s,threads,sampled,cpu_s,cpu_low,cpu_high,count_cpu_s,
+        // cpu_held,solutions,solutions_low,solutions_high,known,solutions_held,plan_wall_s,other_load
+        assert_eq!((row[4].as_str(), row[5].as_str()), (n, seed));
+        let (low, est, high): (f64, f64, f64) =
+            (row[10].parse().unwrap(), row[9].parse().unwrap(), row[11].parse().unwrap());
+        assert!(low <= est && est <= high, "{row:?}");
+        assert_eq!(row[17], if n == "10" { "724" } else { "2680" });
+    }
+    // n = 10 is timed (--cpu-max 10), 11 is not; n = 10's solutions are exact in each plan.
+    assert!(rows[0][12].parse::<f64>().unwrap() > 0.0 && ["0", "1"].contains(&rows[0][13].as_str()));
+    assert_eq!((rows[2][12].as_str(), rows[2][13].as_str()), ("", ""));
+    assert_eq!((rows[0][14].as_str(), rows[0][18].as_str(), rows[1][18].as_str()), ("724", "1", "1"));
+    assert_eq!(csv_rows(&dir.path().join("counts.csv")).len(), 1);
+    let summary = std::fs::read_to_string(dir.path().join("summary.md")).unwrap();
+    assert!(summary.contains("| 10 | 2 | ") && summary.contains(" | 2/2 |"), "{summary}");
+    for (args, message) in [
+        (vec!["--seeds", "0", "10"], "--seeds takes a positive integer, got '0'"),
+        (vec!["--sample", "soon", "10"], "--sample takes seconds (a number), got 'soon'"),
+        (vec!["--cpu-max", "x", "10"], "--cpu-max takes a board size, got 'x'"),
+        (vec!["--fast", "10"], "unknown option '--fast'"),
+        (vec!["ten"], "board size 'ten' is not an integer"),
+        (vec![], "usage: scripts/plan-coverage.sh"),
+    ] {
+        let out = Command::new("bash").arg(script("plan-coverage.sh")).args(&args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains(message), "{args:?}: {out:?}");
+    }
+    let help = Command::new("bash").arg(script("plan-coverage.sh")).arg("--help").output().unwrap();
+    assert!(help.status.success() && String::from_utf8_lossy(&help.stdout).contains("95% intervals"));
+}

@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 const SCRIPT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/slurm-shards.sh");
 
 /// One cluster test at a time.
-static CLUSTER: Mutex<()> = Mutex::new(());
+pub(crate) static CLUSTER: Mutex<()> = Mutex::new(());
 
 /// Q(n) from OEIS A000170 (tests/data/b000170.txt).
 fn q(n: u32) -> u128 {
@@ -29,7 +29,7 @@ fn q(n: u32) -> u128 {
 }
 
 /// Returns true if and only if the tests may submit jobs: NQ_TEST_SLURM=1 and the node idle.
-fn cluster() -> bool {
+pub(crate) fn cluster() -> bool {
     if std::env::var("NQ_TEST_SLURM").as_deref() != Ok("1") {
         eprintln!(
             "note: NQ_TEST_SLURM is not 1; skipping the Slurm recipe test (scripts/ci/slurm-up.sh starts a test cluster; .ci/run does it)"

@@ -222,6 +222,35 @@ pub trait Plan: Sync {
         let _ = step;
         Some(self.solve(index, stats))
     }
+    /// Returns true if and only if [`Plan::solve_share`] counts a random share of a subproblem
+    /// (false by default: no plan of the crate does yet). A sample that cannot count a long
+    /// subproblem whole then counts a random share of it, which is unbiased for its time and its
+    /// solutions both, instead of stopping it midway ([`Plan::solve_in_steps`]: its first
+    /// steps, no solutions).
+    fn counts_shares(&self) -> bool {
+        false
+    }
+    /// Returns the counts of a random share of subproblem `index` (`0..len()`), for a sample
+    /// that cannot count it whole: its setup whole, then `setup_done()` is called once, then
+    /// each independent piece of its remaining work (pieces whose costs and solutions add up to
+    /// the subproblem's) is counted with probability `share` (in (0, 1]), drawn independently by
+    /// a hash of (`seed`, piece) and not by position, so that the pieces' solutions over `share`
+    /// are unbiased for the subproblem's and the time after the setup over `share` for its time
+    /// after the setup. The tally is that of the pieces counted, weights applied, not scaled.
+    /// `None` where the plan cannot ([`Plan::counts_shares`] is false: the default).
+    ///
+    /// # Panics
+    /// If `index` is not below [`Plan::len`], as [`Plan::solve`].
+    fn solve_share(
+        &self,
+        index: usize,
+        share: f64,
+        seed: u64,
+        setup_done: &mut dyn FnMut(),
+    ) -> Option<Tally> {
+        let _ = (index, share, seed, setup_done);
+        None
+    }
 }
 
 /// The exact counts of one subproblem or of a sum of them.

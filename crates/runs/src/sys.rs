@@ -1,6 +1,7 @@
 //! The crate's calls into the C library, each behind a safe function: the free space of a file
-//! system (`statvfs`), an advisory lock (`flock`), the host name (`gethostname`) and a thread's
-//! CPU clock (`clock_gettime`). Every `unsafe` block of the crate is here; the rest calls these.
+//! system (`statvfs`), an advisory lock (`flock`), the host name (`gethostname`) and the thread's
+//! and the process's CPU clocks (`clock_gettime`), and the machine's busy time (`/proc/stat`).
+//! Every `unsafe` block of the crate is here; the rest calls these.
 //! On systems without them each says so (`None`, no lock, the wall clock) as the callers expect.
 
 use std::fs::File;
@@ -72,12 +73,39 @@ pub(crate) fn host_name() -> Option<String> {
 /// or `None` where that clock is missing (other systems than Unix, or a failed call).
 pub(crate) fn thread_cpu_seconds() -> Option<f64> {
     #[cfg(unix)]
-    {
-        let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
-        // SAFETY: `ts` is a valid, writable timespec for the duration of the call.
-        if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) } == 0 {
-            return Some(ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9);
-        }
+    return cpu_clock(libc::CLOCK_THREAD_CPUTIME_ID);
+    #[cfg(not(unix))]
+    None
+}
+
+/// Returns the CPU seconds this process has run, over all its threads, by its CPU clock
+/// (`CLOCK_PROCESS_CPUTIME_ID`), or `None` where that clock is missing.
+pub(crate) fn process_cpu_seconds() -> Option<f64> {
+    #[cfg(unix)]
+    return cpu_clock(libc::CLOCK_PROCESS_CPUTIME_ID);
+    #[cfg(not(unix))]
+    None
+}
+
+/// Returns the seconds of CPU clock `id` (`clock_gettime`), if the call succeeds.
+#[cfg(unix)]
+fn cpu_clock(id: libc::clockid_t) -> Option<f64> {
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: `ts` is a valid, writable timespec for the duration of the call.
+    if unsafe { libc::clock_gettime(id, &mut ts) } == 0 {
+        return Some(ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9);
     }
     None
+}
+
+/// Returns the CPU seconds every CPU of the machine has been busy since boot (Linux
+/// `/proc/stat`: user, nice, system, irq, softirq and steal time, at 100 ticks a second), or
+/// `None` where the system does not tell.
+pub(crate) fn machine_busy_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/stat").ok()?;
+    let cpu = stat.lines().next()?.strip_prefix("cpu ")?;
+    let ticks: Vec<u64> = cpu.split_whitespace().filter_map(|t| t.parse().ok()).collect();
+    // user nice system idle iowait irq softirq steal ...
+    let busy = [0, 1, 2, 5, 6, 7].iter().filter_map(|&i| ticks.get(i)).sum::<u64>();
+    Some(busy as f64 / 100.0)
 }
