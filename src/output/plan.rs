@@ -259,12 +259,13 @@ fn write_cpu(out: &mut impl Write, r: &PlanReport, c: &CpuEstimate) -> io::Resul
         format!("from {} of {} subproblems, {groups}", c.sampled, c.subproblems)
     };
     // Subproblems too long for the budget were counted in part and extrapolated: say how little,
-    // and whether the part stands for the whole (the join's parts of its matcher's blocks, dealt
-    // evenly) or is only the first steps (mirror's and d4's prefixes in lexicographic order).
+    // and whether the part stands for the whole (the join's random share of its matcher's
+    // blocks, unbiased for time and solutions) or is only the first steps (mirror's and d4's
+    // prefixes in lexicographic order).
     let sampled = match (c.counted_share < 1.0, algorithm) {
         (false, _) => sampled,
         (true, nqueens::Algorithm::Join) => format!(
-            "{sampled}, each counted for its share of --sample-seconds only: {} of their work on average (the setup and parts of the matcher's blocks, dealt evenly; the rest extrapolated by the matcher's cost model)",
+            "{sampled}, each counted for its share of --sample-seconds only: {} of their work on average (the setup whole, then a random share of the matcher's blocks, unbiased for time and solutions)",
             percent(c.counted_share)
         ),
         (true, _) => format!(

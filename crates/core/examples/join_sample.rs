@@ -3,7 +3,7 @@
 //! without a full count. `cargo run --release --example join_sample -- N STEP SIEVE_FROM`
 //! (SIEVE_FROM = 0 considers the sieve for every stored set, a huge value never does; NQUEENS_ISA
 //! sets the instruction-set level, as --isa does). Which cut
-//! bits, and how many, is then the matcher's cost model's choice (see
+//! bits, and how many, is then the matcher's choice (see
 //! [`nqueens::algo::join::matcher::SIEVE_FROM`] and `MAX_CUTS`); SIEVE_FROM only gates it.
 
 use std::time::Instant;

@@ -31,6 +31,52 @@ pub fn colex(m: u32, k: u32) -> impl Iterator<Item = u64> {
     })
 }
 
+/// Returns the `rank`-th (from 0) `k`-subset of `m` bits in the order of [`colex`] (increasing
+/// as integers): the largest c with C(c, i) ≤ rank is the i-th bit, for i = k down to 1 (the
+/// combinatorial number system), so a list of subsets need not be stored.
+///
+/// # Panics
+/// If `rank` is not below C(`m`, `k`) or `m` > 63.
+pub fn unrank_colex(m: u32, k: u32, mut rank: u64) -> u64 {
+    assert!(m <= 63 && rank < binomial(m, k), "subset {rank} of C({m}, {k})");
+    let mut x = 0;
+    let mut c = m;
+    for i in (1..=k).rev() {
+        c -= 1;
+        while binomial(c, i) > rank {
+            c -= 1;
+        }
+        x |= 1 << c;
+        rank -= binomial(c, i);
+    }
+    x
+}
+
+/// Returns C(`n`, `k`) (0 if k > n), exact for n ≤ 63 (a table: the unranking of units looks
+/// them up a few dozen times a unit).
+///
+/// # Panics
+/// If `n` > 63.
+pub fn binomial(n: u32, k: u32) -> u64 {
+    if k > n { 0 } else { PASCAL[n as usize][k as usize] }
+}
+
+/// Pascal's triangle to row 63: C(63, 31) < 2^63.
+static PASCAL: [[u64; 64]; 64] = {
+    let mut t = [[0u64; 64]; 64];
+    let mut n = 0;
+    while n < 64 {
+        t[n][0] = 1;
+        let mut k = 1;
+        while k <= n {
+            t[n][k] = t[n - 1][k - 1] + if k < n { t[n - 1][k] } else { 0 };
+            k += 1;
+        }
+        n += 1;
+    }
+    t
+};
+
 /// Places the low bits of `x` at the set bits of `mask`, in order (the BMI2 `pdep`
 /// instruction), by a loop.
 #[inline]
@@ -51,8 +97,17 @@ pub fn pdep_soft(mut x: u64, mut mask: u64) -> u64 {
 mod tests {
     use super::*;
 
-    fn binomial(m: u64, k: u64) -> u64 {
-        (0..k).fold(1, |acc, i| acc * (m - i) / (i + 1))
+    #[test]
+    fn unranking_gives_the_colex_order() {
+        for (m, k) in [(0, 0), (5, 0), (5, 5), (10, 4), (13, 6), (20, 3)] {
+            for (rank, x) in colex(m, k).enumerate() {
+                assert_eq!(unrank_colex(m, k, rank as u64), x, "C({m}, {k}) rank {rank}");
+            }
+            assert_eq!(colex(m, k).count() as u64, binomial(m, k), "C({m}, {k})");
+        }
+        // The largest ranks of the boards the join counts: 28 free rows, 14 east.
+        let last = binomial(28, 14) - 1;
+        assert_eq!(unrank_colex(28, 14, last), low_mask(28) & !low_mask(14));
     }
 
     #[test]
@@ -60,7 +115,7 @@ mod tests {
         for m in 0..=12 {
             for k in 0..=m + 1 {
                 let all: Vec<u64> = colex(m, k).collect();
-                let want = if k > m { 0 } else { binomial(m as u64, k as u64) };
+                let want = binomial(m, k);
                 assert_eq!(all.len() as u64, want, "m = {m} k = {k}");
                 assert!(all.windows(2).all(|w| w[0] < w[1]));
                 assert!(all.iter().all(|&x| x.count_ones() == k && x <= low_mask(m)));

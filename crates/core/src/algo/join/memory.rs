@@ -48,7 +48,7 @@ pub fn per_thread_bytes(h: u32) -> u64 {
         11 => 72 * MIB,
         12 => 400 * MIB,
         13 => 2816 * MIB,
-        _ => 16 * 1024 * MIB,
+        _ => 4 * 1024 * MIB,
     }
 }
 

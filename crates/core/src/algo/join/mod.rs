@@ -71,7 +71,7 @@ pub use profile::{UnitProfile, UnitSides};
 pub use start::Start;
 pub use symmetric::join_burnside_classes;
 use symmetric::subsets_of;
-use unit::{Group, Kind, SCRATCH, Scratch, kind_start, orbit, unit_multiple};
+use unit::{Group, Kind, RowSets, SCRATCH, Scratch, kind_start, orbit, unit_multiple};
 pub use unit::{JoinPlan, MAX_N, MAX_PARTS, MIN_N, Quarters};
 
 use crate::{Algorithm, Error, Plan, Tally};
@@ -140,20 +140,23 @@ impl JoinPlan {
             std::iter::once(Kind::Centre).chain((2..=g.h).map(|b| Kind::Axis { b })).collect()
         };
         let mut groups = Vec::new();
-        let mut lists: Vec<Vec<u64>> = Vec::new();
         let mut len = 0;
         for kind in kinds {
             let free = kind_start(kind).free_rows(&g);
             // Even: S ≤ rev(S) (the mirror pairs); centre: S least of its orbit; axis: all S.
             let keep = |s: u64| match kind {
-                _ if !reduce => true,
                 Kind::Even => s <= reverse(s, n),
                 Kind::Centre => orbit(s, free, n).0 == s,
                 Kind::Axis { .. } => true,
             };
-            lists.push(subsets_of(free, g.h).filter(|&s| keep(s)).collect());
-            groups.push(Group { kind, list: lists.len() - 1, first: len });
-            len += lists[lists.len() - 1].len();
+            let rows = match kind {
+                Kind::Axis { .. } => RowSets::All { free, k: g.h, count: bits::binomial(free.count_ones(), g.h) as usize },
+                _ if !reduce => RowSets::All { free, k: g.h, count: bits::binomial(free.count_ones(), g.h) as usize },
+                _ => RowSets::Kept(subsets_of(free, g.h).filter(|&s| keep(s)).map(|s| s as u32).collect()),
+            };
+            let count = rows.len();
+            groups.push(Group { kind, rows, first: len });
+            len += count;
         }
         Ok(JoinPlan {
             g,
@@ -166,7 +169,6 @@ impl JoinPlan {
             max_stored: max_stored(g.h),
             code_batch: None,
             groups,
-            lists,
             len,
         })
     }
@@ -227,8 +229,8 @@ impl JoinPlan {
         self.chunk_bits = Some(bits);
     }
 
-    /// Forces the matcher's number of cut bits (for benches and tuning; the default lets its
-    /// cost model choose).
+    /// Forces the matcher's number of cut bits (for benches and tuning; the default grows with
+    /// the sides' sizes, see [`matcher::Matcher::cuts`]).
     pub fn set_cuts(&mut self, cuts: u32) {
         self.cuts = Some(cuts);
     }
@@ -264,7 +266,7 @@ impl JoinPlan {
         s.half.level = self.level;
         let mut total = 0;
         for group in self.groups.iter().filter(|gr| gr.kind == kind) {
-            for &rows in &self.lists[group.list] {
+            for rows in (0..group.rows.len()).map(|i| group.rows.get(i)) {
                 let counted = match kind {
                     Kind::Axis { b } => self.round_axis(b, rows, a..a + 1, &mut s, None).map(|c| c.0 / 8),
                     _ => self.round(kind, rows, &mut s, None).map(|c| c.0),
@@ -359,16 +361,46 @@ impl Plan for JoinPlan {
         self.solve_with(index, stats, None).expect("nothing stops the count")
     }
 
-    /// Once the unit's half-boards are enumerated and the first stored piece is built (the
-    /// setup: a fifth to a half of a unit at n = 24), the matcher runs in up to [`MAX_PARTS`]
-    /// parts of its blocks ([`Matcher::count_coded_in_parts`](matcher::Matcher::count_coded_in_parts)), so a unit stops within a part:
-    /// under a second up to n = 27, a few seconds at n = 28. The shares are timed against the
-    /// matcher's cost model: after the first part, which the model says is w of the matching,
-    /// the unit's whole time is estimated as setup + (first part's time) / w, the first share is
-    /// the time so far over that, and each later part gets the rest in proportion to its
-    /// modelled work. The setup itself reports 0 ("may I go on?").
+    /// Once the unit's half-boards are enumerated and both sides sorted (the setup), the
+    /// matcher runs in up to [`MAX_PARTS`] parts of its (block, mask) visits
+    /// ([`Matcher::count_in_place`](matcher::Matcher::count_in_place)), so a unit stops within a
+    /// part: under a second up to n = 27, about a second at n = 28. The shares are timed against
+    /// the visits: after the first part, which is w of them, the unit's whole time is estimated as
+    /// setup + (first part's time) / w, the first share is the time so far over that, and each
+    /// later part gets the rest in proportion to its visits. The setup itself reports 0 ("may I
+    /// go on?").
     fn stops_midway(&self) -> bool {
         true
+    }
+
+    /// A random share of the unit's blocks (see [`matcher::Sampling`]).
+    fn counts_shares(&self) -> bool {
+        true
+    }
+
+    /// The unit's setup whole (row sets, half-boards, both sides sorted), then a random share of
+    /// its blocks ([`matcher::Sampling`]): each block of each bucket's slicing matched with
+    /// probability `share`, drawn by a hash of (`seed`, its bucket, its place), so the count over
+    /// `share` is unbiased for the unit's count and the time after the setup over `share` for
+    /// its matching time.
+    fn solve_share(&self, index: usize, share: f64, seed: u64, setup_done: &mut dyn FnMut()) -> Option<Tally> {
+        let mut done = false;
+        let mut on_part = |p: Parts| {
+            if p.done == 0 && !done {
+                done = true;
+                setup_done();
+            }
+            ControlFlow::Continue(())
+        };
+        let sampling = Some(matcher::Sampling { share: share.clamp(f64::MIN_POSITIVE, 1.0), seed });
+        SCRATCH.with(|s| s.borrow_mut().matcher.sampling = sampling);
+        let tally = self.solve_with(index, false, Some(&mut on_part));
+        SCRATCH.with(|s| s.borrow_mut().matcher.sampling = None);
+        if !done {
+            // A unit with nothing to match: all of it was setup.
+            setup_done();
+        }
+        tally
     }
 
     fn solve_in_steps(

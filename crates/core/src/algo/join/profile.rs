@@ -25,7 +25,7 @@ pub struct UnitProfile {
     pub west: u64,
     /// What the matcher did (the part of its work that ran).
     pub matcher: MatchStats,
-    /// The share of the unit's matching that ran, by the matcher's cost model (1 when whole).
+    /// The share of the unit's (block, mask) visits that ran (1 when whole).
     pub share: f64,
     /// The unit's weighted count, if it ran whole.
     pub solutions: Option<u128>,

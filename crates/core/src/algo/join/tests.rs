@@ -247,3 +247,37 @@ fn the_sampling_plan_counts_and_weighs_as_the_whole_table() {
         assert_eq!(sample.solve(0, false), whole.solve(0, false));
     }
 }
+
+/// A random share of a unit's blocks (the plan's sample of n = 28): share 1 counts the unit
+/// whole; smaller shares count unbiasedly (the mean of count / share over seeds lies within
+/// four standard errors of the count, and a share draws about that share of the blocks); the
+/// setup is reported exactly once, also for a unit with nothing to match.
+#[test]
+fn random_shares_of_units_are_unbiased() {
+    let mut plan = JoinPlan::new(18).unwrap();
+    assert!(plan.counts_shares());
+    // Many blocks in a unit of n = 18: sieved into many buckets.
+    plan.set_cuts(6);
+    // The unit with the most half-boards of a sample, and an empty one.
+    let big = (0..plan.len()).step_by(7).max_by_key(|&i| plan.solve(i, true).nodes).unwrap();
+    let want = plan.solve(big, false).solutions as f64;
+    let mut calls = 0;
+    let whole = plan.solve_share(big, 1.0, 7, &mut || calls += 1).unwrap();
+    assert_eq!((whole.solutions as f64, calls), (want, 1));
+    let empty = (0..plan.len()).take(2000).find(|&i| plan.solve(i, true).nodes == 0);
+    if let Some(i) = empty {
+        let mut calls = 0;
+        assert_eq!(plan.solve_share(i, 0.1, 3, &mut || calls += 1).unwrap().solutions, 0);
+        assert_eq!(calls, 1, "unit {i}");
+    }
+    for share in [0.5, 0.2] {
+        let draws: Vec<f64> = (0..100u64)
+            .map(|seed| plan.solve_share(big, share, seed, &mut || {}).unwrap().solutions as f64 / share)
+            .collect();
+        let mean = draws.iter().sum::<f64>() / draws.len() as f64;
+        let var = draws.iter().map(|d| (d - mean).powi(2)).sum::<f64>() / (draws.len() - 1) as f64;
+        let se = (var / draws.len() as f64).sqrt();
+        assert!(se > 0.0, "share {share}: the draws differ");
+        assert!((mean - want).abs() < 4.0 * se, "share {share}: mean {mean} against {want} (se {se})");
+    }
+}

@@ -8,7 +8,7 @@ use std::cell::RefCell;
 use std::ops::ControlFlow;
 use std::time::Instant;
 
-use super::bits::{low_mask, reverse};
+use super::bits::{low_mask, pdep_soft, reverse, unrank_colex};
 use super::half::{FLAG_NORTH_U, FLAG_SOUTH_V, Geometry, HalfScratch, Side, window_codes};
 use super::matcher::{Matcher, Parts, Sides};
 use super::quarter::{self, QuarterTable};
@@ -36,12 +36,41 @@ pub(super) enum Kind {
     Axis { b: u32 },
 }
 
-/// One group of units: a kind and the list of row sets it runs on.
+/// One group of units: a kind and the row sets it runs on.
 #[derive(Clone, Debug)]
 pub(super) struct Group {
     pub(super) kind: Kind,
-    pub(super) list: usize,
+    pub(super) rows: RowSets,
     pub(super) first: usize,
+}
+
+/// The east row sets of a group of units, in their fixed order.
+#[derive(Clone, Debug)]
+pub(super) enum RowSets {
+    /// Every `k`-subset of the rows `free`, in colex order of their positions: not stored, the
+    /// i-th is unranked ([`unrank_colex`]); the axis starts of odd n, about 2.6 · 10^8 units at
+    /// n = 29 (2 GB as a list).
+    All { free: u64, k: u32, count: usize },
+    /// The row sets a reduction keeps, in colex order (at most 29 rows: `u32`).
+    Kept(Vec<u32>),
+}
+
+impl RowSets {
+    /// Returns how many row sets.
+    pub(super) fn len(&self) -> usize {
+        match self {
+            RowSets::All { count, .. } => *count,
+            RowSets::Kept(list) => list.len(),
+        }
+    }
+
+    /// Returns the `i`-th row set.
+    pub(super) fn get(&self, i: usize) -> u64 {
+        match self {
+            RowSets::All { free, k, .. } => pdep_soft(unrank_colex(free.count_ones(), *k, i as u64), *free),
+            RowSets::Kept(list) => u64::from(list[i]),
+        }
+    }
 }
 
 /// The join plan of one board: the quarter table and the units (start configuration × east
@@ -58,7 +87,6 @@ pub struct JoinPlan {
     pub(super) max_stored: Option<usize>,
     pub(super) code_batch: Option<usize>,
     pub(super) groups: Vec<Group>,
-    pub(super) lists: Vec<Vec<u64>>,
     pub(super) len: usize,
 }
 
@@ -390,7 +418,7 @@ impl JoinPlan {
     pub(super) fn unit(&self, index: usize) -> (Kind, u64) {
         assert!(index < self.len, "unit index {index} out of bounds: the plan has {} units", self.len);
         let group = &self.groups[self.groups.partition_point(|gr| gr.first <= index) - 1];
-        (group.kind, self.lists[group.list][index - group.first])
+        (group.kind, group.rows.get(index - group.first))
     }
 
     /// Counts unit `index` as [`Plan::solve`] does, in parts through `steps` when given; `None`

@@ -71,21 +71,16 @@ impl Matcher {
         self.tables.clear();
     }
 
-    /// Replaces the tables with those of the blocks of the `segments` of `values` (each a run of
-    /// squeezed masks of one weight), packed 64-lane word by word (a segment's last word
-    /// partial), eight words a block; records each block's words by weight in `block_groups`;
-    /// returns how many blocks.
-    pub(super) fn fill(&mut self, level: Level, values: &[u64], segments: &[Run]) -> usize {
+    /// Replaces the tables with those of the blocks `blocks` of the 64-lane `words` of `values`
+    /// (block b: words 8b to 8b + 7, each a run of squeezed masks of one weight, at most 64);
+    /// records each block's words by weight in `block_groups`.
+    pub(super) fn fill(&mut self, level: Level, values: &[u64], words: &[Run], blocks: &[usize]) {
         let (chunks, c, bits) = (self.chunks, self.bits_per_chunk, self.occupied.count_ones());
-        let mut words = std::mem::take(&mut self.words);
-        words.clear();
-        for seg in segments {
-            words.extend((seg.start..seg.end).step_by(64).map(|w| Run { start: w, end: (w + 64).min(seg.end), weight: seg.weight }));
-        }
         self.tables.clear();
         self.block_groups.clear();
-        self.tables.reserve(words.len().div_ceil(WORDS) * self.block_rows);
-        for block in words.chunks(WORDS) {
+        self.tables.reserve(blocks.len() * self.block_rows);
+        for &b in blocks {
+            let block = &words[b * WORDS..((b + 1) * WORDS).min(words.len())];
             let slices: [&[u64]; WORDS] =
                 std::array::from_fn(|w| block.get(w).map_or(&[][..], |r| &values[r.start..r.end]));
             fill_block(level, &slices, &mut self.tables, chunks, c, bits);
@@ -96,9 +91,6 @@ impl Matcher {
             }
             self.block_groups.push(groups);
         }
-        let blocks = words.len().div_ceil(WORDS);
-        self.words = words;
-        blocks
     }
 }
 

@@ -49,26 +49,9 @@ use std::time::Instant;
 
 pub use pairs::CODE_BATCH;
 pub use sieve::{MAX_CUTS, SIEVE_FROM, transpose64};
-pub use types::{BLOCK, CHUNK, MAX_CHUNK, MatchStats, Matcher};
+pub use types::{BLOCK, CHUNK, MAX_CHUNK, MIN_PART_BLOCKS, MatchStats, Matcher, Parts, Sampling};
 
 use crate::arch::Level;
-
-/// The fewest blocks a part of [`Matcher::count_in_place`] stands for (a unit of fewer blocks
-/// is one part).
-pub const MIN_PART_BLOCKS: usize = 16;
-
-/// How far [`Matcher::count_in_place`] has come: `done` parts of `total`, standing for `share`
-/// of the matching's (block, mask) visits.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Parts {
-    /// Parts matched so far.
-    pub done: usize,
-    /// Parts in all.
-    pub total: usize,
-    /// The share of the matching's (block, mask) visits done (0 to 1); each part is about
-    /// 1/`total` of them (a block's visits are not split).
-    pub share: f64,
-}
 
 /// A query: a mask and the weight its count is multiplied by.
 pub type Query = (u64, u32);

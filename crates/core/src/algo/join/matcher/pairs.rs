@@ -14,8 +14,7 @@ use std::time::Instant;
 
 use super::blocks::count_runs;
 use super::build::blocks_of;
-use super::types::{CLASSES, Matcher, Run};
-use super::{MIN_PART_BLOCKS, Parts};
+use super::types::{BLOCK, CLASSES, MIN_PART_BLOCKS, Matcher, Parts, Run, WORDS};
 use crate::arch::Level;
 
 /// The most codes sorted and matched at once (2^24: 128 MiB of codes, and as much of the sorts'
@@ -79,31 +78,44 @@ impl Matcher {
         after: &mut dyn FnMut(Parts) -> ControlFlow<()>,
     ) -> Option<u64> {
         let batch = self.code_batch.unwrap_or(CODE_BATCH).max(1);
+        // Every batch sorted first, its runs' starts kept: the work after the first report is all
+        // matching (what a sampled unit's time over its share stands for).
+        let t0 = Instant::now();
+        let mut starts = std::mem::take(&mut self.batch_starts);
+        starts.clear();
         let mut work = Work::default();
-        for chunk in codes.chunks(batch) {
+        for chunk in codes.chunks_mut(batch) {
             self.code_starts(level, chunk, weights);
+            self.sort_codes(level, chunk);
             self.bucket_sizes();
             let w = self.work();
             (work.visits, work.blocks, work.pairs) = (work.visits + w.visits, work.blocks + w.blocks, work.pairs + w.pairs);
+            starts.push(self.query_starts.clone());
         }
+        self.stats.sort_s += t0.elapsed().as_secs_f64();
         self.set_width(level, work.visits as f64 / work.blocks.max(1) as f64);
         self.stats.bucket_pairs += work.pairs;
         let parts = (work.blocks as usize / MIN_PART_BLOCKS).clamp(1, max_parts.max(1));
         let mut progress = Progress { parts, total: work.visits, done: 0, reported: 0 };
-        let batches = codes.len().div_ceil(batch);
         let mut total = 0;
-        for (i, chunk) in codes.chunks_mut(batch).enumerate() {
-            let t0 = Instant::now();
-            if batches > 1 {
-                self.code_starts(level, chunk, weights);
-                self.bucket_sizes();
+        let stopped = after(progress.report()).is_break();
+        for (i, chunk) in codes.chunks(batch).enumerate() {
+            if stopped {
+                break;
             }
-            self.sort_codes(level, chunk);
-            self.stats.sort_s += t0.elapsed().as_secs_f64();
-            if i == 0 && after(progress.report()).is_break() {
-                return None;
+            self.query_starts.clone_from(&starts[i]);
+            self.bucket_sizes();
+            match self.passes(level, stored, chunk, i as u64, &mut progress, after) {
+                Some(count) => total += count,
+                None => {
+                    self.batch_starts = starts;
+                    return None;
+                }
             }
-            total += self.passes(level, stored, chunk, &mut progress, after)?;
+        }
+        self.batch_starts = starts;
+        if stopped {
+            return None;
         }
         // Every part reported, even where the last blocks' visits round below the last boundary.
         while progress.reported < progress.parts {
@@ -121,6 +133,7 @@ impl Matcher {
         level: Level,
         stored: &[u64],
         codes: &[u64],
+        batch: u64,
         progress: &mut Progress,
         after: &mut dyn FnMut(Parts) -> ControlFlow<()>,
     ) -> Option<u64> {
@@ -132,7 +145,8 @@ impl Matcher {
         // Pass A: each stored bucket sliced, against the code runs it meets that way.
         for s in 0..buckets {
             let ss = self.sizes[s];
-            if ss[STORED] == 0 {
+            let task = batch << 40 | s as u64;
+            if ss[STORED] == 0 || !self.any_drawn(task, ss[STORED_BLOCKS]) {
                 continue;
             }
             runs.clear();
@@ -147,12 +161,13 @@ impl Matcher {
             }
             segments.clear();
             self.stored_runs(s, &mut segments);
-            total += self.slice_and_match(level, stored, &segments, &runs, codes, progress, after)?;
+            total += self.slice_and_match(level, stored, &segments, &runs, codes, task, progress, after)?;
         }
         // Pass B: each code bucket sliced, against the stored runs it meets that way.
         for t in 0..buckets {
             let ts = self.sizes[t];
-            if ts[CODES] == 0 {
+            let task = batch << 40 | 1 << 39 | t as u64;
+            if ts[CODES] == 0 || !self.any_drawn(task, ts[CODE_BLOCKS]) {
                 continue;
             }
             runs.clear();
@@ -167,16 +182,17 @@ impl Matcher {
             }
             segments.clear();
             self.code_runs(t, &mut segments);
-            total += self.slice_and_match(level, codes, &segments, &runs, stored, progress, after)?;
+            total += self.slice_and_match(level, codes, &segments, &runs, stored, task, progress, after)?;
         }
         self.runs = runs;
         self.segments = segments;
         Some(total)
     }
 
-    /// Slices the `segments` of `sliced` into blocks (pieces of at most [`Matcher::max_stored`]
-    /// masks at a time) and matches each against the `runs` of `streamed`; returns the count
-    /// weighed by both sides' weights.
+    /// Slices the `segments` of `sliced` (the masks of one bucket, task `task`) into blocks, word
+    /// by word, and matches each against the `runs` of `streamed`, holding the tables of at most
+    /// [`Matcher::max_stored`] masks at a time; when sampling (see [`Matcher::sampling`]) only
+    /// the blocks drawn. Returns the count weighed by both sides' weights.
     #[allow(clippy::too_many_arguments)]
     fn slice_and_match(
         &mut self,
@@ -185,71 +201,68 @@ impl Matcher {
         segments: &[Run],
         runs: &[Run],
         streamed: &[u64],
+        task: u64,
         progress: &mut Progress,
         after: &mut dyn FnMut(Parts) -> ControlFlow<()>,
     ) -> Option<u64> {
         let per_block: u64 = runs.iter().map(|r| (r.end - r.start) as u64).sum();
-        let cap = self.max_stored.unwrap_or(usize::MAX).max(1);
-        // The segments in pieces of at most `cap` masks (a segment cut where a piece fills).
-        let mut piece = std::mem::take(&mut self.piece);
-        piece.clear();
-        let (mut masks, mut total) = (0, 0);
+        let mut words = std::mem::take(&mut self.words);
+        words.clear();
         for seg in segments {
-            let mut start = seg.start;
-            while start < seg.end {
-                let take = (seg.end - start).min(cap - masks);
-                piece.push(Run { start, end: start + take, weight: seg.weight });
-                (masks, start) = (masks + take, start + take);
-                if masks == cap {
-                    total += self.match_piece(level, sliced, &piece, runs, streamed, per_block, progress, after)?;
-                    piece.clear();
-                    masks = 0;
+            let split = (seg.start..seg.end).step_by(64);
+            words.extend(split.map(|w| Run { start: w, end: (w + 64).min(seg.end), weight: seg.weight }));
+        }
+        let blocks = words.len().div_ceil(WORDS);
+        let mut chosen = std::mem::take(&mut self.chosen);
+        chosen.clear();
+        chosen.extend((0..blocks).filter(|&b| self.drawn(task, b)));
+        let cap = (self.max_stored.unwrap_or(usize::MAX) / BLOCK).max(1);
+        let mut total = 0;
+        for piece in chosen.chunks(cap) {
+            let t0 = Instant::now();
+            self.fill(level, sliced, &words, piece);
+            self.stats.build_s += t0.elapsed().as_secs_f64();
+            self.stats.blocks += piece.len() as u64;
+            self.stats.table_bytes = self.stats.table_bytes.max(std::mem::size_of_val(&self.tables[..]) as u64);
+            for block in 0..piece.len() {
+                let t0 = Instant::now();
+                let (sum, ones) = count_runs(level, self, block, runs, streamed);
+                self.stats.match_s += t0.elapsed().as_secs_f64();
+                self.stats.block_codes += u128::from(per_block);
+                self.stats.disjoint += u128::from(ones);
+                total += sum;
+                progress.done += per_block;
+                while progress.reported < progress.parts && progress.crossed() {
+                    progress.reported += 1;
+                    if after(progress.report()).is_break() {
+                        self.words = words;
+                        self.chosen = chosen;
+                        return None;
+                    }
                 }
             }
         }
-        if !piece.is_empty() {
-            total += self.match_piece(level, sliced, &piece, runs, streamed, per_block, progress, after)?;
-        }
-        self.piece = piece;
+        self.words = words;
+        self.chosen = chosen;
         Some(total)
     }
 
-    /// Builds the blocks of the `segments` of `sliced` and matches each against the `runs` of
-    /// `streamed` (`per_block` masks in all), counting the progress.
-    #[allow(clippy::too_many_arguments)]
-    fn match_piece(
-        &mut self,
-        level: Level,
-        sliced: &[u64],
-        segments: &[Run],
-        runs: &[Run],
-        streamed: &[u64],
-        per_block: u64,
-        progress: &mut Progress,
-        after: &mut dyn FnMut(Parts) -> ControlFlow<()>,
-    ) -> Option<u64> {
-        let t0 = Instant::now();
-        let blocks = self.fill(level, sliced, segments);
-        self.stats.build_s += t0.elapsed().as_secs_f64();
-        self.stats.blocks += blocks as u64;
-        self.stats.table_bytes = self.stats.table_bytes.max(std::mem::size_of_val(&self.tables[..]) as u64);
-        let mut total = 0;
-        for block in 0..blocks {
-            let t0 = Instant::now();
-            let (sum, ones) = count_runs(level, self, block, runs, streamed);
-            self.stats.match_s += t0.elapsed().as_secs_f64();
-            self.stats.block_codes += u128::from(per_block);
-            self.stats.disjoint += u128::from(ones);
-            total += sum;
-            progress.done += per_block;
-            while progress.reported < progress.parts && progress.crossed() {
-                progress.reported += 1;
-                if after(progress.report()).is_break() {
-                    return None;
-                }
-            }
-        }
-        Some(total)
+    /// Returns true if and only if block `block` of task `task` is matched: always, unless
+    /// sampling, where each is drawn with the sample's probability by a hash of (seed, task,
+    /// block) (splitmix64), independently of the others and of their order.
+    fn drawn(&self, task: u64, block: usize) -> bool {
+        let Some(sampling) = self.sampling else { return true };
+        let mut z = sampling.seed ^ task.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ (block as u64).wrapping_mul(0xd1b5_4a32_d192_ed03);
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^= z >> 31;
+        (z >> 11) as f64 * (1.0 / (1u64 << 53) as f64) < sampling.share
+    }
+
+    /// Returns true if and only if task `task` of `blocks` blocks has a block drawn (see
+    /// [`Matcher::drawn`]).
+    fn any_drawn(&self, task: u64, blocks: u64) -> bool {
+        self.sampling.is_none() || (0..blocks as usize).any(|b| self.drawn(task, b))
     }
 
     /// Appends the code runs of bucket `t` (one per weight slot of weight other than 0).

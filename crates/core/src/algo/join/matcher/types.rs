@@ -50,6 +50,23 @@ impl Default for SortScratch {
 }
 
 
+/// The fewest blocks a part of `Matcher::count_in_place` stands for (a unit of fewer blocks
+/// is one part).
+pub const MIN_PART_BLOCKS: usize = 16;
+
+/// How far `Matcher::count_in_place` has come: `done` parts of `total`, standing for `share`
+/// of the matching's (block, mask) visits.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Parts {
+    /// Parts matched so far.
+    pub done: usize,
+    /// Parts in all.
+    pub total: usize,
+    /// The share of the matching's (block, mask) visits done (0 to 1); each part is about
+    /// 1/`total` of them (a block's visits are not split).
+    pub share: f64,
+}
+
 /// A run of masks of one weight streamed against a block: `values[start..end]` of the side
 /// that is not sliced.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,6 +109,9 @@ pub struct Matcher {
     pub max_stored: Option<usize>,
     /// The most codes sorted and matched at once (`None`: [`CODE_BATCH`](super::CODE_BATCH)).
     pub code_batch: Option<usize>,
+    /// Match only a random share of the blocks, each drawn independently (for a sample of a
+    /// unit that cannot be counted whole); `None`: every block.
+    pub sampling: Option<Sampling>,
     /// What the matcher did since the caller last reset it (for profiles).
     pub stats: MatchStats,
     /// The tables of the blocks being matched: `block_rows` rows a block.
@@ -113,9 +133,12 @@ pub struct Matcher {
     pub(super) sizes: Vec<[u64; 4]>,
     /// The runs streamed against the blocks being matched (scratch).
     pub(super) runs: Vec<Run>,
-    /// The runs of the side being sliced, and of one piece of it (scratch).
+    /// The runs of the side being sliced (scratch).
     pub(super) segments: Vec<Run>,
-    pub(super) piece: Vec<Run>,
+    /// The blocks of a task drawn to be matched (scratch).
+    pub(super) chosen: Vec<usize>,
+    /// Each batch's `query_starts` (scratch).
+    pub(super) batch_starts: Vec<Vec<usize>>,
     /// The words of the blocks being built (scratch of `fill`).
     pub(super) words: Vec<Run>,
     /// Each block's words grouped by weight: (words, weight), unused groups (0, 0).
@@ -130,6 +153,18 @@ pub struct Matcher {
     /// sorted (see `choose_cut`; valid while the cut is non-zero).
     pub(super) stored_index: Vec<u16>,
     pub(super) query_index: Vec<u16>,
+}
+
+/// A random share of a count's blocks ([`Matcher::sampling`]): each block of each pass and bucket
+/// is matched with probability `share`, drawn by a hash of (`seed`, its task, its place in it),
+/// so the count over `share` is unbiased for the whole count and the matching time over `share`
+/// for the whole matching time.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sampling {
+    /// The probability each block is matched, in (0, 1].
+    pub share: f64,
+    /// The seed of the draws.
+    pub seed: u64,
 }
 
 /// What a [`Matcher`] did: a few counters per unit, bucket and block, none per query (so
