@@ -227,3 +227,95 @@ fn control_bytes_are_escaped_a_bom_is_accepted_and_an_all_malformed_list_says_so
     assert!(String::from_utf8(out.stdout).unwrap().starts_with("line 2: board 2: malformed: '\\u{1b}[2J'"));
     assert_eq!(std::fs::read(&path).unwrap(), before);
 }
+
+/// Issue 40 (High): with a full `TMPDIR`, `check --partial` called two copies of `solve 50 --any`
+/// "2 distinct, 0 problems" and exited 0: the spill file's failed write was ignored. Boards
+/// past a rank are now kept whole up to `SPILL_AFTER_BYTES` (4 MiB), so a short list never
+/// touches the temporary folder: full, missing or read-only, the repeat is found.
+#[test]
+fn a_repeat_of_a_large_board_is_found_whatever_the_temporary_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let any = solve(&["solve", "50", "--any"]);
+    let list = dir.path().join("dup50.txt");
+    std::fs::write(&list, [&any[..], b"\n", &any[..]].concat()).unwrap();
+    let expected = "line 52: board 2: repeats board 1 (line 1)\n50×50 boards (board format): 2 read, 2 valid, 1 \
+                    distinct, 1 problem; completeness unknown: the number of solutions of n = 50 is not tabulated\n";
+    let missing = dir.path().join("no-such-folder");
+    let (full, read_only) = (common::SmallDisk::full(), common::SmallDisk::mount_with("ro,size=64k"));
+    let mut folders = vec![("missing", missing.clone())];
+    match (&full, &read_only) {
+        (Some(full), Some(ro)) => {
+            folders.push(("full", full.path().to_path_buf()));
+            folders.push(("read-only", ro.path().to_path_buf()));
+        }
+        _ => eprintln!("full and read-only TMPDIR skipped: cannot mount a tmpfs here (needs root)"),
+    }
+    for (what, tmp) in folders {
+        let out =
+            nqueens(&["check", "--partial", list.to_str().unwrap()]).env("TMPDIR", &tmp).assert().code(1);
+        assert_eq!(String::from_utf8_lossy(&out.get_output().stdout), expected, "{what} TMPDIR");
+    }
+}
+
+/// Writes `boards` distinct solutions of n = 1009 (q[r] = (a·r + b) mod n, n prime), then the
+/// first again, in the cols format: past the 4 MiB kept whole, so the check spills.
+fn large_list_with_a_repeat(path: &std::path::Path, boards: u32) {
+    let n = 1009u32;
+    let mut out = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
+    for k in (0..boards).chain([0]) {
+        let (a, b) = (2 + k / n, k % n);
+        let line: Vec<String> = (0..n).map(|r| ((a * r + b) % n + 1).to_string()).collect();
+        std::io::Write::write_all(&mut out, (line.join(" ") + "\n").as_bytes()).unwrap();
+    }
+}
+
+/// Issue 40 (High): past the 4 MiB kept whole, a spill file the temporary folder cannot make,
+/// write or read back stops the check with one line naming the folder, exit 2, and no verdict
+/// (it said "distinct" before); a writable folder finds the repeat.
+#[test]
+fn a_temporary_folder_that_cannot_hold_the_spill_file_stops_the_check() {
+    let dir = tempfile::tempdir().unwrap();
+    let list = dir.path().join("big.txt");
+    large_list_with_a_repeat(&list, 1200);
+    let out =
+        nqueens(&["check", "--partial", list.to_str().unwrap()]).env("TMPDIR", dir.path()).assert().code(1);
+    assert_eq!(
+        String::from_utf8_lossy(&out.get_output().stdout),
+        "line 1201: board 1201: repeats board 1 (line 1)\n1009×1009 boards (cols format): 1201 read, 1201 \
+         valid, 1200 distinct, 1 problem; completeness unknown: the number of solutions of n = 1009 is not \
+         tabulated\n"
+    );
+    let missing = dir.path().join("no-such-folder");
+    let (full, read_only) = (common::SmallDisk::full(), common::SmallDisk::mount_with("ro,size=64k"));
+    let mut folders = vec![("missing", missing, "No such file or directory", 1040)];
+    match (&full, &read_only) {
+        (Some(full), Some(ro)) => {
+            // The full disk shows when the first 64 KiB of spilled boards are written.
+            folders.push(("full", full.path().to_path_buf(), "No space left on device", 1056));
+            folders.push(("read-only", ro.path().to_path_buf(), "Read-only file system", 1040));
+        }
+        _ => eprintln!("full and read-only TMPDIR skipped: cannot mount a tmpfs here (needs root)"),
+    }
+    for (what, tmp, error, line) in folders {
+        let out =
+            nqueens(&["check", "--partial", list.to_str().unwrap()]).env("TMPDIR", &tmp).assert().code(2);
+        assert_eq!(out.get_output().stdout, b"", "{what} TMPDIR: no verdict");
+        let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+        assert_eq!(
+            stderr,
+            format!(
+                "nqueens: error: {}: line {line}: the duplicate check keeps the boards past its first 4 MiB in a \
+                 file in the temporary folder {}, which failed: {error} (os error {}): set TMPDIR to a folder \
+                 with room (4 bytes a row of each board)\n",
+                list.display(),
+                tmp.display(),
+                match what {
+                    "missing" => 2,
+                    "full" => 28,
+                    _ => 30,
+                }
+            ),
+            "{what} TMPDIR"
+        );
+    }
+}

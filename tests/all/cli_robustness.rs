@@ -2,6 +2,7 @@
 //! code 2, and no file that is not ours is replaced.
 
 use crate::common;
+use crate::common::SmallDisk;
 
 use crate::common::{nqueens, under_address_limit, usage_error};
 use predicates::prelude::*;
@@ -578,38 +579,6 @@ fn output_and_checkpoint_through_a_link_to_one_file_are_refused() {
         "--checkpoint and --output name the same file",
     );
     assert_eq!(std::fs::read(&a).unwrap(), before);
-}
-
-/// A small tmpfs mounted on a temporary folder for the length of a test (unmounted on drop), to
-/// fill a disk for real; `None` where this process may not mount (not root).
-struct SmallDisk {
-    dir: tempfile::TempDir,
-}
-
-impl SmallDisk {
-    fn mount(kib: u64) -> Option<SmallDisk> {
-        let dir = tempfile::tempdir().unwrap();
-        let ok = std::process::Command::new("mount")
-            .args(["-t", "tmpfs", "-o", &format!("size={kib}k"), "tmpfs", dir.path().to_str().unwrap()])
-            .stderr(std::process::Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success());
-        ok.then_some(SmallDisk { dir })
-    }
-
-    fn resize(&self, kib: u64) {
-        let ok = std::process::Command::new("mount")
-            .args(["-o", &format!("remount,size={kib}k"), self.dir.path().to_str().unwrap()])
-            .status()
-            .unwrap();
-        assert!(ok.success());
-    }
-}
-
-impl Drop for SmallDisk {
-    fn drop(&mut self) {
-        let _ = std::process::Command::new("umount").arg(self.dir.path()).status();
-    }
 }
 
 #[test]

@@ -180,3 +180,53 @@ pub fn fingerprint(path: &std::path::Path) -> (u32, u64) {
         len += got as u64;
     }
 }
+
+/// A small tmpfs mounted on a temporary folder for the length of a test (unmounted on drop), to
+/// fill a disk for real; `None` where this process may not mount (not root).
+pub struct SmallDisk {
+    pub dir: tempfile::TempDir,
+}
+
+impl SmallDisk {
+    /// Mounts a tmpfs of `kib` KiB.
+    pub fn mount(kib: u64) -> Option<SmallDisk> {
+        SmallDisk::mount_with(&format!("size={kib}k"))
+    }
+
+    /// Mounts a tmpfs with the mount options `options` (`size=64k`, `ro,size=64k`).
+    pub fn mount_with(options: &str) -> Option<SmallDisk> {
+        let dir = tempfile::tempdir().unwrap();
+        let ok = std::process::Command::new("mount")
+            .args(["-t", "tmpfs", "-o", options, "tmpfs", dir.path().to_str().unwrap()])
+            .stderr(std::process::Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        ok.then_some(SmallDisk { dir })
+    }
+
+    /// Mounts a tmpfs of 64 KiB and fills it: a full disk.
+    pub fn full() -> Option<SmallDisk> {
+        let disk = SmallDisk::mount(64)?;
+        let mut fill = std::fs::File::create(disk.dir.path().join("filler")).unwrap();
+        let _ = std::io::Write::write_all(&mut fill, &vec![0u8; 80 << 10]);
+        Some(disk)
+    }
+
+    pub fn resize(&self, kib: u64) {
+        let ok = std::process::Command::new("mount")
+            .args(["-o", &format!("remount,size={kib}k"), self.dir.path().to_str().unwrap()])
+            .status()
+            .unwrap();
+        assert!(ok.success());
+    }
+
+    pub fn path(&self) -> &std::path::Path {
+        self.dir.path()
+    }
+}
+
+impl Drop for SmallDisk {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("umount").arg(self.dir.path()).status();
+    }
+}
