@@ -366,3 +366,20 @@ fn plan_on_devices_refuses_what_the_devices_cannot_count_and_merge_refuses_forge
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Issue 40: `plan 22 --device opencl --sample-seconds 2` took 170 s: after calibration it
+/// counted 8 groups whatever they took. It stops after the second group once the budget is
+/// spent; a subproblem of n = 20 takes about 0.6 s on pocl, so a budget of 0.05 s gives 2 groups
+/// of 1 (the last calibration group is the first of them): 6.0 s before, 1.2 s after.
+#[test]
+fn plan_on_a_device_stops_sampling_when_its_budget_is_spent() {
+    if !opencl_here() {
+        return;
+    }
+    let args = ["plan", "20", "--device", "opencl", "--sample-seconds", "0.05", "--format", "json"];
+    let v = &json_lines(&args)[0];
+    assert_eq!((v["device_groups"].as_u64(), v["device_group_size"].as_u64()), (Some(2), Some(1)), "{v}");
+    let out = nqueens(&args[..6]).assert().success().get_output().stdout.clone();
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.contains("from 2 of 9522 subproblems, 2 groups of 1 each timed as one run"), "{text}");
+}
