@@ -43,9 +43,13 @@ pub fn run(config: LongConfig) -> anyhow::Result<ExitCode> {
     }
     // The devices first, before the signal handlers and the journal: a device that is not
     // there is refused with nothing written, and a driver that installs handlers of its own
-    // when it starts (pocl took SIGUSR1) does not replace ours; a signal while they open ends
-    // the command by its default action, with nothing to save.
-    options.devices = super::open_devices(&devices)?;
+    // when it starts (pocl took SIGUSR1) does not replace ours. A signal while they open is
+    // held, and reaches our handlers once they are installed: the stop of a plan being built.
+    let held = signals::hold();
+    match super::open_devices(&devices) {
+        Ok(opened) => options.devices = opened,
+        Err(e) => return held.pending().map(signals::stopped_before_work).ok_or(e),
+    }
     // Signals, before any work: a graceful stop when there is a journal to keep (a signal that
     // comes while the plan is built ends the command at once: nothing is to be saved yet), else
     // an immediate exit.
@@ -58,6 +62,7 @@ pub fn run(config: LongConfig) -> anyhow::Result<ExitCode> {
     if let Some(stop) = &stop {
         stop.watch(tracker, shell_command());
     }
+    drop(held);
     let journal = run.checkpoint.as_deref().map_or_else(String::new, journal::shown);
     let session = run.open(&options).map_err(|e| worded(e, &journal, algorithm_from_journal))?;
     if let Some(torn) = session.torn() {

@@ -383,3 +383,70 @@ fn plan_on_a_device_stops_sampling_when_its_budget_is_spent() {
     let text = String::from_utf8(out).unwrap();
     assert!(text.contains("from 2 of 9522 subproblems, 2 groups of 1 each timed as one run"), "{text}");
 }
+
+/// Starts the binary with `args`, SIGINT ignored when `ignored` (as a shell starts a background
+/// job), and sends it SIGINT while the devices open: once /proc shows the stop signals blocked,
+/// which the binary does only then. Returns the exit code and stderr.
+fn sigint_while_opening(args: &[&str], ignored: bool) -> (Option<i32>, String) {
+    use std::os::unix::process::CommandExt;
+    let mut cmd = Command::new(assert_cmd::cargo::cargo_bin("nqueens"));
+    // No kernel cache: the compile takes about a second, a window no poll misses.
+    cmd.args(args).env("POCL_KERNEL_CACHE", "0").stdout(std::process::Stdio::piped());
+    cmd.stderr(std::process::Stdio::piped());
+    if ignored {
+        // SAFETY: signal(2) is async-signal-safe and changes the child's disposition only.
+        unsafe {
+            cmd.pre_exec(|| {
+                libc::signal(libc::SIGINT, libc::SIG_IGN);
+                Ok(())
+            });
+        }
+    }
+    let child = cmd.spawn().unwrap();
+    let status = format!("/proc/{}/status", child.id());
+    let start = Instant::now();
+    loop {
+        let text = std::fs::read_to_string(&status).unwrap_or_default();
+        let blocked = text.lines().find_map(|l| l.strip_prefix("SigBlk:")).map(str::trim);
+        if blocked.is_some_and(|m| u64::from_str_radix(m, 16).is_ok_and(|m| m & 2 != 0)) {
+            break;
+        }
+        assert!(start.elapsed() < Duration::from_secs(30), "the devices never opened: {text}");
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    let ok = Command::new("kill").args(["-s", "INT", &child.id().to_string()]).status().unwrap();
+    assert!(ok.success());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.stdout, b"", "no count is written");
+    (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+/// Issue 40: a SIGINT in the first ~0.1 s of a device run, while the devices open, was lost (the
+/// run went on to exit 0 where the shell had SIGINT ignored, a background job) or broke the
+/// kernel's compile (exit 2, "the kernel does not compile"). Held until our handlers are in,
+/// it stops the run as at any moment before the first subproblem: exit 130, one line, and the
+/// same command goes on (here to Q(16)).
+#[test]
+fn sigint_while_the_devices_open_stops_the_run() {
+    if !opencl_here() {
+        return;
+    }
+    let dir = scratch("gpu-early");
+    let journal = dir.join("q16.journal");
+    let args = ["count", "16", "--device", "opencl", "--checkpoint", s(&journal), "--progress", "never"];
+    for ignored in [false, true] {
+        let (code, err) = sigint_while_opening(&args, ignored);
+        assert_eq!(code, Some(130), "ignored: {ignored}: {err}");
+        assert!(
+            err.starts_with("nqueens: stopped by SIGINT while building the plan: nothing new to record; run the same command again to go on: ")
+                && err.lines().count() == 1,
+            "{err}"
+        );
+        let (code, err) = sigint_while_opening(&["count", "16", "--device", "opencl"], ignored);
+        assert_eq!((code, err.as_str()), (Some(130), "nqueens: stopped by SIGINT\n"), "ignored: {ignored}");
+    }
+    let mut json = args.to_vec();
+    json.extend(["--format", "json"]);
+    assert_eq!(json_lines(&json)[0]["solutions"], 14_772_512);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
