@@ -450,3 +450,31 @@ fn sigint_while_the_devices_open_stops_the_run() {
     assert_eq!(json_lines(&json)[0]["solutions"], 14_772_512);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Issue 40: `NQUEENS_GPU_TASK_ROWS=1..6` under `prlimit --as` made pocl abort (134): small
+/// tasks grow the launches to 2^23 tasks, whose buffers were never checked against the memory.
+/// The launches are capped at half the memory available now: the same counts finish, and a
+/// limit too small for the devices or the threads is one line and exit 2, never an abort.
+#[test]
+fn small_gpu_tasks_under_an_address_space_limit_count_or_are_refused_in_one_line() {
+    if !opencl_here() {
+        return;
+    }
+    let args = ["count", "16", "--device", "opencl", "--format", "json"];
+    for rows in ["1", "3", "6"] {
+        let mut cmd = common::limited(1_000_000_000);
+        let out = cmd.args(args).env("NQUEENS_GPU_TASK_ROWS", rows).output().unwrap();
+        let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        assert_eq!(out.status.code(), Some(0), "rows {rows}: {stderr}");
+        assert!(stdout.contains("\"solutions\":14772512,"), "rows {rows}: {stdout}");
+    }
+    for limit in [300_000_000u64, 450_000_000] {
+        let mut cmd = common::limited(limit);
+        let out = cmd.args(args).env("NQUEENS_GPU_TASK_ROWS", "1").output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(matches!(out.status.code(), Some(0 | 2)), "--as {limit}: {:?} {stderr}", out.status);
+        if out.status.code() == Some(2) {
+            assert!(stderr.starts_with("nqueens: error: ") && stderr.lines().count() == 1, "{stderr}");
+        }
+    }
+}

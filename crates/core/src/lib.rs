@@ -132,6 +132,7 @@ pub mod plan {
     pub use crate::count::device_list;
     pub use crate::limits::MAX_SPLIT_DEPTH;
     pub use crate::limits::available_threads;
+    pub use crate::memory::available as available_memory;
     pub use crate::parallel::{Device, Job, OnSolved, Outcome, Queue};
     pub use crate::split::Prefix;
     pub use crate::vocabulary::{Plan, Tally};

@@ -257,11 +257,14 @@ pub fn open(spec: &DeviceSpec) -> Result<Vec<Arc<dyn Device>>, Error> {
                     for info in found.into_iter().filter(|d| *api == Api::Gpu || wanted(d.index)) {
                         let launcher = cuda::Cuda::open(&info).map_err(|why| error(&info.id(), why))?;
                         let lanes = launcher.lanes();
+                        let cap = driver::launch_cap(nqueens::plan::available_memory(), false)
+                            .map_err(|why| error(&info.id(), why))?;
                         out.push(Arc::new(GpuDevice::new(
                             info.id(),
                             info.to_string(),
                             Box::new(launcher),
                             lanes,
+                            cap,
                         )));
                         cuda_opened = true;
                     }
@@ -316,7 +319,16 @@ pub fn open(spec: &DeviceSpec) -> Result<Vec<Arc<dyn Device>>, Error> {
                 }
                 let launcher = opencl::OpenCl::open(&info, id).map_err(|why| error(&info.id(), why))?;
                 let lanes = launcher.lanes();
-                out.push(Arc::new(GpuDevice::new(info.id(), info.to_string(), Box::new(launcher), lanes)));
+                // A CPU device's buffers (pocl's) are host memory.
+                let cap = driver::launch_cap(nqueens::plan::available_memory(), !info.gpu)
+                    .map_err(|why| error(&info.id(), why))?;
+                out.push(Arc::new(GpuDevice::new(
+                    info.id(),
+                    info.to_string(),
+                    Box::new(launcher),
+                    lanes,
+                    cap,
+                )));
                 any = true;
             }
             if *api == Api::OpenCl && none_at_all {
