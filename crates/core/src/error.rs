@@ -14,6 +14,14 @@ pub enum Error {
         /// The rejected board side.
         n: u32,
     },
+    /// A board side above [`crate::construct::MAX_ANY_N`] given to
+    /// [`crate::construct::any_solution`].
+    AnyTooLarge {
+        /// The rejected board side.
+        n: u64,
+        /// The largest side taken.
+        max: u64,
+    },
     /// A thread count of zero was asked for.
     ZeroThreads,
     /// The split depth is outside what the splitter can fix.
@@ -136,6 +144,9 @@ impl fmt::Display for Error {
         match self {
             Error::BoardTooLarge { n } => {
                 write!(f, "board size {n} is too large: the u64 masks allow n <= {MAX_N}")
+            }
+            Error::AnyTooLarge { n, max } => {
+                write!(f, "board size {n} is too large to construct a solution of: use n <= {max}")
             }
             Error::ZeroThreads => f.write_str("thread count 0 is not allowed: use 1 or more"),
             Error::BadSplitDepth { depth } => {

@@ -106,7 +106,7 @@ signed_column!(i8, i16, i32, i64, isize);
 /// assert!(nqueens::check::is_solution(&[1, 3, 0, 2]));
 /// assert!(!nqueens::check::is_solution(&[0, 2, 1, 3])); // (1, 2) and (2, 1) share an anti-diagonal
 /// assert!(!nqueens::check::is_solution(&[0, 4])); // column 4 is off a 2×2 board
-/// let board = nqueens::construct::any_solution(1000).unwrap();
+/// let board = nqueens::construct::any_solution(1000).unwrap().unwrap();
 /// assert!(nqueens::check::is_solution(&board));
 /// ```
 pub fn is_solution<C: Column>(board: &[C]) -> bool {
