@@ -22,6 +22,14 @@ pub enum Error {
         /// The largest side taken.
         max: u64,
     },
+    /// A border that is not a start constellation of the board
+    /// ([`crate::plan::Border::new`], [`crate::plan::Constellation::new`]).
+    BadBorder {
+        /// The board side.
+        n: u32,
+        /// The border: top, bottom, left, right.
+        border: [u32; 4],
+    },
     /// A thread count of zero was asked for.
     ZeroThreads,
     /// The split depth is outside what the splitter can fix.
@@ -148,6 +156,12 @@ impl fmt::Display for Error {
             Error::AnyTooLarge { n, max } => {
                 write!(f, "board size {n} is too large to construct a solution of: use n <= {max}")
             }
+            Error::BadBorder { n, border: [t, b, l, r] } => write!(
+                f,
+                "border (top {t}, bottom {b}, left {l}, right {r}) is not a start constellation of the {n}×{n} \
+                 board: it takes 2 <= n <= {MAX_N}, every queen within 0..n, a corner queen on both its lines \
+                 and no two queens attacking"
+            ),
             Error::ZeroThreads => f.write_str("thread count 0 is not allowed: use 1 or more"),
             Error::BadSplitDepth { depth } => {
                 write!(f, "split depth {depth} is out of range: use 1..={MAX_SPLIT_DEPTH}")

@@ -403,7 +403,7 @@ impl<'p> Run<'p> {
                 queue.solved(index, &self.plan.solve(index, self.stats));
                 continue;
             };
-            let (weight, symmetric) = (u128::from(c.weight), c.stabilizer != 0);
+            let (weight, symmetric) = (u128::from(c.weight()), c.stabilizer() != 0);
             self.parents[slot as usize] = Some(Parent {
                 index,
                 remaining: 0,

@@ -40,9 +40,9 @@ pub(super) struct Seen {
     pub(super) digests: Digests,
 }
 
-/// The bytes of columns the duplicate check keeps whole in memory before it spills boards to
-/// disk ([`Digests`]): 4 MiB, 1,000 boards of n = 1009 or 20,000 of n = 50, so that a short list
-/// never touches the temporary folder.
+/// The bytes of columns the duplicate check keeps whole in memory before it spills boards of
+/// more than 34 rows to a file in the temporary folder: 4 MiB, 1,000 boards of n = 1009 or
+/// 20,000 of n = 50, so that a short list never touches `TMPDIR`.
 pub const SPILL_AFTER_BYTES: u64 = 4 << 20;
 
 /// Why the duplicate check's spill file failed: the temporary folder it was in and the error.
