@@ -361,7 +361,7 @@ mod tests {
 }
 
 #[cfg(test)]
-mod tests {
+mod run_tests {
     use super::*;
     use crate::algo::MirrorPlan;
 
