@@ -462,10 +462,13 @@ fn check_paths(args: &CountArgs) -> Result<(), UsageError> {
                 shown(path)
             )));
         }
-        if is_stdout(path) {
+        if let Some(stream) = standard_stream(path) {
+            let why = match stream {
+                "output" => "the results would be written over the journal",
+                _ => "the journal would be written among the messages",
+            };
             return Err(UsageError(format!(
-                "checkpoint {} is the file standard output writes to: the results would be written over the \
-                 journal; give the journal a file of its own",
+                "checkpoint {} is the file standard {stream} writes to: {why}; give the journal a file of its own",
                 shown(path)
             )));
         }
@@ -514,9 +517,9 @@ fn writable_folder(flag: &str, path: &Path) -> Result<(), UsageError> {
                 shown(path)
             )));
         }
-        Ok(_) if is_stdout(path) => {
+        Ok(_) if let Some(stream) = standard_stream(path) => {
             return Err(UsageError(format!(
-                "{flag} {} is the file standard output writes to: give the result a file of its own",
+                "{flag} {} is the file standard {stream} writes to: give the result a file of its own",
                 shown(path)
             )));
         }
@@ -538,20 +541,30 @@ fn writable_folder(flag: &str, path: &Path) -> Result<(), UsageError> {
     })
 }
 
-/// Returns true if and only if `path` names the file standard output is open on (the same
-/// device and inode; `/dev/stdout` with `> o2.txt` is o2.txt). False where that cannot be told.
-fn is_stdout(path: &Path) -> bool {
+/// Returns "output" or "error" if `path` names the file standard output or standard error is
+/// open on (the same device and inode; `/dev/stdout` with `> o2.txt` is o2.txt, `/dev/stderr`
+/// with `2> log` is log, where the journal was written among the messages: issue 40). `None`
+/// where that cannot be told.
+fn standard_stream(path: &Path) -> Option<&'static str> {
     #[cfg(unix)]
     {
-        use std::os::fd::AsFd;
+        use std::os::fd::{AsFd, BorrowedFd};
         use std::os::unix::fs::MetadataExt;
-        let out = std::io::stdout().as_fd().try_clone_to_owned().and_then(|fd| fs::File::from(fd).metadata());
-        matches!((fs::metadata(path), out), (Ok(a), Ok(b)) if (a.dev(), a.ino()) == (b.dev(), b.ino()))
+        let target = fs::metadata(path).ok()?;
+        let same = |fd: BorrowedFd<'_>| {
+            fd.try_clone_to_owned()
+                .and_then(|fd| fs::File::from(fd).metadata())
+                .is_ok_and(|m| (m.dev(), m.ino()) == (target.dev(), target.ino()))
+        };
+        if same(std::io::stdout().as_fd()) {
+            return Some("output");
+        }
+        same(std::io::stderr().as_fd()).then_some("error")
     }
     #[cfg(not(unix))]
     {
         let _ = path;
-        false
+        None
     }
 }
 

@@ -104,10 +104,15 @@ pub fn run(config: LongConfig) -> anyhow::Result<ExitCode> {
     if let (Some(path), Some(rows)) = (&breakdown, &done.breakdown) {
         let mut csv = Vec::new();
         if let Err(e) = rows.write_csv(&mut csv).and_then(|()| write_atomically(path, &csv)) {
+            // Not lost (it may stand for hours of counting): on standard error, since standard
+            // output carries the count (issue 40: it was only said to be lost).
             super::warn(format_args!(
-                "nqueens: error: writing breakdown {}: {e}; the count is still written",
-                journal::shown(path)
+                "nqueens: error: writing breakdown {}: {e}; the count is still written, and the breakdown \
+                 follows on standard error ({} lines): save them as its file",
+                journal::shown(path),
+                csv.iter().filter(|&&b| b == b'\n').count()
             ));
+            let _ = io::stderr().lock().write_all(&csv);
             failed = true;
         }
     }

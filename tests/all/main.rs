@@ -16,6 +16,7 @@ mod hardening;
 mod join;
 mod known_values;
 mod long_runs;
+mod outputs;
 mod plan;
 mod results_index;
 mod scripts;
