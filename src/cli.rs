@@ -540,14 +540,17 @@ pub fn parse_size(s: &str) -> Result<u32, String> {
 /// Parses the board size of `solve`: what [`parse_size`] accepts, and larger integers up to
 /// [`nqueens::construct::MAX_ANY_N`] for `--any` (the command refuses them without it).
 pub fn parse_solve_size(s: &str) -> Result<u64, String> {
+    // Each refusal names both ranges (the parser does not know whether --any is given: `solve
+    // -1 --any` was told 0..=63; issue 40).
+    let both = format!("use an integer 0..={MAX_N}, or 0..={MAX_ANY_N} with --any");
     parse_size(s).map(u64::from).or_else(|e| {
         let t = s.trim();
         match t.parse::<u64>() {
             Ok(n) if n <= MAX_ANY_N => Ok(n),
             _ if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) => {
-                Err(format!("board size {t} is too large: use n <= {MAX_N}, or n <= {MAX_ANY_N} with --any"))
+                Err(format!("board size {t} is too large: {both}"))
             }
-            _ => Err(e),
+            _ => Err(e.replace("use an integer 0..=63", &both)),
         }
     })
 }
@@ -566,7 +569,16 @@ pub fn parse_check_size(s: &str) -> Result<u32, String> {
 
 /// Parses a solution limit, an integer 0 or more.
 pub fn parse_limit(s: &str) -> Result<u64, String> {
-    s.trim().parse::<u64>().map_err(|_| format!("limit '{s}' is not an integer: use 0 or more"))
+    let t = s.trim();
+    t.parse::<u64>().map_err(|_| {
+        // A negative or huge integer is one, but not a limit (`--limit -1` was "not an
+        // integer": issue 40).
+        if is_integer(t) {
+            format!("limit '{s}' is out of range: use 0..={}", u64::MAX)
+        } else {
+            format!("limit '{s}' is not an integer: use 0 or more")
+        }
+    })
 }
 
 fn parse_board_format(s: &str) -> Result<BoardFormat, String> {
@@ -705,7 +717,21 @@ mod tests {
         assert_eq!(parse_size("-1"), Err("board size -1 is negative: use an integer 0..=63".to_string()));
         assert!(parse_size("64").unwrap_err().contains("n <= 63"));
         assert_eq!(parse_limit("10"), Ok(10));
-        assert!(parse_limit("-1").unwrap_err().contains("'-1' is not an integer"));
+        // Issue 40: a negative limit is out of range, not "not an integer".
+        assert_eq!(
+            parse_limit("-1"),
+            Err("limit '-1' is out of range: use 0..=18446744073709551615".to_string())
+        );
+        assert_eq!(parse_limit("x"), Err("limit 'x' is not an integer: use 0 or more".to_string()));
+        // Issue 40: `solve -1 --any` named 0..=63 only.
+        let both = "use an integer 0..=63, or 0..=4294967295 with --any";
+        assert_eq!(parse_solve_size("-1"), Err(format!("board size -1 is negative: {both}")));
+        assert_eq!(parse_solve_size("x"), Err(format!("board size 'x' is not an integer: {both}")));
+        assert_eq!(
+            parse_solve_size("4294967296"),
+            Err(format!("board size 4294967296 is too large: {both}"))
+        );
+        assert_eq!(parse_solve_size("4294967295"), Ok(4294967295));
     }
 
     #[test]

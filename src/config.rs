@@ -462,6 +462,21 @@ fn check_paths(args: &CountArgs) -> Result<(), UsageError> {
                 shown(path)
             )));
         }
+        let dir = output_folder(path);
+        if dir.exists() && !dir.is_dir() {
+            return Err(UsageError(format!(
+                "checkpoint {}: {} is a file, not a folder: give a path in an existing folder",
+                shown(path),
+                shown(&dir)
+            )));
+        }
+        if !dir.exists() {
+            return Err(UsageError(format!(
+                "checkpoint {}: the folder {} does not exist: give a path in an existing folder",
+                shown(path),
+                shown(&dir)
+            )));
+        }
         if let Some(stream) = standard_stream(path) {
             let why = match stream {
                 "output" => "the results would be written over the journal",
@@ -524,6 +539,14 @@ fn writable_folder(flag: &str, path: &Path) -> Result<(), UsageError> {
             )));
         }
         _ => {}
+    }
+    // A file where the folder belongs is named as such (it "did not exist": issue 40).
+    if dir.exists() && !dir.is_dir() {
+        return Err(UsageError(format!(
+            "{flag} {}: {} is a file, not a folder: give a path in an existing folder",
+            shown(path),
+            shown(dir)
+        )));
     }
     if !dir.is_dir() {
         return Err(UsageError(format!(

@@ -168,14 +168,22 @@ fn bad_input() {
     );
     usage_error(
         &["solve", "4294967296", "--any"],
-        "board size 4294967296 is too large: use n <= 63, or n <= 4294967295 with --any",
+        "board size 4294967296 is too large: use an integer 0..=63, or 0..=4294967295 with --any",
     );
     usage_error(
         &["solve", "70", "--any", "--limit", "2"],
         "the argument '--any' cannot be used with '--limit <K>'",
     );
     usage_error(&["solve", "8", "--any", "--unique"], "the argument '--any' cannot be used with '--unique'");
-    usage_error(&["solve", "-3"], "board size -3 is negative: use an integer 0..=63");
+    usage_error(
+        &["solve", "-3"],
+        "board size -3 is negative: use an integer 0..=63, or 0..=4294967295 with --any",
+    );
+    // Issue 40: with --any too (it named 0..=63 alone).
+    usage_error(
+        &["solve", "-1", "--any"],
+        "error: invalid value '-1' for '<N>': board size -1 is negative: use an integer 0..=63, or 0..=4294967295 with --any",
+    );
     usage_error(&["solve", "abc"], "board size 'abc' is not an integer: use an integer 0..=63");
     usage_error(&["solve", "4..8"], "'4..8' is a range: use a single board size 0..=63");
     usage_error(&["solve", ""], "board size is empty: use an integer 0..=63");
@@ -185,7 +193,12 @@ fn bad_input() {
         &["solve", "8", "--format", "json"],
         "unknown format 'json': use one of board, leetcode, cols",
     );
-    usage_error(&["solve", "8", "--limit", "-1"], "limit '-1' is not an integer: use 0 or more");
+    // Issue 40: it said "not an integer".
+    usage_error(
+        &["solve", "12", "--limit", "-1"],
+        "limit '-1' is out of range: use 0..=18446744073709551615",
+    );
+    usage_error(&["solve", "8", "--limit", "x"], "limit 'x' is not an integer: use 0 or more");
     usage_error(&["solve", "8", "--limit", "many"], "limit 'many' is not an integer: use 0 or more");
     usage_error(&["solve", "8", "-j", "0"], "thread count 0 is not allowed: use 1 or more");
     usage_error(&["solve", "8", "--threads", "x"], "thread count 'x' is not an integer: use 1 or more");

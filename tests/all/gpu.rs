@@ -364,6 +364,18 @@ fn plan_on_devices_refuses_what_the_devices_cannot_count_and_merge_refuses_forge
         err.contains("s1.json: devices is not a list of at most 64 names of 1 to 64 characters"),
         "{err}"
     );
+    // Issue 40: a name count never writes was merged as it stood.
+    v["devices"] = serde_json::json!(["opencl:0", "my GPU"]);
+    std::fs::write(&files[1], v.to_string()).unwrap();
+    nqueens(&["merge", s(&files[0]), s(&files[1])]).assert().code(1).stdout("").stderr(format!(
+        "nqueens: error: cannot merge: {}: devices names 'my GPU', which is no device count writes (cpu, cuda:N or opencl:N)\n",
+        s(&files[1])
+    ));
+    v["devices"] = serde_json::json!(["opencl:0", "cpu"]);
+    std::fs::write(&files[1], v.to_string()).unwrap();
+    let out = nqueens(&["merge", s(&files[0]), s(&files[1]), "--format", "json"]).assert().success();
+    let merged: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(merged["device"], "cpu,opencl:0");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -81,3 +81,30 @@ fn a_breakdown_that_does_not_fit_on_the_disk_goes_to_standard_error() {
     assert_eq!(rest, std::fs::read_to_string(&roomy).unwrap());
     assert!(rest.starts_with("id,prefix,solutions,orbit8,orbit4,orbit2,orbit1,nodes\n"));
 }
+
+/// Issue 40: a file given where a folder belongs was said not to exist (`--output afile/x.json`),
+/// or gave the system's words alone (`--checkpoint afile/j`: "Not a directory").
+#[test]
+fn a_file_where_a_folder_belongs_is_named_as_a_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("afile");
+    std::fs::write(&file, "hi\n").unwrap();
+    let inside = file.join("x");
+    let (f, x) = (file.to_str().unwrap(), inside.to_str().unwrap());
+    for (args, what) in [
+        (vec!["count", "12", "--shard", "0/2", "--output", x], format!("--output {x}")),
+        (vec!["count", "12", "--breakdown", x], format!("--breakdown {x}")),
+        (vec!["count", "12", "--checkpoint", x], format!("checkpoint {x}")),
+    ] {
+        nqueens(&args).assert().code(2).stdout("").stderr(format!(
+            "nqueens: error: {what}: {f} is a file, not a folder: give a path in an existing folder\n"
+        ));
+    }
+    let missing = dir.path().join("nodir").join("j");
+    nqueens(&["count", "12", "--checkpoint", missing.to_str().unwrap()]).assert().code(2).stderr(format!(
+        "nqueens: error: checkpoint {}: the folder {} does not exist: give a path in an existing folder\n",
+        missing.display(),
+        dir.path().join("nodir").display()
+    ));
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "hi\n");
+}
