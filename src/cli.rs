@@ -421,8 +421,8 @@ pub struct CountArgs {
     #[arg(long)]
     pub verify: bool,
 
-    /// Progress bar on stderr: auto (on a terminal, once a run lasts about a second), always,
-    /// never.
+    /// Progress bar on stderr: auto (on a terminal once a run lasts about a second; in a log a
+    /// plain line a minute once it lasts a minute), always (in a log a line a second), never.
     #[arg(long, value_name = "WHEN", default_value = "auto", value_parser = parse_progress)]
     pub progress: When,
 
