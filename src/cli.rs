@@ -102,8 +102,29 @@ pub enum Command {
     /// Print a shell completion script to stdout (bash, elvish, fish, powershell or zsh).
     #[command(after_help = COMPLETIONS_EXAMPLES)]
     Completions(CompletionsArgs),
-    /// Print the manual page (roff) to stdout: `nqueens man | man -l -`.
-    Man,
+    /// Print a manual page (roff) to stdout, or write every page into a folder (`--dir`): the
+    /// top page nqueens(1) and one per subcommand, nqueens-count(1) and the rest.
+    #[command(after_help = MAN_EXAMPLES)]
+    Man(ManArgs),
+}
+
+const MAN_EXAMPLES: &str = "\
+Examples:
+  nqueens man | man -l -                        the top page, read at once
+  nqueens man count | man -l -                  the page of nqueens count
+  nqueens man --dir ~/.local/share/man/man1     install every page for man(1): then man nqueens-count";
+
+/// The arguments of `nqueens man`.
+#[derive(Args, Debug)]
+pub struct ManArgs {
+    /// The subcommand whose page to print (count, merge, solve, check, plan, devices,
+    /// completions, man); without it the top page.
+    #[arg(value_name = "SUBCOMMAND")]
+    pub subcommand: Option<String>,
+    /// Write every page into this folder (nqueens.1, nqueens-count.1, …) and list them, instead
+    /// of printing one.
+    #[arg(long, value_name = "DIR", conflicts_with = "subcommand")]
+    pub dir: Option<std::path::PathBuf>,
 }
 
 const COMPLETIONS_EXAMPLES: &str = "\

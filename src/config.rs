@@ -69,8 +69,8 @@ pub enum Config {
     Devices(crate::output::PlanFormat),
     /// `completions SHELL`.
     Completions(clap_complete::Shell),
-    /// `man`.
-    Man,
+    /// `man [SUBCOMMAND] [--dir DIR]`.
+    Man(crate::cli::ManArgs),
 }
 
 /// How a count is written: format, OEIS check, the sequence of a b-file.
@@ -194,7 +194,7 @@ impl Config {
             Command::Check(args) => Config::Check(check(args)),
             Command::Devices(args) => Config::Devices(args.format),
             Command::Completions(args) => Config::Completions(args.shell),
-            Command::Man => Config::Man,
+            Command::Man(args) => Config::Man(args),
         })
     }
 }

@@ -141,7 +141,7 @@ pub fn run(config: Config) -> anyhow::Result<ExitCode> {
         Config::Check(config) => check::run(config),
         Config::Devices(format) => devices::run(format),
         Config::Completions(shell) => docs::completions(shell),
-        Config::Man => docs::man(),
+        Config::Man(args) => docs::man(args),
     }
 }
 

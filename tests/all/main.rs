@@ -11,6 +11,7 @@ mod cli_check;
 mod cli_count;
 mod cli_robustness;
 mod cli_solve;
+mod docs;
 mod flags;
 mod gpu;
 mod hardening;
