@@ -786,6 +786,17 @@ fn the_parallel_recipe_runs_for_real() {
     };
     assert_eq!(run(&[]), "12 14200\n");
     assert_eq!(std::fs::read_to_string(dir.join("joblog")).unwrap().lines().count(), 6);
+    std::fs::remove_dir_all(&dir).unwrap();
+    // Issue 40: it printed nothing while it ran; it says the shards done of K and the time
+    // left (every NQ_PROGRESS_EVERY seconds, 10 by default, when that changed), then this.
+    let out = Command::new("bash")
+        .arg(script)
+        .args(["12", "5", "-j", "2", "-d", s(&dir), "--nqueens", s(&bin), "--format", "bfile"])
+        .output()
+        .unwrap();
+    assert!(
+        String::from_utf8_lossy(&out.stderr).ends_with("parallel-shards.sh: 5 of 5 shards done; merging\n")
+    );
     // A lost shard result is counted again from its journal, the others are skipped.
     std::fs::remove_file(dir.join("shard-2.json")).unwrap();
     let log = std::fs::read_to_string(dir.join("joblog")).unwrap();
@@ -811,6 +822,73 @@ fn the_parallel_recipe_runs_for_real() {
             "note: no OpenCL device; the recipe's --device run is skipped (apt-get install pocl-opencl-icd)"
         );
     }
+}
+
+/// Issue 40: Ctrl-C on `scripts/parallel-shards.sh` exited 255 with no hint. SIGINT to its
+/// process group (what a terminal's Ctrl-C sends) stops every shard at its journal, exits 130
+/// and prints the command that resumes; that command finishes the count.
+#[test]
+fn the_parallel_recipe_stops_on_ctrl_c_with_130_and_says_how_to_resume() {
+    use std::os::unix::process::CommandExt;
+    if Command::new("parallel").arg("--version").stdout(Stdio::null()).status().map_or(true, |s| !s.success())
+    {
+        eprintln!("note: GNU parallel is not installed; skipping the recipe test (apt-get install parallel)");
+        return;
+    }
+    let dir = scratch("parallel-stop");
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/parallel-shards.sh");
+    let bin = assert_cmd::cargo::cargo_bin("nqueens");
+    let args = [
+        "16",
+        "2",
+        "-j",
+        "2",
+        "--algorithm",
+        "mirror",
+        "-d",
+        s(&dir),
+        "--nqueens",
+        s(&bin),
+        "--format",
+        "bfile",
+    ];
+    let mut cmd = Command::new("bash");
+    cmd.arg(script).args(args).env("NQ_PROGRESS_EVERY", "1").stdout(Stdio::piped()).stderr(Stdio::piped());
+    // SAFETY: setsid(2) is async-signal-safe; the child leads a process group of its own, as a
+    // terminal's foreground job does.
+    unsafe {
+        cmd.pre_exec(|| {
+            libc::setsid();
+            Ok(())
+        });
+    }
+    let child = cmd.spawn().unwrap();
+    let start = Instant::now();
+    while entries(&dir.join("shard-0.journal")).is_empty() || start.elapsed() < Duration::from_millis(1500) {
+        assert!(start.elapsed() < Duration::from_secs(30), "no shard started journaling");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // SAFETY: a signal to the process group this test started.
+    assert_eq!(unsafe { libc::kill(-(child.id() as i32), libc::SIGINT) }, 0);
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert!(stderr.starts_with("parallel-shards.sh: 0 of 2 shards done (0 in this run, 0:00:0"), "{stderr}");
+    let resume = format!(
+        "parallel-shards.sh: stopped by SIGINT: 0 of 2 shards are done, the others keep their journals in {}; run \
+         the same command again to resume: {script} {}\n",
+        s(&dir),
+        args.join(" ")
+    );
+    assert!(stderr.ends_with(&resume), "{stderr}");
+    assert_eq!(out.stdout, b"");
+    // The command it names resumes from the journals: Q(16) = 14,772,512 (A000170).
+    let again = Command::new("bash").arg(script).args(args).output().unwrap();
+    let again_err = String::from_utf8_lossy(&again.stderr);
+    assert!(again.status.success(), "{again_err}");
+    assert_eq!(String::from_utf8_lossy(&again.stdout), "16 14772512\n");
+    assert!(again_err.contains("nqueens: resumed "), "{again_err}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
