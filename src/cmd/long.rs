@@ -85,11 +85,18 @@ pub fn run(config: LongConfig) -> anyhow::Result<ExitCode> {
             stop.as_ref().inspect(|s| s.settle());
             let signal = stop.as_ref().and_then(Stop::signal).unwrap_or(signal_hook::consts::SIGTERM);
             // The journal fixes the algorithm: a command that let `auto` choose is given it, so
-            // that the resume does not depend on the memory free then.
-            let fixed =
-                if algorithm_given { String::new() } else { format!(" --algorithm {}", options.algorithm) };
+            // that the resume does not depend on the memory free then. The line says exactly
+            // what to run ("run the same command" showed one with a flag added: issue 40).
+            let (what, fixed) = if algorithm_given {
+                ("the same command", String::new())
+            } else {
+                (
+                    "this (the journal fixes the algorithm auto chose)",
+                    format!(" --algorithm {}", options.algorithm),
+                )
+            };
             super::warn(format_args!(
-                "nqueens: stopped by {}: {recorded} of {subproblems} subproblems are recorded in {journal}; run the same command again to resume: {}{fixed}",
+                "nqueens: stopped by {}: {recorded} of {subproblems} subproblems are recorded in {journal}; to resume, run {what}: {}{fixed}",
                 signals::name(signal),
                 shell_command()
             ));

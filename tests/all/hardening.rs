@@ -462,6 +462,12 @@ fn finding_8_the_journal_fixes_the_algorithm() {
             .ends_with(&format!("--checkpoint {} -j 1 --progress never --algorithm join", s(&j))),
         "{stderr}"
     );
+    // Issue 40: it said "run the same command again", then showed one with a flag added.
+    assert!(
+        stderr.contains("; to resume, run this (the journal fixes the algorithm auto chose): ")
+            && !stderr.contains("the same command"),
+        "{stderr}"
+    );
     // Under a Slurm limit where `auto` would take d4, the journal's join is kept: refused (it
     // does not fit), naming the journal, the file untouched.
     let before = std::fs::read(&j).unwrap();

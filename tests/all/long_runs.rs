@@ -133,7 +133,7 @@ fn signals_stop_gracefully_then_resume_gives_the_exact_count() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(code), "SIG{sig}: {err}");
         assert!(err.contains(&format!("stopped by SIG{sig}")), "{err}");
-        assert!(err.contains("run the same command again to resume:"), "{err}");
+        assert!(err.contains("; to resume, run "), "{err}");
         assert!(err.contains(&format!("--checkpoint {}", s(&journal))), "{err}");
         assert_eq!(out.stdout, b"", "no count is printed for a stopped run");
         // The journal is valid: every line complete, and the count resumes exactly.
@@ -1024,7 +1024,7 @@ fn a_stop_at_a_large_n_ends_within_seconds_and_says_what_it_waits_for() {
         );
         let total = announced(&journal);
         let stopped = format!(
-            "nqueens: stopped by SIGINT: 0 of {total} subproblems are recorded in {}; run the same command again to resume: ",
+            "nqueens: stopped by SIGINT: 0 of {total} subproblems are recorded in {}; to resume, run the same command: ",
             s(&journal)
         );
         assert!(said[1].starts_with(&stopped), "{said:?}");
