@@ -20,6 +20,7 @@ Examples:
   nqueens count 0..14 --verify --format json
                                        JSON Lines, each count checked against OEIS A000170
   nqueens count 8 10 12 --format bfile OEIS b-file lines `n a(n)`
+  nqueens count 16 --format plain      14772512: the number alone, for scripts
   nqueens count 1..14 --format bfile --sequence unique
                                        the fundamental solutions, OEIS A002562
   nqueens count 16 --algorithm mirror  mirror halving (solutions only), for cross-checks
@@ -307,7 +308,8 @@ pub struct MergeArgs {
     #[arg(long, value_name = "LIST")]
     pub files_from: Option<PathBuf>,
 
-    /// Output format: text (aligned table), json (JSON Lines), csv, bfile (OEIS `n a(n)` lines).
+    /// Output format: text (aligned table), json (JSON Lines), csv, bfile (OEIS `n a(n)` lines),
+    /// plain (the number alone, for scripts).
     #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = parse_format)]
     pub format: Format,
 
@@ -316,7 +318,7 @@ pub struct MergeArgs {
     #[arg(long)]
     pub verify: bool,
 
-    /// The sequence a bfile writes: solutions (A000170), unique (fundamental solutions,
+    /// The sequence a bfile or plain output writes: solutions (A000170), unique (fundamental solutions,
     /// A002562), rot180 (solutions fixed by the 180° rotation, A032522) or rot90 (fixed by the
     /// 90° rotation, A033148).
     #[arg(long, value_name = "SEQ", default_value = "solutions", value_parser = parse_sequence)]
@@ -423,13 +425,14 @@ pub struct CountArgs {
     #[arg(long, value_name = "LIST", default_value = "cpu", value_parser = parse_device)]
     pub device: nqueens_gpu::DeviceSpec,
 
-    /// Output format: text (aligned table), json (JSON Lines), csv, bfile (OEIS `n a(n)` lines)
-    /// [default: text]. A shard writes its JSON result for `merge`, which takes --format.
+    /// Output format: text (aligned table), json (JSON Lines), csv, bfile (OEIS `n a(n)` lines),
+    /// plain (the number alone, one line per n, for scripts) [default: text]. A shard writes its
+    /// JSON result for `merge`, which takes --format.
     // No default_value: a --format given with --shard is refused, the default is not.
     #[arg(long, value_name = "FORMAT", value_parser = parse_format)]
     pub format: Option<Format>,
 
-    /// The sequence a bfile writes: solutions (A000170), unique (fundamental solutions,
+    /// The sequence a bfile or plain output writes: solutions (A000170), unique (fundamental solutions,
     /// A002562), rot180 (solutions fixed by the 180° rotation, A032522) or rot90 (fixed by the
     /// 90° rotation, A033148); all but solutions start at n = 1 and need the symmetry classes,
     /// which --algorithm mirror does not count. The other formats show solutions and classes.

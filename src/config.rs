@@ -685,7 +685,7 @@ pub fn check_offset(
     sequence: Sequence,
     mut sizes: impl Iterator<Item = u32>,
 ) -> Result<(), UsageError> {
-    if format != Format::Bfile || sequence == Sequence::Solutions || sizes.any(|n| n >= 1) {
+    if !matches!(format, Format::Bfile | Format::Plain) || sequence == Sequence::Solutions || sizes.any(|n| n >= 1) {
         return Ok(());
     }
     let oeis = match sequence {

@@ -258,7 +258,7 @@ fn bad_options() {
     );
     usage_error(
         &["count", "8", "--format", "xml"],
-        "unknown format 'xml': use one of text, json, csv, bfile",
+        "unknown format 'xml': use one of text, json, csv, bfile, plain",
     );
     usage_error(
         &["count", "8", "--progress", "maybe"],
@@ -529,4 +529,26 @@ fn a_bfile_of_a_sequence_from_n_1_refuses_n_0_alone() {
     // A000170 has a(0) = 1; the other formats show n = 0 as it is.
     nqueens(&["count", "0", "--format", "bfile"]).assert().success().stdout("0 1\n");
     nqueens(&["count", "0", "--format", "csv", "--sequence", "unique"]).assert().success();
+}
+
+/// Issue 40 (first hour 8): a number alone for scripts, `count 16 --format plain` → `14772512`;
+/// one line per n, the term of `--sequence`, and the same from `merge`.
+#[test]
+fn plain_output_is_the_number_alone() {
+    nqueens(&["count", "16", "--format", "plain"]).assert().success().stdout("14772512\n").stderr("");
+    nqueens(&["count", "4..8", "--format", "plain"]).assert().success().stdout("2\n10\n4\n40\n92\n");
+    nqueens(&["count", "8", "--format", "plain", "--sequence", "unique"]).assert().success().stdout("12\n");
+    usage_error(
+        &["count", "0", "--format", "plain", "--sequence", "unique"],
+        "--sequence unique starts at n = 1 (OEIS A002562's offset): n = 0 has no term",
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let files: Vec<String> = (0..2)
+        .map(|i| {
+            let out = dir.path().join(format!("s{i}.json")).display().to_string();
+            nqueens(&["count", "10", "--shard", &format!("{i}/2"), "--output", &out]).assert().success();
+            out
+        })
+        .collect();
+    nqueens(&["merge", &files[0], &files[1], "--format", "plain"]).assert().success().stdout("724\n");
 }
