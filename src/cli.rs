@@ -404,6 +404,12 @@ pub struct CheckArgs {
     /// however few (the summary still says how complete the list is).
     #[arg(long)]
     pub partial: bool,
+
+    /// How the report is written: text (one line per problem, then the summary) or json (one
+    /// object: read, valid, distinct, problems, complete, … for scripts; --format names the
+    /// list's format).
+    #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = parse_plan_format)]
+    pub report: PlanFormat,
 }
 
 /// Options of `nqueens count`.

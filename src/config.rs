@@ -173,6 +173,8 @@ pub struct CheckConfig {
     pub options: CheckOptions,
     /// Whether a valid, distinct but incomplete list passes.
     pub partial: bool,
+    /// How the report is written (`--report`).
+    pub report: crate::output::PlanFormat,
 }
 
 impl Config {
@@ -420,7 +422,7 @@ fn solve(args: SolveArgs) -> Result<SolveConfig, UsageError> {
 fn check(args: CheckArgs) -> CheckConfig {
     let options = CheckOptions { format: args.format, size: args.size, unique: args.unique };
     let file = (args.file.as_os_str() != "-").then_some(args.file);
-    CheckConfig { file, options, partial: args.partial }
+    CheckConfig { file, options, partial: args.partial, report: args.report }
 }
 
 /// Returns the one board size of `args`.
@@ -685,7 +687,10 @@ pub fn check_offset(
     sequence: Sequence,
     mut sizes: impl Iterator<Item = u32>,
 ) -> Result<(), UsageError> {
-    if !matches!(format, Format::Bfile | Format::Plain) || sequence == Sequence::Solutions || sizes.any(|n| n >= 1) {
+    if !matches!(format, Format::Bfile | Format::Plain)
+        || sequence == Sequence::Solutions
+        || sizes.any(|n| n >= 1)
+    {
         return Ok(());
     }
     let oeis = match sequence {

@@ -319,3 +319,39 @@ fn a_temporary_folder_that_cannot_hold_the_spill_file_stops_the_check() {
         );
     }
 }
+
+/// Issue 40 (first hour 8): a machine-readable report, `--report json` (`--format` names the
+/// list's format): the counts, the problems, whether the list is complete (null when unknown),
+/// and `ok` as the exit code says.
+#[test]
+fn the_report_in_json_for_scripts() {
+    let list = solve(&["solve", "6", "--format", "cols"]);
+    let out = nqueens(&["check", "--report", "json"]).write_stdin(list).assert().success();
+    let v: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(
+        v,
+        serde_json::json!({"format": "cols", "n": 6, "read": 4, "valid": 4, "distinct": 4, "problems": 0,
+            "complete": true, "expected": 4, "sequence": "A000170", "unique": false, "ok": true,
+            "problem_list": []})
+    );
+    let out = nqueens(&["check", "--report", "json"]).write_stdin("2 4 1 3\n2 4 1 3\n").assert().code(1);
+    let v: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(
+        (v["distinct"].as_u64(), v["problems"].as_u64(), v["complete"].as_bool()),
+        (Some(1), Some(1), Some(false))
+    );
+    assert_eq!(v["problem_list"], serde_json::json!(["line 2: board 2: repeats board 1 (line 1)"]));
+    // --partial passes the same list of one board; completeness unknown is null.
+    let out =
+        nqueens(&["check", "--report", "json", "--partial"]).write_stdin("2 4 1 3\n").assert().success();
+    let v: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!((v["ok"].as_bool(), v["complete"].as_bool()), (Some(true), Some(false)));
+    let any = solve(&["solve", "40", "--any", "--format", "cols"]);
+    let out = nqueens(&["check", "--report", "json", "--partial"]).write_stdin(any).assert().success();
+    let v: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(
+        (v["complete"].clone(), v["expected"].clone(), v["n"].as_u64()),
+        (serde_json::Value::Null, serde_json::Value::Null, Some(40))
+    );
+    common::usage_error(&["check", "--report", "xml"], "unknown format 'xml': use text or json");
+}
