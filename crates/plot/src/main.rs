@@ -213,6 +213,12 @@ fn plot_threads(t: &Table, stem: &Path) -> Res<Vec<PathBuf>> {
             t.num(row, "nodes")?,
         ));
     }
+    // The speedup over the one-thread run of the same round, where the CSV has it (the study's
+    // layout since issue 40), else over the median one-thread time.
+    let same_round: Option<Vec<f64>> = t
+        .has("speedup")
+        .then(|| t.rows.iter().map(|row| t.num(row, "speedup")).collect::<Res<Vec<f64>>>())
+        .transpose()?;
     let mut speedup: Vec<Series> = Vec::new();
     let mut rate: Vec<Series> = Vec::new();
     let mut max_threads = 1.0f64;
@@ -221,8 +227,20 @@ fn plot_threads(t: &Table, stem: &Path) -> Res<Vec<PathBuf>> {
         let least = runs.iter().map(|r| r.0).fold(f64::INFINITY, f64::min);
         let base = median(runs.iter().filter(|r| r.0 == least).map(|r| r.1 * r.0).collect());
         let label = format!("{algorithm}, n = {n}");
-        speedup
-            .push(Series::new(label.clone(), spread_per_x(runs.iter().map(|r| (r.0, base / r.1)).collect())));
+        let points = match &same_round {
+            Some(ratios) => t
+                .rows
+                .iter()
+                .zip(ratios)
+                .filter(|(row, _)| {
+                    t.text(row, "algorithm").ok() == Some(algorithm.as_str())
+                        && t.text(row, "n").ok() == Some(n.as_str())
+                })
+                .map(|(row, &s)| Ok((t.num(row, "threads")?, s)))
+                .collect::<Res<Vec<_>>>()?,
+            None => runs.iter().map(|r| (r.0, base / r.1)).collect(),
+        };
+        speedup.push(Series::new(label.clone(), spread_per_x(points)));
         rate.push(Series::new(label, spread_per_x(runs.iter().map(|r| (r.0, r.2 / r.1 / 1e6)).collect())));
         max_threads = max_threads.max(runs.iter().map(|r| r.0).fold(1.0, f64::max));
     }
