@@ -244,7 +244,12 @@ impl Checker {
                 what: format!("the duplicate table of {} boards", self.seen.len() + 1),
                 mib: bytes.div_ceil(1 << 20),
             },
-            SeenError::Spill(s) => ReadError::Spill { line: line.unwrap_or(0), dir: s.dir, error: s.error },
+            SeenError::Spill(s) => ReadError::Spill {
+                line: line.unwrap_or(0),
+                budget_mib: SPILL_AFTER_BYTES >> 20,
+                dir: s.dir,
+                error: s.error,
+            },
         })?;
         match earlier {
             None => {}

@@ -43,13 +43,15 @@ pub enum ReadError {
         /// The memory asked for, in MiB.
         mib: u64,
     },
-    /// The duplicate check's spill file (the boards past its budget in memory, see
-    /// [`crate::check::SPILL_AFTER_BYTES`]) could not be made, written or read back in the
-    /// temporary folder: a full, missing or read-only `TMPDIR`. No verdict is given, since a
-    /// board whose columns were lost could not be told from a later one.
+    /// The duplicate check's spill file (the boards past its budget in memory,
+    /// `check::SPILL_AFTER_BYTES`) could not be made, written or read back in the temporary
+    /// folder: a full, missing or read-only `TMPDIR`. No verdict is given, since a board whose
+    /// columns were lost could not be told from a later one.
     Spill {
         /// The 1-based line where it failed.
         line: usize,
+        /// The duplicate check's budget in memory, in MiB.
+        budget_mib: u64,
         /// The temporary folder (`std::env::temp_dir()`, `TMPDIR` on Unix).
         dir: std::path::PathBuf,
         /// The I/O error.
@@ -80,12 +82,11 @@ impl fmt::Display for ReadError {
                     "line {line}: {what} would need about {mib} MiB, which this process cannot allocate"
                 )
             }
-            ReadError::Spill { line, dir, error } => write!(
+            ReadError::Spill { line, budget_mib, dir, error } => write!(
                 f,
-                "line {line}: the duplicate check keeps the boards past its first {} MiB in a file in the \
-                 temporary folder {}, which failed: {error}: set TMPDIR to a folder with room (4 bytes a \
+                "line {line}: the duplicate check keeps the boards past its first {budget_mib} MiB in a file in \
+                 the temporary folder {}, which failed: {error}: set TMPDIR to a folder with room (4 bytes a \
                  row of each board)",
-                crate::check::SPILL_AFTER_BYTES >> 20,
                 crate::boards::escape_controls(&dir.display().to_string()),
             ),
         }
