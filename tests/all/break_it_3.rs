@@ -10,41 +10,6 @@ fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 
-/// Runs the binary with `args` (stdin and stdout null) to its end and returns (exit code,
-/// stderr, its peak resident bytes): the `VmHWM` of its own address space, read from /proc every
-/// 5 ms. Not [`crate::common::peak_rss`]: `wait4`'s `ru_maxrss` of a child spawned from this
-/// test process counts this process's own peak too (the child starts in its address space), 37
-/// MiB in the full suite against the binary's 6.5.
-fn own_peak(args: &[&str]) -> (i32, String, u64) {
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("nqueens"))
-        .args(args)
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stderr = child.stderr.take().unwrap();
-    let reader = std::thread::spawn(move || {
-        let mut err = String::new();
-        std::io::Read::read_to_string(&mut stderr, &mut err).unwrap();
-        err
-    });
-    let status = format!("/proc/{}/status", child.id());
-    let mut peak = 0u64;
-    let code = loop {
-        if let Ok(text) = std::fs::read_to_string(&status)
-            && let Some(kb) = text.lines().find_map(|l| l.strip_prefix("VmHWM:"))
-        {
-            peak = peak.max(kb.trim().trim_end_matches(" kB").trim().parse::<u64>().unwrap_or(0) * 1024);
-        }
-        if let Some(done) = child.try_wait().unwrap() {
-            break done.code().expect("an exit code, not a signal");
-        }
-        std::thread::sleep(std::time::Duration::from_millis(5));
-    };
-    (code, reader.join().unwrap(), peak)
-}
-
 /// Makes a FIFO at `path` and feeds it `line` `times` times from a thread, as
 /// `yes LINE | head -n TIMES > path` would a file, without the file on disk; the writer stops
 /// quietly when the reader goes (EPIPE). Returns the thread, which yields the lines written.
@@ -56,7 +21,7 @@ fn feed_fifo(path: &Path, line: &'static [u8], times: u64) -> std::thread::JoinH
     std::thread::spawn(move || {
         let mut fifo = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
         // About 64 KiB a write: this process stays small (its peak would count in a child's
-        // ru_maxrss, see own_peak).
+        // ru_maxrss, see common::measure).
         let per = (65_536 / line.len()).max(1) as u64;
         let chunk: Vec<u8> = line.iter().copied().cycle().take(line.len() * per as usize).collect();
         let mut written = 0;
@@ -92,7 +57,7 @@ fn finding_1_a_list_of_100_million_names_is_refused_in_bounded_memory() {
     // Its memory: the same list again, its peak resident memory measured.
     let list = dir.path().join("list2");
     let writer = feed_fifo(&list, b"d0.json\n", 100_000_000);
-    let (code, stderr, peak) = own_peak(&["merge", "--files-from", s(&list)]);
+    let (code, stderr, peak) = crate::common::peak_rss(&["merge", "--files-from", s(&list)]);
     writer.join().unwrap();
     assert_eq!(code, 2, "{stderr}");
     assert!(peak < 200 << 20, "peak {} MiB", peak >> 20);
@@ -102,7 +67,7 @@ fn finding_1_a_list_of_100_million_names_is_refused_in_bounded_memory() {
 /// now read to PATH_MAX at most.
 #[test]
 fn finding_1_a_list_line_longer_than_path_max_is_refused() {
-    let (code, stderr, peak) = own_peak(&["merge", "--files-from", "/dev/zero"]);
+    let (code, stderr, peak) = crate::common::peak_rss(&["merge", "--files-from", "/dev/zero"]);
     assert_eq!(code, 2);
     assert_eq!(
         stderr,
@@ -279,7 +244,7 @@ fn finding_5_check_memory_does_not_grow_with_large_boards() {
     drop(out);
     let last = line;
     assert_eq!(std::fs::metadata(&list).unwrap().len(), 78_760_000);
-    let (code, stderr, peak) = own_peak(&["check", "--partial", s(&list)]);
+    let (code, stderr, peak) = crate::common::peak_rss(&["check", "--partial", s(&list)]);
     assert_eq!(code, 0, "{stderr}");
     assert!(peak < 16 << 20, "peak {} MiB for 20,000 boards of n = 1009 (84 before)", peak >> 20);
     assert!(peak > 1 << 20, "a peak was read: {peak}");
@@ -313,7 +278,7 @@ fn finding_5_check_memory_does_not_grow_with_large_boards() {
 fn finding_6_plan_27_fits_in_4_gib() {
     let args =
         ["plan", "27", "--shards", "4096", "--sample-seconds", "30", "--seed", "1", "--format", "json"];
-    let (code, stderr, peak) = own_peak(&args);
+    let (code, stderr, peak) = crate::common::peak_rss(&args);
     assert_eq!(code, 0, "{stderr}");
     assert!(peak < 4 << 30, "peak {} MiB", peak >> 20);
     let out = nqueens(&args).assert().success().get_output().stdout.clone();

@@ -154,7 +154,10 @@ fn examples_are_read_and_compared_as_documented() {
     assert_eq!(blocks[0].0, 2);
     assert_eq!(
         blocks[0].1,
-        [("nqueens count 8".to_string(), "  8   92   0.001   avx512\n\n".to_string()), ("echo x".to_string(), "x\n".to_string())]
+        [
+            ("nqueens count 8".to_string(), "  8   92   0.001   avx512\n\n".to_string()),
+            ("echo x".to_string(), "x\n".to_string())
+        ]
     );
     assert_eq!(comparable("  8   92   0.001   avx512\n\n"), "8 92 N.N ISA");
     assert_eq!(comparable("{\"seconds\":0.00271038,\"isa\":\"avx2\"}"), "{\"seconds\":N.N,\"isa\":\"ISA\"}");

@@ -459,7 +459,10 @@ fn circles(edges: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
 /// row, a circle of files; one line each, sorted.
 fn layer_problems(krate: &Crate) -> Vec<String> {
     let table = layer_table(&krate.modules);
-    assert!(table.len() >= 5, "doc/architecture.md has no '## Layers of the library' table with module names in backticks");
+    assert!(
+        table.len() >= 5,
+        "doc/architecture.md has no '## Layers of the library' table with module names in backticks"
+    );
     // Each module's row and table entry: the longest entry that prefixes its path.
     let entry_of = |path: &[String]| -> Option<(usize, Vec<String>)> {
         let mut best: Option<(usize, Vec<String>)> = None;
