@@ -94,6 +94,9 @@ pub fn under_address_limit(bytes: u64, args: &[&str]) -> (Option<i32>, String, S
     )
 }
 
+/// What writes a measured run's standard input ([`measure`]).
+pub type Feed = Box<dyn FnOnce(&mut dyn std::io::Write) -> std::io::Result<()> + Send>;
+
 /// What a measured run of the binary left ([`measure`]).
 pub struct Measured {
     /// The exit code (128 + the signal's number if a signal ended it).
@@ -127,7 +130,7 @@ fn high_water(pid: &str) -> Option<u64> {
 pub fn measure(
     args: &[&str],
     seconds: f64,
-    feed: Option<Box<dyn FnOnce(&mut dyn std::io::Write) -> std::io::Result<()> + Send>>,
+    feed: Option<Feed>,
 ) -> Measured {
     use std::io::Read;
     use std::process::Stdio;
