@@ -506,10 +506,11 @@ fn finding_9_cheap_checks_come_before_the_audit_and_missing_shards_are_ranges() 
     assert_eq!(stderr, "nqueens: error: cannot merge: missing shard(s) 1-4095/4096 (4095 of 4096)\n");
 }
 
+/// Issue 23, finding 12: a CRLF journal was refused with two equal CRCs shown; the \r is named
+/// now, and --repair converts it.
 #[test]
-fn finding_12_crlf_journals_slurm_merges_boms_empty_boards_and_signals() {
+fn a_crlf_journal_is_named_and_repair_converts_it() {
     let dir = tempfile::tempdir().unwrap();
-    // A CRLF journal: the \r is named (two equal CRCs were shown), --repair converts it.
     let j = dir.path().join("crlf.j");
     nqueens(&["count", "12", "--algorithm", "join", "--checkpoint", s(&j)]).assert().success();
     let lf = std::fs::read_to_string(&j).unwrap();
@@ -530,12 +531,22 @@ fn finding_12_crlf_journals_slurm_merges_boms_empty_boards_and_signals() {
         "{stderr}"
     );
     assert_eq!(std::fs::read_to_string(dir.path().join("crlf.j.repaired")).unwrap(), lf);
-    // The empty board of n = 0 in the cols format ("incomplete: 0 of the 1").
+}
+
+/// Issue 23, finding 12: the empty board of n = 0 in the cols format was "incomplete: 0 of the 1".
+#[test]
+fn the_empty_board_of_n_0_is_the_complete_list() {
     let empty = nqueens(&["solve", "0", "--format", "cols"]).output().unwrap().stdout;
     nqueens(&["check", "--size", "0"]).write_stdin(empty).assert().success().stdout(
         "0×0 boards (cols format): 1 read, 1 valid, 1 distinct, 0 problems; complete: all 1 solutions of n = 0 (OEIS A000170)\n",
     );
-    // A merge under a Slurm limit of 1 MiB talks about the merge, not about --algorithm.
+}
+
+/// Issue 23, finding 12: a merge under a Slurm limit of 1 MiB talked about --algorithm; a shard
+/// with a UTF-8 byte order mark was "expected value at line 1 column 1".
+#[test]
+fn a_merge_under_a_slurm_limit_names_the_merge_and_a_bom_is_skipped() {
+    let dir = tempfile::tempdir().unwrap();
     let g = shards(dir.path(), "g", 12, "join", 2);
     let out = nqueens(&["merge", s(&g[0]), s(&g[1])]).env("SLURM_MEM_PER_NODE", "1").output().unwrap();
     let stderr = String::from_utf8(out.stderr).unwrap();
@@ -551,8 +562,13 @@ fn finding_12_crlf_journals_slurm_merges_boms_empty_boards_and_signals() {
     std::fs::write(&g[0], bom).unwrap();
     let (code, stdout, stderr) = run(&["merge", "--format", "bfile", s(&g[0]), s(&g[1])]);
     assert_eq!((code, stdout.as_str(), stderr.as_str()), (0, "12 14200\n", ""));
-    // merge, solve and plan on SIGINT, SIGTERM and SIGUSR1: 130 or 143 and one line (they died
-    // by the signal: a shell saw 138 for SIGUSR1).
+}
+
+/// Issue 23, finding 12: merge, solve and plan died by SIGINT, SIGTERM and SIGUSR1 (a shell saw
+/// 138 for SIGUSR1); they exit 130 or 143 with one line now.
+#[test]
+fn merge_solve_and_plan_stop_on_a_signal_with_130_or_143_and_one_line() {
+    let dir = tempfile::tempdir().unwrap();
     let big = shards(dir.path(), "big", 16, "mirror", 2);
     let commands: [Vec<&str>; 3] = [
         vec!["merge", "--audit", "1", s(&big[0]), s(&big[1])],
