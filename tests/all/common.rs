@@ -289,3 +289,82 @@ impl Drop for SmallDisk {
         let _ = std::process::Command::new("umount").arg(self.dir.path()).status();
     }
 }
+
+/// Returns `p` as a `&str` (the tests' paths are UTF-8).
+pub fn s(p: &std::path::Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// Returns a fresh scratch folder for a test named `name` in the temporary folder (its former
+/// contents removed).
+pub fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("nqueens-long-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Starts the binary with `args`, stdout and stderr piped.
+pub fn spawn(args: &[&str]) -> std::process::Child {
+    std::process::Command::new(assert_cmd::cargo::cargo_bin("nqueens"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// Runs the binary with `args`; returns (exit code, stdout, stderr).
+pub fn run(args: &[&str]) -> (i32, String, String) {
+    let out = nqueens(args).output().unwrap();
+    (
+        out.status.code().expect("an exit code, not a signal"),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+/// The complete lines of the journal at `journal` after its header.
+pub fn entries(journal: &std::path::Path) -> Vec<String> {
+    let text = std::fs::read_to_string(journal).unwrap_or_default();
+    text.split_inclusive('\n').filter(|l| l.ends_with('\n')).skip(1).map(str::to_string).collect()
+}
+
+/// Rewrites line `line` (1-based) of the journal at `path` with `edit`, resealing its CRC.
+pub fn forge_journal_line(path: &std::path::Path, line: usize, edit: impl FnOnce(&str) -> String) {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    let body = edit(lines[line - 1].rsplit_once(" crc32=").unwrap().0);
+    lines[line - 1] = format!("{body} crc32={:08x}", crc32fast::hash(body.as_bytes()));
+    std::fs::write(path, lines.join("\n") + "\n").unwrap();
+}
+
+/// The files' bytes, to show that nothing changed them.
+pub fn bytes(files: &[std::path::PathBuf]) -> Vec<Vec<u8>> {
+    files.iter().map(|f| std::fs::read(f).unwrap()).collect()
+}
+
+/// Counts `n` in `k` shards (`count N --shard I/K -j 2 --output DIR/PREFIXI.json EXTRA...`) and
+/// returns the result files.
+pub fn shard_files(dir: &std::path::Path, prefix: &str, n: u32, k: usize, extra: &[&str]) -> Vec<std::path::PathBuf> {
+    (0..k)
+        .map(|i| {
+            let f = dir.join(format!("{prefix}{i}.json"));
+            let (n, shard) = (n.to_string(), format!("{i}/{k}"));
+            let mut args = vec!["count", &n, "--shard", &shard, "--output", s(&f), "-j", "2"];
+            args.extend(extra);
+            nqueens(&args).assert().success();
+            f
+        })
+        .collect()
+}
+
+/// Q(n) from OEIS A000170 (tests/data/b000170.txt).
+pub fn q(n: u32) -> u128 {
+    known("b000170.txt", n)
+}
+
+/// a(n) of the b-file `name` of tests/data/.
+pub fn known(name: &str, n: u32) -> u128 {
+    bfile(name).into_iter().find(|r| r.0 == n).unwrap_or_else(|| panic!("{name} lacks n = {n}")).1
+}

@@ -7,12 +7,11 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use crate::common::{self, nqueens, usage_error};
-use crate::long_runs::{s, scratch, spawn};
+use crate::common::{self, nqueens, s, scratch, spawn, usage_error};
 
 /// The journal's complete lines after the header.
 fn entries(journal: &std::path::Path) -> usize {
-    crate::long_runs::entries(journal).len()
+    crate::common::entries(journal).len()
 }
 
 /// True if an OpenCL device is here (else says so on stderr: the test is skipped).

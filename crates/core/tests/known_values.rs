@@ -1,7 +1,7 @@
 //! Library counts against OEIS A000170 and the independent backtracker, for every algorithm,
 //! thread count and split depth.
 
-use crate::common;
+mod common;
 
 use nqueens::reference::backtrack_count;
 use nqueens::{Algorithm, CountOptions, Counter};

@@ -1,11 +1,17 @@
 //! `nqueens check` end to end: `solve | check` round trips, a list with one attacking pair, one
 //! duplicate, one missing board and a malformed line, and every unreadable input (exit 2).
 
-use crate::common;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use crate::common::nqueens;
+use crate::common::{self, SmallDisk, bytes, entries, forge_journal_line, known, nqueens, q, run, s, scratch, spawn, under_address_limit, usage_error, zero_json_seconds};
+use crate::common::{read_shard as read, shard_subtotals as subtotals, write_shard as write};
+use nqueens::{oeis, plan::Tally};
+use nqueens_runs::merge::ShardResult;
 use predicates::prelude::*;
-
+use std::os::unix::fs::FileTypeExt;
 fn solve(args: &[&str]) -> Vec<u8> {
     nqueens(args).assert().success().get_output().stdout.clone()
 }
@@ -354,4 +360,67 @@ fn the_report_in_json_for_scripts() {
         (serde_json::Value::Null, serde_json::Value::Null, Some(40))
     );
     common::usage_error(&["check", "--report", "xml"], "unknown format 'xml': use text or json");
+}
+
+#[test]
+fn check_stops_reading_an_endless_line() {
+    usage_error(&["check", "/dev/zero"], "line 1: cannot tell the format from '\\u{0}\\u{0}");
+}
+
+/// Finding 5: 20,000 distinct boards of n = 1009 (78.8 MB, cols) took 84 MB, about 4·n bytes a
+/// board; a board past a 128-bit rank is remembered by a digest now (its columns spilled to
+/// disk): 6.5 MB measured, the same as for a short list.
+#[test]
+fn check_memory_does_not_grow_with_large_boards() {
+    let dir = tempfile::tempdir().unwrap();
+    let list = dir.path().join("big.txt");
+    let n = 1009u32;
+    // Written a board at a time: this process's memory would count in the child's peak (the
+    // child starts as a copy of it).
+    let mut out = std::io::BufWriter::new(std::fs::File::create(&list).unwrap());
+    let mut line = String::new();
+    // q[r] = (a·r + b) mod n solves a prime n for 2 <= a <= n − 2: 20,000 distinct boards.
+    for k in 0..20_000u32 {
+        let (a, b) = (2 + k / n, k % n);
+        line.clear();
+        for r in 0..n {
+            line.push_str(&((a * r + b) % n + 1).to_string());
+            line.push(if r + 1 == n { '\n' } else { ' ' });
+        }
+        out.write_all(line.as_bytes()).unwrap();
+    }
+    drop(out);
+    let last = line;
+    assert_eq!(std::fs::metadata(&list).unwrap().len(), 78_760_000);
+    let (code, stderr, peak) = crate::common::peak_rss(&["check", "--partial", s(&list)]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(peak < 16 << 20, "peak {} MiB for 20,000 boards of n = 1009 (84 before)", peak >> 20);
+    assert!(peak > 1 << 20, "a peak was read: {peak}");
+    let out = nqueens(&["check", "--partial", s(&list)]).assert().success().get_output().stdout.clone();
+    assert_eq!(
+        String::from_utf8(out).unwrap(),
+        "1009×1009 boards (cols format): 20000 read, 20000 valid, 20000 distinct, 0 problems; completeness \
+         unknown: the number of solutions of n = 1009 is not tabulated\n"
+    );
+    std::fs::OpenOptions::new().append(true).open(&list).unwrap().write_all(last.as_bytes()).unwrap();
+    let out = nqueens(&["check", "--partial", s(&list)]).assert().code(1).get_output().stdout.clone();
+    let out = String::from_utf8(out).unwrap();
+    assert!(out.starts_with("line 20001: board 20001: repeats board 20000 (line 20000)\n"), "{out}");
+    assert!(out.contains("20001 read, 20001 valid, 20000 distinct, 1 problem"), "{out}");
+    // Nothing is left in the temporary folder: the spill file had no name once made.
+    let temp = std::env::temp_dir();
+    let leftover = std::fs::read_dir(&temp)
+        .unwrap()
+        .filter_map(Result::ok)
+        .any(|e| e.file_name().to_string_lossy().starts_with(".nqueens-check-"));
+    assert!(!leftover, "a spill file was left in {}", temp.display());
+}
+
+/// Issue 23, finding 12: the empty board of n = 0 in the cols format was "incomplete: 0 of the 1".
+#[test]
+fn the_empty_board_of_n_0_is_the_complete_list() {
+    let empty = nqueens(&["solve", "0", "--format", "cols"]).output().unwrap().stdout;
+    nqueens(&["check", "--size", "0"]).write_stdin(empty).assert().success().stdout(
+        "0×0 boards (cols format): 1 read, 1 valid, 1 distinct, 0 problems; complete: all 1 solutions of n = 0 (OEIS A000170)\n",
+    );
 }

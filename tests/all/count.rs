@@ -1,11 +1,17 @@
 //! `nqueens count` end to end: exact output of each format, --verify, and every bad input with its
 //! one-line message and exit code 2.
 
-use crate::common;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use crate::common::{nqueens, usage_error, zero_json_seconds};
+use crate::common::{self, SmallDisk, bytes, entries, forge_journal_line, known, nqueens, q, run, s, scratch, spawn, under_address_limit, usage_error, zero_json_seconds};
+use crate::common::{read_shard as read, shard_subtotals as subtotals, write_shard as write};
+use nqueens::{oeis, plan::Tally};
+use nqueens_runs::merge::ShardResult;
 use predicates::prelude::*;
-
+use std::os::unix::fs::FileTypeExt;
 #[test]
 fn done_when_command_prints_15_verified_values() {
     let out =
@@ -551,4 +557,224 @@ fn plain_output_is_the_number_alone() {
         })
         .collect();
     nqueens(&["merge", &files[0], &files[1], "--format", "plain"]).assert().success().stdout("724\n");
+}
+
+/// Found by a tester: with a long-run flag, `auto` settled for one thread, so a Slurm job whose
+/// memory fits the join's table and one thread's buffers but not `-j 4` threads' was refused
+/// ("too large for --algorithm join here") instead of counting with d4 as a plain count does.
+#[test]
+fn auto_with_a_long_run_flag_counts_every_threads_memory() {
+    // 16 MB: 3/4 of it holds the n = 16 table and one thread's buffers (5.2 MiB), not four's.
+    let out = nqueens(&["count", "16", "-j", "4", "--shard", "0/4"])
+        .env("SLURM_MEM_PER_NODE", "16")
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.contains(r#""algorithm":"d4""#), "{text}");
+    let out = nqueens(&["count", "16", "-j", "1", "--shard", "0/4"])
+        .env("SLURM_MEM_PER_NODE", "16")
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    assert!(String::from_utf8(out).unwrap().contains(r#""algorithm":"join""#));
+}
+
+#[test]
+fn large_boards_start_counting_without_a_panic() {
+    // n = 36..=63 once overflowed d4's per-row event table; merge of such a shard must not panic
+    // either. Counting n = 40 cannot finish in a test: check that the plan builds (the library).
+    for n in [36u32, 40, 63] {
+        let spec = nqueens::plan::PlanSpec::new(nqueens::Algorithm::D4, n);
+        let plan = nqueens::plan::PlanSpec { split_depth: Some(1), threads: 2, ..spec }.build().unwrap();
+        assert!(!plan.is_empty(), "n = {n}");
+    }
+}
+
+#[test]
+fn a_split_depth_that_makes_too_many_subproblems_is_refused() {
+    usage_error(
+        &["count", "20", "--algorithm", "mirror", "--split-depth", "8"],
+        "split depth 8 makes more than 4194304 subproblems at n = 20: use a smaller depth (or none)",
+    );
+    usage_error(
+        &["count", "40", "--algorithm", "d4", "--split-depth", "16"],
+        "split depth 16 makes more than 4194304 subproblems at n = 40",
+    );
+    usage_error(
+        &[
+            "count",
+            "20",
+            "--algorithm",
+            "mirror",
+            "--split-depth",
+            "8",
+            "--checkpoint",
+            "/tmp/nqueens-never-written.journal",
+        ],
+        "makes more than 4194304 subproblems",
+    );
+}
+
+/// Issue 15: under `prlimit --as=...` the join at n = 24 and 25 aborted on a failed allocation
+/// (SIGABRT, exit 134); it must refuse at once with one line and exit 2, before building anything.
+#[test]
+fn join_under_an_address_space_limit_refuses_with_exit_2_before_building() {
+    // The per-thread buffers the message names (n = 24-25: quarter side 12).
+    let per_thread = format!("× {} MiB", nqueens::algo::join::per_thread_bytes(12) >> 20);
+    for n in ["24", "25"] {
+        for j in ["1", "2"] {
+            let (code, stdout, stderr, seconds) = under_address_limit(
+                1_000_000_000,
+                &["count", n, "--algorithm", "join", "--shard", "0/4096", "-j", j],
+            );
+            assert_eq!(code, Some(2), "n = {n} -j {j}: {stderr}");
+            assert_eq!(stdout, "");
+            assert_eq!(stderr.lines().count(), 1, "{stderr}");
+            assert!(
+                stderr.contains(&format!("board size {n} is too large for --algorithm join here")),
+                "{stderr}"
+            );
+            assert!(stderr.contains("under an address-space limit (ulimit -v) of 953 MiB"), "{stderr}");
+            assert!(stderr.contains(&format!("{j} thread(s) {per_thread}")), "{stderr}");
+            assert!(stderr.contains("use --algorithm d4, fewer threads (-j)"), "{stderr}");
+            assert!(!stderr.contains("panicked") && !stderr.contains("memory allocation"), "{stderr}");
+            assert!(seconds < 5.0, "refused after {seconds} s");
+        }
+        // Without --shard too.
+        let (code, _, stderr, _) =
+            under_address_limit(1_000_000_000, &["count", n, "--algorithm", "join", "-j", "1"]);
+        assert_eq!(code, Some(2), "{stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    }
+    // Too many threads for the machine's memory: the per-thread buffers are counted.
+    let (code, _, stderr, _) =
+        under_address_limit(4_000_000_000, &["count", "24", "--algorithm", "join", "-j", "64"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    // (At most 4 threads per logical CPU start since issue 40.)
+    let threads = 64.min(4 * nqueens::plan::available_threads());
+    assert!(stderr.contains(&format!("{threads} thread(s) {per_thread}")), "{stderr}");
+}
+
+/// A board that fits under the same limit still counts (Q(12) = 14,200, A000170).
+#[test]
+fn join_that_fits_under_an_address_space_limit_still_counts() {
+    let (code, stdout, stderr, _) =
+        under_address_limit(1_000_000_000, &["count", "12", "--algorithm", "join", "-j", "2"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stdout.contains("14200"), "{stdout}");
+    let (code, stdout, stderr, _) = under_address_limit(
+        1_000_000_000,
+        &["count", "16", "--algorithm", "join", "--shard", "0/4", "-j", "2"],
+    );
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stdout.contains("\"solutions\""), "{stdout}");
+}
+
+#[test]
+fn join_names_its_algorithm_and_falls_back_below_4() {
+    let out = nqueens(&["count", "3..5", "--algorithm", "join", "--format", "json", "-j", "2"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).unwrap();
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    assert!(lines[0].contains(r#""algorithm":"mirror""#), "{out}");
+    assert!(lines[1].contains(r#""solutions":2,"#) && lines[1].contains(r#""algorithm":"join""#), "{out}");
+    assert!(lines[2].contains(r#""solutions":10,"#) && lines[2].contains(r#""algorithm":"join""#), "{out}");
+}
+
+#[test]
+fn join_refuses_a_table_too_large_with_exit_2_before_counting() {
+    let out = nqueens(&["count", "8", "30", "--algorithm", "join"])
+        .assert()
+        .code(2)
+        .stdout("")
+        .get_output()
+        .clone();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("board size 30 is too large for --algorithm join"), "{err}");
+    assert!(err.contains("the join supports n <= 29; use --algorithm d4"), "{err}");
+    // More memory would not help: no advice of fewer threads or a larger machine.
+    assert!(!err.contains("more memory") && !err.contains("-j"), "{err}");
+}
+
+/// Reads the child's stderr line by line on a thread and returns what came within `limit`
+/// (then kills the child).
+fn stderr_for(args: &[&str], limit: Duration) -> Vec<(Duration, String)> {
+    use std::io::BufRead;
+    let mut child = spawn(args);
+    let stderr = child.stderr.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let start = Instant::now();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stderr).lines().map_while(Result::ok) {
+            if tx.send((start.elapsed(), line)).is_err() {
+                break;
+            }
+        }
+    });
+    let mut lines = Vec::new();
+    while let Some(left) = limit.checked_sub(start.elapsed()) {
+        match rx.recv_timeout(left) {
+            Ok(line) => lines.push(line),
+            Err(_) => break,
+        }
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    lines
+}
+
+/// Issue 15: `count 26/30/63` printed nothing for minutes even with `--progress always` (the
+/// bar moved only when a subproblem ended). Now the bar is there within a second (while the
+/// plan is built, too), moves, and a run estimated over a minute says its estimate.
+#[test]
+fn large_boards_show_progress_and_an_estimate_within_seconds() {
+    let lines = stderr_for(
+        &["count", "30", "--algorithm", "d4", "-j", "1", "--progress", "always"],
+        Duration::from_secs(6),
+    );
+    let text: Vec<&str> = lines.iter().map(|(_, l)| l.as_str()).collect();
+    assert!(
+        lines.first().is_some_and(|(t, l)| *t < Duration::from_secs(2) && l.starts_with("n=30 ")),
+        "{text:?}"
+    );
+    // Plain lines (stderr is a pipe): the fraction done moves from line to line.
+    let running: Vec<&str> =
+        text.iter().copied().filter(|l| l.starts_with("n=30 ") && l.contains(" ETA ")).collect();
+    assert!(running.len() >= 3, "{text:?}");
+    let fraction = |l: &str| l.split(' ').nth(1).unwrap().trim_end_matches('%').parse::<f64>().unwrap();
+    assert!(fraction(running[running.len() - 1]) > fraction(running[0]), "{running:?}");
+    assert!(running.iter().all(|l| l.contains("/1382395 ")), "{running:?}");
+    let estimate: Vec<&str> = text.iter().copied().filter(|l| l.starts_with("nqueens: ")).collect();
+    assert_eq!(estimate.len(), 1, "{text:?}");
+    assert!(
+        estimate[0].starts_with("nqueens: n = 30 will take about ")
+            && estimate[0].ends_with(" years on 1 thread (estimated from its first 2 s)"),
+        "{text:?}"
+    );
+    // While the plan of n = 63 is built (seconds): a spinner line at once.
+    let lines = stderr_for(
+        &["count", "63", "--algorithm", "d4", "-j", "1", "--progress", "always"],
+        Duration::from_millis(1500),
+    );
+    assert!(
+        lines.first().is_some_and(
+            |(t, l)| *t < Duration::from_secs(1) && l.starts_with("n=63 building the plan 00:00:0")
+        ),
+        "{lines:?}"
+    );
+    // Without a bar (auto, stderr not a terminal) the estimate is still said, alone.
+    let lines = stderr_for(&["count", "30", "--algorithm", "d4", "-j", "1"], Duration::from_secs(4));
+    let text: Vec<&str> = lines.iter().map(|(_, l)| l.as_str()).collect();
+    assert!(text.len() == 1 && text[0].starts_with("nqueens: n = 30 will take about "), "{text:?}");
 }
