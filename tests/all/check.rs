@@ -2,16 +2,9 @@
 //! duplicate, one missing board and a malformed line, and every unreadable input (exit 2).
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use crate::common::{self, SmallDisk, bytes, entries, forge_journal_line, known, nqueens, q, run, s, scratch, spawn, under_address_limit, usage_error, zero_json_seconds};
-use crate::common::{read_shard as read, shard_subtotals as subtotals, write_shard as write};
-use nqueens::{oeis, plan::Tally};
-use nqueens_runs::merge::ShardResult;
+use crate::common::{self, nqueens, s, usage_error};
 use predicates::prelude::*;
-use std::os::unix::fs::FileTypeExt;
 fn solve(args: &[&str]) -> Vec<u8> {
     nqueens(args).assert().success().get_output().stdout.clone()
 }

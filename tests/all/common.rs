@@ -127,11 +127,7 @@ fn high_water(pid: &str) -> Option<u64> {
 /// keeps its process small so that `ru_maxrss` applies.
 // The child is reaped by wait4 (for its rusage), which clippy does not see.
 #[allow(clippy::zombie_processes)]
-pub fn measure(
-    args: &[&str],
-    seconds: f64,
-    feed: Option<Feed>,
-) -> Measured {
+pub fn measure(args: &[&str], seconds: f64, feed: Option<Feed>) -> Measured {
     use std::io::Read;
     use std::process::Stdio;
     let own = high_water("self").unwrap_or(u64::MAX);
@@ -346,7 +342,13 @@ pub fn bytes(files: &[std::path::PathBuf]) -> Vec<Vec<u8>> {
 
 /// Counts `n` in `k` shards (`count N --shard I/K -j 2 --output DIR/PREFIXI.json EXTRA...`) and
 /// returns the result files.
-pub fn shard_files(dir: &std::path::Path, prefix: &str, n: u32, k: usize, extra: &[&str]) -> Vec<std::path::PathBuf> {
+pub fn shard_files(
+    dir: &std::path::Path,
+    prefix: &str,
+    n: u32,
+    k: usize,
+    extra: &[&str],
+) -> Vec<std::path::PathBuf> {
     (0..k)
         .map(|i| {
             let f = dir.join(format!("{prefix}{i}.json"));

@@ -1,17 +1,10 @@
 //! `nqueens count` end to end: exact output of each format, --verify, and every bad input with its
 //! one-line message and exit code 2.
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
-use crate::common::{self, SmallDisk, bytes, entries, forge_journal_line, known, nqueens, q, run, s, scratch, spawn, under_address_limit, usage_error, zero_json_seconds};
-use crate::common::{read_shard as read, shard_subtotals as subtotals, write_shard as write};
-use nqueens::{oeis, plan::Tally};
-use nqueens_runs::merge::ShardResult;
+use crate::common::{self, nqueens, spawn, under_address_limit, usage_error, zero_json_seconds};
 use predicates::prelude::*;
-use std::os::unix::fs::FileTypeExt;
 #[test]
 fn done_when_command_prints_15_verified_values() {
     let out =

@@ -1,17 +1,12 @@
 //! The flags themselves: what each accepts, the one-line message and exit code 2 of each
 //! refusal, and the notes a flag draws.
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::Duration;
 
-use crate::common::{self, SmallDisk, bytes, entries, forge_journal_line, known, nqueens, q, run, s, scratch, spawn, under_address_limit, usage_error, zero_json_seconds};
-use crate::common::{read_shard as read, shard_subtotals as subtotals, write_shard as write};
-use nqueens::{oeis, plan::Tally};
-use nqueens_runs::merge::ShardResult;
+use crate::common::{self, nqueens, s, usage_error};
 use predicates::prelude::*;
-use std::os::unix::fs::FileTypeExt;
 /// Issue 40: `count 1 -j 4096` took 41–48 s (78 s on a busy machine): 4,096 threads on 2 CPUs
 /// spend their time stealing work. `-j` starts at most 4 threads per logical CPU now, and a note
 /// says so; the count and its output are the same, with the threads really started.

@@ -3,17 +3,12 @@
 //! another run's or converted (each difference named), `--repair`, and what `auto` becomes when a
 //! journal fixes the algorithm.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use crate::common::{self, SmallDisk, bytes, entries, forge_journal_line, known, nqueens, q, run, s, scratch, spawn, under_address_limit, usage_error, zero_json_seconds};
-use crate::common::{read_shard as read, shard_subtotals as subtotals, write_shard as write};
-use nqueens::{oeis, plan::Tally};
-use nqueens_runs::merge::ShardResult;
-use predicates::prelude::*;
-use std::os::unix::fs::FileTypeExt;
+use crate::common::{self, entries, forge_journal_line, nqueens, q, run, s, scratch, spawn};
+use nqueens::oeis;
 
 /// Runs `args` to completion and returns the solutions of its one JSON line.
 fn json_count(args: &[&str]) -> u128 {

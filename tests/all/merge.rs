@@ -5,15 +5,14 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use crate::common::{self, SmallDisk, bytes, entries, forge_journal_line, known, nqueens, q, run, s, scratch, spawn, under_address_limit, usage_error, zero_json_seconds};
+use crate::common::{
+    self, forge_journal_line, known, nqueens, q, run, s, scratch, under_address_limit, usage_error,
+};
 use crate::common::{read_shard as read, shard_subtotals as subtotals, write_shard as write};
-use nqueens::{oeis, plan::Tally};
+use nqueens::plan::Tally;
 use nqueens_runs::merge::ShardResult;
 use predicates::prelude::*;
-use std::os::unix::fs::FileTypeExt;
 
 /// Runs every shard of `n` in `k` shards into `dir` and returns the result files.
 fn run_shards(dir: &Path, n: u32, k: usize, checkpoint: bool) -> Vec<PathBuf> {
@@ -598,7 +597,8 @@ fn text_from_files_is_escaped_and_the_host_is_under_the_checksum() {
     v.version = "0.1.0\x1b[8m".into();
     v.checksum = v.compute_checksum();
     write(&fresh[3], &v);
-    let line = merge_refused_naming(&[fresh[0].clone(), fresh[3].clone()], &["has version 0.1.0\\u{1b}[8m but "]);
+    let line =
+        merge_refused_naming(&[fresh[0].clone(), fresh[3].clone()], &["has version 0.1.0\\u{1b}[8m but "]);
     assert!(no_controls(&line));
     let journal = dir.path().join("v.j");
     nqueens(&["count", "10", "--algorithm", "join", "--checkpoint", s(&journal)]).assert().success();

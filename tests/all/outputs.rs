@@ -2,14 +2,10 @@
 //! `--breakdown` (each subproblem's counts) and `--checkpoint` (the journal) as paths: what is
 //! refused before any work, and what happens to a finished result that cannot be written.
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::path::Path;
+use std::process::{Command, Stdio};
 
-use crate::common::{self, SmallDisk, bytes, entries, forge_journal_line, known, nqueens, q, run, s, scratch, spawn, under_address_limit, usage_error, zero_json_seconds};
-use crate::common::{read_shard as read, shard_subtotals as subtotals, write_shard as write};
-use nqueens::{oeis, plan::Tally};
+use crate::common::{SmallDisk, nqueens, run, s, scratch, under_address_limit, usage_error};
 use nqueens_runs::merge::ShardResult;
 use predicates::prelude::*;
 use std::os::unix::fs::FileTypeExt;

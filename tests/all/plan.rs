@@ -1,17 +1,7 @@
 //! `nqueens plan`: the shape of its output, its bad-input paths, and (opt-in, slow) its CPU
 //! time estimate against real counts at n = 16–19.
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
-
-use crate::common::{self, SmallDisk, bytes, entries, forge_journal_line, known, nqueens, q, run, s, scratch, spawn, under_address_limit, usage_error, zero_json_seconds};
-use crate::common::{read_shard as read, shard_subtotals as subtotals, write_shard as write};
-use nqueens::{oeis, plan::Tally};
-use nqueens_runs::merge::ShardResult;
-use predicates::prelude::*;
-use std::os::unix::fs::FileTypeExt;
+use crate::common::{nqueens, run, usage_error};
 fn json(args: &[&str]) -> serde_json::Value {
     let mut all = vec!["plan"];
     all.extend(args);

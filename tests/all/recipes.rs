@@ -2,17 +2,10 @@
 //! real (progress, Ctrl-C, resume), and the tasks and merge of `scripts/slurm-shards.sh` run by
 //! hand (`slurm.rs` runs them under a real Slurm).
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
-use crate::common::{self, SmallDisk, bytes, entries, forge_journal_line, known, nqueens, q, run, s, scratch, spawn, under_address_limit, usage_error, zero_json_seconds};
-use crate::common::{read_shard as read, shard_subtotals as subtotals, write_shard as write};
-use nqueens::{oeis, plan::Tally};
-use nqueens_runs::merge::ShardResult;
-use predicates::prelude::*;
-use std::os::unix::fs::FileTypeExt;
+use crate::common::{self, entries, s, scratch};
 
 #[test]
 fn the_parallel_recipe_runs_for_real() {

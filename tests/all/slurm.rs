@@ -10,8 +10,8 @@
 //! 3 minutes, most of it the time-limit test (Slurm's shortest --time is one minute, and it
 //! checks limits every 30 s).
 
-use crate::common::q;
 use crate::common;
+use crate::common::q;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
