@@ -10,23 +10,10 @@ pub fn nqueens(args: &[&str]) -> Command {
     cmd
 }
 
-/// Reads an OEIS b-file from `tests/data/` as (n, a(n)) pairs.
-pub fn bfile(name: &str) -> Vec<(u32, u128)> {
-    bfile_columns(name).into_iter().map(|row| (row[0] as u32, row[1])).collect()
-}
-
-/// Reads a whitespace-separated table from `tests/data/` (comments after `#`) as rows of
-/// integers.
-pub fn bfile_columns(name: &str) -> Vec<Vec<u128>> {
-    let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{path}: {e}"))
-        .lines()
-        .filter_map(|l| l.split('#').next())
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| l.split_whitespace().map(|x| x.parse().unwrap()).collect())
-        .collect()
-}
+#[path = "../../crates/core/tests/common/bfiles.rs"]
+mod bfiles;
+#[allow(unused_imports)] // tests/memory/ includes this file and reads no table
+pub use bfiles::{bfile, bfile_columns};
 
 /// Replaces every `"seconds":<number>` in JSON Lines by `"seconds":0` so outputs compare exactly.
 pub fn zero_json_seconds(s: &str) -> String {

@@ -9,16 +9,26 @@ use crate::common::{SmallDisk, nqueens, run, s, scratch, under_address_limit, us
 use nqueens_runs::merge::ShardResult;
 use predicates::prelude::*;
 use std::os::unix::fs::FileTypeExt;
-/// Runs the binary with `args`, standard error redirected to the file `err` (as `2> err`);
-/// returns (exit code, stdout).
-fn run_with_stderr_into(err: &Path, args: &[&str]) -> (i32, String) {
-    let file = std::fs::File::create(err).unwrap();
-    let got = std::process::Command::new(assert_cmd::cargo::cargo_bin("nqueens"))
-        .args(args)
-        .stderr(file)
-        .output()
-        .unwrap();
-    (got.status.code().unwrap(), String::from_utf8(got.stdout).unwrap())
+
+/// Runs the binary with `args`, standard output (`fd` 1, as `> file`) or standard error (2, as
+/// `2> file`) redirected to the file `file`; returns (exit code, what the other stream printed).
+fn run_into_fd(fd: u8, file: &Path, args: &[&str]) -> (i32, String) {
+    let to = std::fs::File::create(file).unwrap();
+    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("nqueens"));
+    cmd.args(args);
+    if fd == 1 {
+        cmd.stdout(to)
+    } else {
+        cmd.stderr(to)
+    };
+    let got = cmd.output().unwrap();
+    let other = if fd == 1 { got.stderr } else { got.stdout };
+    (got.status.code().unwrap(), String::from_utf8(other).unwrap())
+}
+
+/// [`run_into_fd`] with standard output into `out` (as `> out`); returns (exit code, stderr).
+fn run_into(out: &Path, args: &[&str]) -> (i32, String) {
+    run_into_fd(1, out, args)
 }
 
 /// Issue 40: `count 10 --checkpoint /dev/stderr 2> err.txt` exited 0 with the journal written
@@ -28,7 +38,7 @@ fn run_with_stderr_into(err: &Path, args: &[&str]) -> (i32, String) {
 fn standard_errors_file_is_refused_as_a_journal_or_a_result() {
     let dir = tempfile::tempdir().unwrap();
     let err = dir.path().join("err.txt");
-    let (code, stdout) = run_with_stderr_into(&err, &["count", "10", "--checkpoint", "/dev/stderr"]);
+    let (code, stdout) = run_into_fd(2, &err, &["count", "10", "--checkpoint", "/dev/stderr"]);
     assert_eq!((code, stdout.as_str()), (2, ""));
     assert_eq!(
         std::fs::read_to_string(&err).unwrap(),
@@ -36,7 +46,7 @@ fn standard_errors_file_is_refused_as_a_journal_or_a_result() {
          written among the messages; give the journal a file of its own\n"
     );
     for flag in ["--output", "--breakdown"] {
-        let (code, _) = run_with_stderr_into(&err, &["count", "10", "--shard", "0/2", flag, "/dev/stderr"]);
+        let (code, _) = run_into_fd(2, &err, &["count", "10", "--shard", "0/2", flag, "/dev/stderr"]);
         assert_eq!(code, 2);
         assert_eq!(
             std::fs::read_to_string(&err).unwrap(),
@@ -459,18 +469,6 @@ fn a_failed_output_keeps_the_finished_result() {
     let r: ShardResult = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(r.checksum, r.compute_checksum());
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "no s.json, no temporary file");
-}
-
-/// Runs the binary with `args`, standard output redirected to the file `out` (as `> out`);
-/// returns (exit code, stderr).
-fn run_into(out: &Path, args: &[&str]) -> (i32, String) {
-    let file = std::fs::File::create(out).unwrap();
-    let got = std::process::Command::new(assert_cmd::cargo::cargo_bin("nqueens"))
-        .args(args)
-        .stdout(file)
-        .output()
-        .unwrap();
-    (got.status.code().unwrap(), String::from_utf8(got.stderr).unwrap())
 }
 
 /// Finding 4: `count 12 --checkpoint /dev/stdout > o2.txt` exited 0 with the results table

@@ -7,16 +7,19 @@ use std::time::{Duration, Instant};
 
 use crate::common::{self, entries, s, scratch};
 
+/// True if GNU parallel is here (else says so on stderr: the test is skipped).
+fn parallel_here() -> bool {
+    let here =
+        Command::new("parallel").arg("--version").stdout(Stdio::null()).status().is_ok_and(|s| s.success());
+    if !here {
+        eprintln!("note: GNU parallel is not installed; skipping the recipe test (apt-get install parallel)");
+    }
+    here
+}
+
 #[test]
 fn the_parallel_recipe_runs_for_real() {
-    if Command::new("parallel")
-        .arg("--version")
-        .stdout(Stdio::null())
-        .status()
-        .map(|s| !s.success())
-        .unwrap_or(true)
-    {
-        eprintln!("note: GNU parallel is not installed; skipping the recipe test (apt-get install parallel)");
+    if !parallel_here() {
         return;
     }
     let dir = scratch("parallel");
@@ -90,9 +93,7 @@ fn the_parallel_recipe_runs_for_real() {
 #[test]
 fn the_parallel_recipe_stops_on_ctrl_c_with_130_and_says_how_to_resume() {
     use std::os::unix::process::CommandExt;
-    if Command::new("parallel").arg("--version").stdout(Stdio::null()).status().map_or(true, |s| !s.success())
-    {
-        eprintln!("note: GNU parallel is not installed; skipping the recipe test (apt-get install parallel)");
+    if !parallel_here() {
         return;
     }
     let dir = scratch("parallel-stop");

@@ -15,7 +15,7 @@ fn counter(threads: usize, algorithm: Algorithm) -> Counter {
 
 /// The class breakdown (orbits of 8, 4, 2, 1 boards) from tests/data/symmetry-classes.txt.
 fn known_classes(n: u32) -> Classes {
-    let path = format!("{}/../../tests/data/symmetry-classes.txt", env!("CARGO_MANIFEST_DIR"));
+    let path = common::data_dir().join("symmetry-classes.txt");
     let text = std::fs::read_to_string(path).unwrap();
     let line = text
         .lines()
