@@ -22,7 +22,7 @@ first line, against the CPU seconds still to come; it isolates the estimate (the
 the order) from the machine. run_seconds runs from the first subproblem to the end; load is
 the 1-minute load average before the run.
 
-Environment: OUT (default results/<date>-<host>/), NQUEENS (binary), THREADS, EXTRA (more
+Environment: OUT (default target/studies/<date>-<host>/), NQUEENS (binary), THREADS, EXTRA (more
 options for every count, split on spaces, such as EXTRA="--shard 0/8" to time one part of a
 board too long to count whole; it is written into the command column).
 Example: THREADS=2 scripts/eta-error.sh join:19 d4:19 mirror:18

@@ -8,7 +8,7 @@
 #
 # Needs bash, coreutils (timeout, seq, date) and grep on the GPU machine; nothing else.
 #
-# Writes into OUT (default results/<date>-gpu/run-<host>): devices.txt, bench.csv (one row per
+# Writes into OUT (default target/studies/<date>-gpu/run-<host>; copy what you keep to results/): devices.txt, bench.csv (one row per
 # timed count: api,n,what,seconds,solutions,verified), every command's output in log.txt, and
 # an ncu profile of a short count where Nsight Compute is installed. Exit 1 if any correctness
 # check failed. NQUEENS_GPU_TASK_ROWS, if set, is passed on (the task size, for tuning).
@@ -18,7 +18,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 bin="${1:-target/release/nqueens}"
 [ -x "$bin" ] || { echo "gpu-bench.sh: no binary at $bin: build with cargo build --release and carry it" >&2; exit 2; }
-out="${OUT:-results/$(date +%Y-%m-%d)-gpu/run-$(hostname -s)}"
+out="${OUT:-target/studies/$(date +%Y-%m-%d)-gpu/run-$(hostname -s)}"
 mkdir -p "$out"
 log="$out/log.txt"
 : >"$log"

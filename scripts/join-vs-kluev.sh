@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The join against E. Kluev's tuned quadrant join (the anchors' kluev.sh), side by side:
+# The join against E. Kluev's tuned quadrant join (bench/kluev.sh), side by side:
 # for each SPEC, RUNS rounds alternating ours (at each level of --isa), his, ...; whole counts or
 # matching parts.
 # Usage: scripts/join-vs-kluev.sh [--runs R] [--isa L1,L2,...] [--kluev-avx2] SPEC... > FILE.csv
@@ -14,7 +14,7 @@
 # wall_s, peak_kb (max RSS), result (the count printed).
 # His binaries are built before the first timed run (KLUEV_BUILD_ONLY=1), so no compile is timed.
 # Needs GNU time at /usr/bin/time, g++ 11+; KLUEV overrides the path of kluev.sh (default
-# ANCHORS/kluev.sh, ANCHORS as in scripts/README.md); NQUEENS overrides our binary.
+# bench/kluev.sh, which builds the vendored bench/kluev/); NQUEENS overrides our binary.
 set -euo pipefail
 usage="usage: scripts/join-vs-kluev.sh [--runs R] [--isa L1,L2,...] [--kluev-avx2] N:THREADS[:PARTS:PART]... > FILE.csv"
 if [ "${1:-}" = "--help" ] || [ "${1:-}" = "-h" ]; then sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0; fi
@@ -39,14 +39,10 @@ for spec in "$@"; do
   [[ "$spec" =~ ^[0-9]+:[1-9][0-9]*(:[1-9][0-9]*:[0-9]+)?$ ]] || {
     echo "join-vs-kluev.sh: bad SPEC '$spec': use N:THREADS or N:THREADS:PARTS:PART" >&2; exit 2; }
 done
-anchors=${ANCHORS:-}
-if [ -z "$anchors" ]; then
-  for d in "$repo_root/../shared/anchors" "$repo_root/shared/anchors" /work/shared/anchors; do
-    [ -x "$d/kluev.sh" ] && { anchors=$d; break; }
-  done
-fi
-kluev=${KLUEV:-$anchors/kluev.sh}
-[ -x "$kluev" ] || { echo "join-vs-kluev.sh: kluev.sh not found (set KLUEV or ANCHORS)" >&2; exit 2; }
+# His counter is vendored in bench/kluev/ (MIT), built by bench/kluev.sh: the comparison
+# reproduces from a clone (issue 40: it needed an anchors folder outside the repository).
+kluev=${KLUEV:-$repo_root/bench/kluev.sh}
+[ -x "$kluev" ] || { echo "join-vs-kluev.sh: $kluev not found or not executable (set KLUEV)" >&2; exit 2; }
 bin=$(nqueens_bin)
 # Each level is checked before any timing: one this CPU lacks stops here, with our message.
 [ ${#levels[@]} -gt 0 ] || levels=("")

@@ -1,6 +1,7 @@
 # Shared helpers for the study scripts; sourced, not run.
 # NQUEENS: the binary to run (default: target/release/nqueens, built on first use).
-# OUT: the folder for results (default: results/<date>-<host>/ at the repository root).
+# OUT: the folder for results (default: target/studies/<date>-<host>/ in the checkout, which git
+# ignores: results/ holds only the studies a person curates, each with its README.md).
 
 repo_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
@@ -27,7 +28,7 @@ cpu_model() {
 }
 
 out_dir() {
-  local dir="${OUT:-$repo_root/results/$(date -u +%Y-%m-%d)-$(host_name)}"
+  local dir="${OUT:-$repo_root/target/studies/$(date -u +%Y-%m-%d)-$(host_name)}"
   mkdir -p "$dir"
   printf '%s\n' "$dir"
 }

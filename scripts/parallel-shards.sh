@@ -9,7 +9,9 @@ Usage: scripts/parallel-shards.sh [OPTIONS] N K
 Counts the n-queens solutions Q(N) as K shards (`nqueens count N --shard I/K`) run by GNU parallel,
 each with its own checkpoint journal, then checks and adds them up with `nqueens merge`.
 Run it again after an interruption: parallel's --joblog/--resume-failed skips the shards that
-finished, and each unfinished shard resumes from its journal.
+finished, and each unfinished shard resumes from its journal. While it runs it says on stderr
+how many shards are done and the time left (every 10 s, when that changes); Ctrl-C stops
+every shard at its journal, exits 130 and prints the command that resumes.
 
 Options:
   -d, --dir DIR        folder for journals, shard results and the job log
@@ -36,6 +38,9 @@ Example:
 USAGE
 }
 
+# The command as given, to print the one that resumes.
+command_line="$(printf '%q ' "$0" "$@")"
+command_line="${command_line% }"
 dir="" jobs="" threads=1 algorithm="${ALGORITHM:-auto}" nqueens="" format=text verify=() sshlogins=() positional=()
 device=cpu
 while [[ $# -gt 0 ]]; do
@@ -89,12 +94,72 @@ dir="$(cd "$dir" && pwd)"
 
 jobs_opt=()
 [[ -n "$jobs" ]] && jobs_opt=(--jobs "$jobs")
+
+# The shards the job log records as finished (exit value 0).
+shards_done() {
+    [[ -f "$dir/joblog" ]] || { echo 0; return; }
+    awk -F '\t' 'NR > 1 && $7 == 0 { n++ } END { print n + 0 }' "$dir/joblog"
+}
+# H:MM:SS of a number of seconds.
+clock() { printf '%d:%02d:%02d' $(($1 / 3600)) $(($1 / 60 % 60)) $(($1 % 60)); }
+# Progress on stderr: the shards done of K and the time left at this run's rate, every 10 s
+# when the count changed (parallel prints nothing while it runs).
+progress() {
+    local start=$SECONDS before last=-1 now left
+    before="$(shards_done)"
+    while sleep "${NQ_PROGRESS_EVERY:-10}"; do
+        now="$(shards_done)"
+        [[ "$now" == "$last" ]] && continue
+        last=$now
+        left="unknown"
+        if ((now > before)); then
+            left="$(clock $(((SECONDS - start) * (k - now) / (now - before))))"
+        fi
+        echo "parallel-shards.sh: $now of $k shards done ($((now - before)) in this run, $(clock $((SECONDS - start)))), about $left left" >&2
+    done
+}
+progress &
+progress_pid=$!
+trap 'kill "$progress_pid" 2>/dev/null || true' EXIT
 # --resume-failed: jobs the log records as done are skipped, failed or killed ones run again
 # (and resume from their journals). --halt never: one failing shard does not stop the others.
+# parallel runs in the background so that a stop signal reaches the trap at once (bash defers
+# a trap while a foreground job runs, and took parallel's exit 255 for the end); the trap
+# sends parallel SIGTERM twice: it stops starting shards, then stops the running ones with
+# --termseq, SIGINT first (each shard stops at its journal within about a second), SIGTERM 10 s
+# later, SIGKILL (which a journal survives too) 10 s after that.
 seq 0 $((k - 1)) | parallel --will-cite --joblog "$dir/joblog" --resume-failed --halt never "${jobs_opt[@]}" \
-    "${sshlogins[@]}" \
+    --termseq INT,10000,TERM,10000,KILL,25 "${sshlogins[@]}" \
     "$nqueens" count "$n" --shard "{}/$k" --algorithm "$algorithm" "${threads_opt[@]}" --device "$device" --progress never \
-    --checkpoint "$dir/shard-{}.journal" --output "$dir/shard-{}.json"
+    --checkpoint "$dir/shard-{}.journal" --output "$dir/shard-{}.json" &
+parallel_pid=$!
+stopped=""
+stop() {
+    stopped=$1
+    kill -TERM "$parallel_pid" 2>/dev/null || true
+    sleep 0.2
+    kill -TERM "$parallel_pid" 2>/dev/null || true
+}
+trap 'stop SIGINT' INT
+trap 'stop SIGTERM' TERM
+status=0
+while :; do
+    wait "$parallel_pid" && status=0 || status=$?
+    kill -0 "$parallel_pid" 2>/dev/null || break # else a trap interrupted the wait
+done
+kill "$progress_pid" 2>/dev/null || true
+wait "$progress_pid" 2>/dev/null || true
+done_now="$(shards_done)"
+if [[ -n "$stopped" ]]; then
+    echo "parallel-shards.sh: stopped by $stopped: $done_now of $k shards are done, the others keep their journals in $dir; run the same command again to resume: $command_line" >&2
+    [[ "$stopped" == SIGINT ]] && exit 130
+    exit 143
+fi
+if ((done_now < k)); then
+    echo "parallel-shards.sh: $((k - done_now)) of $k shards failed (parallel exit $status; see $dir/joblog and each shard's stderr above); run the same command again to retry them: $command_line" >&2
+    exit 1
+fi
+echo "parallel-shards.sh: $k of $k shards done; merging" >&2
 
 # The K names on standard input: from K ≈ 50,000 they would overflow an argument list.
 for ((i = 0; i < k; i++)); do echo "$dir/shard-$i.json"; done |

@@ -10,7 +10,7 @@ solutions, n = 1..MAX_N) with `nqueens count --format bfile`, then diffs each ag
 known values in tests/data/ (copies of the OEIS b-files, known up to n = 27). Exits 1 on any
 difference; values beyond n = 27 are new and only listed.
 
-Environment: OUT (default results/<date>-<host>/), NQUEENS (binary), THREADS (default all CPUs).
+Environment: OUT (default target/studies/<date>-<host>/), NQUEENS (binary), THREADS (default all CPUs).
 Example: scripts/reproduce-oeis.sh 16
 HELP
 }

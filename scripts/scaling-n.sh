@@ -11,7 +11,7 @@ per run (long format) to OUT/scaling-n.csv:
 The growth columns are the ratio to the previous n of the same repeat of this run (empty for the
 first n); cores is the machine's logical CPUs.
 
-Environment: OUT (default results/<date>-<host>/), NQUEENS (binary), ALGORITHM (--algorithm),
+Environment: OUT (default target/studies/<date>-<host>/), NQUEENS (binary), ALGORITHM (--algorithm),
 THREADS (--threads; default all logical CPUs).
 Example: scripts/scaling-n.sh 8 17
 HELP

@@ -5,16 +5,23 @@ usage() {
   cat <<'HELP'
 Usage: scripts/scaling-threads.sh N [REPEATS]
 
-Counts board size N with 1, 2, ..., 2 x (logical CPUs) threads, REPEATS times each (default 3),
-and appends one CSV row per run (long format) to OUT/scaling-threads.csv:
-  date,host,cpu_model,n,threads,algorithm,repeat,seconds,nodes,solutions,efficiency,cores
-(cores: the logical CPUs of the machine, which the plot's ideal line stops at.)
-Nodes come from `nqueens count --stats` (queen placements of the whole search).
+Counts board size N with 1, 2, ..., 2 x (logical CPUs) threads, in REPEATS rounds (default 3),
+each round every thread count once, one thread first, and appends one CSV row per run (long
+format) to OUT/scaling-threads.csv:
+  date,host,cpu_model,n,threads,algorithm,repeat,seconds,nodes,solutions,efficiency,cores,speedup,scaling_efficiency
+- efficiency: the binary's CPU time / (wall time x threads) of that run (--stats);
+- speedup: the one-thread seconds of the same round / this run's seconds, so the baseline is
+  measured side by side with every run (at one thread it is 1 by construction);
+  scaling_efficiency = speedup / threads;
+- cores: the logical CPUs of the machine, which the plot's ideal line stops at.
+Nodes come from `nqueens count --stats` (queen placements of the whole search). A one-thread run
+under 2 seconds measures noise more than scaling: it is said on stderr (pick a larger N:
+the join needs n >= 19 for a few seconds, d4 n >= 17, mirror n >= 16).
 
-Environment: OUT (default results/<date>-<host>/), NQUEENS (binary; default target/release/nqueens,
-built if missing), ALGORITHM (passed to --algorithm; default: the binary's default),
-MAX_THREADS (default 2 x logical CPUs).
-Example: scripts/scaling-threads.sh 16 5 && cargo run --release -p nqueens-plot -- results/*/scaling-threads.csv
+Environment: OUT (default target/studies/<date>-<host>/), NQUEENS (binary; default
+target/release/nqueens, built if missing), ALGORITHM (passed to --algorithm; default: the
+binary's default), MAX_THREADS (default 2 x logical CPUs).
+Example: scripts/scaling-threads.sh 19 3 && cargo run --release -p nqueens-plot -- target/studies/*/scaling-threads.csv
 HELP
 }
 [ "${1:-}" = "--help" ] || [ "${1:-}" = "-h" ] && { usage; exit 0; }
@@ -30,16 +37,25 @@ cpus=$(nproc)
 max=${MAX_THREADS:-$((2 * cpus))}
 algo=()
 [ -n "${ALGORITHM:-}" ] && algo=(--algorithm "$ALGORITHM")
-header="date,host,cpu_model,n,threads,algorithm,repeat,seconds,nodes,solutions,efficiency,cores"
+header="date,host,cpu_model,n,threads,algorithm,repeat,seconds,nodes,solutions,efficiency,cores,speedup,scaling_efficiency"
 check_header "$csv" "$header"
 host=$(host_name) cpu=$(cpu_model)
-for ((t = 1; t <= max; t++)); do
-  for ((r = 1; r <= repeats; r++)); do
+warned=""
+for ((r = 1; r <= repeats; r++)); do
+  base=""
+  for ((t = 1; t <= max; t++)); do
     row=$("$bin" count "$n" -j "$t" "${algo[@]}" --stats --format csv --progress never)
-    printf '%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$host" "$cpu" "$n" "$t" \
-      "$(csv_get algorithm <<<"$row")" "$r" "$(csv_get seconds <<<"$row")" "$(csv_get nodes <<<"$row")" \
-      "$(csv_get solutions <<<"$row")" "$(csv_get efficiency <<<"$row")" "$cpus" >>"$csv"
+    seconds=$(csv_get seconds <<<"$row")
+    [ -n "$base" ] || base=$seconds
+    if [ "$t" -eq 1 ] && [ -z "$warned" ] && awk -v s="$seconds" 'BEGIN { exit !(s < 2) }'; then
+      echo "scaling-threads.sh: n = $n takes $seconds s on one thread: under 2 s the study measures noise more than scaling; pick a larger N" >&2
+      warned=1
+    fi
+    speedup=$(awk -v b="$base" -v s="$seconds" -v t="$t" 'BEGIN { printf "%.4f,%.4f", b / s, b / s / t }')
+    printf '%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$host" "$cpu" "$n" "$t" \
+      "$(csv_get algorithm <<<"$row")" "$r" "$seconds" "$(csv_get nodes <<<"$row")" \
+      "$(csv_get solutions <<<"$row")" "$(csv_get efficiency <<<"$row")" "$cpus" "$speedup" >>"$csv"
   done
-  echo "threads=$t done" >&2
+  echo "round $r of $repeats done" >&2
 done
 echo "$csv"

@@ -7,11 +7,13 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::output::{Format, PlanFormat, Sequence};
 use nqueens::arch::Level;
-use nqueens::construct::MAX_ANY_N;
-use nqueens::{Algorithm, MAX_N, boards::BoardFormat, plan::D4Search};
+use nqueens::{Algorithm, boards::BoardFormat, plan::D4Search};
 use nqueens_runs::shard::ShardId;
 
 use crate::term::When;
+
+mod values;
+pub use values::*;
 
 const COUNT_EXAMPLES: &str = "\
 Examples:
@@ -20,6 +22,7 @@ Examples:
   nqueens count 0..14 --verify --format json
                                        JSON Lines, each count checked against OEIS A000170
   nqueens count 8 10 12 --format bfile OEIS b-file lines `n a(n)`
+  nqueens count 16 --format plain      14772512: the number alone, for scripts
   nqueens count 1..14 --format bfile --sequence unique
                                        the fundamental solutions, OEIS A002562
   nqueens count 16 --algorithm mirror  mirror halving (solutions only), for cross-checks
@@ -102,8 +105,29 @@ pub enum Command {
     /// Print a shell completion script to stdout (bash, elvish, fish, powershell or zsh).
     #[command(after_help = COMPLETIONS_EXAMPLES)]
     Completions(CompletionsArgs),
-    /// Print the manual page (roff) to stdout: `nqueens man | man -l -`.
-    Man,
+    /// Print a manual page (roff) to stdout, or write every page into a folder (`--dir`): the
+    /// top page nqueens(1) and one per subcommand, nqueens-count(1) and the rest.
+    #[command(after_help = MAN_EXAMPLES)]
+    Man(ManArgs),
+}
+
+const MAN_EXAMPLES: &str = "\
+Examples:
+  nqueens man | man -l -                        the top page, read at once
+  nqueens man count | man -l -                  the page of nqueens count
+  nqueens man --dir ~/.local/share/man/man1     install every page for man(1): then man nqueens-count";
+
+/// The arguments of `nqueens man`.
+#[derive(Args, Debug)]
+pub struct ManArgs {
+    /// The subcommand whose page to print (count, merge, solve, check, plan, devices,
+    /// completions, man); without it the top page.
+    #[arg(value_name = "SUBCOMMAND")]
+    pub subcommand: Option<String>,
+    /// Write every page into this folder (nqueens.1, nqueens-count.1, …) and list them, instead
+    /// of printing one.
+    #[arg(long, value_name = "DIR", conflicts_with = "subcommand")]
+    pub dir: Option<std::path::PathBuf>,
 }
 
 const COMPLETIONS_EXAMPLES: &str = "\
@@ -247,45 +271,6 @@ pub struct PlanArgs {
     pub device: nqueens_gpu::DeviceSpec,
 }
 
-fn parse_plan_format(s: &str) -> Result<PlanFormat, String> {
-    match s {
-        "text" => Ok(PlanFormat::Text),
-        "json" => Ok(PlanFormat::Json),
-        _ => Err(format!("unknown format '{s}': use text or json")),
-    }
-}
-
-/// Parses a shard count K, 1..=[`nqueens_runs::shard::MAX_SHARDS`].
-pub fn parse_shard_count(s: &str) -> Result<usize, String> {
-    let max = nqueens_runs::shard::MAX_SHARDS;
-    let t = s.trim();
-    match t.parse::<usize>() {
-        Ok(k) if (1..=max).contains(&k) => Ok(k),
-        _ if is_integer(t) => Err(format!("shard count '{s}' is out of range: use 1..={max}")),
-        _ => Err(format!("shard count '{s}' is not an integer: use 1..={max}")),
-    }
-}
-
-/// Returns true if `t` is written as an integer (an optional sign, then digits), of any size:
-/// such a value that a parser refuses is out of range, anything else is not an integer.
-fn is_integer(t: &str) -> bool {
-    let digits = t.strip_prefix(['-', '+']).unwrap_or(t);
-    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
-}
-
-/// Parses a random seed, a whole number 0..=2^64 - 1.
-pub fn parse_seed(s: &str) -> Result<u64, String> {
-    s.trim().parse::<u64>().map_err(|_| format!("seed '{s}' is not a whole number 0..={}", u64::MAX))
-}
-
-/// Parses a sample budget in seconds, a finite number 0 or more (at most a day).
-pub fn parse_sample_seconds(s: &str) -> Result<f64, String> {
-    match s.trim().parse::<f64>() {
-        Ok(v) if (0.0..=86400.0).contains(&v) => Ok(v),
-        _ => Err(format!("sample seconds '{s}' is not a number of seconds 0..=86400")),
-    }
-}
-
 /// Options of `nqueens merge`.
 #[derive(Debug, Args)]
 pub struct MergeArgs {
@@ -299,7 +284,8 @@ pub struct MergeArgs {
     #[arg(long, value_name = "LIST")]
     pub files_from: Option<PathBuf>,
 
-    /// Output format: text (aligned table), json (JSON Lines), csv, bfile (OEIS `n a(n)` lines).
+    /// Output format: text (aligned table), json (JSON Lines), csv, bfile (OEIS `n a(n)` lines),
+    /// plain (the number alone, for scripts).
     #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = parse_format)]
     pub format: Format,
 
@@ -308,7 +294,7 @@ pub struct MergeArgs {
     #[arg(long)]
     pub verify: bool,
 
-    /// The sequence a bfile writes: solutions (A000170), unique (fundamental solutions,
+    /// The sequence a bfile or plain output writes: solutions (A000170), unique (fundamental solutions,
     /// A002562), rot180 (solutions fixed by the 180° rotation, A032522) or rot90 (fixed by the
     /// 90° rotation, A033148).
     #[arg(long, value_name = "SEQ", default_value = "solutions", value_parser = parse_sequence)]
@@ -394,6 +380,12 @@ pub struct CheckArgs {
     /// however few (the summary still says how complete the list is).
     #[arg(long)]
     pub partial: bool,
+
+    /// How the report is written: text (one line per problem, then the summary) or json (one
+    /// object: read, valid, distinct, problems, complete, … for scripts; --format names the
+    /// list's format).
+    #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = parse_plan_format)]
+    pub report: PlanFormat,
 }
 
 /// Options of `nqueens count`.
@@ -415,13 +407,14 @@ pub struct CountArgs {
     #[arg(long, value_name = "LIST", default_value = "cpu", value_parser = parse_device)]
     pub device: nqueens_gpu::DeviceSpec,
 
-    /// Output format: text (aligned table), json (JSON Lines), csv, bfile (OEIS `n a(n)` lines)
-    /// [default: text]. A shard writes its JSON result for `merge`, which takes --format.
+    /// Output format: text (aligned table), json (JSON Lines), csv, bfile (OEIS `n a(n)` lines),
+    /// plain (the number alone, one line per n, for scripts) [default: text]. A shard writes its
+    /// JSON result for `merge`, which takes --format.
     // No default_value: a --format given with --shard is refused, the default is not.
     #[arg(long, value_name = "FORMAT", value_parser = parse_format)]
     pub format: Option<Format>,
 
-    /// The sequence a bfile writes: solutions (A000170), unique (fundamental solutions,
+    /// The sequence a bfile or plain output writes: solutions (A000170), unique (fundamental solutions,
     /// A002562), rot180 (solutions fixed by the 180° rotation, A032522) or rot90 (fixed by the
     /// 90° rotation, A033148); all but solutions start at n = 1 and need the symmetry classes,
     /// which --algorithm mirror does not count. The other formats show solutions and classes.
@@ -434,8 +427,8 @@ pub struct CountArgs {
     #[arg(long)]
     pub verify: bool,
 
-    /// Progress bar on stderr: auto (on a terminal, once a run lasts about a second), always,
-    /// never.
+    /// Progress bar on stderr: auto (on a terminal once a run lasts about a second; in a log a
+    /// plain line a minute once it lasts a minute), always (in a log a line a second), never.
     #[arg(long, value_name = "WHEN", default_value = "auto", value_parser = parse_progress)]
     pub progress: When,
 
@@ -500,177 +493,6 @@ pub struct CountArgs {
     pub breakdown: Option<PathBuf>,
 }
 
-/// An inclusive range of board sizes, `first..=last`; a single size has `first == last`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Sizes {
-    /// The first board side.
-    pub first: u32,
-    /// The last board side (inclusive).
-    pub last: u32,
-}
-
-impl Sizes {
-    /// Returns the board sides in order.
-    pub fn iter(self) -> impl Iterator<Item = u32> {
-        self.first..=self.last
-    }
-}
-
-const SIZES_ACCEPTED: &str = "use an integer 0..=63 or a range A..B";
-
-/// Parses one board size or an inclusive range `A..B` / `A..=B`.
-pub fn parse_sizes(s: &str) -> Result<Sizes, String> {
-    let s = s.trim();
-    if s.is_empty() {
-        return Err(format!("board size is empty: {SIZES_ACCEPTED}"));
-    }
-    let Some((a, b)) = s.split_once("..") else {
-        let n = parse_n(s)?;
-        return Ok(Sizes { first: n, last: n });
-    };
-    let b = b.strip_prefix('=').unwrap_or(b);
-    if a.trim().is_empty() || b.trim().is_empty() {
-        return Err(format!("range '{s}' is incomplete: use A..B with both ends, e.g. 1..18"));
-    }
-    let (first, last) = (parse_n(a)?, parse_n(b)?);
-    if first > last {
-        return Err(format!("range {s} is reversed (empty): use A..B with A <= B"));
-    }
-    Ok(Sizes { first, last })
-}
-
-/// Parses a single board size 0..=63 (no ranges).
-pub fn parse_size(s: &str) -> Result<u32, String> {
-    if s.contains("..") {
-        return Err(format!("'{s}' is a range: use a single board size 0..=63"));
-    }
-    if s.trim().is_empty() {
-        return Err("board size is empty: use an integer 0..=63".to_string());
-    }
-    parse_n(s).map_err(|e| e.replace(SIZES_ACCEPTED, "use an integer 0..=63"))
-}
-
-/// Parses the board size of `solve`: what [`parse_size`] accepts, and larger integers up to
-/// [`nqueens::construct::MAX_ANY_N`] for `--any` (the command refuses them without it).
-pub fn parse_solve_size(s: &str) -> Result<u64, String> {
-    parse_size(s).map(u64::from).or_else(|e| {
-        let t = s.trim();
-        match t.parse::<u64>() {
-            Ok(n) if n <= MAX_ANY_N => Ok(n),
-            _ if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) => {
-                Err(format!("board size {t} is too large: use n <= {MAX_N}, or n <= {MAX_ANY_N} with --any"))
-            }
-            _ => Err(e),
-        }
-    })
-}
-
-/// Parses the board size of `check`: any side `solve --any` writes, 0..=2^32 − 1.
-pub fn parse_check_size(s: &str) -> Result<u32, String> {
-    let t = s.trim();
-    match t.parse::<u64>() {
-        Ok(n) if n <= MAX_ANY_N => Ok(n as u32),
-        _ if s.contains("..") => Err(format!("'{s}' is a range: use a single board size 0..={MAX_ANY_N}")),
-        _ => Err(format!(
-            "board size '{s}' is not an integer 0..={MAX_ANY_N}: use one (the side of the list's boards)"
-        )),
-    }
-}
-
-/// Parses a solution limit, an integer 0 or more.
-pub fn parse_limit(s: &str) -> Result<u64, String> {
-    s.trim().parse::<u64>().map_err(|_| format!("limit '{s}' is not an integer: use 0 or more"))
-}
-
-fn parse_board_format(s: &str) -> Result<BoardFormat, String> {
-    s.parse()
-}
-
-fn parse_n(s: &str) -> Result<u32, String> {
-    let s = s.trim();
-    if let Some(rest) = s.strip_prefix('-')
-        && !rest.is_empty()
-        && rest.bytes().all(|b| b.is_ascii_digit())
-    {
-        return Err(format!("board size {s} is negative: {SIZES_ACCEPTED}"));
-    }
-    if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(format!("board size '{s}' is not an integer: {SIZES_ACCEPTED}"));
-    }
-    match s.parse::<u32>() {
-        Ok(n) if n <= MAX_N => Ok(n),
-        _ => Err(format!("board size {s} is too large: the u64 masks allow n <= {MAX_N}")),
-    }
-}
-
-/// Parses a thread count, at least 1.
-pub fn parse_threads(s: &str) -> Result<usize, String> {
-    let t = s.trim();
-    match t.parse::<usize>() {
-        Ok(0) => Err("thread count 0 is not allowed: use 1 or more".to_string()),
-        Ok(t) if t <= MAX_THREADS => Ok(t),
-        _ if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) => {
-            Err(format!("thread count {t} is too large: use 1..={MAX_THREADS}"))
-        }
-        // A negative integer is one, but not a thread count.
-        _ if is_integer(t) => Err(format!("thread count '{s}' is out of range: use 1..={MAX_THREADS}")),
-        _ => Err(format!("thread count '{s}' is not an integer: use 1 or more")),
-    }
-}
-
-/// The most worker threads `-j` accepts: starting a thread takes milliseconds, so far more
-/// threads than cores only costs time.
-pub const MAX_THREADS: usize = 4096;
-
-/// Parses a split depth, 1..=16.
-pub fn parse_split_depth(s: &str) -> Result<u32, String> {
-    let max = nqueens::plan::MAX_SPLIT_DEPTH;
-    let t = s.trim();
-    match t.parse::<u32>() {
-        Ok(d) if (1..=max).contains(&d) => Ok(d),
-        _ if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) => {
-            Err(format!("split depth '{s}' is out of range: use 1..={max}"))
-        }
-        _ => Err(format!("split depth '{s}' is not an integer: use 1..={max}")),
-    }
-}
-
-/// Parses a shard `I/K`, 0 <= I < K.
-pub fn parse_shard(s: &str) -> Result<ShardId, String> {
-    s.parse()
-}
-
-fn parse_format(s: &str) -> Result<Format, String> {
-    s.parse()
-}
-
-fn parse_sequence(s: &str) -> Result<Sequence, String> {
-    s.parse()
-}
-
-fn parse_progress(s: &str) -> Result<When, String> {
-    s.parse()
-}
-
-fn parse_algorithm(s: &str) -> Result<Algorithm, String> {
-    s.parse()
-}
-
-fn parse_d4_search(s: &str) -> Result<D4Search, String> {
-    match s {
-        "avx512" | "avx2" => {
-            Err(format!("'{s}' is no longer a d4 search: use batched, and --isa {s} for the level"))
-        }
-        _ => s.parse(),
-    }
-}
-
-/// Parses an instruction-set level and checks it against this processor: a level it lacks is
-/// refused here, so that the error is a usage error (exit 2) before any work.
-fn parse_isa(s: &str) -> Result<Level, String> {
-    s.parse()
-}
-
 /// Renders a clap error as one line (clap's own message spans several): its lines joined, the
 /// "For more information" hint dropped.
 pub fn one_line(err: &clap::Error) -> String {
@@ -718,7 +540,21 @@ mod tests {
         assert_eq!(parse_size("-1"), Err("board size -1 is negative: use an integer 0..=63".to_string()));
         assert!(parse_size("64").unwrap_err().contains("n <= 63"));
         assert_eq!(parse_limit("10"), Ok(10));
-        assert!(parse_limit("-1").unwrap_err().contains("'-1' is not an integer"));
+        // Issue 40: a negative limit is out of range, not "not an integer".
+        assert_eq!(
+            parse_limit("-1"),
+            Err("limit '-1' is out of range: use 0..=18446744073709551615".to_string())
+        );
+        assert_eq!(parse_limit("x"), Err("limit 'x' is not an integer: use 0 or more".to_string()));
+        // Issue 40: `solve -1 --any` named 0..=63 only.
+        let both = "use an integer 0..=63, or 0..=4294967295 with --any";
+        assert_eq!(parse_solve_size("-1"), Err(format!("board size -1 is negative: {both}")));
+        assert_eq!(parse_solve_size("x"), Err(format!("board size 'x' is not an integer: {both}")));
+        assert_eq!(
+            parse_solve_size("4294967296"),
+            Err(format!("board size 4294967296 is too large: {both}"))
+        );
+        assert_eq!(parse_solve_size("4294967295"), Ok(4294967295));
     }
 
     #[test]

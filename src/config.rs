@@ -7,8 +7,7 @@
 //! a result (the board size of merged shards, the classes a count has) is checked here too, by
 //! the command once it has the result ([`check_offset`], [`check_classes`]).
 
-use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::output::{Format, PlanFormat, Sequence};
@@ -20,6 +19,10 @@ use nqueens::{Algorithm, Count, CountOptions, MAX_N, boards::BoardFormat};
 use nqueens_runs::run::LongRun;
 
 use crate::cli::{CheckArgs, Command, CountArgs, MergeArgs, Opts, PlanArgs, SolveArgs};
+
+mod paths;
+use paths::check_paths;
+pub use paths::{output_folder, output_target};
 
 /// A usage error: a rule between flags broken (or a value refused once parsing is done),
 /// printed on one line; exit code 2 ([`crate::cmd::exit_code`]).
@@ -69,8 +72,8 @@ pub enum Config {
     Devices(crate::output::PlanFormat),
     /// `completions SHELL`.
     Completions(clap_complete::Shell),
-    /// `man`.
-    Man,
+    /// `man [SUBCOMMAND] [--dir DIR]`.
+    Man(crate::cli::ManArgs),
 }
 
 /// How a count is written: format, OEIS check, the sequence of a b-file.
@@ -173,6 +176,8 @@ pub struct CheckConfig {
     pub options: CheckOptions,
     /// Whether a valid, distinct but incomplete list passes.
     pub partial: bool,
+    /// How the report is written (`--report`).
+    pub report: crate::output::PlanFormat,
 }
 
 impl Config {
@@ -194,7 +199,7 @@ impl Config {
             Command::Check(args) => Config::Check(check(args)),
             Command::Devices(args) => Config::Devices(args.format),
             Command::Completions(args) => Config::Completions(args.shell),
-            Command::Man => Config::Man,
+            Command::Man(args) => Config::Man(args),
         })
     }
 }
@@ -420,7 +425,7 @@ fn solve(args: SolveArgs) -> Result<SolveConfig, UsageError> {
 fn check(args: CheckArgs) -> CheckConfig {
     let options = CheckOptions { format: args.format, size: args.size, unique: args.unique };
     let file = (args.file.as_os_str() != "-").then_some(args.file);
-    CheckConfig { file, options, partial: args.partial }
+    CheckConfig { file, options, partial: args.partial, report: args.report }
 }
 
 /// Returns the one board size of `args`.
@@ -447,169 +452,6 @@ fn single_size(args: &CountArgs) -> Result<u32, UsageError> {
                 given.join(" ")
             )))
         }
-    }
-}
-
-/// Refuses a checkpoint that is not a regular file (a device, a pipe or a folder would be read
-/// without end or replaced) or is standard output's file (the results table was written over
-/// the journal's header: issue 32), and one path given for two outputs (the journal would be
-/// lost).
-fn check_paths(args: &CountArgs) -> Result<(), UsageError> {
-    if let Some(path) = &args.checkpoint {
-        if fs::metadata(path).is_ok_and(|m| !m.is_file()) {
-            return Err(UsageError(format!(
-                "checkpoint {} is not a regular file: give the path of a journal file (new or to resume)",
-                shown(path)
-            )));
-        }
-        if is_stdout(path) {
-            return Err(UsageError(format!(
-                "checkpoint {} is the file standard output writes to: the results would be written over the \
-                 journal; give the journal a file of its own",
-                shown(path)
-            )));
-        }
-    }
-    // The results are written when the run ends, which can be hours away: a folder that is
-    // missing or cannot be written to is found now, before any work.
-    for (flag, path) in [("--output", &args.output), ("--breakdown", &args.breakdown)] {
-        if let Some(path) = path {
-            writable_folder(flag, path)?;
-        }
-    }
-    let named =
-        [("--checkpoint", &args.checkpoint), ("--output", &args.output), ("--breakdown", &args.breakdown)];
-    for (i, (a, pa)) in named.iter().enumerate() {
-        for (b, pb) in &named[i + 1..] {
-            if let (Some(x), Some(y)) = (pa, pb)
-                && same_file(x, y)
-            {
-                return Err(UsageError(format!(
-                    "{a} and {b} name the same file {}: give each its own path",
-                    shown(x)
-                )));
-            }
-        }
-    }
-    Ok(())
-}
-
-/// Refuses an output `path` (given as `flag`) that is a folder, a device or a pipe (`/dev/null`
-/// lost the shard's result: issue 32), the file standard output writes to, or whose folder does
-/// not exist or does not let this process create a file in it (probed with a temporary file,
-/// removed at once).
-fn writable_folder(flag: &str, path: &Path) -> Result<(), UsageError> {
-    let dir = &output_folder(&output_target(path));
-    match fs::metadata(path) {
-        Ok(m) if m.is_dir() => {
-            return Err(UsageError(format!(
-                "{flag} {} is a folder: give the path of a file (new or to replace)",
-                shown(path)
-            )));
-        }
-        Ok(m) if !m.is_file() => {
-            return Err(UsageError(format!(
-                "{flag} {} is not a regular file (a device, a pipe or a socket): give the path of a file (new or \
-                 to replace)",
-                shown(path)
-            )));
-        }
-        Ok(_) if is_stdout(path) => {
-            return Err(UsageError(format!(
-                "{flag} {} is the file standard output writes to: give the result a file of its own",
-                shown(path)
-            )));
-        }
-        _ => {}
-    }
-    if !dir.is_dir() {
-        return Err(UsageError(format!(
-            "{flag} {}: the folder {} does not exist: give a path in an existing folder",
-            shown(path),
-            shown(dir)
-        )));
-    }
-    tempfile::Builder::new().prefix(".nqueens-probe.").tempfile_in(dir).map(drop).map_err(|e| {
-        UsageError(format!(
-            "{flag} {}: cannot create a file in {} ({e}): give a path in a folder you can write to",
-            shown(path),
-            shown(dir)
-        ))
-    })
-}
-
-/// Returns true if and only if `path` names the file standard output is open on (the same
-/// device and inode; `/dev/stdout` with `> o2.txt` is o2.txt). False where that cannot be told.
-fn is_stdout(path: &Path) -> bool {
-    #[cfg(unix)]
-    {
-        use std::os::fd::AsFd;
-        use std::os::unix::fs::MetadataExt;
-        let out = std::io::stdout().as_fd().try_clone_to_owned().and_then(|fd| fs::File::from(fd).metadata());
-        matches!((fs::metadata(path), out), (Ok(a), Ok(b)) if (a.dev(), a.ino()) == (b.dev(), b.ino()))
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = path;
-        false
-    }
-}
-
-/// Returns `path` as a message shows it: its control characters escaped.
-fn shown(path: &Path) -> String {
-    nqueens::boards::escape_controls(&path.display().to_string())
-}
-
-/// Returns the file a result given as `path` is written to: the target of a symbolic link
-/// (relative to the link's folder), else `path` itself.
-pub fn output_target(path: &Path) -> PathBuf {
-    match fs::read_link(path) {
-        Ok(target) => path.parent().unwrap_or(Path::new(".")).join(target),
-        Err(_) => path.to_path_buf(),
-    }
-}
-
-/// Returns the folder of the file `path` (`.` for a bare file name), where its temporary file
-/// goes.
-pub fn output_folder(path: &Path) -> PathBuf {
-    path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf()
-}
-
-/// Returns true if and only if `x` and `y` name one file: the same path, the same folder and
-/// name once symbolic links are followed (also a link whose target does not exist yet, which
-/// writing would create), or one file under two hard links (told by device and inode on Unix;
-/// elsewhere two hard links to one file are not recognised).
-fn same_file(x: &Path, y: &Path) -> bool {
-    if x == y || resolve(x) == resolve(y) {
-        return true;
-    }
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        matches!((fs::metadata(x), fs::metadata(y)), (Ok(a), Ok(b)) if (a.dev(), a.ino()) == (b.dev(), b.ino()))
-    }
-    #[cfg(not(unix))]
-    {
-        false
-    }
-}
-
-/// Returns `path` with its symbolic links followed (up to 40, as the kernel does) and its folder
-/// made canonical; the last target need not exist. Falls back to the path as followed where
-/// the folder cannot be resolved.
-fn resolve(path: &Path) -> PathBuf {
-    let mut p = path.to_path_buf();
-    for _ in 0..40 {
-        match fs::read_link(&p) {
-            // A relative target is relative to the link's folder.
-            Ok(target) => p = p.parent().unwrap_or(Path::new("")).join(target),
-            Err(_) => break,
-        }
-    }
-    let dir = p.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    match (fs::canonicalize(dir), p.file_name()) {
-        (Ok(dir), Some(name)) => dir.join(name),
-        _ => p,
     }
 }
 
@@ -649,7 +491,10 @@ pub fn check_offset(
     sequence: Sequence,
     mut sizes: impl Iterator<Item = u32>,
 ) -> Result<(), UsageError> {
-    if format != Format::Bfile || sequence == Sequence::Solutions || sizes.any(|n| n >= 1) {
+    if !matches!(format, Format::Bfile | Format::Plain)
+        || sequence == Sequence::Solutions
+        || sizes.any(|n| n >= 1)
+    {
         return Ok(());
     }
     let oeis = match sequence {

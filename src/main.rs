@@ -65,6 +65,13 @@ fn main() -> ExitCode {
             };
         }
     };
+    let mut opts = opts;
+    // (Not when the threads will be refused for memory: that refusal stays the one line.)
+    if let Some((note, threads)) = cmd::cap_threads(&mut opts)
+        && nqueens::Counter::check_threads(threads).is_ok()
+    {
+        term::warn(format_args!("{note}"));
+    }
     match config::Config::new(opts).map_err(anyhow::Error::new).and_then(cmd::run) {
         Ok(code) => code,
         Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,

@@ -99,6 +99,54 @@ pub fn exit_at_once() -> io::Result<()> {
     Ok(())
 }
 
+/// The stop signals held back (blocked) while the devices open, from [`hold`] until dropped.
+///
+/// A GPU driver's start (0.1–0.2 s on pocl, with its kernel cache) came before our handlers,
+/// which a driver that starts would replace: a SIGINT then was lost where the shell had it
+/// ignored (a background job: the run went on to exit 0), killed the kernel compile through
+/// LLVM's handler (exit 2, "the kernel does not compile"), or killed the process (issue 40).
+/// Held, a signal stays pending (the driver's threads start with it blocked too) and reaches
+/// the handlers installed before the drop: the same stop, exit code and line as at any other
+/// moment before the first subproblem.
+pub struct Held {
+    #[cfg(unix)]
+    old: crate::sys::SignalMask,
+}
+
+/// Blocks the stop signals in this thread and the threads it starts until the [`Held`] is
+/// dropped (no-op where there are no signal masks).
+pub fn hold() -> Held {
+    Held {
+        #[cfg(unix)]
+        old: crate::sys::block_signals(&STOP_SIGNALS),
+    }
+}
+
+impl Held {
+    /// Returns the stop signal that came while held, if any: a device that failed to open then
+    /// was stopped, not broken (a Ctrl-C reaches the compiler's child processes too).
+    pub fn pending(&self) -> Option<i32> {
+        #[cfg(unix)]
+        return crate::sys::pending_signal(&STOP_SIGNALS);
+        #[cfg(not(unix))]
+        None
+    }
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        #[cfg(unix)]
+        crate::sys::restore_signal_mask(&self.old);
+    }
+}
+
+/// Says that `signal` stopped the command before any work ("nqueens: stopped by SIGINT") and
+/// returns its exit code.
+pub fn stopped_before_work(signal: i32) -> std::process::ExitCode {
+    crate::sys::write_stderr(stopped_line(signal));
+    std::process::ExitCode::from(exit_code(signal))
+}
+
 /// The stop request of a graceful run: a flag for the runner and the signal that set it.
 pub struct Stop {
     /// Set by the first stop signal; read by the runner between subproblems.

@@ -26,6 +26,59 @@ pub fn default_action(signal: i32) {
     }
 }
 
+/// The signal mask of a thread, as [`block_signals`] found it (to put back with
+/// [`restore_signal_mask`]).
+#[cfg(unix)]
+pub struct SignalMask(libc::sigset_t);
+
+/// Returns the set of `signals`.
+#[cfg(unix)]
+fn signal_set(signals: &[i32]) -> libc::sigset_t {
+    // SAFETY: sigemptyset and sigaddset write the set they are given, a local.
+    unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        for &s in signals {
+            libc::sigaddset(&mut set, s);
+        }
+        set
+    }
+}
+
+/// Blocks `signals` in the calling thread, and so in every thread it starts from now on (a
+/// driver's threads too); returns the mask before. A blocked signal stays pending, even one
+/// whose action is to ignore it, until it is unblocked.
+#[cfg(unix)]
+pub fn block_signals(signals: &[i32]) -> SignalMask {
+    let set = signal_set(signals);
+    // SAFETY: pthread_sigmask reads `set` and writes the old mask into a local.
+    unsafe {
+        let mut old: libc::sigset_t = std::mem::zeroed();
+        libc::pthread_sigmask(libc::SIG_BLOCK, &set, &mut old);
+        SignalMask(old)
+    }
+}
+
+/// Puts back the calling thread's signal mask; a pending signal it unblocks is delivered now.
+#[cfg(unix)]
+pub fn restore_signal_mask(mask: &SignalMask) {
+    // SAFETY: pthread_sigmask reads the mask it is given.
+    unsafe {
+        libc::pthread_sigmask(libc::SIG_SETMASK, &mask.0, std::ptr::null_mut());
+    }
+}
+
+/// Returns the first of `signals` that is pending for the calling thread or the process.
+#[cfg(unix)]
+pub fn pending_signal(signals: &[i32]) -> Option<i32> {
+    // SAFETY: sigpending writes the set into a local; sigismember reads it.
+    unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigpending(&mut set);
+        signals.iter().copied().find(|&s| libc::sigismember(&set, s) == 1)
+    }
+}
+
 /// Ends the process at once with `code` (`_exit`: no exit handlers, no flushing).
 pub fn exit_now(code: i32) -> ! {
     // SAFETY: `_exit` ends the process at once; stderr is unbuffered.

@@ -15,7 +15,8 @@ pub fn warn(line: std::fmt::Arguments<'_>) {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum When {
     /// When stderr is a terminal and the run has lasted a moment (`progress::SHOW_AFTER`):
-    /// short runs stay quiet.
+    /// short runs stay quiet. Off a terminal (a log), one plain line a minute once the run has
+    /// lasted a minute (`progress::LOG_EVERY`).
     #[default]
     Auto,
     /// From the start, also when stderr is not a terminal (then one plain line a second, the

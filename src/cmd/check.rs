@@ -9,6 +9,7 @@ use nqueens::check::check;
 
 use super::{EXIT_FAILED, UsageError};
 use crate::config::CheckConfig;
+use crate::output::PlanFormat;
 
 /// Checks the list `config` names and writes one line per problem and a summary to stdout.
 ///
@@ -29,7 +30,14 @@ pub fn run(config: CheckConfig) -> anyhow::Result<ExitCode> {
         }
     };
     let report = report.map_err(|e| UsageError(format!("{name}: {e}")))?;
+    let ok = if config.partial { report.ok_partial() } else { report.ok() };
+    let code = if ok { ExitCode::SUCCESS } else { ExitCode::from(EXIT_FAILED) };
     let mut out = BufWriter::new(io::stdout().lock());
+    if config.report == PlanFormat::Json {
+        writeln!(out, "{}", json(&report, ok)).context("writing the report")?;
+        out.flush().context("writing the report")?;
+        return Ok(code);
+    }
     for problem in &report.problems {
         writeln!(out, "{problem}").context("writing the report")?;
     }
@@ -41,6 +49,27 @@ pub fn run(config: CheckConfig) -> anyhow::Result<ExitCode> {
     let hint = if report.n.is_none() { " (give --size N)" } else { "" };
     writeln!(out, "{}{hint}", report.summary()).context("writing the report")?;
     out.flush().context("writing the report")?;
-    let ok = if config.partial { report.ok_partial() } else { report.ok() };
-    Ok(if ok { ExitCode::SUCCESS } else { ExitCode::from(EXIT_FAILED) })
+    Ok(code)
+}
+
+/// Returns the report as one JSON object (`--report json`): the list's format and side, the
+/// boards read, valid and distinct, the problems (their number, and the first
+/// [`nqueens::check::MAX_PROBLEMS_KEPT`] as the text report words them), whether the list is
+/// complete (`null` where that is unknown: no side, or beyond the OEIS table) against what
+/// count and sequence, and whether the check passed (`ok`, as the exit code says).
+fn json(report: &nqueens::check::Report, ok: bool) -> serde_json::Value {
+    serde_json::json!({
+        "format": report.format.to_string(),
+        "n": report.n,
+        "read": report.boards,
+        "valid": report.valid,
+        "distinct": report.distinct,
+        "problems": report.problem_count,
+        "complete": report.expected.map(|_| report.complete()),
+        "expected": report.expected.and_then(|(want, _)| u64::try_from(want).ok()),
+        "sequence": report.expected.map(|(_, seq)| seq),
+        "unique": report.unique,
+        "ok": ok,
+        "problem_list": report.problems.iter().map(ToString::to_string).collect::<Vec<_>>(),
+    })
 }

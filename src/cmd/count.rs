@@ -16,10 +16,16 @@ use crate::config::CountConfig;
 /// A library error (such as a thread pool that cannot start) or a failed write.
 pub fn run(config: CountConfig) -> anyhow::Result<ExitCode> {
     let CountConfig { sizes, mut options, devices, report } = config;
-    // The devices before the signal handlers, which a driver that starts would replace.
-    options.devices = super::open_devices(&devices)?;
+    // The devices before the signal handlers, which a driver that starts would replace; the
+    // stop signals held meanwhile, and delivered to ours.
+    let held = crate::signals::hold();
+    match super::open_devices(&devices) {
+        Ok(opened) => options.devices = opened,
+        Err(e) => return held.pending().map(crate::signals::stopped_before_work).ok_or(e),
+    }
     // Nothing to save: a signal ends the run at once (exit 130 for SIGINT, 143 for SIGTERM).
     crate::signals::exit_at_once().context("installing signal handlers")?;
+    drop(held);
     let counter = Counter::new(&options).map_err(super::from_library)?;
     // Refuse a join board whose quarter table would not fit before counting anything.
     if options.algorithm == Algorithm::Join {

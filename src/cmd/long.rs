@@ -43,9 +43,13 @@ pub fn run(config: LongConfig) -> anyhow::Result<ExitCode> {
     }
     // The devices first, before the signal handlers and the journal: a device that is not
     // there is refused with nothing written, and a driver that installs handlers of its own
-    // when it starts (pocl took SIGUSR1) does not replace ours; a signal while they open ends
-    // the command by its default action, with nothing to save.
-    options.devices = super::open_devices(&devices)?;
+    // when it starts (pocl took SIGUSR1) does not replace ours. A signal while they open is
+    // held, and reaches our handlers once they are installed: the stop of a plan being built.
+    let held = signals::hold();
+    match super::open_devices(&devices) {
+        Ok(opened) => options.devices = opened,
+        Err(e) => return held.pending().map(signals::stopped_before_work).ok_or(e),
+    }
     // Signals, before any work: a graceful stop when there is a journal to keep (a signal that
     // comes while the plan is built ends the command at once: nothing is to be saved yet), else
     // an immediate exit.
@@ -58,6 +62,7 @@ pub fn run(config: LongConfig) -> anyhow::Result<ExitCode> {
     if let Some(stop) = &stop {
         stop.watch(tracker, shell_command());
     }
+    drop(held);
     let journal = run.checkpoint.as_deref().map_or_else(String::new, journal::shown);
     let session = run.open(&options).map_err(|e| worded(e, &journal, algorithm_from_journal))?;
     if let Some(torn) = session.torn() {
@@ -80,11 +85,18 @@ pub fn run(config: LongConfig) -> anyhow::Result<ExitCode> {
             stop.as_ref().inspect(|s| s.settle());
             let signal = stop.as_ref().and_then(Stop::signal).unwrap_or(signal_hook::consts::SIGTERM);
             // The journal fixes the algorithm: a command that let `auto` choose is given it, so
-            // that the resume does not depend on the memory free then.
-            let fixed =
-                if algorithm_given { String::new() } else { format!(" --algorithm {}", options.algorithm) };
+            // that the resume does not depend on the memory free then. The line says exactly
+            // what to run ("run the same command" showed one with a flag added: issue 40).
+            let (what, fixed) = if algorithm_given {
+                ("the same command", String::new())
+            } else {
+                (
+                    "this (the journal fixes the algorithm auto chose)",
+                    format!(" --algorithm {}", options.algorithm),
+                )
+            };
             super::warn(format_args!(
-                "nqueens: stopped by {}: {recorded} of {subproblems} subproblems are recorded in {journal}; run the same command again to resume: {}{fixed}",
+                "nqueens: stopped by {}: {recorded} of {subproblems} subproblems are recorded in {journal}; to resume, run {what}: {}{fixed}",
                 signals::name(signal),
                 shell_command()
             ));
@@ -99,10 +111,15 @@ pub fn run(config: LongConfig) -> anyhow::Result<ExitCode> {
     if let (Some(path), Some(rows)) = (&breakdown, &done.breakdown) {
         let mut csv = Vec::new();
         if let Err(e) = rows.write_csv(&mut csv).and_then(|()| write_atomically(path, &csv)) {
+            // Not lost (it may stand for hours of counting): on standard error, since standard
+            // output carries the count (issue 40: it was only said to be lost).
             super::warn(format_args!(
-                "nqueens: error: writing breakdown {}: {e}; the count is still written",
-                journal::shown(path)
+                "nqueens: error: writing breakdown {}: {e}; the count is still written, and the breakdown \
+                 follows on standard error ({} lines): save them as its file",
+                journal::shown(path),
+                csv.iter().filter(|&&b| b == b'\n').count()
             ));
+            let _ = io::stderr().lock().write_all(&csv);
             failed = true;
         }
     }

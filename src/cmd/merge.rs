@@ -61,7 +61,7 @@ pub fn run(config: MergeConfig) -> anyhow::Result<ExitCode> {
     }
     let merged = if partial { None } else { Some(merger.finish()?) };
     if let (Some((a, seed)), Some(auditor)) = (audit, auditor) {
-        let (fraction, threads) = (a.fraction, a.threads);
+        let (fraction, threads) = (shown_fraction(a.fraction), a.threads);
         super::warn(format_args!(
             "nqueens: audit of {} shard result(s) at fraction {fraction}, seed {seed} (--seed {seed} repeats it)",
             files.len()
@@ -320,4 +320,20 @@ pub fn report(count: &Count, report: &Report) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(EXIT_FAILED));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Returns `fraction` (0 to 1) as the audit's line shows it: as given from 10^-4 up (0.01,
+/// 0.125), in scientific notation below (1e-300 was 300 digits: issue 40).
+fn shown_fraction(fraction: f64) -> String {
+    if fraction == 0.0 || fraction >= 1e-4 { format!("{fraction}") } else { format!("{fraction:e}") }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn fractions_are_shown_short() {
+        let shown: Vec<String> =
+            [0.0, 1.0, 0.01, 0.125, 1e-4, 1e-300, 2.5e-7].map(super::shown_fraction).into();
+        assert_eq!(shown, ["0", "1", "0.01", "0.125", "0.0001", "1e-300", "2.5e-7"]);
+    }
 }

@@ -132,19 +132,6 @@ pub fn from_run(e: RunError) -> anyhow::Error {
 /// # Errors
 /// Whatever the subcommand fails with; `main` turns it into a message and an exit code.
 pub fn run(config: Config) -> anyhow::Result<ExitCode> {
-    let threads = match &config {
-        Config::Count(c) => Some(c.options.threads),
-        Config::LongCount(c) => Some(c.options.threads),
-        Config::Solve(crate::config::SolveConfig::List { options, .. }) => Some(options.threads),
-        _ => None,
-    };
-    // (Not when the threads will be refused for memory: that refusal stays the one line.)
-    if let Some(t) = threads
-        && nqueens::Counter::check_threads(t).is_ok()
-        && let Some(line) = oversubscribed(t, nqueens::plan::available_threads())
-    {
-        warn(format_args!("{line}"));
-    }
     match config {
         Config::Count(config) => count::run(config),
         Config::LongCount(config) => long::run(config),
@@ -154,23 +141,46 @@ pub fn run(config: Config) -> anyhow::Result<ExitCode> {
         Config::Check(config) => check::run(config),
         Config::Devices(format) => devices::run(format),
         Config::Completions(shell) => docs::completions(shell),
-        Config::Man => docs::man(),
+        Config::Man(args) => docs::man(args),
     }
 }
 
-/// More threads than this many per logical CPU draw a warning ([`oversubscribed`]).
+/// The most worker threads per logical CPU a count, a listing or an audit starts
+/// ([`useful_threads`]).
 const THREADS_PER_CPU: usize = 4;
 
-/// Returns the warning for `threads` worker threads on `cpus` logical CPUs, if they are more than
-/// [`THREADS_PER_CPU`] per CPU: rayon's work stealing then spends the time (measured on 2
-/// CPUs: `count 16 -j 4096` 52 s against 0.09 s with `-j 2`; `count 12 --algorithm mirror -j
-/// 4096` over 20 s, 90% of it in crossbeam's epoch and steals).
-fn oversubscribed(threads: usize, cpus: usize) -> Option<String> {
-    (threads > THREADS_PER_CPU * cpus.max(1)).then(|| {
-        format!(
-            "nqueens: warning: -j {threads} is more than {THREADS_PER_CPU} threads per logical CPU ({cpus} here): threads beyond the CPUs only wait and steal work, so this runs much slower than -j {cpus}"
-        )
-    })
+/// Returns the worker threads to start for `threads` asked for on `cpus` logical CPUs, and the
+/// note that says so when they are fewer: at most [`THREADS_PER_CPU`] per CPU. Threads beyond
+/// the CPUs only wait, and rayon's work stealing among thousands of them spends the time
+/// (measured on 2 CPUs: `count 1 -j 4096` 41–78 s, `count 16 -j 4096` 52 s against 0.09 s with
+/// `-j 2`, `count 12 --algorithm mirror -j 4096` over 20 s, 90% of it in crossbeam's epoch and
+/// steals; issue 40). The counts are the same for any number of threads.
+pub fn useful_threads(threads: usize, cpus: usize) -> (usize, Option<String>) {
+    let most = THREADS_PER_CPU * cpus.max(1);
+    if threads <= most {
+        return (threads, None);
+    }
+    let note = format!(
+        "nqueens: note: -j {threads} is more than {THREADS_PER_CPU} threads per logical CPU ({cpus} here): \
+         starting {most} (threads beyond the CPUs only wait and steal work; the counts are the same)"
+    );
+    (most, Some(note))
+}
+
+/// Caps the `-j` of `count`, `solve` and `merge --audit` in `opts` at the threads this machine
+/// can use ([`useful_threads`]), and returns the note that says so with the threads it keeps.
+/// `plan`'s `-j` is left as given: it sizes shards for other machines.
+pub fn cap_threads(opts: &mut crate::cli::Opts) -> Option<(String, usize)> {
+    use crate::cli::Command;
+    let threads = match &mut opts.command {
+        Command::Count(args) => &mut args.threads,
+        Command::Solve(args) => &mut args.threads,
+        Command::Merge(args) => &mut args.threads,
+        _ => return None,
+    };
+    let (capped, note) = useful_threads((*threads)?, nqueens::plan::available_threads());
+    *threads = Some(capped);
+    note.map(|note| (note, capped))
 }
 
 #[cfg(test)]
@@ -179,15 +189,20 @@ mod tests {
     use std::io;
 
     #[test]
-    fn many_threads_per_cpu_draw_a_warning() {
-        assert_eq!(oversubscribed(8, 2), None);
-        assert_eq!(oversubscribed(1, 0), None);
-        let line = oversubscribed(9, 2).unwrap();
-        assert!(
-            line.starts_with("nqueens: warning: -j 9 is more than 4 threads per logical CPU (2 here)"),
-            "{line}"
+    fn threads_past_4_per_cpu_are_capped_and_said() {
+        assert_eq!(useful_threads(8, 2), (8, None));
+        assert_eq!(useful_threads(1, 0), (1, None));
+        assert_eq!(
+            useful_threads(4096, 2),
+            (
+                8,
+                Some(
+                    "nqueens: note: -j 4096 is more than 4 threads per logical CPU (2 here): starting 8 (threads \
+                     beyond the CPUs only wait and steal work; the counts are the same)"
+                        .to_string()
+                )
+            )
         );
-        assert!(line.ends_with("than -j 2"), "{line}");
     }
     use std::path::PathBuf;
 

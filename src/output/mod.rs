@@ -163,6 +163,9 @@ pub enum Format {
     Csv,
     /// OEIS b-file lines `n a(n)`.
     Bfile,
+    /// The number alone, one line per n (`count 16 --format plain` → `14772512`): the term of
+    /// `--sequence`, as a b-file's, for scripts.
+    Plain,
 }
 
 /// The output formats of `nqueens plan`.
@@ -176,7 +179,7 @@ pub enum PlanFormat {
 
 impl Format {
     /// Every format, as the CLI spells them.
-    pub const NAMES: [&'static str; 4] = ["text", "json", "csv", "bfile"];
+    pub const NAMES: [&'static str; 5] = ["text", "json", "csv", "bfile", "plain"];
 
     /// Returns a sink that writes records in this format to `out`; `show_verified` adds the
     /// verification column to the text table. A b-file's lines carry `sequence`; the other
@@ -191,7 +194,8 @@ impl Format {
             Format::Text => Box::new(text::Text::new(out, show_verified)),
             Format::Json => Box::new(json::Json::new(out)),
             Format::Csv => Box::new(csv::Csv::new(out)),
-            Format::Bfile => Box::new(bfile::Bfile::new(out, sequence)),
+            Format::Bfile => Box::new(bfile::Bfile::new(out, sequence, true)),
+            Format::Plain => Box::new(bfile::Bfile::new(out, sequence, false)),
         }
     }
 }
@@ -269,6 +273,7 @@ impl FromStr for Format {
             "json" => Ok(Format::Json),
             "csv" => Ok(Format::Csv),
             "bfile" => Ok(Format::Bfile),
+            "plain" => Ok(Format::Plain),
             _ => Err(format!("unknown format '{s}': use one of {}", Format::NAMES.join(", "))),
         }
     }
@@ -347,7 +352,7 @@ mod tests {
         }
         assert_eq!(
             "xml".parse::<Format>().unwrap_err(),
-            "unknown format 'xml': use one of text, json, csv, bfile"
+            "unknown format 'xml': use one of text, json, csv, bfile, plain"
         );
     }
 

@@ -127,6 +127,7 @@ fn write_json(out: &mut impl Write, r: &PlanReport) -> io::Result<()> {
         "device_seconds_high": r.device.as_ref().map(|d| d.0.high),
         "device_sampled": r.device.as_ref().map(|d| d.0.sampled),
         "device_group_size": r.device.as_ref().map(|d| d.0.group_size),
+        "device_groups": r.device.as_ref().map(|d| d.0.groups),
         "device_seed": r.device.as_ref().map(|d| d.2),
         "device_seconds_per_shard": r.device_shard_seconds,
     });
@@ -362,7 +363,7 @@ fn write_device(
             interval(e.seconds, e.low, e.high, human),
             e.sampled,
             e.subproblems,
-            estimate::DEVICE_GROUPS,
+            e.groups,
             e.group_size
         )
     };

@@ -7,7 +7,8 @@
 //! over the work done. While the plan is built (minutes for the join's table from n = 26) it
 //! shows a spinner. A run estimated at a minute or more says its estimate once, on one stderr
 //! line, about [`ESTIMATE_AFTER`] into it (also when the bar is not drawn, except with
-//! `--progress never`).
+//! `--progress never`). Off a terminal (a log) the bar is plain lines of its text: once a
+//! minute from the first minute with `auto` ([`LOG_EVERY`]), once a second with `always`.
 
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU32, AtomicU64, Ordering};
@@ -52,6 +53,12 @@ pub const SHOW_AFTER: Duration = Duration::from_millis(800);
 /// first tick after this with some work done).
 pub const ESTIMATE_AFTER: Duration = Duration::from_secs(2);
 
+/// How long a run lasts before [`When::Auto`] writes its first plain line to a log (stderr not
+/// a terminal), and how often it writes one from then on: a long run's log gets a line a
+/// minute, a short run's none (issue 40: the README promised lines off a terminal, the binary
+/// wrote none without `--progress always`, which writes one a second).
+pub const LOG_EVERY: Duration = Duration::from_secs(60);
+
 /// Runs estimated to take at least this many seconds say their estimate on stderr at start.
 pub const SAY_ESTIMATE_FROM: f64 = 60.0;
 
@@ -81,8 +88,9 @@ pub struct Tracker {
     shown: AtomicBool,
     /// The phase whose style the bar has, as a number (`u8::MAX`: none yet).
     styled: AtomicU8,
-    /// Ticks since the board began: plain lines are written on every fifth (once a second),
-    /// a terminal's bar is redrawn on each.
+    /// Ticks since the board began: plain lines are written on every fifth (once a second)
+    /// with `--progress always`, every [`LOG_EVERY`] with `auto`; a terminal's bar is redrawn on
+    /// each.
     ticks: AtomicU32,
     /// Whether the bar is written as plain lines (stderr is not a terminal, `--progress
     /// always`): `n=20 41.2% 1685/4922 00:01:05 ETA 00:01:33`.
@@ -155,11 +163,7 @@ impl Tracker {
         let phase = self.phase();
         let elapsed = lock(&self.since).elapsed();
         if !self.shown.load(Ordering::SeqCst) {
-            let show = match self.mode {
-                When::Always => true,
-                When::Auto => std::io::stderr().is_terminal() && elapsed >= SHOW_AFTER,
-                When::Never => false,
-            };
+            let show = shows(self.mode, std::io::stderr().is_terminal(), elapsed);
             if show {
                 self.shown.store(true, Ordering::SeqCst);
                 if std::io::stderr().is_terminal() {
@@ -172,7 +176,9 @@ impl Tracker {
             }
         }
         let tick = self.ticks.fetch_add(1, Ordering::SeqCst);
-        let redraw = !self.plain.load(Ordering::SeqCst) || tick.is_multiple_of(5);
+        // Plain lines: once a second (`always`), or once every LOG_EVERY (`auto`, a log).
+        let every = plain_every(self.mode);
+        let redraw = !self.plain.load(Ordering::SeqCst) || tick.is_multiple_of(every);
         if self.styled.swap(phase as u8, Ordering::SeqCst) != phase as u8 {
             bar.set_style(if phase == Phase::Running { style() } else { planning_style() });
         }
@@ -285,6 +291,27 @@ impl Observer for Tracker {
             bar.finish_and_clear();
         }
         ON_TERMINAL.store(false, Ordering::SeqCst);
+    }
+}
+
+/// Returns true if and only if a bar in `mode` is shown once its phase has lasted `elapsed`, on
+/// a `terminal` or in a log: `always` at once; `auto` after [`SHOW_AFTER`] on a terminal, after
+/// [`LOG_EVERY`] in a log; `never` not at all.
+fn shows(mode: When, terminal: bool, elapsed: Duration) -> bool {
+    match mode {
+        When::Always => true,
+        When::Auto if terminal => elapsed >= SHOW_AFTER,
+        When::Auto => elapsed >= LOG_EVERY,
+        When::Never => false,
+    }
+}
+
+/// Returns every how many ticks a bar in `mode` writes a plain line to a log: 5 (a second) for
+/// `always`, [`LOG_EVERY`] for `auto`.
+fn plain_every(mode: When) -> u32 {
+    match mode {
+        When::Always => 5,
+        _ => (LOG_EVERY.as_millis() / TICK.as_millis()) as u32,
     }
 }
 

@@ -160,3 +160,17 @@ fn a_stop_says_what_it_waits_for() {
     tracker.planned();
     assert!(!tracker.end_planning());
 }
+
+/// Issue 40: off a terminal `auto` wrote nothing, where the README promised plain lines. A log
+/// gets one a minute once the run has lasted a minute; `always` one a second from the start; a
+/// terminal's bar shows after SHOW_AFTER.
+#[test]
+fn a_log_gets_a_line_a_minute_with_auto_and_a_second_with_always() {
+    let s = Duration::from_secs;
+    assert!(!shows(When::Auto, false, s(59)) && shows(When::Auto, false, s(60)));
+    assert!(!shows(When::Auto, true, Duration::from_millis(700)) && shows(When::Auto, true, s(1)));
+    assert!(shows(When::Always, false, s(0)) && shows(When::Always, true, s(0)));
+    assert!(!shows(When::Never, false, s(3600)) && !shows(When::Never, true, s(3600)));
+    assert_eq!(u64::from(plain_every(When::Always)) * TICK.as_millis() as u64, 1000);
+    assert_eq!(u64::from(plain_every(When::Auto)) * TICK.as_millis() as u64, 60_000);
+}

@@ -123,6 +123,18 @@ fn a_clean_audit_passes_at_every_fraction_and_prints_its_seed() {
                 )
             );
         }
+        // Issue 40: a tiny fraction is shown as given, not as 300 digits; it recounts one
+        // subproblem of each shard.
+        let (code, _, stderr) = merge(&["--audit", "1e-300", "--seed", "7"], &files);
+        assert_eq!(code, 0, "{stderr}");
+        assert!(
+            stderr.starts_with(&format!(
+                "nqueens: audit of {k} shard result(s) at fraction 1e-300, seed 7 (--seed 7 repeats it)\n\
+                 nqueens: audit: {k} of {} subproblems in {k} shard(s) recounted: all agree\n",
+                plan.len()
+            )),
+            "{stderr}"
+        );
         // Without --seed the seed comes from the clock and is printed.
         let (code, _, stderr) = merge(&["--audit", "0.01"], &files);
         assert_eq!(code, 0, "{stderr}");

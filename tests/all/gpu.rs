@@ -7,12 +7,11 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use crate::common::{self, nqueens, usage_error};
-use crate::long_runs::{s, scratch, spawn};
+use crate::common::{self, nqueens, s, scratch, spawn, usage_error};
 
 /// The journal's complete lines after the header.
 fn entries(journal: &std::path::Path) -> usize {
-    crate::long_runs::entries(journal).len()
+    crate::common::entries(journal).len()
 }
 
 /// True if an OpenCL device is here (else says so on stderr: the test is skipped).
@@ -163,7 +162,7 @@ fn a_gpu_run_stopped_by_sigint_keeps_its_journal_and_resumes_exactly() {
     let (code, err) = stopped_once_journaling(&args, &journal, "INT");
     assert_eq!(code, Some(130), "{err}");
     assert!(err.contains("stopped by SIGINT"), "{err}");
-    assert!(err.contains("run the same command again to resume:"), "{err}");
+    assert!(err.contains("; to resume, run "), "{err}");
     let done = entries(&journal);
     let text = std::fs::read_to_string(&journal).unwrap();
     assert!(text.ends_with('\n'), "every line whole");
@@ -364,5 +363,132 @@ fn plan_on_devices_refuses_what_the_devices_cannot_count_and_merge_refuses_forge
         err.contains("s1.json: devices is not a list of at most 64 names of 1 to 64 characters"),
         "{err}"
     );
+    // Issue 40: a name count never writes was merged as it stood.
+    v["devices"] = serde_json::json!(["opencl:0", "my GPU"]);
+    std::fs::write(&files[1], v.to_string()).unwrap();
+    nqueens(&["merge", s(&files[0]), s(&files[1])]).assert().code(1).stdout("").stderr(format!(
+        "nqueens: error: cannot merge: {}: devices names 'my GPU', which is no device count writes (cpu, cuda:N or opencl:N)\n",
+        s(&files[1])
+    ));
+    v["devices"] = serde_json::json!(["opencl:0", "cpu"]);
+    std::fs::write(&files[1], v.to_string()).unwrap();
+    let out = nqueens(&["merge", s(&files[0]), s(&files[1]), "--format", "json"]).assert().success();
+    let merged: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(merged["device"], "cpu,opencl:0");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Issue 40: `plan 22 --device opencl --sample-seconds 2` took 170 s: after calibration it
+/// counted 8 groups whatever they took. It stops after the second group once the budget is
+/// spent; a subproblem of n = 20 takes about 0.6 s on pocl, so a budget of 0.05 s gives 2 groups
+/// of 1 (the last calibration group is the first of them): 6.0 s before, 1.2 s after.
+#[test]
+fn plan_on_a_device_stops_sampling_when_its_budget_is_spent() {
+    if !opencl_here() {
+        return;
+    }
+    let args = ["plan", "20", "--device", "opencl", "--sample-seconds", "0.05", "--format", "json"];
+    let v = &json_lines(&args)[0];
+    assert_eq!((v["device_groups"].as_u64(), v["device_group_size"].as_u64()), (Some(2), Some(1)), "{v}");
+    let out = nqueens(&args[..6]).assert().success().get_output().stdout.clone();
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.contains("from 2 of 9522 subproblems, 2 groups of 1 each timed as one run"), "{text}");
+}
+
+/// Starts the binary with `args`, SIGINT ignored when `ignored` (as a shell starts a background
+/// job), and sends it SIGINT while the devices open: once /proc shows the stop signals blocked,
+/// which the binary does only then. Returns the exit code and stderr.
+fn sigint_while_opening(args: &[&str], ignored: bool) -> (Option<i32>, String) {
+    use std::os::unix::process::CommandExt;
+    let mut cmd = Command::new(assert_cmd::cargo::cargo_bin("nqueens"));
+    // No kernel cache: the compile takes about a second, a window no poll misses.
+    cmd.args(args).env("POCL_KERNEL_CACHE", "0").stdout(std::process::Stdio::piped());
+    cmd.stderr(std::process::Stdio::piped());
+    if ignored {
+        // SAFETY: signal(2) is async-signal-safe and changes the child's disposition only.
+        unsafe {
+            cmd.pre_exec(|| {
+                libc::signal(libc::SIGINT, libc::SIG_IGN);
+                Ok(())
+            });
+        }
+    }
+    let child = cmd.spawn().unwrap();
+    let status = format!("/proc/{}/status", child.id());
+    let start = Instant::now();
+    loop {
+        let text = std::fs::read_to_string(&status).unwrap_or_default();
+        let blocked = text.lines().find_map(|l| l.strip_prefix("SigBlk:")).map(str::trim);
+        if blocked.is_some_and(|m| u64::from_str_radix(m, 16).is_ok_and(|m| m & 2 != 0)) {
+            break;
+        }
+        assert!(start.elapsed() < Duration::from_secs(30), "the devices never opened: {text}");
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    let ok = Command::new("kill").args(["-s", "INT", &child.id().to_string()]).status().unwrap();
+    assert!(ok.success());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.stdout, b"", "no count is written");
+    (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+/// Issue 40: a SIGINT in the first ~0.1 s of a device run, while the devices open, was lost (the
+/// run went on to exit 0 where the shell had SIGINT ignored, a background job) or broke the
+/// kernel's compile (exit 2, "the kernel does not compile"). Held until our handlers are in,
+/// it stops the run as at any moment before the first subproblem: exit 130, one line, and the
+/// same command goes on (here to Q(16)).
+#[test]
+fn sigint_while_the_devices_open_stops_the_run() {
+    if !opencl_here() {
+        return;
+    }
+    let dir = scratch("gpu-early");
+    let journal = dir.join("q16.journal");
+    let args = ["count", "16", "--device", "opencl", "--checkpoint", s(&journal), "--progress", "never"];
+    for ignored in [false, true] {
+        let (code, err) = sigint_while_opening(&args, ignored);
+        assert_eq!(code, Some(130), "ignored: {ignored}: {err}");
+        // The held signal reaches the handlers once they are in: while the plan is built, or,
+        // if the plan is built first, before the first subproblem; nothing is recorded either way.
+        let last = err.lines().last().unwrap_or("");
+        assert!(
+            last.starts_with("nqueens: stopped by SIGINT while building the plan: nothing new to record; run the same command again to go on: ")
+                || (last.starts_with("nqueens: stopped by SIGINT: 0 of ") && last.contains("; to resume, run ")),
+            "{err}"
+        );
+        let (code, err) = sigint_while_opening(&["count", "16", "--device", "opencl"], ignored);
+        assert_eq!((code, err.as_str()), (Some(130), "nqueens: stopped by SIGINT\n"), "ignored: {ignored}");
+    }
+    let mut json = args.to_vec();
+    json.extend(["--format", "json"]);
+    assert_eq!(json_lines(&json)[0]["solutions"], 14_772_512);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Issue 40: `NQUEENS_GPU_TASK_ROWS=1..6` under `prlimit --as` made pocl abort (134): small
+/// tasks grow the launches to 2^23 tasks, whose buffers were never checked against the memory.
+/// The launches are capped at half the memory available now: the same counts finish, and a
+/// limit too small for the devices or the threads is one line and exit 2, never an abort.
+#[test]
+fn small_gpu_tasks_under_an_address_space_limit_count_or_are_refused_in_one_line() {
+    if !opencl_here() {
+        return;
+    }
+    let args = ["count", "16", "--device", "opencl", "--format", "json"];
+    for rows in ["1", "3", "6"] {
+        let mut cmd = common::limited(1_000_000_000);
+        let out = cmd.args(args).env("NQUEENS_GPU_TASK_ROWS", rows).output().unwrap();
+        let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        assert_eq!(out.status.code(), Some(0), "rows {rows}: {stderr}");
+        assert!(stdout.contains("\"solutions\":14772512,"), "rows {rows}: {stdout}");
+    }
+    for limit in [300_000_000u64, 450_000_000] {
+        let mut cmd = common::limited(limit);
+        let out = cmd.args(args).env("NQUEENS_GPU_TASK_ROWS", "1").output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(matches!(out.status.code(), Some(0 | 2)), "--as {limit}: {:?} {stderr}", out.status);
+        if out.status.code() == Some(2) {
+            assert!(stderr.starts_with("nqueens: error: ") && stderr.lines().count() == 1, "{stderr}");
+        }
+    }
 }

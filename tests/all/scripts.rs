@@ -50,6 +50,24 @@ fn scaling_threads_writes_long_format_csv_and_plots() {
     }
     // Nodes do not depend on the thread count.
     assert!(rows.iter().all(|r| r[8] == rows[0][8]));
+    // Issue 40: rounds of every thread count, one thread first; the speedup is over the one-thread
+    // run of the same round (1 at one thread by construction, where the binary's CPU/wall
+    // efficiency said 1.02–1.05), and a run of a few milliseconds is said to measure noise.
+    let order: Vec<(&str, &str)> = rows.iter().map(|r| (r[6].as_str(), r[4].as_str())).collect();
+    assert_eq!(order, [("1", "1"), ("1", "2"), ("1", "3"), ("2", "1"), ("2", "2"), ("2", "3")]);
+    for row in &rows {
+        let (threads, seconds): (f64, f64) = (row[4].parse().unwrap(), row[7].parse().unwrap());
+        let base: f64 = rows.iter().find(|r| r[6] == row[6] && r[4] == "1").unwrap()[7].parse().unwrap();
+        let (speedup, efficiency): (f64, f64) = (row[12].parse().unwrap(), row[13].parse().unwrap());
+        assert!((speedup - base / seconds).abs() < 1e-3 * speedup.max(1.0), "{row:?}");
+        assert!((efficiency - speedup / threads).abs() < 1e-3, "{row:?}");
+        if threads == 1.0 {
+            assert_eq!((row[12].as_str(), row[13].as_str()), ("1.0000", "1.0000"));
+        }
+    }
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("under 2 s the study measures noise more than scaling")
+    );
 }
 
 #[test]
@@ -299,4 +317,51 @@ fn plan_coverage_checks_the_intervals_against_counts_and_a000170() {
     }
     let help = Command::new("bash").arg(script("plan-coverage.sh")).arg("--help").output().unwrap();
     assert!(help.status.success() && String::from_utf8_lossy(&help.stdout).contains("95% intervals"));
+}
+
+/// Issue 41: run with defaults, a study wrote results/<date>-<host>/ into the checkout (and
+/// then the results index test failed). The default is target/studies/<date>-<host>/ now: the
+/// scripts run from a copy of scripts/ (and the b-files they diff against) in a folder of their
+/// own, as from a checkout, leave its results/ untouched.
+#[test]
+fn studies_write_under_target_by_default_not_into_results() {
+    let root = tempfile::tempdir().unwrap();
+    let copy = |from: &str| {
+        let to = root.path().join(from);
+        std::fs::create_dir_all(&to).unwrap();
+        for entry in std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join(from)).unwrap() {
+            let entry = entry.unwrap();
+            if entry.file_type().unwrap().is_file() {
+                std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
+            }
+        }
+    };
+    copy("scripts");
+    copy("tests/data");
+    std::fs::create_dir(root.path().join("results")).unwrap();
+    for (name, args, file) in [
+        ("reproduce-oeis.sh", vec!["6"], "b000170.txt"),
+        ("scaling-n.sh", vec!["4", "6"], "scaling-n.csv"),
+        ("scaling-threads.sh", vec!["6", "1"], "scaling-threads.csv"),
+    ] {
+        let out = Command::new("bash")
+            .arg(root.path().join("scripts").join(name))
+            .args(&args)
+            .env_remove("OUT")
+            .env("NQUEENS", env!("CARGO_BIN_EXE_nqueens"))
+            .env("MAX_THREADS", "1")
+            .env("THREADS", "1")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{name}: {}", String::from_utf8_lossy(&out.stderr));
+        let studies = root.path().join("target/studies");
+        let folders: Vec<_> = std::fs::read_dir(&studies).unwrap().map(|e| e.unwrap().path()).collect();
+        assert_eq!(folders.len(), 1, "{name}: {folders:?}");
+        assert!(folders[0].join(file).is_file(), "{name}: no {file} in {}", folders[0].display());
+        assert_eq!(
+            std::fs::read_dir(root.path().join("results")).unwrap().count(),
+            0,
+            "{name} wrote into results/"
+        );
+    }
 }

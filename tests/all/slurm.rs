@@ -11,6 +11,7 @@
 //! checks limits every 30 s).
 
 use crate::common;
+use crate::common::q;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -22,11 +23,6 @@ const SCRIPT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/slurm-shards.
 
 /// One cluster test at a time.
 pub(crate) static CLUSTER: Mutex<()> = Mutex::new(());
-
-/// Q(n) from OEIS A000170 (tests/data/b000170.txt).
-fn q(n: u32) -> u128 {
-    common::bfile("b000170.txt").into_iter().find(|&(m, _)| m == n).expect("n is in the b-file").1
-}
 
 /// Returns true if and only if the tests may submit jobs: NQ_TEST_SLURM=1 and the node idle.
 pub(crate) fn cluster() -> bool {

@@ -3,57 +3,13 @@
 
 use crate::common;
 
-/// What a run of `nqueens` fed on stdin left: exit code, stdout, stderr and peak resident memory
-/// in bytes (`ru_maxrss` of `wait4`, the child alone).
-struct Fed {
-    code: i32,
-    stdout: String,
-    stderr: String,
-    peak_rss: u64,
-}
-
 /// Runs `nqueens args` with `feed` writing its standard input through a pipe (generated on the
-/// fly, never held whole), and measures the child's peak RSS.
-// The child is reaped by wait4 (for its rusage), which clippy does not see.
-#[allow(clippy::zombie_processes)]
+/// fly, never held whole), and measures the child's peak RSS ([`common::measure`]).
 fn fed(
     args: &[&str],
     feed: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()> + Send + 'static,
-) -> Fed {
-    use std::io::Read;
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_nqueens"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    // The checker may stop reading early (a line too long): the feeder's broken pipe is fine.
-    let feeder = std::thread::spawn(move || {
-        let _ = feed(&mut stdin);
-    });
-    let mut out = child.stdout.take().unwrap();
-    let mut err = child.stderr.take().unwrap();
-    let reader = std::thread::spawn(move || {
-        let mut s = String::new();
-        out.read_to_string(&mut s).unwrap();
-        s
-    });
-    let mut stderr = String::new();
-    err.read_to_string(&mut stderr).unwrap();
-    let stdout = reader.join().unwrap();
-    feeder.join().unwrap();
-    let mut status = 0;
-    // SAFETY: wait4 on our own child with valid pointers to plain data; `child` is not waited
-    // for again (dropping it does not wait).
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: a plain system call on this test's own child or process, with pointers to live locals.
-    let pid = unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage) };
-    assert_eq!(pid, child.id() as libc::pid_t, "wait4: {}", std::io::Error::last_os_error());
-    assert!(libc::WIFEXITED(status), "the checker was killed: status {status}");
-    Fed { code: libc::WEXITSTATUS(status), stdout, stderr, peak_rss: usage.ru_maxrss as u64 * 1024 }
+) -> common::Measured {
+    common::measure(args, f64::INFINITY, Some(Box::new(feed)))
 }
 
 /// Writes `chunk` repeatedly until `total` bytes went out.
@@ -75,27 +31,27 @@ fn check_memory_stays_flat_on_hundreds_of_megabytes() {
     // Issue 15: `yes QQ | head -c 200000000 | nqueens check -` took 2 GB (one block without a
     // blank line). 300 MB here: one malformed board, and memory independent of the input.
     let run = fed(&["check", "-"], |w| repeat(w, b"QQ\n", 300_000_000));
-    eprintln!("check of 300 MB of 'QQ' lines: peak RSS {} KiB", run.peak_rss / 1024);
+    eprintln!("check of 300 MB of 'QQ' lines: peak RSS {} KiB", run.peak / 1024);
     assert_eq!(run.code, 1, "{}", run.stderr);
     assert_eq!(
         run.stdout,
         "line 1: board 1: malformed: more than 63 rows without a blank line, where its first row has 2 squares (is a blank line missing between boards?)\n\
          no valid board (board format): 1 read, 0 valid, 0 distinct, 1 problem; completeness unknown: no valid board gives the list's size (give --size N)\n"
     );
-    assert!(run.peak_rss < 64 * MIB, "peak RSS {} MiB", run.peak_rss / MIB);
+    assert!(run.peak < 64 * MIB, "peak RSS {} MiB", run.peak / MIB);
 
     // One 60 MB cols line (1.47 GB in issue 15; then refused at its first kilobyte): since
     // issue 23 a line of any length is a board, and this one stops being kept at its second
     // column.
     let run = fed(&["check"], |w| repeat(w, b"1 ", 60_000_000));
-    eprintln!("check of a 60 MB cols line: peak RSS {} KiB", run.peak_rss / 1024);
+    eprintln!("check of a 60 MB cols line: peak RSS {} KiB", run.peak / 1024);
     assert_eq!(run.code, 1, "{}", run.stderr);
     assert_eq!(
         run.stdout,
         "line 1: board 1: the queens at row 1, column 1 and row 2, column 1 share a column\n\
          no valid board (cols format): 1 read, 0 valid, 0 distinct, 1 problem; completeness unknown: no valid board gives the list's size (give --size N)\n"
     );
-    assert!(run.peak_rss < 64 * MIB, "peak RSS {} MiB", run.peak_rss / MIB);
+    assert!(run.peak < 64 * MIB, "peak RSS {} MiB", run.peak / MIB);
     // A 100 MB cols line whose columns never share a line (1 3 5 …, 12.5 million of them) could
     // be a board until it ends, so it is kept: 4 bytes a column and a few bits a row, with the
     // slack of a growing list (66 MiB here), less than the input.
@@ -114,11 +70,11 @@ fn check_memory_stays_flat_on_hundreds_of_megabytes() {
         }
         w.write_all(b"\n")
     });
-    eprintln!("check of a 100 MB cols line of 1 3 5 ...: peak RSS {} KiB", run.peak_rss / 1024);
+    eprintln!("check of a 100 MB cols line of 1 3 5 ...: peak RSS {} KiB", run.peak / 1024);
     assert_eq!(run.code, 1, "{}", run.stderr);
     assert!(run.stdout.starts_with("line 1: board 1: row "), "{}", run.stdout);
     assert!(run.stdout.contains(" is outside 1..="), "{}", run.stdout);
-    assert!(run.peak_rss < 96 * MIB, "peak RSS {} MiB", run.peak_rss / MIB);
+    assert!(run.peak < 96 * MIB, "peak RSS {} MiB", run.peak / MIB);
 
     // A 50 MB leetcode array (1.22 GB before) streams: 1.7 million copies of one board.
     let board = br#"[".Q..","...Q","Q...","..Q."],"#;
@@ -128,7 +84,7 @@ fn check_memory_stays_flat_on_hundreds_of_megabytes() {
         repeat(w, board, board.len() * copies)?;
         w.write_all(br#"["..Q.","Q...","...Q",".Q.."]]"#)
     });
-    eprintln!("check of a 50 MB leetcode array: peak RSS {} KiB", run.peak_rss / 1024);
+    eprintln!("check of a 50 MB leetcode array: peak RSS {} KiB", run.peak / 1024);
     assert_eq!(run.code, 1, "{}", run.stderr);
     assert!(run.stdout.ends_with(&format!(
         "4×4 boards (leetcode format): {} read, {} valid, 2 distinct, {} problems; complete: all 2 solutions of n = 4 (OEIS A000170)\n",
@@ -136,7 +92,7 @@ fn check_memory_stays_flat_on_hundreds_of_megabytes() {
         copies + 1,
         copies - 1
     )), "{}", &run.stdout[run.stdout.len().saturating_sub(300)..]);
-    assert!(run.peak_rss < 64 * MIB, "peak RSS {} MiB", run.peak_rss / MIB);
+    assert!(run.peak < 64 * MIB, "peak RSS {} MiB", run.peak / MIB);
 }
 
 #[test]

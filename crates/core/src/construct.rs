@@ -22,6 +22,7 @@
 
 use std::io::{self, Write};
 
+use crate::Error;
 use crate::boards::{BoardFormat, encode};
 
 /// Returns the 0-based column of the queen in `row` (0-based, `row < n`) of the constructed
@@ -98,9 +99,36 @@ pub fn write_any(n: u64, format: BoardFormat, out: &mut dyn Write) -> io::Result
 
 /// Returns the columns (0-based, row 0 first) of the constructed solution of the n×n board, or
 /// `None` for n = 2 and n = 3, which have none. n = 0 gives the empty board. Memory: 8 bytes a
-/// row; [`any_column`] gives one row without storing the board.
-pub fn any_solution(n: u64) -> Option<Vec<u64>> {
-    (0..n).map(|row| any_column(n, row)).collect()
+/// row, checked before it is allocated; [`any_column`] gives one row without storing the board,
+/// [`write_any`] writes it without storing it.
+///
+/// # Errors
+/// [`Error::AnyTooLarge`] for n above [`MAX_ANY_N`] (2^32 − 1, the board 32 GiB); an
+/// [`Error::OutOfMemory`] when the board's 8·n bytes do not fit in the memory available to the
+/// process (`any_solution(u64::MAX)` aborted on its allocation before, issue 40).
+///
+/// # Examples
+/// ```
+/// use nqueens::construct::{MAX_ANY_N, any_solution};
+/// assert_eq!(any_solution(8).unwrap(), Some(vec![1, 3, 5, 7, 2, 0, 6, 4]));
+/// assert_eq!(any_solution(3).unwrap(), None);
+/// assert_eq!(
+///     any_solution(u64::MAX).unwrap_err().to_string(),
+///     "board size 18446744073709551615 is too large to construct a solution of: use n <= 4294967295"
+/// );
+/// assert!(any_solution(MAX_ANY_N + 1).is_err());
+/// ```
+pub fn any_solution(n: u64) -> Result<Option<Vec<u64>>, Error> {
+    if n > MAX_ANY_N {
+        return Err(Error::AnyTooLarge { n, max: MAX_ANY_N });
+    }
+    if n == 2 || n == 3 {
+        return Ok(None);
+    }
+    let what = || format!("the constructed board of n = {n} (8 bytes a row)");
+    let mut board: Vec<u64> = crate::memory::reserve(what, n as usize, n.saturating_mul(8))?;
+    board.extend((0..n).map(|row| any_column(n, row).expect("a board exists for n other than 2 and 3")));
+    Ok(Some(board))
 }
 
 #[cfg(test)]
@@ -130,7 +158,7 @@ mod tests {
     #[test]
     fn every_board_up_to_3000_is_a_solution() {
         for n in (0..=3000).filter(|&n| n != 2 && n != 3) {
-            let cols = any_solution(n).unwrap_or_else(|| panic!("no board for n = {n}"));
+            let cols = any_solution(n).unwrap().unwrap_or_else(|| panic!("no board for n = {n}"));
             assert_eq!(cols.len() as u64, n);
             assert!(is_solution(&cols), "n = {n}: {cols:?}");
         }
@@ -139,21 +167,21 @@ mod tests {
     #[test]
     fn every_residue_at_a_million() {
         for n in 1_000_000..1_000_006 {
-            assert!(is_solution(&any_solution(n).unwrap()), "n = {n}");
+            assert!(is_solution(&any_solution(n).unwrap().unwrap()), "n = {n}");
         }
     }
 
     #[test]
     fn no_board_for_two_and_three_and_off_the_board() {
-        assert_eq!(any_solution(2), None);
-        assert_eq!(any_solution(3), None);
+        assert_eq!(any_solution(2).unwrap(), None);
+        assert_eq!(any_solution(3).unwrap(), None);
         assert_eq!(any_column(8, 8), None);
         // 2^64 − 1 ≡ 3 (mod 6): the odd list ends with 1, 3; no overflow at the top of the range.
         assert_eq!(any_column(u64::MAX, 0), Some(3));
         assert_eq!(any_column(u64::MAX, u64::MAX - 1), Some(2));
         assert_eq!(any_column(u64::MAX, u64::MAX - 3), Some(u64::MAX - 1));
-        assert_eq!(any_solution(1), Some(vec![0]));
-        assert_eq!(any_solution(0), Some(vec![]));
+        assert_eq!(any_solution(1).unwrap(), Some(vec![0]));
+        assert_eq!(any_solution(0).unwrap(), Some(vec![]));
     }
 
     /// Returns what [`write_any`] writes, as text.
@@ -181,7 +209,7 @@ mod tests {
 
     #[test]
     fn the_small_boards_of_the_module_docs() {
-        let one_based = |n| any_solution(n).unwrap().iter().map(|c| c + 1).collect::<Vec<_>>();
+        let one_based = |n| any_solution(n).unwrap().unwrap().iter().map(|c| c + 1).collect::<Vec<_>>();
         assert_eq!(one_based(8), [2, 4, 6, 8, 3, 1, 7, 5]);
         assert_eq!(one_based(9), [4, 6, 8, 2, 5, 7, 9, 1, 3]);
         assert_eq!(one_based(6), [2, 4, 6, 1, 3, 5]);

@@ -248,11 +248,16 @@ impl Counter {
     /// the runner (`crate::parallel`) behind [`Counter::count`], open to runs that choose
     /// their subproblems, hear of each solved one or stop early (a checkpoint journal, a shard).
     ///
-    /// # Panics
-    /// If an index of `job.only` is not below `plan.len()`.
-    /// With devices, the outcome's [`Outcome::failure`] holds the first device error (a device
-    /// that refuses the plan, [`Device::refuses`], fails before anything is solved).
+    /// The outcome's [`Outcome::failure`] holds [`Error::BadJob`], with nothing solved, when an
+    /// index of `job.only` is not below `plan.len()` or is given twice (it panicked, and a
+    /// repeated index was counted twice: issue 40); with devices, the first device error (a
+    /// device that refuses the plan, [`Device::refuses`], fails before anything is solved).
     pub fn run(&self, plan: &dyn Plan, job: Job<'_>) -> Outcome {
+        if let Some(only) = job.only
+            && let Err(e) = check_only(only, plan.len())
+        {
+            return Outcome { failure: Some(e), ..Outcome::default() };
+        }
         let o = &self.options;
         parallel::run_on(plan, &self.pool, &o.devices, o.progress.clone(), o.stats, job)
     }
@@ -295,6 +300,26 @@ impl Counter {
     }
 }
 
+/// Returns `Ok(())` if and only if every index of `only` is below `len` and none is repeated
+/// (one bit a subproblem: 512 KiB for the most a plan holds, 2^22).
+///
+/// # Errors
+/// [`Error::BadJob`] naming the first index out of range, or the first repeated one.
+fn check_only(only: &[usize], len: usize) -> Result<(), Error> {
+    let mut seen = vec![0u64; len.div_ceil(64)];
+    for &index in only {
+        if index >= len {
+            return Err(Error::BadJob { index, len, repeated: false });
+        }
+        let (word, bit) = (index / 64, 1u64 << (index % 64));
+        if seen[word] & bit != 0 {
+            return Err(Error::BadJob { index, len, repeated: true });
+        }
+        seen[word] |= bit;
+    }
+    Ok(())
+}
+
 /// Returns the CPU seconds (user + system, every thread) this process has used, where the
 /// operating system tells (`getrusage`, POSIX).
 fn process_cpu_seconds() -> Option<f64> {
@@ -332,5 +357,32 @@ mod tests {
         assert_eq!(json["classes"]["4"], 1);
         assert_eq!(json["algorithm"], "d4");
         assert_eq!(json["threads"], 2);
+    }
+}
+
+#[cfg(test)]
+mod run_tests {
+    use super::*;
+    use crate::algo::MirrorPlan;
+
+    /// Issue 40: a run's subproblem list with a repeated index counted it twice, and one past
+    /// the plan panicked; both are refused now, with nothing solved.
+    #[test]
+    fn a_run_refuses_a_repeated_or_foreign_subproblem() {
+        let counter = Counter::new(&CountOptions { threads: 2, ..CountOptions::default() }).unwrap();
+        let plan = MirrorPlan::new(10, 3).unwrap();
+        let len = plan.len();
+        for (only, index, repeated) in [(vec![0, 5, 0], 0, true), (vec![1, len], len, false)] {
+            let out = counter.run(&plan, Job { only: Some(&only), ..Job::default() });
+            assert_eq!(out.failure, Some(Error::BadJob { index, len, repeated }), "{only:?}");
+            assert_eq!((out.solved, out.tally), (0, Tally::default()));
+        }
+        assert_eq!(
+            Error::BadJob { index: 0, len, repeated: true }.to_string(),
+            format!("subproblem 0 is listed twice in the run's subproblems (0..{len}): list each once")
+        );
+        // Each once: the whole count, Q(10) = 724.
+        let all: Vec<usize> = (0..len).rev().collect();
+        assert_eq!(counter.run(&plan, Job { only: Some(&all), ..Job::default() }).tally.solutions, 724);
     }
 }

@@ -14,6 +14,32 @@ pub enum Error {
         /// The rejected board side.
         n: u32,
     },
+    /// A board side above [`crate::construct::MAX_ANY_N`] given to
+    /// [`crate::construct::any_solution`].
+    AnyTooLarge {
+        /// The rejected board side.
+        n: u64,
+        /// The largest side taken.
+        max: u64,
+    },
+    /// A border that is not a start constellation of the board
+    /// ([`crate::plan::Border::new`], [`crate::plan::Constellation::new`]).
+    BadBorder {
+        /// The board side.
+        n: u32,
+        /// The border: top, bottom, left, right.
+        border: [u32; 4],
+    },
+    /// A run's subproblem list (`Job::only` of [`crate::Counter::run`]) names an index that
+    /// is not below the plan's length, or names one twice.
+    BadJob {
+        /// The index.
+        index: usize,
+        /// The plan's number of subproblems.
+        len: usize,
+        /// True if the index is in range but given twice.
+        repeated: bool,
+    },
     /// A thread count of zero was asked for.
     ZeroThreads,
     /// The split depth is outside what the splitter can fix.
@@ -137,6 +163,22 @@ impl fmt::Display for Error {
             Error::BoardTooLarge { n } => {
                 write!(f, "board size {n} is too large: the u64 masks allow n <= {MAX_N}")
             }
+            Error::AnyTooLarge { n, max } => {
+                write!(f, "board size {n} is too large to construct a solution of: use n <= {max}")
+            }
+            Error::BadBorder { n, border: [t, b, l, r] } => write!(
+                f,
+                "border (top {t}, bottom {b}, left {l}, right {r}) is not a start constellation of the {n}×{n} \
+                 board: it takes 2 <= n <= {MAX_N}, every queen within 0..n, a corner queen on both its lines \
+                 and no two queens attacking"
+            ),
+            Error::BadJob { index, len, repeated: true } => {
+                write!(f, "subproblem {index} is listed twice in the run's subproblems (0..{len}): list each once")
+            }
+            Error::BadJob { index, len, .. } => write!(
+                f,
+                "subproblem {index} is not one of the plan's: it has {len} subproblems, 0..{len}"
+            ),
             Error::ZeroThreads => f.write_str("thread count 0 is not allowed: use 1 or more"),
             Error::BadSplitDepth { depth } => {
                 write!(f, "split depth {depth} is out of range: use 1..={MAX_SPLIT_DEPTH}")

@@ -4,11 +4,26 @@
 //! Q(n), the number of solutions, is OEIS A000170; the number of fundamental solutions (one per
 //! symmetry class under the 8 rotations and reflections of the square) is OEIS A002562.
 //!
+//! # Using it
+//! The crate is not published on crates.io (a crate there named `nqueens` is another project):
+//! depend on the repository, or on a checkout by path, with the `serde` feature if counts are to
+//! be serialized:
+//!
+//! ```toml
+//! [dependencies]
+//! nqueens = { git = "https://github.com/OWNER/nqueens" }                    # or { path = "../nqueens/crates/core" }
+//! nqueens = { git = "https://github.com/OWNER/nqueens", features = ["serde"] }  # Count: Serialize
+//! ```
+//!
+//! It pulls in rayon, num_cpus and libc (9 crates in all); no clap, serde or plotters unless
+//! asked for. The examples of `crates/core/examples/` run as `cargo run --release --example
+//! count_with_progress -- 16` (also `list_boards`, `check_list`).
+//!
 //! # Counting
 //! [`count()`] returns Q(n) with the defaults; a [`Counter`] counts with [`CountOptions`]
 //! (threads, [`Algorithm`], split depth, statistics, a [`Progress`] observer) and returns a
 //! [`Count`]: solutions, fundamental solutions and their orbit sizes ([`Classes`]), time and
-//! search statistics. With the `serde` feature a [`Count`] is `serde::Serialize`.
+//! search statistics. Boards go up to [`MAX_N`] = 63; counts are exact (`u128`).
 //!
 //! ```
 //! assert_eq!(nqueens::count(8).unwrap(), 92);
@@ -23,15 +38,16 @@
 //!
 //! The default algorithm is [`Algorithm::Auto`]: the quadrant join ([`Algorithm::Join`]) from
 //! n = 8 while its quarter table fits in memory, else [`Algorithm::D4`] (one start constellation
-//! of border queens per symmetry class, batched AVX-512/AVX2 search). [`Algorithm::Mirror`]
-//! (mirror halving, solutions only) is there for cross-checks. Every algorithm splits the board
-//! into independent subproblems (a [`Plan`]); one rayon pool per [`Counter`] solves them, and the
-//! weighted counts are summed exactly in `u128`.
+//! of border queens per symmetry class). [`Algorithm::Mirror`] (mirror halving, solutions only)
+//! is there for cross-checks. Every algorithm splits the board into independent subproblems;
+//! one rayon pool per [`Counter`] solves them. A [`Progress`] observer ([`Observer`]) hears of
+//! every step, for a progress bar; [`Counter::run`] counts a chosen part of a
+//! [`plan`](plan::PlanSpec) (what long runs and shards use).
 //!
 //! # Listing
 //! [`enumerate`] writes or visits the solutions of one board in lexicographic order, in parallel,
-//! the same bytes for any thread count, as columns or text in a [`BoardFormat`](boards::BoardFormat) ([`boards`]:
-//! board, leetcode, cols):
+//! the same bytes for any thread count, as columns or text in a
+//! [`BoardFormat`](boards::BoardFormat) (board, leetcode, cols):
 //!
 //! ```
 //! let boards: Vec<Vec<u8>> = nqueens::enumerate::solutions(6).unwrap().collect();
@@ -42,8 +58,8 @@
 //! [`construct`] gives one solution of any size at once, by a formula instead of a search.
 //!
 //! # Checking
-//! [`is_solution`](check::is_solution) checks one board held in memory (the 0-based column of each row's queen);
-//! [`check::check`] reads a whole list as `nqueens solve` writes it (decoded by [`boards`]) and
+//! [`is_solution`](check::is_solution) checks one board held in memory (the 0-based column of
+//! each row's queen); [`check::check`] reads a whole list as `nqueens solve` writes it and
 //! reports invalid, duplicate and missing boards. [`symmetry`] maps boards under the dihedral
 //! group D4.
 //!
@@ -52,35 +68,23 @@
 //! assert!(!nqueens::check::is_solution(&[0, 2, 1, 3])); // rows 1 and 2 attack along an anti-diagonal
 //! ```
 //!
-//! # Layers
-//! Each module uses only the modules of the rows below its own; the modules of one row are
-//! independent of each other; and no files form a circle (tests aside). `tests/layers.rs` reads
-//! every production file's paths, through re-exports, and checks this table:
-//!
-//! | layer | modules |
-//! | --- | --- |
-//! | the whole count | `count` ([`Counter`], [`count()`]), [`enumerate`], [`check`] |
-//! | known values | [`oeis`] (A000170, A002562, the classes) |
-//! | the runner | `parallel`: a rayon pool solves a [`Plan`]'s subproblems |
-//! | the algorithms' choice | `algo`: [`PlanSpec`](plan::PlanSpec), `Algorithm::resolve` |
-//! | the algorithms | `algo::mirror`, `algo::d4`, `algo::join`: their plans and searches |
-//! | the subproblems' weights | `algo::weight` |
-//! | shared vocabulary | `vocabulary`: [`Plan`], [`Tally`], [`Classes`], [`Algorithm`] |
-//! | prefixes and boards | `split` (row prefixes), [`construct`] |
-//! | the sequential search and the boards | `kernel`, [`boards`], [`symmetry`], `reference` |
-//! | attacks | `attack` (lines and who attacks whom) |
-//! | memory | `memory` |
-//! | the SIMD layer | [`arch`]: instruction-set [`Level`](arch::Level)s and the traits the kernels are written against |
-//! | errors | `error` ([`Error`]) |
-//! | limits | `limits` ([`MAX_N`]) |
-//!
-//! Long runs (checkpoint journal, shards, merge, audit, estimates) are the `nqueens-runs` crate;
-//! the command line is `nqueens-cli`.
+//! # Errors
+//! Every function that can fail returns an [`Error`]: a board too large, a thread count of 0, a
+//! table or list that does not fit in the memory available to the process (refused before it
+//! is allocated, never an abort), a device that is not there. The messages name the bad value and
+//! what is accepted, and no flag of the command line.
 //!
 //! # Features
-//! `serde`: `Serialize` for [`Count`], [`Classes`] (also `Deserialize`), [`Algorithm`] and the
-//! instruction-set [`Isa`](arch::Isa). Off by default: the library needs only rayon, num_cpus and
-//! libc.
+//! - `serde`: `Serialize` for [`Count`] (what `nqueens count --format json` writes),
+//!   [`Classes`] (also `Deserialize`), [`Algorithm`] and the instruction-set
+//!   [`Isa`](arch::Isa). Off by default.
+//! - `internals`: the building blocks and tuning knobs (hidden from these docs), for the
+//!   `nqueens-runs` crate, the benches and some examples; not a stable API.
+//!
+//! # Around it
+//! Long runs (checkpoint journal, shards, merge, audit, run estimates) are the `nqueens-runs`
+//! crate, the GPU backend `nqueens-gpu`, the command line `nqueens-cli`; how the library is built
+//! inside (its layers, the runner, the kernels) is `doc/architecture.md` in the repository.
 #![deny(missing_docs)]
 // Without `internals`, the building blocks' items that only the runs crate, the benches and the
 // examples call (the shuffled order, the sampling plans, `naive_count`, the old re-exports of
@@ -132,6 +136,7 @@ pub mod plan {
     pub use crate::count::device_list;
     pub use crate::limits::MAX_SPLIT_DEPTH;
     pub use crate::limits::available_threads;
+    pub use crate::memory::available as available_memory;
     pub use crate::parallel::{Device, Job, OnSolved, Outcome, Queue};
     pub use crate::split::Prefix;
     pub use crate::vocabulary::{Plan, Tally};

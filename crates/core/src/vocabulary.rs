@@ -80,6 +80,13 @@ impl FromStr for Algorithm {
 
 /// A list of independent subproblems that together count one board: what the parallel runner
 /// (`crate::parallel::run`) consumes, whatever the algorithm.
+///
+/// # Panics
+/// Every method that takes a subproblem `index` ([`Plan::solve`], [`Plan::solve_in_steps`],
+/// [`Plan::prepare`], [`Plan::weight`], [`Plan::sample_weight`], [`Plan::multiple_of`],
+/// [`Plan::impossible`], [`Plan::prefix`]) panics if it is not below [`Plan::len`], as a slice's
+/// index does (the defaults that ignore `index` do not): the runner and the shard planner hand
+/// out only indices of the plan, and [`crate::Counter::run`] refuses a list that names another.
 pub trait Plan: Sync {
     /// Returns the board side n.
     fn n(&self) -> u32;

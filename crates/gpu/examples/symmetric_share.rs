@@ -16,7 +16,7 @@ fn main() {
         let plan = D4Plan::new(n, 1).expect("a d4 plan");
         let (mut sym, mut other, mut count) = (0.0, 0.0, 0);
         for (i, sub) in plan.subproblems().iter().enumerate() {
-            let symmetric = plan.constellations()[sub.constellation as usize].stabilizer != 0;
+            let symmetric = plan.constellations()[sub.constellation as usize].stabilizer() != 0;
             let t0 = Instant::now();
             std::hint::black_box(plan.solve(i, false));
             let s = t0.elapsed().as_secs_f64();

@@ -22,7 +22,7 @@ fn main() {
         for sub in plan.subproblems() {
             out.clear();
             boards.clear();
-            let symmetric = plan.constellations()[sub.constellation as usize].stabilizer != 0;
+            let symmetric = plan.constellations()[sub.constellation as usize].stabilizer() != 0;
             let b = symmetric.then_some(&mut boards);
             match tasks::split(&tables, sub.constellation, sub, rows, 0, &mut out, b) {
                 None => host += 1,

@@ -67,6 +67,41 @@ pub const MIN_TASKS: usize = 1 << 12;
 /// See [`MIN_TASKS`].
 pub const MAX_TASKS: usize = 1 << 23;
 
+/// The host memory one task of a launch takes at most, in bytes: waiting to launch (16) and
+/// launched (16), its place in the launch's order (4), its numbers back (5 × 8), the column
+/// being written (4), and a classified task's board waiting and launched (2 × [`MAX_ROWS`]).
+pub(crate) const HOST_BYTES_PER_TASK: u64 = 16 + 16 + 4 + 40 + 4 + 2 * MAX_ROWS as u64;
+
+/// The device memory one task of a launch takes at most, in bytes: the launch's buffers (4 × 4
+/// in, a board of [`MAX_ROWS`], 5 × 8 out), made for a power of two of tasks, so twice that.
+/// On a CPU device (pocl) it is host memory too.
+pub(crate) const DEVICE_BYTES_PER_TASK: u64 = 2 * (16 + MAX_ROWS as u64 + 40);
+
+/// Returns the most tasks one launch may hold: [`MAX_TASKS`], or fewer where the launches'
+/// memory ([`HOST_BYTES_PER_TASK`], and [`DEVICE_BYTES_PER_TASK`] where the device's memory is
+/// the host's) would take more than half the memory `available` to the process (a power of
+/// two, so that the buffers made for it fit too). Small tasks (`NQUEENS_GPU_TASK_ROWS` of 1 to
+/// 6) grow the launches to [`MAX_TASKS`], whose unchecked buffers made pocl abort under
+/// `prlimit --as` (issue 40).
+///
+/// # Errors
+/// Why not even [`MIN_TASKS`] fit: the memory a launch needs and the memory available.
+pub(crate) fn launch_cap(available: Option<u64>, host_buffers: bool) -> Result<usize, String> {
+    let per_task = HOST_BYTES_PER_TASK + if host_buffers { DEVICE_BYTES_PER_TASK } else { 0 };
+    let Some(available) = available else { return Ok(MAX_TASKS) };
+    let fit = (available / 2 / per_task).min(MAX_TASKS as u64) as usize;
+    if fit < MIN_TASKS {
+        return Err(format!(
+            "its launches need at least {} MiB ({MIN_TASKS} tasks of {per_task} bytes, twice over) but {} MiB \
+             are available to this process: raise the limit or give the job more memory",
+            (2 * MIN_TASKS as u64 * per_task).div_ceil(1 << 20),
+            available >> 20
+        ));
+    }
+    // The largest power of two at most `fit`.
+    Ok(1 << fit.ilog2())
+}
+
 /// Returns the free rows each task keeps below its first at board side n: 12 from n = 18,
 /// n - 6 below (at least 2). Below a board with R free rows the kernel makes about the same
 /// number of placements at any n (R = 10: 6,418 a task at n = 16, 2,944 at n = 18; R = 12:
@@ -105,6 +140,8 @@ pub struct GpuDevice {
     /// The device's parallel slots (compute units × resident threads), for the smallest launch
     /// worth making.
     lanes: usize,
+    /// The most tasks of one launch ([`launch_cap`]).
+    max_tasks: usize,
 }
 
 impl std::fmt::Debug for GpuDevice {
@@ -115,14 +152,16 @@ impl std::fmt::Debug for GpuDevice {
 
 impl GpuDevice {
     /// Returns the device `name` (`opencl:0`), described by `describe`, driven by `launcher`,
-    /// with `lanes` threads resident at once.
+    /// with `lanes` threads resident at once and launches of at most `max_tasks` tasks
+    /// ([`launch_cap`]).
     pub(crate) fn new(
         name: String,
         describe: String,
         launcher: Box<dyn Launcher>,
         lanes: usize,
+        max_tasks: usize,
     ) -> GpuDevice {
-        GpuDevice { name, describe, launcher: Mutex::new(launcher), lanes }
+        GpuDevice { name, describe, launcher: Mutex::new(launcher), lanes, max_tasks }
     }
 
     /// Returns the device's model and size in words, e.g. `NVIDIA H200, 139 GiB, 132 compute
@@ -184,7 +223,7 @@ impl Device for GpuDevice {
         let mut launcher = self.launcher.lock().unwrap_or_else(|e| e.into_inner());
         let tables = Tables::new(n, d4.constellations());
         launcher.upload(&tables).map_err(fail)?;
-        Run::new(d4, &tables, stats, self.lanes).drive(&mut **launcher, queue).map_err(fail)
+        Run::new(d4, &tables, stats, self.lanes, self.max_tasks).drive(&mut **launcher, queue).map_err(fail)
     }
 }
 
@@ -218,6 +257,8 @@ struct Run<'p> {
     /// The tasks of the next launch.
     target: usize,
     lanes: usize,
+    /// The most tasks of one launch.
+    max_tasks: usize,
     /// True once the queue has nothing more to give.
     drained: bool,
     /// The slot of the subproblem whose split goes on, if any.
@@ -225,8 +266,9 @@ struct Run<'p> {
 }
 
 impl<'p> Run<'p> {
-    fn new(plan: &'p D4Plan, tables: &'p Tables, stats: bool, lanes: usize) -> Run<'p> {
-        let target = (lanes * 4).clamp(MIN_TASKS, MAX_TASKS);
+    fn new(plan: &'p D4Plan, tables: &'p Tables, stats: bool, lanes: usize, max_tasks: usize) -> Run<'p> {
+        let max_tasks = max_tasks.clamp(MIN_TASKS, MAX_TASKS);
+        let target = (lanes * 4).clamp(MIN_TASKS, max_tasks);
         Run {
             plan,
             tables,
@@ -238,6 +280,7 @@ impl<'p> Run<'p> {
             free: Vec::new(),
             target,
             lanes,
+            max_tasks,
             drained: false,
             splitting: None,
         }
@@ -305,9 +348,9 @@ impl<'p> Run<'p> {
             if 2 * take >= self.target && kernel == Kernel::Count {
                 let per_task = seconds.max(1e-6) / take as f64;
                 let wanted = (LAUNCH_SECONDS / per_task) as usize;
-                let floor = (self.lanes * 4).clamp(MIN_TASKS, MAX_TASKS);
+                let floor = (self.lanes * 4).clamp(MIN_TASKS, self.max_tasks);
                 self.target =
-                    wanted.clamp(self.target / 4, self.target.saturating_mul(4)).clamp(floor, MAX_TASKS);
+                    wanted.clamp(self.target / 4, self.target.saturating_mul(4)).clamp(floor, self.max_tasks);
             }
             if queue.stopping() {
                 // Tasks not launched are dropped with their subproblems: solved again on resume.
@@ -360,7 +403,7 @@ impl<'p> Run<'p> {
                 queue.solved(index, &self.plan.solve(index, self.stats));
                 continue;
             };
-            let (weight, symmetric) = (u128::from(c.weight), c.stabilizer != 0);
+            let (weight, symmetric) = (u128::from(c.weight()), c.stabilizer() != 0);
             self.parents[slot as usize] = Some(Parent {
                 index,
                 remaining: 0,
@@ -484,7 +527,7 @@ mod tests {
                 let tables = Tables::new(n, plan.constellations());
                 let mut launcher = HostLauncher::default();
                 launcher.upload(&tables).unwrap();
-                let mut run = Run::new(&plan, &tables, false, 1);
+                let mut run = Run::new(&plan, &tables, false, 1, MAX_TASKS);
                 (run.target, run.rows) = (5, 1);
                 let mut queue = ListQueue { next: 0, len: plan.len(), solved: Vec::new(), stop_after: None };
                 run.drive(&mut launcher, &mut queue).unwrap();
@@ -513,7 +556,7 @@ mod tests {
         let tables = Tables::new(12, plan.constellations());
         let mut launcher = HostLauncher::default();
         launcher.upload(&tables).unwrap();
-        let mut run = Run::new(&plan, &tables, false, 1);
+        let mut run = Run::new(&plan, &tables, false, 1, MAX_TASKS);
         (run.target, run.rows) = (7, 2);
         let mut queue = ListQueue { next: 0, len: plan.len(), solved: Vec::new(), stop_after: Some(10) };
         run.drive(&mut launcher, &mut queue).unwrap();
@@ -521,5 +564,25 @@ mod tests {
         for (i, t) in &queue.solved {
             assert_eq!(t.solutions, plan.solve(*i, false).solutions, "{i}");
         }
+    }
+
+    /// Issue 40: the launches are capped by the memory available (half of it, a power of two of
+    /// tasks), and a process that cannot hold the smallest launch is refused with the figures.
+    #[test]
+    fn launches_fit_in_half_the_memory_available() {
+        assert_eq!(launch_cap(None, true), Ok(MAX_TASKS));
+        assert_eq!(launch_cap(Some(1 << 40), true), Ok(MAX_TASKS));
+        let per_task = HOST_BYTES_PER_TASK + DEVICE_BYTES_PER_TASK;
+        assert_eq!(per_task, 320);
+        // 600 MiB: 300 MiB for launches, 983,040 tasks of 320 bytes: 2^19.
+        assert_eq!(launch_cap(Some(600 << 20), true), Ok(1 << 19));
+        assert_eq!(launch_cap(Some(600 << 20), false), Ok(1 << 21));
+        assert_eq!(launch_cap(Some(2 * MIN_TASKS as u64 * per_task), true), Ok(MIN_TASKS));
+        assert_eq!(
+            launch_cap(Some(2 << 20), true),
+            Err("its launches need at least 3 MiB (4096 tasks of 320 bytes, twice over) but 2 MiB are \
+                 available to this process: raise the limit or give the job more memory"
+                .to_string())
+        );
     }
 }

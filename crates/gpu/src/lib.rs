@@ -221,6 +221,23 @@ impl FromStr for DeviceSpec {
     }
 }
 
+/// Returns the device `info`, driven by `launcher` with `lanes` threads resident at once, its
+/// launches capped by the memory available to the process ([`driver::launch_cap`]; with
+/// `host_buffers`, its buffers are host memory too).
+///
+/// # Errors
+/// [`Error::Device`] when not even the smallest launch fits.
+fn device(
+    info: &DeviceInfo,
+    launcher: Box<dyn driver::Launcher>,
+    lanes: usize,
+    host_buffers: bool,
+) -> Result<Arc<dyn Device>, Error> {
+    let cap = driver::launch_cap(nqueens::plan::available_memory(), host_buffers)
+        .map_err(|reason| Error::Device { device: info.id(), reason })?;
+    Ok(Arc::new(GpuDevice::new(info.id(), info.to_string(), launcher, lanes, cap)))
+}
+
 /// Opens the devices `spec` names (the CPU aside) for counting: contexts made and the kernel
 /// compiled on each.
 ///
@@ -257,12 +274,7 @@ pub fn open(spec: &DeviceSpec) -> Result<Vec<Arc<dyn Device>>, Error> {
                     for info in found.into_iter().filter(|d| *api == Api::Gpu || wanted(d.index)) {
                         let launcher = cuda::Cuda::open(&info).map_err(|why| error(&info.id(), why))?;
                         let lanes = launcher.lanes();
-                        out.push(Arc::new(GpuDevice::new(
-                            info.id(),
-                            info.to_string(),
-                            Box::new(launcher),
-                            lanes,
-                        )));
+                        out.push(device(&info, Box::new(launcher), lanes, false)?);
                         cuda_opened = true;
                     }
                 }
@@ -316,7 +328,8 @@ pub fn open(spec: &DeviceSpec) -> Result<Vec<Arc<dyn Device>>, Error> {
                 }
                 let launcher = opencl::OpenCl::open(&info, id).map_err(|why| error(&info.id(), why))?;
                 let lanes = launcher.lanes();
-                out.push(Arc::new(GpuDevice::new(info.id(), info.to_string(), Box::new(launcher), lanes)));
+                // A CPU device's buffers (pocl's) are host memory.
+                out.push(device(&info, Box::new(launcher), lanes, !info.gpu)?);
                 any = true;
             }
             if *api == Api::OpenCl && none_at_all {

@@ -60,12 +60,11 @@ impl Tables {
             table: vec![0; len],
             rows: vec![0; len],
             free: vec![0; constellations.len()],
-            stab: constellations.iter().map(|c| c.stabilizer).collect(),
+            stab: constellations.iter().map(|c| c.stabilizer()).collect(),
             borders: vec![0; len],
         };
         for (ci, c) in constellations.iter().enumerate() {
-            let (queens, count) = c.border.queens(n);
-            let queens = &queens[..count];
+            let queens = &c.queens()[..];
             let free_rows: Vec<u32> = (0..n).filter(|&r| !queens.iter().any(|q| q.0 == r)).collect();
             let base = ci * MAX_ROWS;
             for &(qr, qc) in queens {
@@ -383,7 +382,7 @@ mod tests {
                 let tables = Tables::new(n, plan.constellations());
                 for (i, sub) in plan.subproblems().iter().enumerate() {
                     let c = &plan.constellations()[sub.constellation as usize];
-                    if c.stabilizer != 0 {
+                    if c.stabilizer() != 0 {
                         continue;
                     }
                     let want: Tally = plan.solve(i, false);
@@ -394,7 +393,7 @@ mod tests {
                             Some(_) => tasks.iter().map(|t| search(&tables, t).0).sum::<u64>(),
                         };
                         assert!(tasks.iter().all(|t| t.parent == 7 && t.weight > 0));
-                        let solutions = u128::from(got) * u128::from(c.weight);
+                        let solutions = u128::from(got) * u128::from(c.weight());
                         assert_eq!(
                             solutions, want.solutions,
                             "n = {n}, depth {depth}, subproblem {i}, rows {rows}"
@@ -417,7 +416,7 @@ mod tests {
                 let tables = Tables::new(n, plan.constellations());
                 for (i, sub) in plan.subproblems().iter().enumerate() {
                     let c = &plan.constellations()[sub.constellation as usize];
-                    if c.stabilizer == 0 {
+                    if c.stabilizer() == 0 {
                         continue;
                     }
                     let want = plan.solve(i, false);
@@ -439,7 +438,7 @@ mod tests {
                             orbit2: sum[3].into(),
                             orbit1: 0,
                         };
-                        let solutions = u128::from(sum[0]) * u128::from(c.weight);
+                        let solutions = u128::from(sum[0]) * u128::from(c.weight());
                         assert_eq!(
                             (solutions, got),
                             (want.solutions, want.classes),
@@ -496,7 +495,7 @@ mod tests {
                     continue;
                 }
                 let full = tables.full as u64;
-                let cpu = (c.ld | c.rd) & full;
+                let cpu = (c.ld() | c.rd()) & full;
                 // The CPU masks leave out side queens whose diagonals enter later (events).
                 assert_eq!(u64::from(tables.row(ci, 0).0) & cpu, cpu, "n = {n}, {c:?}");
             }

@@ -13,7 +13,8 @@
 //!   of Kluev's counter, parts scaled to the whole count) and `<stem>-ratio.{svg,png}` (their
 //!   ratio per n, with the 0.30 and 0.15 marks).
 //!
-//! Each point is the median of the repeats, with a bar from the fastest to the slowest repeat; a
+//! Each point is the median of the repeats, with a bar from the fastest to the slowest repeat
+//! labelled with their number (`×3`); a
 //! subtitle names the host, processor, logical CPUs (the `cores` column, where the CSV has one),
 //! threads and command. Series use the Okabe–Ito palette (distinguishable with the common colour
 //! vision deficiencies; M. Okabe and K. Ito, "Color Universal Design", 2008) and one marker shape
@@ -151,6 +152,8 @@ struct Point {
     y: f64,
     lo: f64,
     hi: f64,
+    /// The runs it is the median of (0 for a drawn reference, which has none).
+    runs: usize,
 }
 
 /// Returns one [`Point`] per distinct x (sorted), from every (x, y) of the repeats.
@@ -162,6 +165,7 @@ fn spread_per_x(points: Vec<(f64, f64)>) -> Vec<Point> {
     by_x.into_iter()
         .map(|(x, ys)| Point {
             x: x as f64,
+            runs: ys.len(),
             lo: ys.iter().copied().fold(f64::INFINITY, f64::min),
             hi: ys.iter().copied().fold(f64::NEG_INFINITY, f64::max),
             y: median(ys),
@@ -209,6 +213,12 @@ fn plot_threads(t: &Table, stem: &Path) -> Res<Vec<PathBuf>> {
             t.num(row, "nodes")?,
         ));
     }
+    // The speedup over the one-thread run of the same round, where the CSV has it (the study's
+    // layout since issue 40), else over the median one-thread time.
+    let same_round: Option<Vec<f64>> = t
+        .has("speedup")
+        .then(|| t.rows.iter().map(|row| t.num(row, "speedup")).collect::<Res<Vec<f64>>>())
+        .transpose()?;
     let mut speedup: Vec<Series> = Vec::new();
     let mut rate: Vec<Series> = Vec::new();
     let mut max_threads = 1.0f64;
@@ -217,15 +227,27 @@ fn plot_threads(t: &Table, stem: &Path) -> Res<Vec<PathBuf>> {
         let least = runs.iter().map(|r| r.0).fold(f64::INFINITY, f64::min);
         let base = median(runs.iter().filter(|r| r.0 == least).map(|r| r.1 * r.0).collect());
         let label = format!("{algorithm}, n = {n}");
-        speedup
-            .push(Series::new(label.clone(), spread_per_x(runs.iter().map(|r| (r.0, base / r.1)).collect())));
+        let points = match &same_round {
+            Some(ratios) => t
+                .rows
+                .iter()
+                .zip(ratios)
+                .filter(|(row, _)| {
+                    t.text(row, "algorithm").ok() == Some(algorithm.as_str())
+                        && t.text(row, "n").ok() == Some(n.as_str())
+                })
+                .map(|(row, &s)| Ok((t.num(row, "threads")?, s)))
+                .collect::<Res<Vec<_>>>()?,
+            None => runs.iter().map(|r| (r.0, base / r.1)).collect(),
+        };
+        speedup.push(Series::new(label.clone(), spread_per_x(points)));
         rate.push(Series::new(label, spread_per_x(runs.iter().map(|r| (r.0, r.2 / r.1 / 1e6)).collect())));
         max_threads = max_threads.max(runs.iter().map(|r| r.0).fold(1.0, f64::max));
     }
     // The ideal line stops at the logical CPUs: more threads than CPUs cannot run faster.
     let cores = if t.has("cores") { t.num(&t.rows[0], "cores")? } else { max_threads };
     let ideal_to = cores.min(max_threads).max(1.0) as u32;
-    let ideal = (1..=ideal_to).map(|x| x as f64).map(|x| Point { x, y: x, lo: x, hi: x }).collect();
+    let ideal = (1..=ideal_to).map(|x| x as f64).map(|x| Point { x, y: x, lo: x, hi: x, runs: 0 }).collect();
     let mut with_ideal = speedup.clone();
     with_ideal.push(Series {
         label: format!("ideal (linear, to {ideal_to} CPUs)"),
@@ -338,7 +360,8 @@ fn plot_vs(t: &Table, stem: &Path) -> Res<Vec<PathBuf>> {
     }
     let cpu: Vec<Series> = per_program.into_iter().map(|(p, v)| Series::new(p, spread_per_x(v))).collect();
     let ns: Vec<i64> = by_n.keys().copied().collect();
-    let flat = |y: f64| ns.iter().map(|&n| Point { x: n as f64, y, lo: y, hi: y }).collect::<Vec<Point>>();
+    let flat =
+        |y: f64| ns.iter().map(|&n| Point { x: n as f64, y, lo: y, hi: y, runs: 0 }).collect::<Vec<Point>>();
     let mut ratios: Vec<Series> = ratios.into_iter().map(|(l, v)| Series::new(l, spread_per_x(v))).collect();
     ratios.extend([
         Series { label: "0.60 (issue 22, portable)".into(), points: flat(0.60), reference: true },
@@ -516,6 +539,15 @@ where
                 chart.draw_series(
                     pts.iter().map(|p| EmptyElement::at((p.x, p.y)) + marker(i, (0, 0), color)),
                 )?;
+                // Each bar says how many runs it spans (issue 40): "×3" beside its top.
+                chart.draw_series(pts.iter().filter(|p| p.runs > 1).map(|p| {
+                    EmptyElement::at((p.x, p.hi))
+                        + Text::new(
+                            format!("×{}", p.runs),
+                            (6, -14),
+                            ("sans-serif", 11).into_font().color(&color),
+                        )
+                }))?;
             }
             chart
                 .configure_series_labels()
@@ -588,7 +620,10 @@ mod tests {
         let p = spread_per_x(vec![(2.0, 5.0), (1.0, 1.0), (2.0, 3.0), (2.0, 4.0)]);
         assert_eq!(
             p,
-            [Point { x: 1.0, y: 1.0, lo: 1.0, hi: 1.0 }, Point { x: 2.0, y: 4.0, lo: 3.0, hi: 5.0 }]
+            [
+                Point { x: 1.0, y: 1.0, lo: 1.0, hi: 1.0, runs: 1 },
+                Point { x: 2.0, y: 4.0, lo: 3.0, hi: 5.0, runs: 3 }
+            ]
         );
     }
 }

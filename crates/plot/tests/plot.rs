@@ -36,6 +36,8 @@ fn scaling_threads_draws_speedup_and_nodes_per_second() {
     // The ideal line stops at the machine's CPUs (the CSV's cores: 2), and the subtitle names
     // them and the threads.
     assert!(svg.contains("ideal (linear, to 2 CPUs)"), "{svg}");
+    // Issue 40: each bar is labelled with the runs it spans.
+    assert!(svg.contains("\n×2\n</text>"), "{svg}");
     assert!(svg.contains("logical CPUs), 1-3 threads: nqueens count N -j T"), "{svg}");
 }
 

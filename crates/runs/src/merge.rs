@@ -78,6 +78,14 @@ pub const MAX_DEVICE_NAMES: usize = 64;
 /// See [`MAX_DEVICE_NAMES`].
 pub const MAX_DEVICE_NAME: usize = 64;
 
+/// Returns true if and only if `name` is a device name a shard result records: `cpu`, or
+/// `cuda:N` or `opencl:N` with N a device index (1 to 5 digits).
+pub fn is_device_name(name: &str) -> bool {
+    let index = name.strip_prefix("cuda:").or_else(|| name.strip_prefix("opencl:"));
+    name == "cpu"
+        || index.is_some_and(|i| (1..=5).contains(&i.len()) && i.bytes().all(|b| b.is_ascii_digit()))
+}
+
 impl Merged {
     /// Returns the count the merged shards add up to, as a whole run would report it (no CPU
     /// time: the shards ran elsewhere), with the fundamental solutions [`merge`] checked.
@@ -306,6 +314,13 @@ impl Merger {
         {
             problems.push(format!(
                 "{name}: devices is not a list of at most {MAX_DEVICE_NAMES} names of 1 to {MAX_DEVICE_NAME} characters"
+            ));
+        } else if let Some(d) = devices.iter().find(|d| !is_device_name(d)) {
+            // Outside the checksum: a name is merged only if it is one `count` writes (any
+            // string was merged as it stood: issue 40).
+            problems.push(format!(
+                "{name}: devices names '{}', which is no device count writes (cpu, cuda:N or opencl:N)",
+                escape_controls(d)
             ));
         }
         if !r.seconds.is_finite() || r.seconds < 0.0 {

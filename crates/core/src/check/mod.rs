@@ -18,11 +18,13 @@
 //! with the side of the board being read, never with the input's bytes. The duplicate check
 //! stores nothing while the list is every solution in lexicographic order, as `nqueens solve`
 //! writes it (n ≤ 27: each board is compared with the next solution, found by a search from
-//! the one before), and a table of the boards out of that order (about 90 bytes each with the
-//! table's growth, whatever the side: a board of more than 34 rows is remembered by a 128-bit
-//! digest, its columns spilled to an unnamed file in the temporary folder, 4·n bytes of disk,
-//! and read back only when two digests agree) from the first board that is not; a table that
-//! cannot grow is an error, not an abort. What the
+//! the one before), and a table of the boards out of that order from the first board that is
+//! not: about 90 bytes a board with the table's growth up to n = 34 (its rank), and for larger
+//! boards their columns whole up to [`SPILL_AFTER_BYTES`] (4 MiB), then a 128-bit digest each,
+//! their columns spilled to an unnamed file in the temporary folder (`TMPDIR`), 4·n bytes of
+//! disk, read back only when two digests agree. A table that cannot grow, or a spill file that
+//! cannot be made, written or read back, is an error ([`ReadError::OutOfMemory`],
+//! [`ReadError::Spill`]), never an abort nor a verdict. What the
 //! report echoes of the input has its control characters escaped
 //! ([`crate::boards::escape_controls`]).
 
@@ -42,7 +44,8 @@ use crate::attack::first_attacker;
 use crate::boards::decode::{self, Board, ColsLine, RawBoard, Row};
 use crate::boards::{BoardFormat, ReadError};
 use crate::oeis;
-use order::{Earlier, Seen, canonical};
+pub use order::SPILL_AFTER_BYTES;
+use order::{Earlier, Seen, SeenError, canonical};
 pub use report::{Fault, MAX_PROBLEMS_KEPT, Problem, Report};
 
 /// Why a list could not be read at all (exit code 2 on the command line): the decoder's error.
@@ -103,7 +106,7 @@ signed_column!(i8, i16, i32, i64, isize);
 /// assert!(nqueens::check::is_solution(&[1, 3, 0, 2]));
 /// assert!(!nqueens::check::is_solution(&[0, 2, 1, 3])); // (1, 2) and (2, 1) share an anti-diagonal
 /// assert!(!nqueens::check::is_solution(&[0, 4])); // column 4 is off a 2×2 board
-/// let board = nqueens::construct::any_solution(1000).unwrap();
+/// let board = nqueens::construct::any_solution(1000).unwrap().unwrap();
 /// assert!(nqueens::check::is_solution(&board));
 /// ```
 pub fn is_solution<C: Column>(board: &[C]) -> bool {
@@ -141,14 +144,16 @@ fn attack_free(cols: impl Iterator<Item = usize>, size: usize) -> bool {
 /// side of the board being read, never with the input's bytes); the duplicate check needs no
 /// table while the list is every solution in lexicographic order, as `nqueens solve` writes it
 /// (each board is compared with the next solution, found by a search from the one before: n ≤
-/// 27), and a table of the other boards (about 40 bytes each) once it is not. A UTF-8 byte order
-/// mark at the start is skipped.
+/// 27), and a table of the other boards once it is not (see the [module](self) docs: boards
+/// past [`SPILL_AFTER_BYTES`] of columns are spilled to the temporary folder). A UTF-8 byte
+/// order mark at the start is skipped.
 ///
 /// # Errors
 /// [`CheckError`] when the input cannot be read at all: an I/O error, text that is not UTF-8, a
 /// format that cannot be detected, a leetcode list that is not valid JSON of the right shape,
-/// [`BoardFormat::Raw`] given as the format, or memory that cannot be allocated (a board's
-/// columns, the duplicate table). Malformed lines of a readable list are problems in the
+/// [`BoardFormat::Raw`] given as the format, memory that cannot be allocated (a board's
+/// columns, the duplicate table), or a spill file the temporary folder cannot hold
+/// ([`ReadError::Spill`]). Malformed lines of a readable list are problems in the
 /// [`Report`], with their line numbers, not errors.
 ///
 /// # Examples
@@ -215,7 +220,8 @@ impl Checker {
     /// Checks one board as read; `line` is its first line.
     ///
     /// # Errors
-    /// [`ReadError::OutOfMemory`] if the duplicate table cannot grow.
+    /// [`ReadError::OutOfMemory`] if the duplicate table cannot grow, [`ReadError::Spill`] if its
+    /// spill file fails.
     fn add(&mut self, line: Option<usize>, raw: RawBoard) -> Result<(), ReadError> {
         self.boards += 1;
         let q = match raw.map_err(|reason| Fault::Malformed { reason }).and_then(|board| self.validate(board))
@@ -232,10 +238,18 @@ impl Checker {
         }
         self.valid += 1;
         let first = (self.boards as u64, line.unwrap_or(0) as u64);
-        let earlier = self.seen.insert(&q, first).map_err(|bytes| ReadError::OutOfMemory {
-            line: line.unwrap_or(0),
-            what: format!("the duplicate table of {} boards", self.seen.len() + 1),
-            mib: bytes.div_ceil(1 << 20),
+        let earlier = self.seen.insert(&q, first).map_err(|e| match e {
+            SeenError::Memory(bytes) => ReadError::OutOfMemory {
+                line: line.unwrap_or(0),
+                what: format!("the duplicate table of {} boards", self.seen.len() + 1),
+                mib: bytes.div_ceil(1 << 20),
+            },
+            SeenError::Spill(s) => ReadError::Spill {
+                line: line.unwrap_or(0),
+                budget_mib: SPILL_AFTER_BYTES >> 20,
+                dir: s.dir,
+                error: s.error,
+            },
         })?;
         match earlier {
             None => {}

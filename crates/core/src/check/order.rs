@@ -40,24 +40,51 @@ pub(super) struct Seen {
     pub(super) digests: Digests,
 }
 
-/// The boards of more than 34 rows the duplicate check remembers, in memory by a 128-bit
-/// digest (two SipHash-1-3 with keys drawn per process, so that no list can be forged to make
-/// them agree) and on disk whole, in an unnamed spill file in the temporary folder: a board's
-/// memory is that of a rank's, about 90 bytes with the table's growth, whatever its side (its
-/// columns kept in memory took 4·n bytes: 84 MB for 20,000 boards of n = 1009, issue 32). Two
-/// boards whose digests agree are compared column by column against the spill file; a board
-/// that differs from its digest's first one (a collision, about 2^-128 a pair) is kept whole in
-/// `collided`, as is every board when no spill file can be made or written.
+/// The bytes of columns the duplicate check keeps whole in memory before it spills boards of
+/// more than 34 rows to a file in the temporary folder: 4 MiB, 1,000 boards of n = 1009 or
+/// 20,000 of n = 50, so that a short list never touches `TMPDIR`.
+pub const SPILL_AFTER_BYTES: u64 = 4 << 20;
+
+/// Why the duplicate check's spill file failed: the temporary folder it was in and the error.
+#[derive(Debug)]
+pub(super) struct SpillError {
+    pub(super) dir: std::path::PathBuf,
+    pub(super) error: std::io::Error,
+}
+
+/// What [`Seen::insert`] cannot do: grow a table (the bytes asked for), or use its spill file.
+#[derive(Debug)]
+pub(super) enum SeenError {
+    Memory(u64),
+    Spill(SpillError),
+}
+
+/// The boards of more than 34 rows the duplicate check remembers. The first ones, up to
+/// [`SPILL_AFTER_BYTES`] of columns, are kept whole in memory (`whole`); past that, a board is
+/// kept by a 128-bit digest (two SipHash-1-3 with keys drawn per process, so that no list can be
+/// forged to make them agree) and on disk whole, in an unnamed spill file in the temporary
+/// folder: a board's memory is then that of a rank's, about 90 bytes with the table's growth,
+/// whatever its side (its columns kept in memory took 4·n bytes: 84 MB for 20,000 boards of
+/// n = 1009, issue 32). Two boards whose digests agree are compared column by column against the
+/// spill file; a board that differs from its digest's first one (a collision, about 2^-128 a
+/// pair) is kept whole too.
+///
+/// A spill file that cannot be made, written or read back is an error ([`SpillError`]), never a
+/// verdict: a board whose columns were lost could not be told from a later one (issue 40, a full
+/// `TMPDIR` made repeats distinct).
 #[derive(Default)]
 pub(super) struct Digests {
     /// Digest → where the board was first seen and where its columns are in the spill file.
     pub(super) table: HashMap<u128, (First, u64)>,
-    /// The boards kept whole: those that collided, or every one without a spill file.
-    pub(super) collided: HashMap<Box<[u32]>, First>,
+    /// The boards kept whole: the first ones, up to [`SPILL_AFTER_BYTES`], and those that collided.
+    pub(super) whole: HashMap<Box<[u32]>, First>,
+    /// The bytes of columns in `whole`.
+    whole_bytes: u64,
     keys: (std::hash::RandomState, std::hash::RandomState),
     pub(super) spill: Option<Spill>,
-    /// Whether the spill file could not be made or written (the boards are then kept whole).
-    no_spill: bool,
+    /// Tests: the bytes kept whole before spilling, instead of [`SPILL_AFTER_BYTES`].
+    #[cfg(test)]
+    pub(super) spill_after: Option<u64>,
     /// Tests: every digest the same, so that each board collides.
     #[cfg(test)]
     pub(super) collide_all: bool,
@@ -74,16 +101,25 @@ pub(super) struct Spill {
 }
 
 impl Spill {
-    /// Makes the spill file in the temporary folder, or `None` if it cannot be made.
-    fn new() -> Option<Spill> {
+    /// Makes the spill file in the temporary folder.
+    ///
+    /// # Errors
+    /// The folder and the I/O error, if the file cannot be made (a missing or read-only folder).
+    pub(super) fn new() -> Result<Spill, SpillError> {
         use std::sync::atomic::{AtomicU64, Ordering};
         static NEXT: AtomicU64 = AtomicU64::new(0);
         let name = format!(".nqueens-check-{}-{}", std::process::id(), NEXT.fetch_add(1, Ordering::Relaxed));
-        let path = std::env::temp_dir().join(name);
-        let file = std::fs::OpenOptions::new().read(true).write(true).create_new(true).open(&path).ok()?;
+        let dir = std::env::temp_dir();
+        let path = dir.join(name);
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create_new(true)
+            .open(&path)
+            .map_err(|error| SpillError { dir: dir.clone(), error })?;
         #[cfg(unix)]
         let _ = std::fs::remove_file(&path);
-        Some(Spill {
+        Ok(Spill {
             out: std::io::BufWriter::with_capacity(1 << 16, file),
             end: 0,
             #[cfg(not(unix))]
@@ -91,7 +127,8 @@ impl Spill {
         })
     }
 
-    /// Appends `q`'s columns; returns where they start.
+    /// Appends `q`'s columns; returns where they start. A write may wait in the buffer: its
+    /// failure shows at a later `push` or at [`Spill::holds`].
     fn push(&mut self, q: &[u32]) -> std::io::Result<u64> {
         use std::io::Write;
         let at = self.end;
@@ -103,8 +140,15 @@ impl Spill {
     }
 
     /// Returns true if and only if the board written at `at` is `q`.
+    ///
+    /// # Errors
+    /// The I/O error of writing what waits in the buffer (a full disk) or of reading it back.
     pub(super) fn holds(&mut self, at: u64, q: &[u32]) -> std::io::Result<bool> {
         use std::io::{Read, Seek, SeekFrom, Write};
+        // A board of another side (the library's tests mix them) cannot be the one at `at`.
+        if at + 4 * q.len() as u64 > self.end {
+            return Ok(false);
+        }
         self.out.flush()?;
         let mut file = self.out.get_ref();
         file.seek(SeekFrom::Start(at))?;
@@ -139,57 +183,71 @@ impl Digests {
         (u128::from(self.keys.0.hash_one(q)) << 64) | u128::from(self.keys.1.hash_one(q))
     }
 
+    /// The bytes of columns kept whole before spilling.
+    fn spill_after(&self) -> u64 {
+        #[cfg(test)]
+        if let Some(bytes) = self.spill_after {
+            return bytes;
+        }
+        SPILL_AFTER_BYTES
+    }
+
     /// Records `q` first seen as `first`, or returns where it was seen before.
     ///
     /// # Errors
-    /// The bytes asked for, if the table cannot grow.
+    /// The bytes asked for, if a table cannot grow; the spill file's folder and error, if it
+    /// cannot be made, written or read back.
     fn insert(
         &mut self,
         q: &[u32],
         first: First,
         bytes: impl Fn(usize) -> u64,
-    ) -> Result<Option<First>, u64> {
-        if let Some(&at) = self.collided.get(q) {
+    ) -> Result<Option<First>, SeenError> {
+        if let Some(&at) = self.whole.get(q) {
             return Ok(Some(at));
         }
+        let columns = 4 * q.len() as u64;
+        if self.table.is_empty() && self.whole_bytes + columns <= self.spill_after() {
+            return self.keep_whole(q, first, &bytes).map(|()| None);
+        }
         let digest = self.digest(q);
+        let spill_error = |error| SeenError::Spill(SpillError { dir: std::env::temp_dir(), error });
         if let Some(&(at, offset)) = self.table.get(&digest) {
             // Agreeing digests: the columns decide (the spill file holds the first board).
-            match self.spill.as_mut().map(|s| s.holds(offset, q)) {
-                Some(Ok(true)) => return Ok(Some(at)),
-                Some(Ok(false)) => return self.keep_whole(q, first, &bytes).map(|()| None),
-                // Unreadable: the board is kept whole, and every one after it.
-                Some(Err(_)) | None => {
-                    self.no_spill = true;
-                    return self.keep_whole(q, first, &bytes).map(|()| None);
-                }
+            let spill = self.spill.as_mut().expect("a digest in the table has its board in the spill file");
+            if spill.holds(offset, q).map_err(spill_error)? {
+                return Ok(Some(at));
             }
+            return self.keep_whole(q, first, &bytes).map(|()| None);
         }
-        if self.spill.is_none() && !self.no_spill {
-            self.spill = Spill::new();
-            self.no_spill = self.spill.is_none();
+        if self.spill.is_none() {
+            self.spill = Some(Spill::new().map_err(SeenError::Spill)?);
         }
-        let offset = match self.spill.as_mut().map(|s| s.push(q)) {
-            Some(Ok(offset)) if !self.no_spill => offset,
-            _ => {
-                self.no_spill = true;
-                return self.keep_whole(q, first, &bytes).map(|()| None);
-            }
-        };
-        self.table.try_reserve(1).map_err(|_| bytes(self.table.len()))?;
+        let spill = self.spill.as_mut().expect("made above");
+        let offset = spill.push(q).map_err(spill_error)?;
+        self.table.try_reserve(1).map_err(|_| SeenError::Memory(bytes(self.table.len())))?;
         self.table.insert(digest, (first, offset));
         Ok(None)
     }
 
     /// Keeps `q` whole in memory.
-    fn keep_whole(&mut self, q: &[u32], first: First, bytes: &impl Fn(usize) -> u64) -> Result<(), u64> {
-        self.collided.try_reserve(1).map_err(|_| bytes(self.collided.len()) + 4 * q.len() as u64)?;
-        self.collided.insert(q.into(), first);
+    fn keep_whole(
+        &mut self,
+        q: &[u32],
+        first: First,
+        bytes: &impl Fn(usize) -> u64,
+    ) -> Result<(), SeenError> {
+        let columns = 4 * q.len() as u64;
+        self.whole
+            .try_reserve(1)
+            .map_err(|_| SeenError::Memory(bytes(self.whole.len()) + self.whole_bytes + columns))?;
+        self.whole.insert(q.into(), first);
+        self.whole_bytes += columns;
         Ok(())
     }
 
     fn len(&self) -> usize {
-        self.table.len() + self.collided.len()
+        self.table.len() + self.whole.len()
     }
 }
 
@@ -211,8 +269,8 @@ impl Seen {
     /// where it was seen before.
     ///
     /// # Errors
-    /// The bytes asked for, if the table cannot grow.
-    pub(super) fn insert(&mut self, q: &[u32], first: First) -> Result<Option<Earlier>, u64> {
+    /// The bytes asked for, if a table cannot grow; the spill file's failure ([`Digests`]).
+    pub(super) fn insert(&mut self, q: &[u32], first: First) -> Result<Option<Earlier>, SeenError> {
         if self.in_order && q.len() <= ORDERED_MAX_N {
             let mut expected = next_solution(q.len(), self.last.as_deref());
             while self.unique && expected.as_ref().is_some_and(|e| !canonical(e)) {
@@ -253,7 +311,7 @@ impl Seen {
             if let Some(&at) = self.ranks.get(&rank) {
                 return Ok(Some(Earlier::At(at)));
             }
-            self.ranks.try_reserve(1).map_err(|_| bytes(self.ranks.len()))?;
+            self.ranks.try_reserve(1).map_err(|_| SeenError::Memory(bytes(self.ranks.len())))?;
             self.ranks.insert(rank, first);
         } else if let Some(at) = self.digests.insert(q, first, bytes)? {
             return Ok(Some(Earlier::At(at)));

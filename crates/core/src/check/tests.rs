@@ -245,7 +245,7 @@ fn memory_is_bounded_by_the_board_not_the_input() {
 #[test]
 fn boards_of_any_side_are_checked() {
     for n in [64u64, 65, 100, 1000, 4099] {
-        let board = crate::construct::any_solution(n).unwrap();
+        let board = crate::construct::any_solution(n).unwrap().unwrap();
         assert!(is_solution(&board), "n = {n}");
         let wide: Vec<u32> = board.iter().map(|&c| c as u32).collect();
         assert!(is_solution(&wide), "n = {n}");
@@ -362,12 +362,13 @@ fn linear(n: u32, a: u32, b: u32) -> Vec<u32> {
 #[test]
 fn large_boards_are_remembered_by_digest() {
     let mut seen = Seen::new(false);
+    seen.digests.spill_after = Some(0);
     let boards: Vec<Vec<u32>> = (0..50).map(|b| linear(37, 2 + b % 5, b)).collect();
     for (i, q) in boards.iter().enumerate() {
         assert!(crate::check::is_solution(q));
         assert!(matches!(seen.insert(q, (i as u64 + 1, 0)), Ok(None)), "board {i}");
     }
-    assert_eq!((seen.len(), seen.digests.table.len(), seen.digests.collided.len()), (50, 50, 0));
+    assert_eq!((seen.len(), seen.digests.table.len(), seen.digests.whole.len()), (50, 50, 0));
     for (i, q) in boards.iter().enumerate().rev() {
         let Ok(Some(Earlier::At(at))) = seen.insert(q, (99, 0)) else { panic!("board {i} not found again") };
         assert_eq!(at, (i as u64 + 1, 0));
@@ -381,11 +382,12 @@ fn large_boards_are_remembered_by_digest() {
 fn agreeing_digests_are_rechecked_against_the_spill_file() {
     let mut seen = Seen::new(false);
     seen.digests.collide_all = true;
+    seen.digests.spill_after = Some(0);
     let (a, b, c) = (linear(37, 2, 0), linear(37, 2, 1), linear(41, 3, 5));
     assert!(matches!(seen.insert(&a, (1, 1)), Ok(None)));
     assert!(matches!(seen.insert(&b, (2, 2)), Ok(None)));
     assert!(matches!(seen.insert(&c, (3, 3)), Ok(None)));
-    assert_eq!((seen.digests.table.len(), seen.digests.collided.len()), (1, 2));
+    assert_eq!((seen.digests.table.len(), seen.digests.whole.len()), (1, 2));
     assert!(matches!(seen.insert(&a, (4, 4)), Ok(Some(Earlier::At((1, 1))))));
     assert!(matches!(seen.insert(&b, (5, 5)), Ok(Some(Earlier::At((2, 2))))));
     assert!(matches!(seen.insert(&c, (6, 6)), Ok(Some(Earlier::At((3, 3))))));
@@ -394,4 +396,32 @@ fn agreeing_digests_are_rechecked_against_the_spill_file() {
     let spill = seen.digests.spill.as_mut().unwrap();
     assert_eq!(spill.end, 4 * 37);
     assert!(spill.holds(0, &a).unwrap() && !spill.holds(0, &b).unwrap());
+}
+
+/// Issue 40: the first boards past a rank, up to `SPILL_AFTER_BYTES` of columns, are kept whole
+/// and make no spill file (a full `TMPDIR` made repeats of `solve 50 --any` distinct); past the
+/// budget they go by digest to the spill file, and repeats of both kinds are still found.
+#[test]
+fn large_boards_are_kept_whole_up_to_the_budget_then_spilled() {
+    let mut seen = Seen::new(false);
+    seen.digests.spill_after = Some(4 * 37 * 3);
+    let boards: Vec<Vec<u32>> = (0..5).map(|b| linear(37, 2, b)).collect();
+    for (i, q) in boards.iter().enumerate() {
+        assert!(matches!(seen.insert(q, (i as u64 + 1, 0)), Ok(None)), "board {i}");
+        let spilled = seen.digests.spill.is_some();
+        assert_eq!(spilled, i >= 3, "board {i}");
+    }
+    assert_eq!((seen.digests.whole.len(), seen.digests.table.len()), (3, 2));
+    for (i, q) in boards.iter().enumerate() {
+        let Ok(Some(Earlier::At(at))) = seen.insert(q, (99, 0)) else { panic!("board {i} not found again") };
+        assert_eq!(at, (i as u64 + 1, 0));
+    }
+    assert_eq!(seen.len(), 5);
+    // The default budget: 4 MiB, no spill file for 1,000 boards of n = 1009.
+    assert_eq!(SPILL_AFTER_BYTES, 4 << 20);
+    let mut seen = Seen::new(false);
+    for b in 0..1000 {
+        assert!(matches!(seen.insert(&linear(1009, 2 + b / 1009, b % 1009), (1, 0)), Ok(None)));
+    }
+    assert!(seen.digests.spill.is_none());
 }

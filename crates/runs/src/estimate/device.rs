@@ -7,7 +7,8 @@ use nqueens::plan::Plan;
 
 use super::sample::{draw, xorshift};
 
-/// The groups of equal size a device sample counts once its size is found ([`device_time`]).
+/// The most groups of equal size a device sample counts once its size is found
+/// ([`device_time`]); it stops after the second once the budget is spent.
 pub const DEVICE_GROUPS: usize = 8;
 
 /// An estimate of the wall-clock time of counting every subproblem of a plan on a
@@ -18,9 +19,11 @@ pub struct DeviceEstimate {
     pub subproblems: usize,
     /// How many were counted, calibration included.
     pub sampled: usize,
-    /// The subproblems of each of the [`DEVICE_GROUPS`] groups (0 when every subproblem was
-    /// counted in the calibration).
+    /// The subproblems of each group (0 when every subproblem was counted in the calibration).
     pub group_size: usize,
+    /// The groups counted at that size: 2 to [`DEVICE_GROUPS`] (0 when every subproblem was
+    /// counted in the calibration).
+    pub groups: usize,
     /// The estimated wall-clock seconds of all N subproblems on the counter.
     pub seconds: f64,
     /// Its standard error (0 when every subproblem was counted).
@@ -43,10 +46,13 @@ pub struct DeviceEstimate {
 /// counted in groups, each one run of the counter timed by the wall clock: first groups of 1,
 /// 4, 16, … subproblems until one takes 1/16 of the budget (a group too small to fill the
 /// device would say a subproblem costs more than it does in a whole count; these groups are
-/// not used), then [`DEVICE_GROUPS`] groups of that size, each of which estimates the whole as
-/// its time × N / its size. The estimate is their mean, its standard error their spread over
-/// √8 (sampling error and the device's own variation between groups; ramp-up of each launch
-/// series is in every group). A plan that the calibration counts whole is timed as counted.
+/// not used, but the last, which is the first group of its size), then up to
+/// [`DEVICE_GROUPS`] groups of that size, each of which estimates the whole as its time × N /
+/// its size, stopping after the second once `budget` is spent (issue 40: where one subproblem
+/// takes longer than the budget, 8 of them at n = 22 on pocl took 170 s for 2). The estimate is
+/// their mean, its standard error their spread over √g (sampling error and the device's own
+/// variation between groups; ramp-up of each launch series is in every group). A plan that the
+/// calibration counts whole is timed as counted.
 ///
 /// # Errors
 /// The counter's device errors ([`nqueens::plan::Outcome::failure`]).
@@ -71,6 +77,8 @@ pub fn device_time(
         }
     };
     let (mut pos, mut size, mut spent) = (0usize, 1usize, 0.0);
+    // The last calibration group, when it is of the groups' size: (its seconds, its size).
+    let mut calibrated = None;
     loop {
         if pos + size * (DEVICE_GROUPS + 1) > order.len() {
             if order.len() < n {
@@ -83,6 +91,7 @@ pub fn device_time(
                 subproblems: n,
                 sampled: n,
                 group_size: 0,
+                groups: 0,
                 seconds: spent,
                 std_error: 0.0,
                 low: spent,
@@ -93,13 +102,20 @@ pub fn device_time(
         let t = run(&order[pos..pos + size])?;
         (pos, spent) = (pos + size, spent + t);
         if t >= budget / (2.0 * DEVICE_GROUPS as f64) {
+            calibrated = Some((t, size));
             break;
         }
         size *= 4;
     }
     let size = size.min((order.len() - pos) / DEVICE_GROUPS).max(1);
     let mut estimates = Vec::with_capacity(DEVICE_GROUPS);
-    for _ in 0..DEVICE_GROUPS {
+    if let Some((t, _)) = calibrated.filter(|&(_, s)| s == size) {
+        estimates.push(t * n as f64 / size as f64);
+    }
+    while estimates.len() < DEVICE_GROUPS && pos < order.len() {
+        if estimates.len() >= 2 && start.elapsed().as_secs_f64() >= budget {
+            break;
+        }
         let ids = &order[pos..(pos + size).min(order.len())];
         let t = run(ids)?;
         estimates.push(t * n as f64 / ids.len() as f64);
@@ -114,6 +130,7 @@ pub fn device_time(
         subproblems: n,
         sampled: pos,
         group_size: size,
+        groups: estimates.len(),
         seconds: mean,
         std_error,
         low: (mean - half).max(0.0),
@@ -143,7 +160,7 @@ mod tests {
         let plan = nqueens::algo::D4Plan::new(15, 3).unwrap();
         let e = device_time(&plan, &counter, Duration::from_millis(20), 3).unwrap();
         assert!(e.group_size > 0 && e.sampled < plan.len(), "{e:?}");
-        assert!(e.sampled >= DEVICE_GROUPS * e.group_size, "{e:?}");
+        assert!(e.sampled >= e.groups * e.group_size && (2..=DEVICE_GROUPS).contains(&e.groups), "{e:?}");
         assert!(e.seconds.is_finite() && e.seconds > 0.0 && e.std_error.is_finite(), "{e:?}");
     }
 }

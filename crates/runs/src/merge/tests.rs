@@ -296,3 +296,14 @@ fn every_problem_is_listed() {
     assert!(merge(&s).unwrap_err().to_string().contains("s1.json does not say which subproblems it covers"));
     assert_eq!(merge(&[]).unwrap_err().problems, vec!["no shard results were given"]);
 }
+
+/// Issue 40: only the device names `count` writes are merged.
+#[test]
+fn device_names_are_those_count_writes() {
+    for good in ["cpu", "cuda:0", "opencl:12", "cuda:65535"] {
+        assert!(is_device_name(good), "{good}");
+    }
+    for bad in ["", "gpu", "cuda:", "cuda:x", "opencl:123456", "CPU", "cpu ", "opencl:0 (pocl)"] {
+        assert!(!is_device_name(bad), "{bad}");
+    }
+}

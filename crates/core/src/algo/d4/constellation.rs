@@ -36,6 +36,7 @@
 //! with a symmetry of their own), enough for 2 threads at depth 1.
 
 use super::search::{self, RowEvent, apply_events};
+use crate::Error;
 use crate::kernel::{self, full_mask};
 use crate::split::Prefix;
 use crate::symmetry::Symmetry;
@@ -46,22 +47,67 @@ use crate::symmetry::Symmetry;
 pub const MAX_EVENTS: usize = 8;
 
 /// The queens of the border of an n×n board: the columns of the queens in rows 0 and n-1 and the
-/// rows of the queens in columns 0 and n-1 (0-based).
+/// rows of the queens in columns 0 and n-1 (0-based). Made only valid ([`Border::new`]), since
+/// the searches trust it: an unchecked border gave garbage counts in release builds (issue 40).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Border {
     /// Column of the row-0 queen.
-    pub top: u32,
+    pub(crate) top: u32,
     /// Column of the row n-1 queen.
-    pub bottom: u32,
+    pub(crate) bottom: u32,
     /// Row of the column-0 queen.
-    pub left: u32,
+    pub(crate) left: u32,
     /// Row of the column n-1 queen.
-    pub right: u32,
+    pub(crate) right: u32,
 }
 
 impl Border {
-    /// Returns the distinct queen squares `(row, column)` (2 to 4; corners serve two lines).
-    pub fn queens(&self, n: u32) -> ([(u32, u32); 4], usize) {
+    /// Returns the border of the n×n board with its queens at column `top` of row 0, column
+    /// `bottom` of row n − 1, row `left` of column 0 and row `right` of column n − 1 (0-based).
+    ///
+    /// # Errors
+    /// [`Error::BadBorder`] unless 2 ≤ n ≤ [`crate::MAX_N`] and it is a start constellation of
+    /// the board ([`Border::is_valid`]).
+    ///
+    /// # Examples
+    /// ```
+    /// use nqueens::plan::Border;
+    /// let b = Border::new(2, 5, 3, 6, 8).unwrap();
+    /// assert_eq!((b.top(), b.bottom(), b.left(), b.right()), (2, 5, 3, 6));
+    /// assert!(Border::new(0, 5, 3, 6, 8).is_err()); // the corner queen must be the left one too
+    /// assert!(Border::new(2, 5, 3, 9, 8).is_err()); // row 9 is off the board
+    /// ```
+    pub fn new(top: u32, bottom: u32, left: u32, right: u32, n: u32) -> Result<Border, Error> {
+        let b = Border { top, bottom, left, right };
+        if n > kernel::MAX_N || !b.is_valid(n) {
+            return Err(Error::BadBorder { n, border: [top, bottom, left, right] });
+        }
+        Ok(b)
+    }
+
+    /// Returns the column of the row-0 queen.
+    pub fn top(&self) -> u32 {
+        self.top
+    }
+
+    /// Returns the column of the row n − 1 queen.
+    pub fn bottom(&self) -> u32 {
+        self.bottom
+    }
+
+    /// Returns the row of the column-0 queen.
+    pub fn left(&self) -> u32 {
+        self.left
+    }
+
+    /// Returns the row of the column n − 1 queen.
+    pub fn right(&self) -> u32 {
+        self.right
+    }
+
+    /// Returns the distinct queen squares `(row, column)` (2 to 4; corners serve two lines);
+    /// `n` is the side the border is valid for.
+    pub(crate) fn queens(&self, n: u32) -> ([(u32, u32); 4], usize) {
         let all = [(0, self.top), (n - 1, self.bottom), (self.left, 0), (self.right, n - 1)];
         let mut out = [(0, 0); 4];
         let mut len = 0;
@@ -74,10 +120,13 @@ impl Border {
         (out, len)
     }
 
-    /// Returns true if and only if this is a valid start constellation of an n×n board (n ≥ 2):
-    /// the corner rules agree (a queen at (0, 0) is both the top and the left queen, …), and no
-    /// two queens share a row, column, diagonal or anti-diagonal.
+    /// Returns true if and only if this is a valid start constellation of an n×n board: n ≥ 2,
+    /// every queen on the board, the corner rules agree (a queen at (0, 0) is both the top and
+    /// the left queen, …), and no two queens share a row, column, diagonal or anti-diagonal.
     pub fn is_valid(&self, n: u32) -> bool {
+        if n < 2 || [self.top, self.bottom, self.left, self.right].iter().any(|&x| x >= n) {
+            return false;
+        }
         let last = n - 1;
         let corners_agree = (self.top == 0) == (self.left == 0)
             && (self.top == last) == (self.right == 0)
@@ -95,8 +144,8 @@ impl Border {
         })
     }
 
-    /// Returns the image of this constellation under `s`.
-    pub fn apply(&self, s: Symmetry, n: u32) -> Border {
+    /// Returns the image of this constellation under `s`; `n` is the side it is valid for.
+    pub(crate) fn apply(&self, s: Symmetry, n: u32) -> Border {
         let (q, len) = self.queens(n);
         let last = n - 1;
         let mut b = *self;
@@ -120,33 +169,102 @@ impl Border {
     }
 }
 
-/// A canonical start constellation, ready to search: its weight, stabiliser, the masks of row 1
-/// and its row events.
+/// A start constellation, ready to search: its weight, stabiliser, the masks of row 1 and its
+/// row events, all derived from a valid border ([`Constellation::new`]) and read through
+/// methods, so that none can disagree with the others.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Constellation {
     /// The border queens.
-    pub border: Border,
+    pub(crate) border: Border,
     /// The number of constellations in its D4 orbit (8, 4, 2 or 1): every completion stands for
     /// this many solutions.
-    pub weight: u32,
+    pub(crate) weight: u32,
     /// The symmetries other than the identity that map the constellation to itself, as bits
     /// `1 << i` for `Symmetry::ALL[i]`.
-    pub stabilizer: u8,
+    pub(crate) stabilizer: u8,
+    /// The board side (2..=63; in what was padding).
+    n: u8,
     /// Columns taken by the border queens.
-    pub cols: u64,
+    pub(crate) cols: u64,
     /// The diagonal mask of row 1 (before its events).
-    pub ld: u64,
+    pub(crate) ld: u64,
     /// The anti-diagonal mask of row 1 (before its events).
-    pub rd: u64,
+    pub(crate) rd: u64,
     /// Row events in row order, one per row, rows 1..=n-2; `events[..len]`.
     events: [RowEvent; MAX_EVENTS],
     len: u8,
 }
 
 impl Constellation {
-    /// Returns the constellation of `border` (assumed valid) on an n×n board, n ≥ 2, with its
-    /// masks and events; weight and stabiliser from its D4 orbit.
-    pub fn new(border: Border, n: u32) -> Constellation {
+    /// Returns the constellation of `border` on the n×n board, with its masks and events, its
+    /// weight and stabiliser from its D4 orbit.
+    ///
+    /// # Errors
+    /// [`Error::BadBorder`] unless 2 ≤ n ≤ [`crate::MAX_N`] and `border` is valid for n
+    /// ([`Border::is_valid`]; a border made for another side may not be).
+    ///
+    /// # Examples
+    /// ```
+    /// use nqueens::plan::{Border, Constellation};
+    /// let c = Constellation::new(Border::new(2, 5, 3, 6, 8).unwrap(), 8).unwrap();
+    /// assert_eq!((c.weight(), c.stabilizer(), c.n()), (8, 0, 8));
+    /// assert_eq!(c.queens(), vec![(0, 2), (7, 5), (3, 0), (6, 7)]);
+    /// assert!(Constellation::new(c.border(), 5).is_err());
+    /// ```
+    pub fn new(border: Border, n: u32) -> Result<Constellation, Error> {
+        let Border { top, bottom, left, right } = border;
+        Border::new(top, bottom, left, right, n)?;
+        Ok(Constellation::of(border, n))
+    }
+
+    /// Returns the border queens.
+    pub fn border(&self) -> Border {
+        self.border
+    }
+
+    /// Returns the board side.
+    pub fn n(&self) -> u32 {
+        u32::from(self.n)
+    }
+
+    /// Returns the number of constellations in its D4 orbit (8, 4, 2 or 1): every completion
+    /// stands for this many solutions.
+    pub fn weight(&self) -> u32 {
+        self.weight
+    }
+
+    /// Returns the symmetries other than the identity that map the constellation to itself, as
+    /// bits `1 << i` for `nqueens::symmetry::Symmetry::ALL[i]` (0 for most).
+    pub fn stabilizer(&self) -> u8 {
+        self.stabilizer
+    }
+
+    /// Returns the columns taken by the border queens, bit c for column c.
+    pub fn cols(&self) -> u64 {
+        self.cols
+    }
+
+    /// Returns the diagonal mask of row 1 before its events (bit c: column c is attacked).
+    pub fn ld(&self) -> u64 {
+        self.ld
+    }
+
+    /// Returns the anti-diagonal mask of row 1 before its events (bits past the board are
+    /// anti-diagonals that shift in further down).
+    pub fn rd(&self) -> u64 {
+        self.rd
+    }
+
+    /// Returns the distinct border queens `(row, column)`, 0-based: 2 to 4 (a corner queen
+    /// serves two lines).
+    pub fn queens(&self) -> Vec<(u32, u32)> {
+        let (q, len) = self.border.queens(self.n());
+        q[..len].to_vec()
+    }
+
+    /// Returns the constellation of `border`, valid for the n×n board (2 ≤ n ≤ 63: the
+    /// caller's promise).
+    pub(crate) fn of(border: Border, n: u32) -> Constellation {
         let (q, len) = border.queens(n);
         let (mut cols, mut ld, mut rd) = (0u64, 0u64, 0u64);
         let mut events = [RowEvent::default(); MAX_EVENTS];
@@ -199,6 +317,7 @@ impl Constellation {
             border,
             weight: 8 / (1 + stabilizer.count_ones()),
             stabilizer,
+            n: n as u8,
             cols,
             ld,
             rd,
@@ -293,7 +412,7 @@ pub fn try_canonical_constellations(n: u32) -> Result<Vec<Constellation>, u64> {
                     let best =
                         Symmetry::ALL.iter().map(|&s| b.apply(s, n)).min_by_key(key).expect("eight images");
                     if best == b {
-                        crate::memory::try_push(&mut out, Constellation::new(b, n))?;
+                        crate::memory::try_push(&mut out, Constellation::of(b, n))?;
                     }
                 }
             }
@@ -479,6 +598,43 @@ mod tests {
                     assert_eq!(b.apply(s, n), border_of(&img), "n = {n} {s:?}");
                 }
             });
+        }
+    }
+
+    /// Issue 40: a border or constellation made through the public API is checked (an
+    /// unchecked one gave garbage in release), every border `new` accepts is `is_valid`, and the
+    /// board side fits in what was padding (304 bytes, what the d4 plan's memory figures use).
+    #[test]
+    fn borders_and_constellations_are_made_valid_or_refused() {
+        assert_eq!(std::mem::size_of::<Constellation>(), 304);
+        for n in 0..=9 {
+            for x in 0..(n + 2) * (n + 2) * (n + 2) * (n + 2) {
+                let side = n + 2;
+                let [t, b, l, r] = [x % side, x / side % side, x / side / side % side, x / side / side / side];
+                let raw = Border { top: t, bottom: b, left: l, right: r };
+                match Border::new(t, b, l, r, n) {
+                    Ok(made) => {
+                        assert!(made.is_valid(n) && n >= 2 && made == raw);
+                        let c = Constellation::new(made, n).unwrap();
+                        assert_eq!((c.n(), c.border()), (n, made));
+                    }
+                    Err(e) => {
+                        assert!(!raw.is_valid(n), "n = {n} {raw:?}");
+                        assert_eq!(e, Error::BadBorder { n, border: [t, b, l, r] });
+                        assert!(Constellation::new(raw, n).is_err());
+                    }
+                }
+            }
+        }
+        assert!(Border::new(0, 0, 0, 0, 64).is_err());
+        assert_eq!(
+            Border::new(2, 5, 3, 9, 8).unwrap_err().to_string(),
+            "border (top 2, bottom 5, left 3, right 9) is not a start constellation of the 8×8 board: it takes \
+             2 <= n <= 63, every queen within 0..n, a corner queen on both its lines and no two queens attacking"
+        );
+        // The canonical list's constellations are those `new` makes from their borders.
+        for c in canonical_constellations(12) {
+            assert_eq!(Constellation::new(c.border(), 12).unwrap(), c);
         }
     }
 

@@ -43,6 +43,20 @@ pub enum ReadError {
         /// The memory asked for, in MiB.
         mib: u64,
     },
+    /// The duplicate check's spill file (the boards past its budget in memory,
+    /// `check::SPILL_AFTER_BYTES`) could not be made, written or read back in the temporary
+    /// folder: a full, missing or read-only `TMPDIR`. No verdict is given, since a board whose
+    /// columns were lost could not be told from a later one.
+    Spill {
+        /// The 1-based line where it failed.
+        line: usize,
+        /// The duplicate check's budget in memory, in MiB.
+        budget_mib: u64,
+        /// The temporary folder (`std::env::temp_dir()`, `TMPDIR` on Unix).
+        dir: std::path::PathBuf,
+        /// The I/O error.
+        error: io::Error,
+    },
 }
 
 impl fmt::Display for ReadError {
@@ -68,6 +82,13 @@ impl fmt::Display for ReadError {
                     "line {line}: {what} would need about {mib} MiB, which this process cannot allocate"
                 )
             }
+            ReadError::Spill { line, budget_mib, dir, error } => write!(
+                f,
+                "line {line}: the duplicate check keeps the boards past its first {budget_mib} MiB in a file in \
+                 the temporary folder {}, which failed: {error}: set TMPDIR to a folder with room (4 bytes a \
+                 row of each board)",
+                crate::boards::escape_controls(&dir.display().to_string()),
+            ),
         }
     }
 }
@@ -75,7 +96,7 @@ impl fmt::Display for ReadError {
 impl std::error::Error for ReadError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            ReadError::Io(e) => Some(e),
+            ReadError::Io(e) | ReadError::Spill { error: e, .. } => Some(e),
             _ => None,
         }
     }

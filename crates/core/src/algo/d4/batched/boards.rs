@@ -129,7 +129,7 @@ mod tests {
         // row 1 the steps are 1 (to 2), 2 (to 4), 1 (to 5).
         let border = crate::algo::d4::constellation::Border { top: 2, bottom: 5, left: 3, right: 6 };
         assert!(border.is_valid(8));
-        let b = Board::new(&Constellation::new(border, 8), 8, &[], 1);
+        let b = Board::new(&Constellation::new(border, 8).unwrap(), 8, &[], 1);
         assert_eq!(b.rest.count_ones(), 4);
         assert_eq!([b.shift(4), b.shift(3), b.shift(2)], [1, 2, 1]);
     }
