@@ -680,8 +680,11 @@ mod tests {
             ids.sort_unstable();
             assert_eq!(ids, (0..plan.len()).collect::<Vec<_>>(), "each subproblem once");
             assert_eq!(observer.solved.load(Ordering::Relaxed), plan.len());
+            // Without CPU threads the devices take every subproblem; beside two, how many they
+            // take is a race (on a loaded machine the threads took them all), so only the
+            // list's each-once is checked there.
             let taken = a.taken.load(Ordering::Relaxed) + b.taken.load(Ordering::Relaxed);
-            assert!(taken > 0 && (cpu > 0 || taken == plan.len()), "cpu {cpu}: devices took {taken}");
+            assert!(cpu > 0 || taken == plan.len(), "cpu {cpu}: devices took {taken}");
         }
     }
 

@@ -29,26 +29,24 @@ pub fn max_stored(h: u32) -> Option<usize> {
     Some(1 << 21)
 }
 
-/// Returns the estimated bytes of one thread's working buffers (half-board lists, window
-/// masks, queries, matcher) for quarter side `h`, from the peak resident set a sample of units
-/// added beside the plan (`examples/join_units`, one thread, results/2026-12-01-join-table/):
-/// 58 MiB at h = 11 (n = 22), 285 MiB at h = 12 (n = 24; 357 MiB in a whole `--shard 0/4096`
-/// part, 367 MiB with the south lists kept since results/2026-12-02-join/), 2,141 MiB at
-/// h = 13 (n = 26, 53 units). Taken with a margin for the units no sample met: 72 MiB,
-/// 400 MiB and 2.75 GiB; 4 MiB up to h = 10 (under 2 MB measured at n = 20). At h = 14
-/// (n = 28–29) the matcher stores at most [`max_stored`] half-boards at once, which bounds its
-/// tables but not the half-boards themselves: units of n = 28 peaked at 6.5 and 8.6 GiB
-/// (results/2026-12-02-q28/; one stored whole passed 12 GiB), and the largest of 90 random
-/// units' setups took a one-thread `plan 28` to 15.1 GiB (results/2026-12-02-plan/): taken as
-/// 16 GiB.
+/// Returns the estimated bytes of one thread's working buffers (half-boards, the sorts'
+/// buffers, the matcher's tables) for quarter side `h`, from the peak resident set of units
+/// counted alone on one thread (`examples/join_profile`, row sets instead of the table,
+/// results/2026-12-04-frontier/): 38 MB at n = 22 (400 random units), 199 MB at n = 24 (200),
+/// 655 MB at n = 26 and 1,048 MB at n = 27 (the 4 largest of 300 by `examples/join_sizes`),
+/// 2,193 MB at n = 28 (the largest of 600: 1.9 · 10^8 half-boards) and 1,857 MB at n = 29.
+/// Taken with a margin for the units no sample met: 72 MiB, 400 MiB, 1.5 GiB and 3.5 GiB; 4 MiB
+/// up to h = 10. A thread's buffers are the half-boards (8 B each), the sorts' (up to 16 B a
+/// value of a side of at most 2^25, in place beyond) and one bucket's tables (about 200 MB at
+/// most, [`max_stored`]).
 pub fn per_thread_bytes(h: u32) -> u64 {
     const MIB: u64 = 1 << 20;
     match h {
         0..=10 => 4 * MIB,
         11 => 72 * MIB,
         12 => 400 * MIB,
-        13 => 2816 * MIB,
-        _ => 4 * 1024 * MIB,
+        13 => 1536 * MIB,
+        _ => 3584 * MIB,
     }
 }
 
