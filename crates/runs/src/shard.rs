@@ -225,6 +225,12 @@ pub fn try_assign(plan: &dyn Plan, k: usize) -> Result<Vec<Vec<usize>>, Error> {
 /// If `k` is 0 or `index` is not below `k`.
 pub fn try_assign_one(plan: &dyn Plan, k: usize, index: usize) -> Result<Vec<usize>, Error> {
     assert!(index < k, "shard {index} of {k}");
+    // A plan without prefixes costs 1 a subproblem ([`estimate`]): dealt round robin, as
+    // [`owners`] deals equal costs, without a cost or an owner per subproblem (20 million of
+    // each at n = 28 for a shard of 20).
+    if plan.prefix(0).is_none() {
+        return Ok((index..plan.len()).step_by(k).collect());
+    }
     let owners = try_owners(plan, k)?;
     Ok(owners.into_iter().enumerate().filter(|&(_, s)| s as usize == index).map(|(i, _)| i).collect())
 }
@@ -242,6 +248,30 @@ fn try_owners(plan: &dyn Plan, k: usize) -> Result<Vec<u32>, Error> {
 mod tests {
     use super::*;
     use nqueens::algo::MirrorPlan;
+
+    /// A plan without prefixes is dealt round robin without costs: the same shards the greedy
+    /// rule deals its equal costs into.
+    #[test]
+    fn plans_without_prefixes_are_dealt_round_robin_as_owners_deals_them() {
+        let d4 = nqueens::plan::D4Plan::new(14, 1).unwrap();
+        let join = nqueens::algo::join::JoinPlan::new(12).unwrap();
+        for plan in [&d4 as &dyn Plan, &join] {
+            assert!(plan.prefix(0).is_none());
+            let costs: Vec<u64> = (0..plan.len()).map(|i| estimate(plan, i)).collect();
+            for k in [1, 2, 7, plan.len() + 3] {
+                let owners = owners(&costs, k);
+                for index in 0..k.min(9) {
+                    let want: Vec<usize> = (0..plan.len()).filter(|&i| owners[i] as usize == index).collect();
+                    assert_eq!(
+                        try_assign_one(plan, k, index).unwrap(),
+                        want,
+                        "n = {} K = {k} shard {index}",
+                        plan.n()
+                    );
+                }
+            }
+        }
+    }
 
     #[test]
     fn shard_ids_parse() {

@@ -362,12 +362,16 @@ pub const PER_SUBPROBLEM_BYTES: u64 = 64;
 /// the plan's searches need ([`Plan::search_bytes`]: the join's quarter table and every thread's
 /// working buffers, d4's room for every start constellation, reserved whole: 573 MiB at n = 63);
 /// [`BASE_BYTES`]; and each subproblem's entry in the plan's list ([`Plan::subproblem_bytes`])
-/// plus [`PER_SUBPROBLEM_BYTES`]. At n = 24, join `--shard 0/4096` peaked at 1.01 GiB on 1 thread
+/// plus [`PER_SUBPROBLEM_BYTES`] (1 byte for a plan without prefixes, d4's and the join's: they
+/// are dealt round robin). At n = 24, join `--shard 0/4096` peaked at 1.01 GiB on 1 thread
 /// and 1.30 GiB on 2 (results/2026-12-01-join-final/); this gives 1.17 and 1.52 GiB. d4
 /// `count 63 -j 1` peaked at 549 MiB (this gives 816), mirror n = 18 at K = 4,096 at 93 MiB (this
 /// gives 193; results/2026-12-02-hardening/).
 pub fn memory_bytes(plan: &dyn Plan, threads: usize) -> u64 {
-    let per_subproblem = PER_SUBPROBLEM_BYTES + plan.subproblem_bytes() as u64;
+    // A plan without prefixes is dealt into shards round robin without a cost or an order per
+    // subproblem (`shard::try_assign_one`): a shard's membership flag is what remains.
+    let bookkeeping = if plan.len() > 0 && plan.prefix(0).is_none() { 1 } else { PER_SUBPROBLEM_BYTES };
+    let per_subproblem = bookkeeping + plan.subproblem_bytes() as u64;
     plan.search_bytes(threads)
         .saturating_add(BASE_BYTES)
         .saturating_add(per_subproblem.saturating_mul(plan.len() as u64))
@@ -400,9 +404,17 @@ mod tests {
 
     #[test]
     fn memory_counts_the_plan_its_searches_and_threads() {
+        // d4 has no prefixes: dealt round robin, a byte of bookkeeping a subproblem; mirror's
+        // have them: PER_SUBPROBLEM_BYTES.
         let d4 = nqueens::plan::D4Plan::new(20, 1).unwrap();
-        let entry = PER_SUBPROBLEM_BYTES + d4.subproblem_bytes() as u64;
+        let entry = 1 + d4.subproblem_bytes() as u64;
         assert_eq!(memory_bytes(&d4, 8), BASE_BYTES + d4.search_bytes(8) + d4.len() as u64 * entry);
+        let prefixed = MirrorPlan::new(14, 3).unwrap();
+        let entry = PER_SUBPROBLEM_BYTES + prefixed.subproblem_bytes() as u64;
+        assert_eq!(
+            memory_bytes(&prefixed, 1),
+            BASE_BYTES + prefixed.search_bytes(1) + prefixed.len() as u64 * entry
+        );
         let join = nqueens::algo::join::JoinPlan::new(16).unwrap();
         let one = memory_bytes(&join, 1);
         assert!(one > BASE_BYTES && memory_bytes(&join, 3) > one);

@@ -289,9 +289,10 @@ impl Plan for JoinPlan {
         memory_bytes(self.g.n, threads)
     }
 
-    /// A unit is one `u64`.
+    /// A unit is at most one `u32` (the row sets a reduction keeps; the axis starts' are
+    /// unranked, not stored).
     fn subproblem_bytes(&self) -> usize {
-        std::mem::size_of::<u64>()
+        std::mem::size_of::<u32>()
     }
 
     fn algorithm(&self) -> Algorithm {
