@@ -370,7 +370,7 @@ pub const PER_SUBPROBLEM_BYTES: u64 = 64;
 pub fn memory_bytes(plan: &dyn Plan, threads: usize) -> u64 {
     // A plan without prefixes is dealt into shards round robin without a cost or an order per
     // subproblem (`shard::try_assign_one`): a shard's membership flag is what remains.
-    let bookkeeping = if plan.len() > 0 && plan.prefix(0).is_none() { 1 } else { PER_SUBPROBLEM_BYTES };
+    let bookkeeping = if !plan.is_empty() && plan.prefix(0).is_none() { 1 } else { PER_SUBPROBLEM_BYTES };
     let per_subproblem = bookkeeping + plan.subproblem_bytes() as u64;
     plan.search_bytes(threads)
         .saturating_add(BASE_BYTES)
