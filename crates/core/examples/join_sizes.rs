@@ -3,7 +3,8 @@
 //! this finds the units whose half-boards take the most memory without enumerating them (about
 //! 0.1 s a unit at n = 28, the row sets' walks).
 //!
-//! `cargo run --release --features nqueens/internals --example join_sizes -- N UNITS SEED`
+//! `cargo run --release --features nqueens/internals --example join_sizes -- N UNITS SEED` (ONLY=i,j,...:
+//! these units instead)
 
 use nqueens::algo::join::JoinPlan;
 use nqueens::plan::Plan;
@@ -18,12 +19,22 @@ fn main() {
     let units: usize = args[1].parse().expect("UNITS");
     let mut seed: u64 = args[2].parse().expect("SEED");
     let plan = JoinPlan::new(n).expect("the join fits");
-    let mut rows = Vec::with_capacity(units);
-    for _ in 0..units {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        let index = (seed.wrapping_mul(0x2545_f491_4f6c_dd1d) % plan.len() as u64) as usize;
+    // ONLY=i,j,...: these units instead of a random sample.
+    let only: Option<Vec<usize>> = std::env::var("ONLY")
+        .ok()
+        .map(|s| s.split(',').map(|i| i.trim().parse().expect("ONLY: unit indices")).collect());
+    let picks: Vec<usize> = only.unwrap_or_else(|| {
+        (0..units)
+            .map(|_| {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                (seed.wrapping_mul(0x2545_f491_4f6c_dd1d) % plan.len() as u64) as usize
+            })
+            .collect()
+    });
+    let mut rows = Vec::with_capacity(picks.len());
+    for index in picks {
         let (east, west) = plan.unit_pairs(index);
         rows.push((east + west, index, east, west));
     }

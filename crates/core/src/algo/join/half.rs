@@ -151,6 +151,19 @@ impl Factors {
         self.splits.is_empty()
     }
 
+    /// Returns split `k`'s candidate half-boards: its north entries times its south entries (a
+    /// third or so of them pass the clash test).
+    #[inline]
+    pub fn candidates(&self, k: usize) -> u64 {
+        let [n0, n1, s0, s1] = self.splits[k];
+        u64::from(n1 - n0) * u64::from(s1 - s0)
+    }
+
+    /// Returns the number of splits.
+    pub fn splits(&self) -> usize {
+        self.splits.len()
+    }
+
     /// Returns the ranges of split `k`'s north entries and of its south entries (in the
     /// side's [`SouthLists`]).
     #[inline]
@@ -406,13 +419,13 @@ unsafe fn factor_body<S: Simd>(
 }
 
 multiversion! {
-    /// Writes the window mask (with its flags) of every half-board of `factors` into
-    /// `out[start..]` (growing `out` as needed; entries past the returned end are scratch) and
-    /// returns the end. The pair loop is branch-free: it tests a register of south entries at a
+    /// Writes the window mask (with its flags) of every half-board of the `splits` of `factors`
+    /// into `out[start..]` (growing `out` as needed; entries past the returned end are scratch)
+    /// and returns the end. The pair loop is branch-free: it tests a register of south entries at a
     /// time against a north entry and stores the kept window masks compressed. A split's south
     /// list of up to four registers (16 entries with four lanes, 32 with eight; most lists are
     /// that short) stays in registers for all its north entries.
-    pub fn materialize(factors: &Factors, lists: &SouthLists, out: &mut Vec<u64>, start: usize) -> usize
+    pub fn materialize(factors: &Factors, lists: &SouthLists, splits: std::ops::Range<usize>, out: &mut Vec<u64>, start: usize) -> usize
         => materialize_body;
 }
 
@@ -422,13 +435,14 @@ multiversion! {
 unsafe fn materialize_body<S: Simd>(
     factors: &Factors,
     lists: &SouthLists,
+    splits: std::ops::Range<usize>,
     out: &mut Vec<u64>,
     start: usize,
 ) -> usize {
     type V<S> = <S as Simd>::Lanes;
     let width = V::<S>::WIDTH;
     let mut end = start;
-    for k in 0..factors.splits.len() {
+    for k in splits {
         let (north, south) = factors.split(k);
         let (kn, ks) = (north.len(), south.len());
         // Room for every candidate of the split and one register of slack. Only that much is
@@ -525,7 +539,8 @@ pub fn window_codes(
     let mut factors = std::mem::take(&mut scratch.factors);
     factors.clear();
     factor(scratch.level, table, g, side, rows, cols, forbid_u, forbid_v, flags, scratch, &mut factors);
-    let end = materialize(scratch.level, &factors, &scratch.south_lists[side as usize], out, start);
+    let splits = 0..factors.splits.len();
+    let end = materialize(scratch.level, &factors, &scratch.south_lists[side as usize], splits, out, start);
     scratch.factors = factors;
     end
 }
