@@ -11,7 +11,9 @@
 # Writes into OUT (default target/studies/<date>-gpu/run-<host>; copy what you keep to results/): devices.txt, bench.csv (one row per
 # timed count: api,n,what,seconds,solutions,verified), every command's output in log.txt, and
 # an ncu profile of a short count where Nsight Compute is installed. Exit 1 if any correctness
-# check failed. NQUEENS_GPU_TASK_ROWS, if set, is passed on (the task size, for tuning).
+# check failed. NQUEENS_GPU_TASK_ROWS, if set, is passed on (the task size, for tuning), and so
+# is NQUEENS_GPU_LOG (each run's launches, tasks and host time on standard error, in log.txt).
+# NCU=0 skips the Nsight Compute profile.
 # APIS (default: cuda, and opencl where OpenCL has an NVIDIA device) and MAX_N (default 22) let
 # the script run elsewhere: APIS=opencl MAX_N=15 scripts/gpu-bench.sh smoke-tests it on pocl.
 set -uo pipefail
@@ -23,10 +25,17 @@ mkdir -p "$out"
 log="$out/log.txt"
 : >"$log"
 # NVRTC (the kernel's compiler) from the CUDA toolkit or from pip's nvidia-cuda-nvrtc.
+# pip's CUDA 13 wheels put it under nvidia/cu13/lib, so a search of /usr/local and /opt is the
+# last resort.
 for d in /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib \
     "$(python3 -c 'import nvidia.cuda_nvrtc, os; print(os.path.join(nvidia.cuda_nvrtc.__path__[0], "lib"))' 2>/dev/null)"; do
     [ -n "$d" ] && [ -d "$d" ] && export LD_LIBRARY_PATH="$d${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 done
+ld="${LD_LIBRARY_PATH:-}"
+if ! find ${ld//:/ } -maxdepth 1 -name 'libnvrtc.so*' 2>/dev/null | grep -q .; then
+    lib=$(find /usr/local /opt -name 'libnvrtc.so*' -print -quit 2>/dev/null)
+    [ -n "$lib" ] && export LD_LIBRARY_PATH="$(dirname "$lib")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+fi
 failed=0
 step() { # step LIMIT_S DESCRIPTION COMMAND...: runs it with a time limit, logs it, echoes its stdout
     local limit="$1" what="$2"
@@ -95,8 +104,12 @@ for api in "${apis[@]}"; do
         record "$api" 23 "shard 0/64" "$(cat "$out/q23-0of64-$api.json")"
 done
 # A profile of a short count, where Nsight Compute is here.
-if command -v ncu >/dev/null; then
-    step 150 "ncu" ncu --set full --launch-count 3 -o "$out/ncu-q17" -f "$bin" count 17 --device cuda >/dev/null ||
+# The clocks left as they are (--clock-control none), a few sections, two launches: about a
+# minute where the hardware counters can be read at all (not under gVisor).
+if command -v ncu >/dev/null && [ "${NCU:-1}" != 0 ]; then
+    step 120 "ncu" ncu --clock-control none --section SpeedOfLight --section Occupancy --section LaunchStats \
+        --section SchedulerStats --section WarpStateStats --launch-count 2 -o "$out/ncu-q17" -f \
+        "$bin" count 17 --device cuda >/dev/null ||
         echo "gpu-bench.sh: ncu did not finish (see $log)" >&2
     ncu --import "$out/ncu-q17.ncu-rep" --page details >"$out/ncu-q17.txt" 2>&1 || true
 fi

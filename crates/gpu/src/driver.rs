@@ -67,10 +67,10 @@ pub const MIN_TASKS: usize = 1 << 12;
 /// See [`MIN_TASKS`].
 pub const MAX_TASKS: usize = 1 << 23;
 
-/// The host memory one task of a launch takes at most, in bytes: waiting to launch (16) and
-/// launched (16), its place in the launch's order (4), its numbers back (5 × 8), the column
+/// The host memory one task of a launch takes at most, in bytes: waiting to launch (16), taken
+/// for the next launch (16) and launched (16), its place in the launch's order (4), its numbers back (5 × 8), the column
 /// being written (4), and a classified task's board waiting and launched (2 × [`MAX_ROWS`]).
-pub(crate) const HOST_BYTES_PER_TASK: u64 = 16 + 16 + 4 + 40 + 4 + 2 * MAX_ROWS as u64;
+pub(crate) const HOST_BYTES_PER_TASK: u64 = 16 + 16 + 16 + 4 + 40 + 4 + 2 * MAX_ROWS as u64;
 
 /// The device memory one task of a launch takes at most, in bytes: the launch's buffers (4 × 4
 /// in, a board of [`MAX_ROWS`], 5 × 8 out), made for a power of two of tasks, so twice that.
@@ -242,6 +242,45 @@ impl Pending {
     }
 }
 
+/// One launch's tasks, in the order the device takes them, and their boards (classified
+/// tasks only).
+struct Batch {
+    kernel: Kernel,
+    tasks: Vec<Task>,
+    boards: Vec<u8>,
+}
+
+/// What a run's launches took, printed to standard error at its end when the environment
+/// variable `NQUEENS_GPU_LOG` is set (for tuning on a new device: whether the host or the
+/// device sets the pace).
+#[derive(Default)]
+struct LaunchLog {
+    launches: u64,
+    tasks: u64,
+    /// Wall-clock seconds the host waited for launches to end (the device busy, the host idle).
+    wait_seconds: f64,
+    /// Wall-clock seconds of host work: splitting, ordering, adding up.
+    host_seconds: f64,
+}
+
+impl LaunchLog {
+    fn print(&self, label: &str, started: Instant, target: usize) {
+        if std::env::var_os("NQUEENS_GPU_LOG").is_none() {
+            return;
+        }
+        let seconds = started.elapsed().as_secs_f64();
+        eprintln!(
+            "nqueens-gpu: {label}: {} launches, {} tasks in {seconds:.3} s ({:.3e} tasks/s); host work {:.3} s, \
+             waiting on the device {:.3} s; last launch target {target} tasks",
+            self.launches,
+            self.tasks,
+            self.tasks as f64 / seconds.max(1e-9),
+            self.host_seconds,
+            self.wait_seconds,
+        );
+    }
+}
+
 /// One run of one device over a plan: its queues of tasks and the subproblems they stand for.
 struct Run<'p> {
     plan: &'p D4Plan,
@@ -286,76 +325,125 @@ impl<'p> Run<'p> {
         }
     }
 
-    /// Launches until the queue is empty (or says stop) and every task is counted.
+    /// Launches until the queue is empty (or says stop) and every task is counted. The host
+    /// keeps one launch ahead: while the device counts one launch, it splits and orders the
+    /// tasks of the next, which starts as soon as the first is read back; the first launch's
+    /// counts are added up while the second runs.
     fn drive(&mut self, launcher: &mut dyn Launcher, queue: &mut dyn Queue) -> Result<(), String> {
+        let started = Instant::now();
+        let mut log = LaunchLog::default();
         let mut out = Vec::new();
+        let mut in_flight: Option<(Batch, Instant)> = None;
         loop {
+            let t_host = Instant::now();
             self.fill(queue);
-            // The kernel with more tasks waiting (the classifying one is the rarer).
-            let kernel =
-                if self.count.ready() >= self.classify.ready() { Kernel::Count } else { Kernel::Classify };
-            let pending = if kernel == Kernel::Count { &mut self.count } else { &mut self.classify };
-            let ready = pending.ready();
-            if ready == 0 {
-                // Nothing left to launch: every subproblem taken is reported.
-                return Ok(());
-            }
-            let take = ready.min(self.target);
-            let range = pending.cursor..pending.cursor + take;
-            // Most work first, so that the last tasks of a launch are short (the warp tail);
-            // a classified task's board moves with it.
-            let mut order: Vec<u32> = (0..take as u32).collect();
-            order
-                .sort_unstable_by_key(|&j| std::cmp::Reverse(pending.tasks[range.start + j as usize].weight));
-            let batch: Vec<Task> = order.iter().map(|&j| pending.tasks[range.start + j as usize]).collect();
-            let boards: Vec<u8> = if kernel == Kernel::Classify {
-                let all = &pending.boards[range.start * MAX_ROWS..range.end * MAX_ROWS];
-                order
-                    .iter()
-                    .flat_map(|&j| &all[j as usize * MAX_ROWS..(j as usize + 1) * MAX_ROWS])
-                    .copied()
-                    .collect()
-            } else {
-                Vec::new()
+            let next = self.next_batch();
+            log.host_seconds += t_host.elapsed().as_secs_f64();
+            let Some((batch, t0)) = in_flight.take() else {
+                let Some(next) = next else {
+                    log.print(&self.plan_label(), started, self.target);
+                    return Ok(());
+                };
+                launcher.start(next.kernel, &next.tasks, &next.boards, self.stats)?;
+                in_flight = Some((next, Instant::now()));
+                continue;
             };
-            pending.cursor += take;
-            if pending.cursor == pending.tasks.len() {
-                pending.tasks.clear();
-                pending.boards.clear();
-                pending.cursor = 0;
-            }
-            let t0 = Instant::now();
-            launcher.start(kernel, &batch, &boards, self.stats)?;
-            // While the device counts: the tasks of the next launch.
-            self.fill(queue);
+            let t_wait = Instant::now();
             launcher.finish(&mut out)?;
+            log.wait_seconds += t_wait.elapsed().as_secs_f64();
             let seconds = t0.elapsed().as_secs_f64();
-            let width = kernel.width();
-            for (j, task) in batch.iter().enumerate() {
-                let p = self.parents[task.parent as usize].as_mut().expect("a task's parent is live");
-                let r = &out[j * width..(j + 1) * width];
-                p.completions += r[0];
-                p.nodes += r[width - 1];
-                if kernel == Kernel::Classify {
-                    p.classes.iter_mut().zip(&r[1..4]).for_each(|(a, b)| *a += b);
+            let stopping = queue.stopping();
+            if let Some(next) = next {
+                if stopping {
+                    // Tasks not launched are dropped with their subproblems: solved again on
+                    // resume.
+                } else {
+                    launcher.start(next.kernel, &next.tasks, &next.boards, self.stats)?;
+                    in_flight = Some((next, Instant::now()));
                 }
-                p.remaining -= 1;
             }
+            let t_host = Instant::now();
+            self.absorb(&batch, &out);
             self.report(queue);
+            log.host_seconds += t_host.elapsed().as_secs_f64();
+            log.launches += 1;
+            log.tasks += batch.tasks.len() as u64;
             // The next launch sized to take about LAUNCH_SECONDS at this launch's rate, from
             // a launch of at least half the target (the classifying kernel's tasks waiting
             // beside make the counting launches a little short of it).
-            if 2 * take >= self.target && kernel == Kernel::Count {
+            let take = batch.tasks.len();
+            if 2 * take >= self.target && batch.kernel == Kernel::Count {
                 let per_task = seconds.max(1e-6) / take as f64;
                 let wanted = (LAUNCH_SECONDS / per_task) as usize;
                 let floor = (self.lanes * 4).clamp(MIN_TASKS, self.max_tasks);
                 self.target =
                     wanted.clamp(self.target / 4, self.target.saturating_mul(4)).clamp(floor, self.max_tasks);
             }
-            if queue.stopping() {
-                // Tasks not launched are dropped with their subproblems: solved again on resume.
+            if stopping {
+                if let Some((batch, _)) = in_flight.take() {
+                    launcher.finish(&mut out)?;
+                    self.absorb(&batch, &out);
+                    self.report(queue);
+                }
                 return Ok(());
             }
+        }
+    }
+
+    /// Returns the board side, for the launch log.
+    fn plan_label(&self) -> String {
+        format!("n = {}, {} free rows a task", self.plan.n(), self.rows)
+    }
+
+    /// Takes the next launch from the tasks waiting: those of the kernel with more of them (the
+    /// classifying one is the rarer), at most the target, most work first (so that the last
+    /// tasks of a launch are short: the warp tail), a classified task's board moving with it.
+    /// Returns `None` when no task waits.
+    fn next_batch(&mut self) -> Option<Batch> {
+        let kernel =
+            if self.count.ready() >= self.classify.ready() { Kernel::Count } else { Kernel::Classify };
+        let pending = if kernel == Kernel::Count { &mut self.count } else { &mut self.classify };
+        let ready = pending.ready();
+        if ready == 0 {
+            return None;
+        }
+        let take = ready.min(self.target);
+        let range = pending.cursor..pending.cursor + take;
+        let mut order: Vec<u32> = (0..take as u32).collect();
+        order.sort_unstable_by_key(|&j| std::cmp::Reverse(pending.tasks[range.start + j as usize].weight));
+        let tasks: Vec<Task> = order.iter().map(|&j| pending.tasks[range.start + j as usize]).collect();
+        let boards: Vec<u8> = if kernel == Kernel::Classify {
+            let all = &pending.boards[range.start * MAX_ROWS..range.end * MAX_ROWS];
+            order
+                .iter()
+                .flat_map(|&j| &all[j as usize * MAX_ROWS..(j as usize + 1) * MAX_ROWS])
+                .copied()
+                .collect()
+        } else {
+            Vec::new()
+        };
+        pending.cursor += take;
+        if pending.cursor == pending.tasks.len() {
+            pending.tasks.clear();
+            pending.boards.clear();
+            pending.cursor = 0;
+        }
+        Some(Batch { kernel, tasks, boards })
+    }
+
+    /// Adds a launch's numbers (`out`, [`Kernel::width`] a task in the batch's order) to the
+    /// tasks' subproblems.
+    fn absorb(&mut self, batch: &Batch, out: &[u64]) {
+        let width = batch.kernel.width();
+        for (j, task) in batch.tasks.iter().enumerate() {
+            let p = self.parents[task.parent as usize].as_mut().expect("a task's parent is live");
+            let r = &out[j * width..(j + 1) * width];
+            p.completions += r[0];
+            p.nodes += r[width - 1];
+            if batch.kernel == Kernel::Classify {
+                p.classes.iter_mut().zip(&r[1..4]).for_each(|(a, b)| *a += b);
+            }
+            p.remaining -= 1;
         }
     }
 
@@ -573,14 +661,14 @@ mod tests {
         assert_eq!(launch_cap(None, true), Ok(MAX_TASKS));
         assert_eq!(launch_cap(Some(1 << 40), true), Ok(MAX_TASKS));
         let per_task = HOST_BYTES_PER_TASK + DEVICE_BYTES_PER_TASK;
-        assert_eq!(per_task, 320);
-        // 600 MiB: 300 MiB for launches, 983,040 tasks of 320 bytes: 2^19.
+        assert_eq!(per_task, 336);
+        // 600 MiB: 300 MiB for launches, 936,228 tasks of 336 bytes: 2^19.
         assert_eq!(launch_cap(Some(600 << 20), true), Ok(1 << 19));
-        assert_eq!(launch_cap(Some(600 << 20), false), Ok(1 << 21));
+        assert_eq!(launch_cap(Some(600 << 20), false), Ok(1 << 20));
         assert_eq!(launch_cap(Some(2 * MIN_TASKS as u64 * per_task), true), Ok(MIN_TASKS));
         assert_eq!(
             launch_cap(Some(2 << 20), true),
-            Err("its launches need at least 3 MiB (4096 tasks of 320 bytes, twice over) but 2 MiB are \
+            Err("its launches need at least 3 MiB (4096 tasks of 336 bytes, twice over) but 2 MiB are \
                  available to this process: raise the limit or give the job more memory"
                 .to_string())
         );
