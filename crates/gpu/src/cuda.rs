@@ -250,6 +250,7 @@ fn options(arch: &str, nodes: bool) -> Vec<String> {
         format!("--gpu-architecture={arch}"),
         "-default-device".to_string(),
         format!("-DNQ_WG={THREADS}"),
+        format!("-DMAX_DEPTH={}", crate::driver::stack_levels()),
     ];
     if nodes {
         options.push("-DNQ_NODES".to_string());

@@ -118,6 +118,18 @@ pub fn task_rows(n: u32) -> u32 {
     }
 }
 
+/// Returns the levels of the kernel's stack the launchers compile it with (`MAX_DEPTH` in
+/// `kernel.cl`): one more than the most free rows a task keeps, 12 by default ([`task_rows`])
+/// or `NQUEENS_GPU_TASK_ROWS`. Each level is 16 bytes of shared memory a thread, so 13 levels
+/// instead of 16 let 8 blocks of 128 threads share an H200 multiprocessor instead of 7.
+pub(crate) fn stack_levels() -> u32 {
+    let rows = match task_rows_override() {
+        Some(Ok(rows)) => rows.max(12),
+        _ => 12,
+    };
+    rows.min(tasks::MAX_TASK_ROWS) + 1
+}
+
 /// Returns `NQUEENS_GPU_TASK_ROWS` if it is set: its value, or why it is not one.
 pub(crate) fn task_rows_override() -> Option<Result<u32, String>> {
     let value = std::env::var_os("NQUEENS_GPU_TASK_ROWS")?;

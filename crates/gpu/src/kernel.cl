@@ -66,8 +66,12 @@ typedef unsigned long long ulong;
 
 /* The stride of the tables: a constellation's free rows (n <= 30 leaves fewer). */
 #define MAX_ROWS 32
-/* The deepest stack of nq_count: a task's free rows (the host keeps them below this). */
+/* The deepest stack of nq_count: a task's free rows (the host keeps them below this). The
+ * launchers set it (-D MAX_DEPTH=...) one above the most free rows a task of theirs keeps
+ * (driver.rs: stack_levels), since the stack's shared memory limits the threads resident. */
+#ifndef MAX_DEPTH
 #define MAX_DEPTH 16
+#endif
 /* The work-group size, which the launcher sets (-D NQ_WG=...) and launches with. */
 #ifndef NQ_WG
 #define NQ_WG 128

@@ -138,7 +138,12 @@ impl OpenCl {
         let slot = usize::from(nodes);
         if self.kernels[slot].is_none() {
             // The work-group size the kernels' stacks are laid out for, and launched with.
-            let options = format!("-D NQ_WG={}{}", self.local, if nodes { " -D NQ_NODES" } else { "" });
+            let options = format!(
+                "-D NQ_WG={} -D MAX_DEPTH={}{}",
+                self.local,
+                crate::driver::stack_levels(),
+                if nodes { " -D NQ_NODES" } else { "" }
+            );
             let mut program = Program::create_from_source(&self.context, SOURCE)
                 .map_err(|e| format!("cannot create the program: {e}"))?;
             if let Err(e) = program.build(&[self.device.id()], &options) {
