@@ -281,3 +281,20 @@ fn random_shares_of_units_are_unbiased() {
         assert!((mean - want).abs() < 4.0 * se, "share {share}: mean {mean} against {want} (se {se})");
     }
 }
+
+/// A thread's scratch keeps its buffers from unit to unit while they hold at most KEEP_BYTES,
+/// and frees them once they hold more (so that its peak is about its largest unit's need).
+#[test]
+fn scratch_keeps_small_buffers_and_frees_large_ones() {
+    use super::unit::{KEEP_BYTES, Scratch};
+    let mut s = Scratch::default();
+    s.east = Vec::with_capacity(1 << 20);
+    s.trim();
+    assert_eq!(s.east.capacity(), 1 << 20, "8 MiB kept");
+    // Reserved, never touched: no memory is taken.
+    s.west_raw = Vec::with_capacity(KEEP_BYTES / 8);
+    assert!(s.held_bytes() > KEEP_BYTES);
+    s.trim();
+    assert_eq!((s.east.capacity(), s.west_raw.capacity()), (0, 0));
+    assert_eq!(s.held_bytes(), 0);
+}

@@ -127,6 +127,30 @@ pub(super) struct Scratch {
     pub(super) setup: (f64, u64, u64),
 }
 
+/// The most bytes a thread's scratch keeps from one unit to the next ([`Scratch::trim`]): the
+/// buffers keep what the largest unit so far needed, side by side (the east side of one unit,
+/// the west of another), so a thread of n = 28 that met a few large units held more than any
+/// one of them needs (4.8 GB over 8 units whose largest needed 3.4 GB alone).
+pub(super) const KEEP_BYTES: usize = 1 << 30;
+
+impl Scratch {
+    /// Returns the bytes the large buffers hold: the east and west masks and the matcher's.
+    pub(super) fn held_bytes(&self) -> usize {
+        8 * (self.east.capacity() + self.west_raw.capacity()) + self.matcher.held_bytes()
+    }
+
+    /// Frees the large buffers when they hold more than [`KEEP_BYTES`], so that a thread's peak
+    /// is about its largest unit's need (plus at most [`KEEP_BYTES`] kept from the units
+    /// before), not the sum of the largest needs of each buffer. Units below that (every unit
+    /// up to n = 26) keep their buffers warm.
+    pub(super) fn trim(&mut self) {
+        if self.held_bytes() > KEEP_BYTES {
+            (self.east, self.west_raw) = (Vec::new(), Vec::new());
+            self.matcher.release();
+        }
+    }
+}
+
 thread_local! {
     pub(super) static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
 }
@@ -433,10 +457,12 @@ impl JoinPlan {
             s.matcher.cuts = self.cuts;
             s.matcher.max_stored = self.max_stored;
             s.matcher.code_batch = self.code_batch;
-            match kind {
+            let counted = match kind {
                 Kind::Axis { b } => self.round_axis(b, rows, 1..b, s, steps),
                 kind => self.round(kind, rows, s, steps),
-            }
+            };
+            s.trim();
+            counted
         })?;
         Some(Tally { solutions, nodes: if stats { halves as u128 } else { 0 }, ..Tally::default() })
     }

@@ -27,8 +27,8 @@ impl Matcher {
         if max == 0 || codes.is_empty() || (small && self.cuts.is_none()) {
             return 0;
         }
-        let pairs = self.sample_pairs(stored, codes, all);
         let want = self.cuts.unwrap_or_else(|| cut_count(stored.len(), codes.len())).min(max);
+        let pairs = self.sample_pairs(stored, codes, all, sample_size(want));
         let (order, chosen) = greedy_order(level, &self.sample, pairs, all, want as usize);
         let order = &order[..chosen];
         if chosen > 0 {
@@ -37,17 +37,26 @@ impl Matcher {
         order.iter().fold(0, |a, &b| a | b)
     }
 
-    /// Fills `sample` with the pairs of the greedy order (stored mask i·stride_s with code
-    /// i·stride_q, mod lengths: `mask & code & all`) and returns how many.
-    fn sample_pairs(&mut self, stored: &[u64], codes: &[u64], all: u64) -> usize {
-        let pairs = SAMPLE.min(stored.len().max(codes.len()));
+    /// Fills `sample` with up to `size` pairs of the greedy order (stored mask i·stride_s with
+    /// code i·stride_q, mod lengths: `mask & code & all`) and returns how many.
+    fn sample_pairs(&mut self, stored: &[u64], codes: &[u64], all: u64, size: usize) -> usize {
+        let pairs = size.min(stored.len().max(codes.len()));
         let sample = &mut self.sample;
         sample.clear();
+        // Each stride is at most its side's length, so one subtraction keeps a place in range
+        // (a division per pair was a third of a small unit's time, results/2026-12-04-frontier).
         let (step_s, step_q) = (stored.len().div_ceil(pairs).max(1), 7919 % codes.len().max(1) + 1);
-        for i in 0..pairs {
-            let e = stored[(i * step_s) % stored.len()];
-            let q = codes[(i * step_q) % codes.len()];
-            sample.push(e & q & all);
+        let (mut s, mut q) = (0, 0);
+        for _ in 0..pairs {
+            sample.push(stored[s] & codes[q] & all);
+            s += step_s;
+            if s >= stored.len() {
+                s -= stored.len();
+            }
+            q += step_q;
+            if q >= codes.len() {
+                q -= codes.len();
+            }
         }
         pairs
     }
@@ -148,9 +157,17 @@ fn greedy_order(
     (order, chosen)
 }
 
-/// Pairs sampled to order the cut bits: enough that the 16th bit is still chosen from some
+/// Pairs sampled to order 16 cut bits: enough that the 16th bit is still chosen from some
 /// hundreds of pairs not yet separated (each bit separates about a third of them).
 const SAMPLE: usize = 1 << 16;
+
+/// Returns the pairs sampled to order `bits` cut bits: [`SAMPLE`] × (3/2)^(bits − 16), at
+/// least 2,048, so that the last bit is chosen from as many pairs not yet separated as at 16
+/// bits, and a small unit (few cut bits) does not pay for a large sample.
+fn sample_size(bits: u32) -> usize {
+    let size = SAMPLE as f64 * 1.5f64.powi(bits.min(MAX_CUTS) as i32 - MAX_CUTS as i32);
+    (size as usize).clamp(2048, SAMPLE)
+}
 
 /// The most cut bits the sieve uses (65,536 buckets a side; bucket indices are `u16`).
 pub const MAX_CUTS: u32 = 16;

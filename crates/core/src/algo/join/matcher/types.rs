@@ -227,6 +227,23 @@ impl Matcher {
         Matcher::default()
     }
 
+    /// Returns the bytes its large buffers hold (their capacity): the sorts' buffers, the
+    /// buckets' indices and the blocks' tables.
+    pub(crate) fn held_bytes(&self) -> usize {
+        let o = &self.sorts;
+        8 * (o.next.capacity() + o.buffer.capacity())
+            + 4 * (o.keys.capacity() + o.keys2.capacity())
+            + 2 * (self.stored_index.capacity() + self.query_index.capacity())
+            + std::mem::size_of::<Bits512>() * self.tables.capacity()
+    }
+
+    /// Frees the buffers [`Matcher::held_bytes`] counts (the next count allocates them again).
+    pub(crate) fn release(&mut self) {
+        let o = &mut self.sorts;
+        (o.next, o.buffer, o.keys, o.keys2) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        (self.stored_index, self.query_index, self.tables) = (Vec::new(), Vec::new(), Vec::new());
+    }
+
     /// Returns the number of cut bits the last count chose (2^k buckets a side).
     pub fn cut_bits(&self) -> u32 {
         self.cut.count_ones()
