@@ -134,7 +134,7 @@ fn report(
     // budget, so none is taken and the reason is printed instead.
     let unsampled = planned.unsampled.map(|_| {
         format!(
-            "not estimated: a {} unit of n = {n} takes minutes, and 5-40 s before it can stop, so the sample needs --sample-seconds {} or more (results/2026-12-02-plan/ has the estimate of Q(28))",
+            "not estimated: a {} unit of n = {n} takes up to minutes, and seconds before it can stop, so the sample needs --sample-seconds {} or more (doc/q28.md has the estimate of Q(28))",
             algorithm.name(),
             estimate::LONG_SAMPLE_SECONDS
         )

@@ -131,9 +131,12 @@ fn plot_file(path: &Path) -> Result<Vec<PathBuf>, PlotError> {
         Ok(plot_threads(&table, &stem)?)
     } else if table.has("program") && table.has("cpu_s") && table.has("parts") {
         Ok(plot_vs(&table, &stem)?)
+    } else if table.has("ns_per_solution") && table.has("build") {
+        Ok(plot_frontier(&table, &stem)?)
     } else {
         Err(PlotError::Usage(
-            "unknown layout: expected the header of scripts/scaling-threads.sh, scripts/scaling-n.sh or scripts/join-vs-kluev.sh"
+            "unknown layout: expected the header of scripts/scaling-threads.sh, scripts/scaling-n.sh, \
+             scripts/join-vs-kluev.sh or scripts/join-frontier.sh"
                 .into(),
         ))
     }
@@ -405,6 +408,32 @@ fn plot_vs(t: &Table, stem: &Path) -> Res<Vec<PathBuf>> {
         false,
     )?);
     Ok(out)
+}
+
+/// The CSV of scripts/join-frontier.sh: `<stem>-ns` (the join's CPU nanoseconds a solution per
+/// board size, from `plan`'s sampled CPU time over Q(n), one series per build).
+fn plot_frontier(t: &Table, stem: &Path) -> Res<Vec<PathBuf>> {
+    let mut by_build: BTreeMap<String, Vec<(f64, f64)>> = BTreeMap::new();
+    for row in &t.rows {
+        let label = format!("{} ({})", t.text(row, "build")?, t.text(row, "binary")?);
+        by_build.entry(label).or_default().push((t.num(row, "n")?, t.num(row, "ns_per_solution")?));
+    }
+    let series: Vec<Series> = by_build.into_iter().map(|(l, v)| Series::new(l, spread_per_x(v))).collect();
+    let row = &t.rows[0];
+    let sub = format!(
+        "{} ({}): nqueens plan N -j 1 --algorithm join --sample-seconds S --seed 1, CPU seconds over Q(N)",
+        t.text(row, "host")?,
+        t.text(row, "cpu")?
+    );
+    render(
+        stem,
+        "ns",
+        "The join's CPU nanoseconds a solution per board size",
+        &sub,
+        ("n", "ns a solution"),
+        &series,
+        false,
+    )
 }
 
 /// Draws `series` as an SVG and a PNG named `<stem>-<name>`; returns the two paths.

@@ -34,11 +34,13 @@ pub fn max_stored(h: u32) -> Option<usize> {
 /// counted alone on one thread (`examples/join_profile`, row sets instead of the table,
 /// results/2026-12-04-frontier/): 38 MB at n = 22 (400 random units), 199 MB at n = 24 (200),
 /// 655 MB at n = 26 and 1,048 MB at n = 27 (the 4 largest of 300 by `examples/join_sizes`),
-/// 2,193 MB at n = 28 (the largest of 600: 1.9 · 10^8 half-boards) and 1,857 MB at n = 29.
-/// Taken with a margin for the units no sample met: 72 MiB, 400 MiB, 1.5 GiB and 3.5 GiB; 4 MiB
-/// up to h = 10. A thread's buffers are the half-boards (8 B each), the sorts' (up to 16 B a
-/// value of a side of at most 2^25, in place beyond) and one bucket's tables (about 200 MB at
-/// most, [`max_stored`]).
+/// 3,315 MiB at n = 28 (unit 2,263,085, the largest `examples/join_sizes` found: 3.5 · 10^8
+/// west half-boards) and 1,857 MB at n = 29. Taken as 72 MiB, 400 MiB, 1.5 GiB and 3.5 GiB;
+/// 4 MiB up to h = 10. A thread's buffers are the half-boards (8 B each), the sorts' (up to
+/// 16 B a value of a side of at most 2^25, in place beyond), the buckets' indices (2 B a
+/// half-board) and one bucket's tables (about 200 MB at most, [`max_stored`]); a thread frees
+/// them after a unit once they hold more than 1 GiB (so its peak is its largest unit's, not
+/// the sum of each buffer's largest).
 pub fn per_thread_bytes(h: u32) -> u64 {
     const MIB: u64 = 1 << 20;
     match h {

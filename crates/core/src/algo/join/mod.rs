@@ -28,7 +28,9 @@
 //! and from n = 24 one key per D4 orbit of the quarter square (see [`quarter::Symmetry`]),
 //! so n = 24–25 need 0.73 GB instead of 5.1 GB and n = 26–27 6.9 GB instead of 51 GB
 //! ([`quarter::estimated_bytes`], exact); per-thread buffers are under 2 MB at n = 20, about
-//! 60 MB at n = 22, 0.3 GB at n = 24 and 2.1 GB at n = 26 ([`per_thread_bytes`]).
+//! 40 MB at n = 22, 0.2 GB at n = 24, 0.7 GB at n = 26 and up to 3.3 GiB at n = 28
+//! ([`per_thread_bytes`]; results/2026-12-04-frontier/), freed after a unit once they hold
+//! more than 1 GiB.
 //! [`JoinPlan::new`] refuses boards whose table would not fit in the memory available, and
 //! [`check_memory_for`] (which the command line runs first) counts every thread's buffers too.
 //!

@@ -30,12 +30,24 @@ const STORED_BLOCKS: usize = 1;
 const CODES: usize = 2;
 const CODE_BLOCKS: usize = 3;
 
-/// Returns true if and only if the pair of a stored bucket of sizes `s` and a code bucket of
-/// sizes `t` (as in `Matcher::sizes`) is matched with the stored bucket sliced: its blocks
-/// times the codes is at most the code blocks times the stored masks.
+/// The cost of building one block's tables (eight 64×64 transposes and its table rows), in
+/// masks matched against a block: 1.3 µs against 1.1 ns a mask met (n = 18, AVX-512, the
+/// profile of 300 units: results/2026-12-04-frontier/).
+const BUILD_VISITS: u64 = 1024;
+
+/// Returns true if and only if the pair of a stored bucket of sizes `ss` and a code bucket of
+/// sizes `ts` (as in `Matcher::sizes`, of `buckets`) is matched with the stored bucket sliced:
+/// its blocks times the codes is at most the code blocks times the stored masks. With one
+/// bucket a side each block is built for this pair alone and counts [`BUILD_VISITS`] masks
+/// more: the visits are about equal either way (blocks are about a side's masks over 512), so
+/// the build decides and the smaller side is sliced (at n = 18, where most units are one
+/// bucket, slicing the larger side made the join 35% slower). With more buckets a bucket's
+/// blocks serve every bucket it meets, and counting the build (even shared among them) made
+/// n = 22 9% slower: it is left out there.
 #[inline(always)]
-fn stored_sliced(s: &[u64; 4], t: &[u64; 4]) -> bool {
-    s[STORED_BLOCKS] * t[CODES] <= t[CODE_BLOCKS] * s[STORED]
+fn stored_sliced(ss: &[u64; 4], ts: &[u64; 4], buckets: usize) -> bool {
+    let build = if buckets == 1 { BUILD_VISITS } else { 0 };
+    ss[STORED_BLOCKS] * (ts[CODES] + build) <= ts[CODE_BLOCKS] * (ss[STORED] + build)
 }
 
 /// Calls `f(sub)` for every subset of `set` (from `set` down to 0).
@@ -152,7 +164,7 @@ impl Matcher {
             runs.clear();
             for_subsets(!s & full, |t| {
                 let ts = &self.sizes[t];
-                if ts[CODES] > 0 && stored_sliced(&ss, ts) {
+                if ts[CODES] > 0 && stored_sliced(&ss, ts, buckets) {
                     self.code_runs(t, &mut runs);
                 }
             });
@@ -173,7 +185,7 @@ impl Matcher {
             runs.clear();
             for_subsets(!t & full, |s| {
                 let ss = &self.sizes[s];
-                if ss[STORED] > 0 && !stored_sliced(ss, &ts) {
+                if ss[STORED] > 0 && !stored_sliced(ss, &ts, buckets) {
                     self.stored_runs(s, &mut runs);
                 }
             });
@@ -334,7 +346,7 @@ impl Matcher {
                     return;
                 }
                 work.pairs += 1;
-                if stored_sliced(ss, ts) {
+                if stored_sliced(ss, ts, buckets) {
                     work.visits += ss[STORED_BLOCKS] * ts[CODES];
                     sliced[s][0] = true;
                 } else {
