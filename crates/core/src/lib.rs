@@ -89,7 +89,6 @@
 // Without `internals`, the building blocks' items that only the runs crate, the benches and the
 // examples call (the shuffled order, the sampling plans, `naive_count`, the old re-exports of
 // the modules' own paths) are unused here; they are live in every build of the workspace.
-#![cfg_attr(not(feature = "internals"), allow(dead_code, unused_imports))]
 
 /// Declares modules that are public only with the `internals` feature (hidden from the docs:
 /// for the benches, the examples and the runs crate, which use the tuning knobs and the

@@ -47,7 +47,7 @@ impl Algorithm {
 
     /// Returns true if and only if the algorithm's subproblem tallies carry the fundamental
     /// solutions ([`Tally::classes`]): d4 does; the join gets them for a whole count by
-    /// Burnside ([`Plan::classes`], `crate::algo::burnside_classes`), so its tallies do not.
+    /// Burnside ([`Plan::fundamental`]), so its tallies do not.
     pub fn classifies(self) -> bool {
         matches!(self, Algorithm::D4)
     }
@@ -119,13 +119,15 @@ pub trait Plan: Sync {
     /// Returns the plan itself, for a [`crate::plan::Device`] that counts one concrete kind
     /// of plan (a GPU counts [`crate::plan::D4Plan`]s: `plan.as_any().downcast_ref::<D4Plan>()`).
     fn as_any(&self) -> &dyn std::any::Any;
-    /// Returns the fundamental solutions of the whole board by orbit size, given the sum of
-    /// every subproblem's tally, for plans that get them from the total rather than per
-    /// subproblem (the join, by Burnside over its own quarter table); `None` otherwise, and then
-    /// [`Tally::fundamental`] applies.
-    fn classes(&self, total: &Tally) -> Option<Classes> {
-        let _ = total;
-        None
+    /// Returns the fundamental solutions of the whole board by orbit size (OEIS A002562 is
+    /// their total), given `total`, the sum of every subproblem's tally: the one way to them,
+    /// for a count, a resumed journal and a merge of shards alike. By default the tallies' own
+    /// classes where the algorithm classifies ([`Algorithm::classifies`]: d4) and n ≥ 1
+    /// (A002562 starts at n = 1), else `None` (mirror); the join's plan gives them by
+    /// Burnside's lemma over its own quarter table. `None` also where `total` cannot be the
+    /// board's whole count (not a whole number of classes by Burnside).
+    fn fundamental(&self, total: &Tally) -> Option<Classes> {
+        (self.algorithm().classifies() && self.n() >= 1).then_some(total.classes)
     }
     /// Returns a number that the solutions of subproblem `index` are always a multiple of: the
     /// weight every completion of it stands for (2 for mirror halving from n = 2; 8, 4 or 2, the

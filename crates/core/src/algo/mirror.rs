@@ -19,7 +19,7 @@ use crate::algo::weight;
 use crate::arch::Level;
 use crate::kernel::{self, full_mask};
 use crate::split::{self, Step, Subproblem};
-use crate::{Algorithm, Error, Plan, Tally, check_n};
+use crate::{Algorithm, Classes, Error, Plan, Tally, check_n};
 
 /// The mirror-halving plan (see the module docs): subproblems with `split_depth` rows fixed.
 #[derive(Clone, Debug)]
@@ -31,6 +31,9 @@ pub struct MirrorPlan {
     step_rows: u32,
     /// The instruction-set level of the search.
     level: Level,
+    /// The board's fundamental solutions by orbit size, where this plan stands in for an
+    /// algorithm that classifies (the join below `join::MIN_N`, [`MirrorPlan::with_classes`]).
+    classes: Option<Classes>,
 }
 
 impl MirrorPlan {
@@ -58,6 +61,7 @@ impl MirrorPlan {
             prefix_nodes,
             step_rows: split::STEP_ROWS,
             level: Level::best(),
+            classes: None,
         })
     }
 
@@ -84,6 +88,13 @@ impl MirrorPlan {
     /// [`Level::best`]).
     pub fn with_level(self, level: Level) -> MirrorPlan {
         MirrorPlan { level, ..self }
+    }
+
+    /// Returns this plan standing in for an algorithm that classifies (the join below
+    /// `join::MIN_N`): [`Plan::fundamental`] gives `classes`, the board's fundamental
+    /// solutions by orbit size found by other means, for a total of their solutions.
+    pub(crate) fn with_classes(self, classes: Classes) -> MirrorPlan {
+        MirrorPlan { classes: Some(classes), ..self }
     }
 
     /// Returns this plan with steps of `rows` free rows instead of [`split::STEP_ROWS`] (for
@@ -118,6 +129,13 @@ impl MirrorPlan {
 impl Plan for MirrorPlan {
     fn n(&self) -> u32 {
         self.n
+    }
+
+    /// `None`: mirror halving does not classify; where the plan stands in for an algorithm
+    /// that does ([`MirrorPlan::with_classes`]), its classes, if `total` is their solutions
+    /// and n ≥ 1.
+    fn fundamental(&self, total: &Tally) -> Option<Classes> {
+        self.classes.filter(|c| self.n >= 1 && c.checked_solutions() == Some(total.solutions))
     }
 
     fn algorithm(&self) -> Algorithm {

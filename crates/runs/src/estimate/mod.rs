@@ -317,11 +317,11 @@ pub fn plan_estimate(spec: &PlanSpec, threads: usize, sample: Option<Sample>) ->
     let (plan, unwritten_bytes) = nqueens::algo::sampling_plan(spec)?;
     let memory_bytes = memory_bytes(plan.as_ref(), threads);
     // The count's finish: the fundamental solutions by Burnside over the join's quarter table
-    // (`Plan::classes`; 5 ms at n = 16, 5% of its count). Timed where the plan is small (n ≤ 21
+    // (`Plan::fundamental`; 5 ms at n = 16, 5% of its count). Timed where the plan is small (n ≤ 21
     // for the join: at most half a second); at n = 22 it took 5.7 s, 0.14% of the count, and it
     // grows with the table, which a plan need not spend.
     if unwritten_bytes == 0 && memory_bytes < FINISH_TIMED_BELOW {
-        std::hint::black_box(plan.classes(&nqueens::plan::Tally::default()));
+        std::hint::black_box(plan.fundamental(&nqueens::plan::Tally::default()));
     }
     let setup_seconds = process_cpu_seconds() - built + fault_in_seconds(unwritten_bytes);
     let long = plan.long_subproblems();

@@ -42,7 +42,7 @@
 //!
 //! Files: this one builds the plan ([`JoinPlan::new`]) and runs it as a [`Plan`]; `unit.rs`
 //! holds the plan's data and counts one unit; `memory.rs` what the join takes of memory;
-//! [`symmetric`] the fundamental solutions by Burnside ([`join_burnside_classes`]).
+//! [`symmetric`] the fundamental solutions by Burnside (the plan's `Plan::fundamental`).
 
 pub mod bits;
 pub mod cost;
@@ -69,7 +69,6 @@ pub use memory::{
 use quarter::QuarterTable;
 pub use profile::{UnitProfile, UnitSides};
 pub use start::Start;
-pub use symmetric::join_burnside_classes;
 use symmetric::subsets_of;
 use unit::{Group, Kind, RowSets, SCRATCH, Scratch, kind_start, orbit, unit_multiple};
 pub use unit::{JoinPlan, MAX_N, MAX_PARTS, MIN_N, Quarters};
@@ -308,7 +307,7 @@ impl Plan for JoinPlan {
     }
 
     /// By Burnside over this plan's own quarter table (no second table is built).
-    fn classes(&self, total: &crate::Tally) -> Option<crate::Classes> {
+    fn fundamental(&self, total: &crate::Tally) -> Option<crate::Classes> {
         let n = self.g.n;
         let f180 = symmetric::fixed_by_half_turn(&self.table, n);
         symmetric::classes(total.solutions, f180, symmetric::fixed_by_quarter_turn(n))

@@ -48,7 +48,7 @@ fn every_instruction_set_level_gives_the_same_counts() {
             assert_eq!(plan.level(), level);
             assert_eq!(run(&plan, 2), want, "n = {n} {level}");
             let total = Tally { solutions: want, ..Tally::default() };
-            let unique = plan.classes(&total).map(|c| c.total());
+            let unique = plan.fundamental(&total).map(|c| c.total());
             assert_eq!(unique, crate::oeis::A002562.get(n), "n = {n} {level}");
             if n <= 12 {
                 plan.set_sieve_from(0);
@@ -95,7 +95,7 @@ fn row_set_plans_equal_the_whole_table() {
             "n = {n}"
         );
         let total = Tally { solutions: want, ..Tally::default() };
-        assert_eq!(plan.classes(&total).map(|c| c.total()), crate::oeis::A002562.get(n), "n = {n}");
+        assert_eq!(plan.fundamental(&total).map(|c| c.total()), crate::oeis::A002562.get(n), "n = {n}");
         if n <= 11 {
             let plain = JoinPlan::with_options(n, false, Quarters::RowSets).unwrap();
             assert_eq!(run(&plain, 2), want, "n = {n} unreduced");
