@@ -51,16 +51,23 @@ pub fn check(what: impl FnOnce() -> String, needed: u64) -> Result<(), Error> {
 }
 
 /// Returns an empty vector with room for `len` items of `T`, once `needed` bytes for `what` are
-/// known to fit in the memory [`available`] to this process ([`check`]): the one way a list whose
-/// size is known before it is filled is allocated, so that a board too large for the node, the
-/// cgroup or the Slurm job is refused with one line instead of aborting. `needed` is the
-/// bytes of the whole step (at least `len` × `size_of::<T>()`; more where the caller's work
-/// around the list takes more, such as the dealing of shards: 40 bytes a subproblem against
-/// the list's 8); a smaller `needed` is raised to the list's own bytes.
+/// known to fit in the memory available to this process
+/// ([`available_memory`](crate::plan::available_memory)): the one way a list whose size is
+/// known before it is filled is allocated, so that a board too large for the node, the cgroup
+/// or the Slurm job is refused with one line instead of aborting. `needed` is the bytes of the
+/// whole step (at least `len` × `size_of::<T>()`; more where the caller's work around the list
+/// takes more, such as the dealing of shards: 40 bytes a subproblem against the list's 8); a
+/// smaller `needed` is raised to the list's own bytes.
 ///
 /// # Errors
 /// [`Error::OutOfMemory`] naming `what`, `needed` in MiB and the MiB available, if `needed` does
 /// not fit, or saying that the allocation failed if the reservation fails.
+///
+/// # Examples
+/// ```
+/// let list: Vec<u64> = nqueens::plan::reserve(|| "a list of costs".to_string(), 1000, 0).unwrap();
+/// assert!(list.is_empty() && list.capacity() >= 1000);
+/// ```
 pub fn reserve<T>(what: impl Fn() -> String, len: usize, needed: u64) -> Result<Vec<T>, Error> {
     let own = (len as u64).saturating_mul(std::mem::size_of::<T>() as u64);
     let needed = needed.max(own);

@@ -80,6 +80,7 @@ impl MirrorPlan {
     }
 
     /// Returns the subproblems, in their fixed order.
+    #[cfg(any(test, feature = "internals"))]
     pub fn subproblems(&self) -> &[split::Subproblem] {
         &self.subproblems
     }
@@ -262,6 +263,7 @@ fn steps<const NODES: bool>(
 ///
 /// Prefixes that leave no free square are dropped, so every subproblem can still be completed
 /// as far as its fixed rows go. Σ weight × completions = Q(n) (OEIS A000170).
+#[cfg(any(test, feature = "internals"))]
 pub fn mirror_subproblems(n: u32, depth: u32) -> Vec<Subproblem> {
     mirror_subproblems_counting(n, depth).0
 }
@@ -270,6 +272,7 @@ pub fn mirror_subproblems(n: u32, depth: u32) -> Vec<Subproblem> {
 /// them (every node of the prefix tree below the empty board, dead ends included). Adding the
 /// search's nodes below the prefixes gives the nodes of the whole mirror-halved tree, whatever
 /// the split depth.
+#[cfg(any(test, feature = "internals"))]
 pub fn mirror_subproblems_counting(n: u32, depth: u32) -> (Vec<Subproblem>, u64) {
     assert!(n <= crate::kernel::MAX_N, "board side {n} is beyond the masks");
     let seeds = mirror_seeds(n);

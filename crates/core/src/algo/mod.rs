@@ -186,27 +186,27 @@ impl PlanSpec {
             Algorithm::Auto => unreachable!("resolve() returns a concrete algorithm"),
         })
     }
-}
 
-/// Returns the plan that a sample of `spec`'s units needs (`nqueens plan`), and the bytes of
-/// quarter-table entries that a count writes and building this plan did not: `spec.build()`
-/// and 0, but for the join at n = 26–27 (the largest quarter table, side 13: 6.9 GB), whose
-/// sample needs only a few units: there a plan whose units load their own row sets, untimed,
-/// and whose list lengths (268 MB at n = 27) weigh the units as the table would
-/// (`JoinPlan::for_sampling`), and the table's bytes less those lengths.
-///
-/// # Errors
-/// As [`PlanSpec::build`]; [`Error::OutOfMemory`] if the join's list lengths do not fit.
-pub fn sampling_plan(spec: &PlanSpec) -> Result<(Box<dyn Plan>, u64), Error> {
-    let n = spec.n;
-    if spec.algorithm == Algorithm::Join && n / 2 == join::quarter::MAX_TABLE_H {
-        let mut plan = join::JoinPlan::for_sampling(n)?;
-        plan.set_level(spec.level);
-        let h = n / 2;
-        let lengths = 4 * ((1u64 << (2 * h)) + 1);
-        return Ok((Box::new(plan), join::quarter::estimated_bytes(h).saturating_sub(lengths)));
+    /// Returns the plan that a sample of this spec's subproblems needs (`nqueens plan`), and
+    /// the bytes of quarter-table entries that a count writes and building this plan did not:
+    /// [`PlanSpec::build`]'s plan and 0, but for the join at n = 26–27 (the largest quarter
+    /// table, side 13: 6.9 GB), whose sample needs only a few units: there a plan whose units
+    /// load their own row sets, untimed, and whose list lengths (268 MB at n = 27) weigh the
+    /// units as the table would, and the table's bytes less those lengths.
+    ///
+    /// # Errors
+    /// As [`PlanSpec::build`]; [`Error::OutOfMemory`] if the join's list lengths do not fit.
+    pub fn build_for_sample(&self) -> Result<(Box<dyn Plan>, u64), Error> {
+        let n = self.n;
+        if self.algorithm == Algorithm::Join && n / 2 == join::quarter::MAX_TABLE_H {
+            let mut plan = join::JoinPlan::for_sampling(n)?;
+            plan.set_level(self.level);
+            let h = n / 2;
+            let lengths = 4 * ((1u64 << (2 * h)) + 1);
+            return Ok((Box::new(plan), join::quarter::estimated_bytes(h).saturating_sub(lengths)));
+        }
+        Ok((self.build()?, 0))
     }
-    Ok((spec.build()?, 0))
 }
 
 /// Returns the fundamental solutions of the `n`×`n` board by orbit size as the d4 plan counts

@@ -16,6 +16,7 @@ pub fn available_memory() -> Option<u64> {
 ///
 /// # Errors
 /// [`Error::JoinTooLarge`] otherwise.
+#[cfg(any(test, feature = "internals"))]
 pub fn check_memory(n: u32) -> Result<(), Error> {
     check_memory_for(n, 1)
 }

@@ -49,6 +49,8 @@ pub mod cost;
 pub mod half;
 pub mod matcher;
 mod memory;
+// The units' profiles, for the examples that time the join's parts (with `internals`).
+#[cfg(any(test, feature = "internals"))]
 mod profile;
 pub mod quarter;
 pub mod start;
@@ -62,16 +64,23 @@ use crate::arch::Level;
 use bits::reverse;
 use half::Geometry;
 use matcher::Parts;
+#[cfg(any(test, feature = "internals"))]
+pub use memory::{ROW_SET_BYTES, check_memory};
 pub use memory::{
-    ROW_SET_BYTES, available_memory, check_memory, check_memory_for, check_memory_with, max_stored,
-    memory_bytes, per_thread_bytes,
+    available_memory, check_memory_for, check_memory_with, max_stored, memory_bytes, per_thread_bytes,
 };
 use quarter::QuarterTable;
+#[cfg(any(test, feature = "internals"))]
 pub use profile::{UnitProfile, UnitSides};
+#[cfg(any(test, feature = "internals"))]
 pub use start::Start;
 use symmetric::subsets_of;
-use unit::{Group, Kind, RowSets, SCRATCH, Scratch, kind_start, orbit, unit_multiple};
-pub use unit::{JoinPlan, MAX_N, MAX_PARTS, MIN_N, Quarters};
+#[cfg(any(test, feature = "internals"))]
+use unit::Scratch;
+use unit::{Group, Kind, RowSets, SCRATCH, kind_start, orbit, unit_multiple};
+#[cfg(any(test, feature = "internals"))]
+pub use unit::MAX_PARTS;
+pub use unit::{JoinPlan, MAX_N, MIN_N, Quarters};
 
 use crate::{Algorithm, Error, Plan, Tally};
 
@@ -202,16 +211,19 @@ impl JoinPlan {
 
     /// Returns the quarter table (side ⌊n/2⌋; an empty row-set table when the units load their
     /// own, [`Quarters::RowSets`]).
+    #[cfg(any(test, feature = "internals"))]
     pub fn table(&self) -> &QuarterTable {
         &self.table
     }
 
     /// Returns where the units read their quarter lists from.
+    #[cfg(any(test, feature = "internals"))]
     pub fn quarters(&self) -> Quarters {
         if self.table.is_row_sets() { Quarters::RowSets } else { Quarters::Table }
     }
 
     /// Returns the instruction-set level the matcher runs at.
+    #[cfg(any(test, feature = "internals"))]
     pub fn level(&self) -> Level {
         self.level
     }
@@ -224,30 +236,35 @@ impl JoinPlan {
 
     /// Sets the mask bits per chunk of the matcher's tables (for benches and tuning; the
     /// default is the matcher's choice, see [`matcher::CHUNK`]).
+    #[cfg(any(test, feature = "internals"))]
     pub fn set_chunk_bits(&mut self, bits: u32) {
         self.chunk_bits = Some(bits);
     }
 
     /// Forces the matcher's number of cut bits (for benches and tuning; the default grows with
     /// the sides' sizes, see [`matcher::Matcher::cuts`]).
+    #[cfg(any(test, feature = "internals"))]
     pub fn set_cuts(&mut self, cuts: u32) {
         self.cuts = Some(cuts);
     }
 
     /// Sets the most half-boards the matcher stores at once (see [`matcher::Matcher::max_stored`];
     /// the default is [`max_stored`] for the board; `None`: all at once).
+    #[cfg(any(test, feature = "internals"))]
     pub fn set_max_stored(&mut self, masks: Option<usize>) {
         self.max_stored = masks;
     }
 
     /// Sets the most codes the matcher sorts and matches at once (see
     /// [`matcher::Matcher::code_batch`]; the default is [`matcher::CODE_BATCH`]).
+    #[cfg(any(test, feature = "internals"))]
     pub fn set_code_batch(&mut self, codes: Option<usize>) {
         self.code_batch = codes;
     }
 
     /// Sets the stored-set size from which the matcher uses its sieve (for benches; the
     /// default is [`matcher::SIEVE_FROM`]).
+    #[cfg(any(test, feature = "internals"))]
     pub fn set_sieve_from(&mut self, masks: usize) {
         self.sieve_from = Some(masks);
     }
@@ -255,6 +272,7 @@ impl JoinPlan {
     /// Returns the solutions that contain the pre-placed queens of `start` (for the centre and
     /// even starts: all solutions of that start, with the reductions undone), counted
     /// sequentially; for an axis start the weight 8 is not applied.
+    #[cfg(any(test, feature = "internals"))]
     pub fn count_start(&self, start: Start) -> u128 {
         let (kind, a) = match start {
             Start::Even => (Kind::Even, 0),

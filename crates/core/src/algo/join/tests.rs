@@ -287,8 +287,7 @@ fn random_shares_of_units_are_unbiased() {
 #[test]
 fn scratch_keeps_small_buffers_and_frees_large_ones() {
     use super::unit::{KEEP_BYTES, Scratch};
-    let mut s = Scratch::default();
-    s.east = Vec::with_capacity(1 << 20);
+    let mut s = Scratch { east: Vec::with_capacity(1 << 20), ..Scratch::default() };
     s.trim();
     assert_eq!(s.east.capacity(), 1 << 20, "8 MiB kept");
     // Reserved, never touched: no memory is taken.

@@ -35,7 +35,9 @@
 use std::cell::RefCell;
 
 use boards::Boards;
-pub use boards::{Board, FLUSH, MAX_N};
+#[cfg(any(test, feature = "internals"))]
+pub use boards::FLUSH;
+pub use boards::{Board, MAX_N};
 
 use crate::algo::d4::search::LOOKAHEAD;
 use crate::arch::Level;
