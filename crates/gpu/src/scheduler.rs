@@ -1,8 +1,9 @@
-//! The launcher-independent half of a GPU device: what it takes from the run's queue, how it
-//! splits subproblems into tasks (those of constellations with a symmetry of their own for the
-//! classifying kernel), orders and sizes each launch, and adds the tasks' counts up to their
-//! subproblems ([`GpuDevice`], an [`nqueens::plan::Device`]). The two launchers
-//! ([`crate::opencl`], [`crate::cuda`]) only move buffers and start the kernel ([`Launcher`]).
+//! The scheduler, the launcher-independent half of a GPU device: what it takes from the run's
+//! queue, how it splits subproblems into tasks (those of constellations with a symmetry of
+//! their own for the classifying kernel), orders and sizes each launch, and adds the tasks'
+//! counts up to their subproblems ([`GpuDevice`], an [`nqueens::plan::Device`]). The two
+//! launchers (`crate::opencl`, `crate::cuda`) only move buffers and start the kernel
+//! ([`Launcher`]).
 
 use std::sync::Mutex;
 use std::time::Instant;
@@ -13,48 +14,9 @@ use nqueens::{
     plan::{Device, Plan, Queue, Tally},
 };
 
+use crate::GpuError;
+use crate::launcher::{Kernel, Launcher};
 use crate::tasks::{self, MAX_N, MAX_ROWS, Tables, Task};
-
-/// Which kernel a launch runs (see `kernel.cl`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Kernel {
-    /// `nq_count`: completions of constellations without a symmetry of their own.
-    Count,
-    /// `nq_classify`: completions classified under the constellation's stabiliser.
-    Classify,
-}
-
-impl Kernel {
-    /// Returns the kernel's function name in `kernel.cl`.
-    pub(crate) fn name(self) -> &'static str {
-        match self {
-            Kernel::Count => "nq_count",
-            Kernel::Classify => "nq_classify",
-        }
-    }
-
-    /// Returns the numbers the kernel writes per task: 2 (completions, placements) or 5
-    /// (completions, representatives of orbit 8, 4, 2, placements).
-    pub(crate) fn width(self) -> usize {
-        match self {
-            Kernel::Count => 2,
-            Kernel::Classify => 5,
-        }
-    }
-}
-
-/// What a launcher does: upload a plan's tables, run a kernel over tasks, hand back counts.
-pub(crate) trait Launcher: Send {
-    /// Uploads the constellation tables of the plan about to be counted.
-    fn upload(&mut self, tables: &Tables) -> Result<(), String>;
-    /// Starts `kernel` over `tasks` (uploaded first, with `boards`, [`tasks::MAX_ROWS`] bytes a
-    /// task, for [`Kernel::Classify`]; empty otherwise), counting placements if `nodes`;
-    /// returns once the launch is queued, before it ends.
-    fn start(&mut self, kernel: Kernel, tasks: &[Task], boards: &[u8], nodes: bool) -> Result<(), String>;
-    /// Waits for the launch [`Launcher::start`] queued and writes its [`Kernel::width`] numbers
-    /// per task into `out`, in task order.
-    fn finish(&mut self, out: &mut Vec<u64>) -> Result<(), String>;
-}
 
 /// The wall-clock time one launch aims at: short enough that a stop, a checkpoint line and
 /// the progress bar come at least about once a second, long enough that the launch overhead
@@ -85,18 +47,19 @@ pub(crate) const DEVICE_BYTES_PER_TASK: u64 = 2 * (16 + MAX_ROWS as u64 + 40);
 /// `prlimit --as` (issue 40).
 ///
 /// # Errors
-/// Why not even [`MIN_TASKS`] fit: the memory a launch needs and the memory available.
-pub(crate) fn launch_cap(available: Option<u64>, host_buffers: bool) -> Result<usize, String> {
+/// [`GpuError::LaunchMemory`] if not even [`MIN_TASKS`] fit: the memory a launch needs and
+/// the memory available.
+pub(crate) fn launch_cap(available: Option<u64>, host_buffers: bool) -> Result<usize, GpuError> {
     let per_task = HOST_BYTES_PER_TASK + if host_buffers { DEVICE_BYTES_PER_TASK } else { 0 };
     let Some(available) = available else { return Ok(MAX_TASKS) };
     let fit = (available / 2 / per_task).min(MAX_TASKS as u64) as usize;
     if fit < MIN_TASKS {
-        return Err(format!(
-            "its launches need at least {} MiB ({MIN_TASKS} tasks of {per_task} bytes, twice over) but {} MiB \
-             are available to this process: raise the limit or give the job more memory",
-            (2 * MIN_TASKS as u64 * per_task).div_ceil(1 << 20),
-            available >> 20
-        ));
+        return Err(GpuError::LaunchMemory {
+            needed_mib: (2 * MIN_TASKS as u64 * per_task).div_ceil(1 << 20),
+            tasks: MIN_TASKS,
+            task_bytes: per_task,
+            available_mib: available >> 20,
+        });
     }
     // The largest power of two at most `fit`.
     Ok(1 << fit.ilog2())
@@ -109,7 +72,7 @@ pub(crate) fn launch_cap(available: Option<u64>, host_buffers: bool) -> Result<u
 /// of about 10^5 placements, a fraction of a second of one GPU thread, and 10^7 to 10^9 tasks
 /// from n = 20 on (11 M at n = 20), which the host splits at about 30 ns a task while the
 /// device counts. `NQUEENS_GPU_TASK_ROWS` overrides it, for tuning on a new device.
-/// [`crate::open`] refuses a value that is not a whole number 0..=[`tasks::MAX_TASK_ROWS`]
+/// [`crate::open`] refuses a value that is not a whole number 0..=[`crate::MAX_TASK_ROWS`]
 /// (the kernel's stack).
 pub fn task_rows(n: u32) -> u32 {
     match task_rows_override() {
@@ -131,15 +94,12 @@ pub(crate) fn stack_levels() -> u32 {
 }
 
 /// Returns `NQUEENS_GPU_TASK_ROWS` if it is set: its value, or why it is not one.
-pub(crate) fn task_rows_override() -> Option<Result<u32, String>> {
+pub(crate) fn task_rows_override() -> Option<Result<u32, GpuError>> {
     let value = std::env::var_os("NQUEENS_GPU_TASK_ROWS")?;
     let text = value.to_string_lossy();
     Some(match text.trim().parse::<u32>() {
         Ok(rows) if rows <= tasks::MAX_TASK_ROWS => Ok(rows),
-        _ => Err(format!(
-            "NQUEENS_GPU_TASK_ROWS '{text}' is not a whole number 0..={} (the free rows a GPU task keeps; unset it for the default)",
-            tasks::MAX_TASK_ROWS
-        )),
+        _ => Err(GpuError::TaskRows { value: text.into_owned() }),
     })
 }
 
@@ -219,7 +179,7 @@ impl Device for GpuDevice {
     }
 
     fn solve(&self, plan: &dyn Plan, stats: bool, queue: &mut dyn Queue) -> Result<(), Error> {
-        let fail = |reason: String| Error::DeviceFailed { device: self.name.clone(), reason };
+        let fail = |e: GpuError| Error::DeviceFailed { device: self.name.clone(), reason: e.to_string() };
         if let Some(why) = self.refuses(plan) {
             return Err(Error::Device { device: self.name.clone(), reason: why });
         }
@@ -341,7 +301,7 @@ impl<'p> Run<'p> {
     /// keeps one launch ahead: while the device counts one launch, it splits and orders the
     /// tasks of the next, which starts as soon as the first is read back; the first launch's
     /// counts are added up while the second runs.
-    fn drive(&mut self, launcher: &mut dyn Launcher, queue: &mut dyn Queue) -> Result<(), String> {
+    fn drive(&mut self, launcher: &mut dyn Launcher, queue: &mut dyn Queue) -> Result<(), GpuError> {
         let started = Instant::now();
         let mut log = LaunchLog::default();
         let mut out = Vec::new();
@@ -560,7 +520,7 @@ mod tests {
     }
 
     impl Launcher for HostLauncher {
-        fn upload(&mut self, tables: &Tables) -> Result<(), String> {
+        fn upload(&mut self, tables: &Tables) -> Result<(), GpuError> {
             self.tables = Some(tables.clone());
             Ok(())
         }
@@ -570,8 +530,8 @@ mod tests {
             tasks: &[Task],
             boards: &[u8],
             nodes: bool,
-        ) -> Result<(), String> {
-            let t = self.tables.as_ref().ok_or("no tables")?;
+        ) -> Result<(), GpuError> {
+            let t = self.tables.as_ref().ok_or_else(|| GpuError::Driver("no tables".into()))?;
             self.out.clear();
             self.launches += 1;
             for (j, task) in tasks.iter().enumerate() {
@@ -588,7 +548,7 @@ mod tests {
             }
             Ok(())
         }
-        fn finish(&mut self, out: &mut Vec<u64>) -> Result<(), String> {
+        fn finish(&mut self, out: &mut Vec<u64>) -> Result<(), GpuError> {
             out.clone_from(&self.out);
             Ok(())
         }
@@ -678,11 +638,15 @@ mod tests {
         assert_eq!(launch_cap(Some(600 << 20), true), Ok(1 << 19));
         assert_eq!(launch_cap(Some(600 << 20), false), Ok(1 << 20));
         assert_eq!(launch_cap(Some(2 * MIN_TASKS as u64 * per_task), true), Ok(MIN_TASKS));
+        let refused = launch_cap(Some(2 << 20), true).unwrap_err();
         assert_eq!(
-            launch_cap(Some(2 << 20), true),
-            Err("its launches need at least 3 MiB (4096 tasks of 336 bytes, twice over) but 2 MiB are \
-                 available to this process: raise the limit or give the job more memory"
-                .to_string())
+            refused,
+            GpuError::LaunchMemory { needed_mib: 3, tasks: MIN_TASKS, task_bytes: 336, available_mib: 2 }
+        );
+        assert_eq!(
+            refused.to_string(),
+            "its launches need at least 3 MiB (4096 tasks of 336 bytes, twice over) but 2 MiB are \
+             available to this process: raise the limit or give the job more memory"
         );
     }
 }
