@@ -156,6 +156,10 @@ pub mod plan {
     pub use crate::memory::reserve;
     pub use crate::parallel::{Device, Job, OnSolved, Outcome, Queue, on_threads, order_block};
     pub use crate::split::Prefix;
+    // The sealed part of `Plan`, nameable with `internals` alone: for test doubles of a plan.
+    #[cfg(feature = "internals")]
+    #[doc(hidden)]
+    pub use crate::vocabulary::Sealed;
     pub use crate::vocabulary::{Plan, Tally};
 }
 

@@ -87,7 +87,14 @@ impl FromStr for Algorithm {
 /// [`Plan::impossible`], [`Plan::prefix`]) panics if it is not below [`Plan::len`], as a slice's
 /// index does (the defaults that ignore `index` do not): the runner and the shard planner hand
 /// out only indices of the plan, and [`crate::Counter::run`] refuses a list that names another.
-pub trait Plan: Sync {
+///
+/// Sealed: the crate's three plans (mirror, d4, join), which
+/// [`PlanSpec::build`](crate::plan::PlanSpec::build) builds, are the only ones; a caller uses
+/// plans, it does not write them, so that a method can be added without breaking anyone. The
+/// sealed part holds what other crates have no use for, out of these docs: a plan's prefix
+/// nodes, and the downcast behind [`D4Plan::of`](crate::plan::D4Plan::of), which a device that
+/// counts d4 plans alone uses.
+pub trait Plan: Sync + Sealed {
     /// Returns the board side n.
     fn n(&self) -> u32;
     /// Returns the number of subproblems.
@@ -105,20 +112,11 @@ pub trait Plan: Sync {
     /// If `index` is not below [`Plan::len`], as a slice's index does (every plan of the crate
     /// panics so; the runner and the shard planner hand out only indices of the plan).
     fn solve(&self, index: usize, stats: bool) -> Tally;
-    /// Returns the queen placements made while building the subproblems (the prefix tree), so
-    /// that with the nodes of every subproblem they add up to the nodes of the whole search,
-    /// whatever the split depth.
-    fn prefix_nodes(&self) -> u128 {
-        0
-    }
     /// Returns the algorithm that really counts this plan (a join plan of a board below
     /// `join::MIN_N` is a mirror plan).
     fn algorithm(&self) -> Algorithm;
     /// Returns the instruction-set level the plan's searches run at.
     fn level(&self) -> Level;
-    /// Returns the plan itself, for a [`crate::plan::Device`] that counts one concrete kind
-    /// of plan (a GPU counts [`crate::plan::D4Plan`]s: `plan.as_any().downcast_ref::<D4Plan>()`).
-    fn as_any(&self) -> &dyn std::any::Any;
     /// Returns the fundamental solutions of the whole board by orbit size (OEIS A002562 is
     /// their total), given `total`, the sum of every subproblem's tally: the one way to them,
     /// for a count, a resumed journal and a merge of shards alike. By default the tallies' own
@@ -258,6 +256,24 @@ pub trait Plan: Sync {
         setup_done: &mut dyn FnMut(),
     ) -> Option<Tally> {
         let _ = (index, share, seed, setup_done);
+        None
+    }
+}
+
+/// The part of [`Plan`] that other crates have no use for, which also seals it: a public trait
+/// of a private module, which no other crate can name, so no other crate implements [`Plan`].
+/// (With the `internals` feature it is `nqueens::plan::Sealed`, for the test doubles of the
+/// runs crate.)
+pub trait Sealed {
+    /// Returns the queen placements made while building the subproblems (the prefix tree), so
+    /// that with the nodes of every subproblem they add up to the nodes of the whole search,
+    /// whatever the split depth. 0 by default.
+    fn prefix_nodes(&self) -> u128 {
+        0
+    }
+    /// Returns the plan itself where a device may count it as its concrete type
+    /// ([`crate::plan::D4Plan::of`]); `None` by default.
+    fn as_any(&self) -> Option<&dyn std::any::Any> {
         None
     }
 }

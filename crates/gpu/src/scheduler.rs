@@ -167,7 +167,7 @@ impl Device for GpuDevice {
     }
 
     fn refuses(&self, plan: &dyn Plan) -> Option<String> {
-        if plan.as_any().downcast_ref::<D4Plan>().is_none() {
+        if D4Plan::of(plan).is_none() {
             return Some(format!(
                 "the GPU path counts d4 plans (start constellations), not {} plans: count with the d4 algorithm",
                 plan.algorithm()
@@ -183,7 +183,7 @@ impl Device for GpuDevice {
         if let Some(why) = self.refuses(plan) {
             return Err(Error::Device { device: self.name.clone(), reason: why });
         }
-        let d4 = plan.as_any().downcast_ref::<D4Plan>().expect("checked by refuses");
+        let d4 = D4Plan::of(plan).expect("checked by refuses");
         let n = d4.n();
         if n < 4 {
             // No board below 4 has a free row left for a kernel: the host counts them.

@@ -19,6 +19,7 @@ use crate::algo::weight;
 use crate::arch::Level;
 use crate::kernel::{self, full_mask};
 use crate::split::{self, Step, Subproblem};
+use crate::vocabulary::Sealed;
 use crate::{Algorithm, Classes, Error, Plan, Tally, check_n};
 
 /// The mirror-halving plan (see the module docs): subproblems with `split_depth` rows fixed.
@@ -127,6 +128,12 @@ impl MirrorPlan {
     }
 }
 
+impl Sealed for MirrorPlan {
+    fn prefix_nodes(&self) -> u128 {
+        self.prefix_nodes as u128
+    }
+}
+
 impl Plan for MirrorPlan {
     fn n(&self) -> u32 {
         self.n
@@ -147,20 +154,12 @@ impl Plan for MirrorPlan {
         self.level
     }
 
-    fn as_any(&self) -> &dyn std::any::Any {
-        self
-    }
-
     fn len(&self) -> usize {
         self.subproblems.len()
     }
 
     fn split_depth(&self) -> u32 {
         self.depth
-    }
-
-    fn prefix_nodes(&self) -> u128 {
-        self.prefix_nodes as u128
     }
 
     fn solve(&self, index: usize, stats: bool) -> Tally {

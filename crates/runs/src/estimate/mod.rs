@@ -504,6 +504,8 @@ mod tests {
         }
     }
 
+    impl nqueens::plan::Sealed for Shares {}
+
     impl Plan for Shares {
         fn n(&self) -> u32 {
             12
@@ -523,9 +525,6 @@ mod tests {
         }
         fn level(&self) -> Level {
             Level::portable()
-        }
-        fn as_any(&self) -> &dyn std::any::Any {
-            self
         }
         fn stops_midway(&self) -> bool {
             true

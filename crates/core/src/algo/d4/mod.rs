@@ -29,6 +29,7 @@ use std::str::FromStr;
 
 use crate::algo::weight;
 use crate::arch::{Isa, Level};
+use crate::vocabulary::Sealed;
 use crate::{Classes, Error, Plan, Tally, check_n, split};
 
 /// Which search counts the subproblems of the d4 algorithm. Every choice makes the same queen
@@ -236,6 +237,21 @@ impl D4Plan {
         &self.subproblems
     }
 
+    /// Returns `plan` as the d4 plan it is, or `None` if it is another algorithm's: for a
+    /// device that counts d4 plans alone (a GPU, whose kernels search start constellations).
+    ///
+    /// # Examples
+    /// ```
+    /// use nqueens::{Algorithm, plan::{D4Plan, PlanSpec}};
+    /// let d4 = PlanSpec { threads: 1, ..PlanSpec::new(Algorithm::D4, 8) }.build().unwrap();
+    /// assert_eq!(D4Plan::of(d4.as_ref()).map(|p| p.subproblems().len()), Some(d4.len()));
+    /// let mirror = PlanSpec { threads: 1, ..PlanSpec::new(Algorithm::Mirror, 8) }.build().unwrap();
+    /// assert!(D4Plan::of(mirror.as_ref()).is_none());
+    /// ```
+    pub fn of(plan: &dyn Plan) -> Option<&D4Plan> {
+        plan.as_any()?.downcast_ref()
+    }
+
     fn small_board(&self) -> bool {
         self.n < 2
     }
@@ -268,13 +284,19 @@ impl D4Plan {
     }
 }
 
+impl Sealed for D4Plan {
+    fn prefix_nodes(&self) -> u128 {
+        self.prefix_nodes as u128
+    }
+
+    fn as_any(&self) -> Option<&dyn std::any::Any> {
+        Some(self)
+    }
+}
+
 impl Plan for D4Plan {
     fn level(&self) -> Level {
         self.level
-    }
-
-    fn as_any(&self) -> &dyn std::any::Any {
-        self
     }
 
     fn algorithm(&self) -> crate::Algorithm {
@@ -291,10 +313,6 @@ impl Plan for D4Plan {
 
     fn subproblem_bytes(&self) -> usize {
         std::mem::size_of::<D4Subproblem>()
-    }
-
-    fn prefix_nodes(&self) -> u128 {
-        self.prefix_nodes as u128
     }
 
     fn n(&self) -> u32 {

@@ -295,6 +295,8 @@ impl JoinPlan {
     }
 }
 
+impl crate::vocabulary::Sealed for JoinPlan {}
+
 impl Plan for JoinPlan {
     fn n(&self) -> u32 {
         self.g.n
@@ -318,10 +320,6 @@ impl Plan for JoinPlan {
 
     fn level(&self) -> Level {
         self.level
-    }
-
-    fn as_any(&self) -> &dyn std::any::Any {
-        self
     }
 
     /// By Burnside over this plan's own quarter table (no second table is built).
