@@ -221,6 +221,9 @@ pub fn pool(threads: usize, name: &'static str) -> Result<rayon::ThreadPool, Err
         return Err(Error::ThreadPool { threads, reason: format!("a pool holds at most {most} threads") });
     }
     crate::memory::check_threads(threads)?;
+    // Before the first worker starts: under an address-space limit, the workers share one
+    // allocator arena instead of reserving one each (what `check_threads` counted).
+    crate::memory::limit_arenas();
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .thread_name(move |i| format!("{name}-{i}"))

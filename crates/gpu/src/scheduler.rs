@@ -195,7 +195,9 @@ impl Device for GpuDevice {
         let mut launcher = self.launcher.lock().unwrap_or_else(|e| e.into_inner());
         let tables = Tables::new(n, d4.constellations());
         launcher.upload(&tables).map_err(fail)?;
-        Run::new(d4, &tables, stats, self.lanes, self.max_tasks).drive(&mut **launcher, queue).map_err(fail)
+        Schedule::new(d4, &tables, stats, self.lanes, self.max_tasks)
+            .drive(&mut **launcher, queue)
+            .map_err(fail)
     }
 }
 
@@ -253,8 +255,10 @@ impl LaunchLog {
     }
 }
 
-/// One run of one device over a plan: its queues of tasks and the subproblems they stand for.
-struct Run<'p> {
+/// The schedule of one device's run over a plan: its queues of tasks and the subproblems they
+/// stand for, and the size of the next launch. (Named apart from `nqueens::Run`, what a run is
+/// about to do as an observer hears it.)
+struct Schedule<'p> {
     plan: &'p D4Plan,
     tables: &'p Tables,
     stats: bool,
@@ -276,11 +280,17 @@ struct Run<'p> {
     splitting: Option<u32>,
 }
 
-impl<'p> Run<'p> {
-    fn new(plan: &'p D4Plan, tables: &'p Tables, stats: bool, lanes: usize, max_tasks: usize) -> Run<'p> {
+impl<'p> Schedule<'p> {
+    fn new(
+        plan: &'p D4Plan,
+        tables: &'p Tables,
+        stats: bool,
+        lanes: usize,
+        max_tasks: usize,
+    ) -> Schedule<'p> {
         let max_tasks = max_tasks.clamp(MIN_TASKS, MAX_TASKS);
         let target = (lanes * 4).clamp(MIN_TASKS, max_tasks);
-        Run {
+        Schedule {
             plan,
             tables,
             stats,
@@ -587,10 +597,10 @@ mod tests {
                 let tables = Tables::new(n, plan.constellations());
                 let mut launcher = HostLauncher::default();
                 launcher.upload(&tables).unwrap();
-                let mut run = Run::new(&plan, &tables, false, 1, MAX_TASKS);
-                (run.target, run.rows) = (5, 1);
+                let mut schedule = Schedule::new(&plan, &tables, false, 1, MAX_TASKS);
+                (schedule.target, schedule.rows) = (5, 1);
                 let mut queue = ListQueue { next: 0, len: plan.len(), solved: Vec::new(), stop_after: None };
-                run.drive(&mut launcher, &mut queue).unwrap();
+                schedule.drive(&mut launcher, &mut queue).unwrap();
                 let mut solved = queue.solved;
                 solved.sort_by_key(|s| s.0);
                 assert_eq!(solved.len(), plan.len(), "n = {n}, depth {depth}: each once");
@@ -616,10 +626,10 @@ mod tests {
         let tables = Tables::new(12, plan.constellations());
         let mut launcher = HostLauncher::default();
         launcher.upload(&tables).unwrap();
-        let mut run = Run::new(&plan, &tables, false, 1, MAX_TASKS);
-        (run.target, run.rows) = (7, 2);
+        let mut schedule = Schedule::new(&plan, &tables, false, 1, MAX_TASKS);
+        (schedule.target, schedule.rows) = (7, 2);
         let mut queue = ListQueue { next: 0, len: plan.len(), solved: Vec::new(), stop_after: Some(10) };
-        run.drive(&mut launcher, &mut queue).unwrap();
+        schedule.drive(&mut launcher, &mut queue).unwrap();
         assert!(queue.solved.len() >= 10 && queue.solved.len() < plan.len(), "{}", queue.solved.len());
         for (i, t) in &queue.solved {
             assert_eq!(t.solutions, plan.solve(*i, false).solutions, "{i}");
