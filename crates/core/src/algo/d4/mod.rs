@@ -23,6 +23,7 @@ use constellation::{
     Constellation, D4Subproblem, max_constellations, try_canonical_constellations,
     try_d4_subproblems_counting,
 };
+use batched::BATCHED_MAX_N;
 use search::{Classified, apply_events, classify_with_events, count_with_events};
 use std::ops::ControlFlow;
 use std::str::FromStr;
@@ -40,13 +41,13 @@ use crate::{Classes, Error, Plan, Tally, check_n, split};
 #[non_exhaustive]
 pub enum D4Search {
     /// The fastest measured (the default): at the AVX2 and AVX-512 levels the batched search
-    /// up to `batched::MAX_N` and the recursive one beyond; at the portable and NEON levels
+    /// up to `BATCHED_MAX_N` and the recursive one beyond; at the portable and NEON levels
     /// the recursive search. (Portable, n = 17 on one thread, Zen 4: batched 13.2 CPU s,
     /// recursive 11.5. The NEON copy of the batched search is tested under emulation but not
     /// yet timed on an ARM processor, so it is not chosen by default.)
     #[default]
     Auto,
-    /// The batched search up to `batched::MAX_N` (several boards per step in vector
+    /// The batched search up to `BATCHED_MAX_N` (several boards per step in vector
     /// registers; see `batched`), the recursive one beyond.
     Batched,
     /// The recursive search of `search` for every board.
@@ -66,7 +67,7 @@ impl D4Search {
         }
     }
 
-    /// Returns true if and only if this choice counts boards up to `batched::MAX_N` in the
+    /// Returns true if and only if this choice counts boards up to `BATCHED_MAX_N` in the
     /// batched search at `level`.
     pub fn batched(self, level: Level) -> bool {
         match self {
@@ -86,7 +87,7 @@ impl FromStr for D4Search {
 }
 
 /// The fewest subproblems the automatic split makes for boards beyond the batched search
-/// (n > [`batched::MAX_N`]): there one start constellation takes 40–100 s (n = 23,
+/// (n > [`BATCHED_MAX_N`]): there one start constellation takes 40–100 s (n = 23,
 /// recursive search, this project's 2-core machine), longer than a graceful stop (which
 /// finishes the running subproblems) or a progress bar should wait. 131,072 gives depth 2 at
 /// n = 23: 281,098 subproblems of about a second each.
@@ -195,7 +196,7 @@ impl D4Plan {
         check_n(n)?;
         let constellations = plan_constellations(n)?;
         let target = split::target_subproblems(threads);
-        let target = if n > batched::MAX_N { target.max(LARGE_BOARD_SUBPROBLEMS) } else { target };
+        let target = if n > BATCHED_MAX_N { target.max(LARGE_BOARD_SUBPROBLEMS) } else { target };
         // The depths are counted, not built (the lists of those past the target were large).
         let depth = split::split_depth_for(n, target, |d| {
             constellation::count_d4_subproblems(&constellations, n, d, split::MAX_SUBPROBLEMS)
@@ -502,7 +503,7 @@ impl D4Plan {
         batched: bool,
         nodes: &mut u64,
     ) -> u64 {
-        if batched && self.n <= batched::MAX_N {
+        if batched && self.n <= BATCHED_MAX_N {
             let mut placed = [(0u32, 0u32); 64];
             let free_rows = (1..sub.row).filter(|&r| !c.is_preplaced(r, self.n));
             let mut len = 0;
@@ -717,10 +718,10 @@ mod tests {
 
     #[test]
     fn boards_beyond_the_batched_search_are_split_finer() {
-        let plan = D4Plan::auto(batched::MAX_N + 1, 2).unwrap();
+        let plan = D4Plan::auto(BATCHED_MAX_N + 1, 2).unwrap();
         assert!(plan.len() >= LARGE_BOARD_SUBPROBLEMS, "{}", plan.len());
         assert_eq!(plan.split_depth(), 2);
-        assert_eq!(D4Plan::auto(batched::MAX_N, 2).unwrap().split_depth(), 1);
+        assert_eq!(D4Plan::auto(BATCHED_MAX_N, 2).unwrap().split_depth(), 1);
     }
 
     #[test]

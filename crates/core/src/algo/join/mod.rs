@@ -80,16 +80,16 @@ use unit::Scratch;
 use unit::{Group, Kind, RowSets, SCRATCH, kind_start, orbit, unit_multiple};
 #[cfg(any(test, feature = "internals"))]
 pub use unit::MAX_PARTS;
-pub use unit::{JoinPlan, MAX_N, MIN_N, Quarters};
+pub use unit::{JoinPlan, JOIN_MAX_N, MIN_N, Quarters};
 
 use crate::{Algorithm, Error, Plan, Tally};
 
 impl JoinPlan {
-    /// Returns the plan for the `n`×`n` board ([`MIN_N`] ≤ n ≤ [`MAX_N`]) with every symmetry
+    /// Returns the plan for the `n`×`n` board ([`MIN_N`] ≤ n ≤ [`JOIN_MAX_N`]) with every symmetry
     /// reduction, building the quarter table (side ⌊n/2⌋).
     ///
     /// # Errors
-    /// [`Error::JoinTooLarge`] if n > [`MAX_N`] or the table's estimated size exceeds 3/4 of
+    /// [`Error::JoinTooLarge`] if n > [`JOIN_MAX_N`] or the table's estimated size exceeds 3/4 of
     /// the memory available ([`available_memory`]).
     ///
     /// # Panics
@@ -139,7 +139,7 @@ impl JoinPlan {
                 per_thread_mib: per_thread_bytes(g.h).div_ceil(1 << 20),
                 address_space_limit_mib: crate::memory::address_space_limit().map(|b| b >> 20),
                 available_mib: available_memory().map_or(0, |a| a >> 20),
-                max: MAX_N,
+                max: JOIN_MAX_N,
             }
         })?;
         let kinds: Vec<Kind> = if n.is_multiple_of(2) {

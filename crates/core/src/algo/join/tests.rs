@@ -192,7 +192,7 @@ fn units_in_steps_count_like_one_pass() {
 /// table is refused there.
 #[test]
 fn boards_past_27_read_row_sets() {
-    assert_eq!(MAX_N, 29);
+    assert_eq!(JOIN_MAX_N, 29);
     assert_eq!(Quarters::for_board(27), Quarters::Table);
     assert_eq!(Quarters::for_board(28), Quarters::RowSets);
     assert_eq!(Quarters::for_board(29), Quarters::RowSets);
