@@ -93,8 +93,8 @@
 // `internals` warns of anything else left unused.
 
 /// Declares modules that are public only with the `internals` feature (hidden from the docs:
-/// for the benches, the examples and the runs crate, which use the tuning knobs and the
-/// building blocks) and private to the crate without it.
+/// for the tests, the benches and the examples, which use the tuning knobs and the building
+/// blocks) and private to the crate without it.
 macro_rules! internal_modules {
     ($($name:ident),* $(,)?) => {$(
         #[cfg(feature = "internals")]
