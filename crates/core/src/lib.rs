@@ -116,14 +116,7 @@ pub mod symmetry;
 
 mod count;
 mod vocabulary;
-internal_modules!(algo, attack, error, kernel, limits, memory, parallel, split);
-// The plain backtracker the tests cross-check every algorithm against: in the tests, and with
-// `internals` for the integration tests, the benches and the examples; not in a user's build.
-#[cfg(feature = "internals")]
-#[doc(hidden)]
-pub mod reference;
-#[cfg(all(test, not(feature = "internals")))]
-mod reference;
+internal_modules!(algo, attack, error, kernel, limits, memory, parallel, reference, split);
 
 /// What a plan is and what runs one: the [`Plan`] trait every algorithm's plan implements, the
 /// [`Tally`] of a subproblem, a [`Job`](plan::Job) and its [`Outcome`](plan::Outcome), the
