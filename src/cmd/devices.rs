@@ -4,7 +4,7 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use anyhow::Context;
-use nqueens_gpu::{DeviceInfo, Found};
+use nqueens_gpu::{DeviceInfo, Found, GpuError};
 
 use crate::output::PlanFormat;
 
@@ -51,9 +51,9 @@ fn json(found: &Found) -> serde_json::Value {
             "gpu": d.gpu,
         })
     };
-    let api = |list: &Result<Vec<DeviceInfo>, String>| match list {
+    let api = |list: &Result<Vec<DeviceInfo>, GpuError>| match list {
         Ok(v) => serde_json::json!({ "devices": v.iter().map(one).collect::<Vec<_>>(), "error": null }),
-        Err(why) => serde_json::json!({ "devices": [], "error": why }),
+        Err(why) => serde_json::json!({ "devices": [], "error": why.to_string() }),
     };
     serde_json::json!({ "cuda": api(&found.cuda), "opencl": api(&found.opencl) })
 }

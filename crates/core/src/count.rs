@@ -147,8 +147,8 @@ impl Count {
 
     /// Returns the count of the board of `plan` from `total`, the sum of the tallies of every
     /// one of its subproblems, counted with `algorithm` (concrete) in `seconds` on `threads`
-    /// threads, with `nodes` where they were counted; the fundamental solutions are those of
-    /// `fundamental` of [`Plan`]. For runs assembled from parts, such as a resumed checkpoint;
+    /// threads, with `nodes` where they were counted; the fundamental solutions are
+    /// [`Plan::fundamental`]'s. For runs assembled from parts, such as a resumed checkpoint;
     /// [`Counter::count`] builds its result with it too.
     pub fn of_plan(
         plan: &dyn Plan,
@@ -158,7 +158,7 @@ impl Count {
         threads: usize,
         nodes: Option<u128>,
     ) -> Count {
-        let classes = plan.fundamental(total, algorithm);
+        let classes = plan.fundamental(total);
         Count {
             n: plan.n(),
             solutions: total.solutions,

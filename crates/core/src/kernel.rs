@@ -42,6 +42,7 @@ pub use crate::limits::MAX_N;
 /// assert!(board_mask(72).is_err());
 /// # }
 /// ```
+#[cfg(any(test, feature = "internals"))]
 pub fn board_mask(n: u32) -> Result<u64, Error> {
     crate::check_n(n)?;
     Ok(full_mask(n))

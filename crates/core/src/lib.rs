@@ -79,21 +79,22 @@
 //!   [`Classes`] (also `Deserialize`), [`Algorithm`] and the instruction-set
 //!   [`Isa`](arch::Isa). Off by default.
 //! - `internals`: the building blocks and tuning knobs (hidden from these docs), for the
-//!   `nqueens-runs` crate, the benches and some examples; not a stable API.
+//!   tests, the benches and some examples; not a stable API. (The `nqueens-runs` and
+//!   `nqueens-gpu` crates use the public API alone: what long runs need is in [`plan`].)
 //!
 //! # Around it
 //! Long runs (checkpoint journal, shards, merge, audit, run estimates) are the `nqueens-runs`
 //! crate, the GPU backend `nqueens-gpu`, the command line `nqueens-cli`; how the library is built
 //! inside (its layers, the runner, the kernels) is `doc/architecture.md` in the repository.
 #![deny(missing_docs)]
-// Without `internals`, the building blocks' items that only the runs crate, the benches and the
-// examples call (the shuffled order, the sampling plans, `naive_count`, the old re-exports of
-// the modules' own paths) are unused here; they are live in every build of the workspace.
-#![cfg_attr(not(feature = "internals"), allow(dead_code, unused_imports))]
+// No crate-wide `allow(dead_code)`: an item that only the tests, the benches and the examples
+// call (the reference backtracker, the join's tuning knobs and profiles, `naive_count`) is
+// compiled under `#[cfg(any(test, feature = "internals"))]`, so that a build without
+// `internals` warns of anything else left unused.
 
 /// Declares modules that are public only with the `internals` feature (hidden from the docs:
-/// for the benches, the examples and the runs crate, which use the tuning knobs and the
-/// building blocks) and private to the crate without it.
+/// for the tests, the benches and the examples, which use the tuning knobs and the building
+/// blocks) and private to the crate without it.
 macro_rules! internal_modules {
     ($($name:ident),* $(,)?) => {$(
         #[cfg(feature = "internals")]
@@ -130,6 +131,14 @@ internal_modules!(algo, attack, error, kernel, limits, memory, parallel, referen
 /// d4 search, instruction-set level); a [`crate::Counter`] runs it.
 /// [`available_threads`](plan::available_threads) is the machine's logical CPUs, every default
 /// thread count.
+///
+/// What long runs and their estimates (the `nqueens-runs` crate) take besides: threads for
+/// work that is not a count ([`on_threads`](plan::on_threads), started where every thread of
+/// the library is), the runner's order ([`order_block`](plan::order_block)), lists refused
+/// before they are allocated ([`reserve`](plan::reserve),
+/// [`available_memory`](plan::available_memory)), the placements below a prefix
+/// ([`Prefix::extensions`](plan::Prefix::extensions)), by which shards are balanced, and the
+/// plan a timed sample needs ([`PlanSpec::build_for_sample`](plan::PlanSpec::build_for_sample)).
 pub mod plan {
     pub use crate::algo::d4::constellation::{Border, Constellation, D4Subproblem};
     pub use crate::algo::{D4Plan, D4Search, PlanSpec};
@@ -137,8 +146,13 @@ pub mod plan {
     pub use crate::limits::MAX_SPLIT_DEPTH;
     pub use crate::limits::available_threads;
     pub use crate::memory::available as available_memory;
-    pub use crate::parallel::{Device, Job, OnSolved, Outcome, Queue};
+    pub use crate::memory::reserve;
+    pub use crate::parallel::{Device, Job, OnSolved, Outcome, Queue, on_threads, order_block};
     pub use crate::split::Prefix;
+    // The sealed part of `Plan`, nameable with `internals` alone: for test doubles of a plan.
+    #[cfg(feature = "internals")]
+    #[doc(hidden)]
+    pub use crate::vocabulary::Sealed;
     pub use crate::vocabulary::{Plan, Tally};
 }
 

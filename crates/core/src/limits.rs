@@ -3,8 +3,12 @@
 //! logical CPUs (the default thread count). [`crate::error::Error`] names them in its messages;
 //! [`crate::kernel`] and [`crate::split`] re-export them.
 
-/// The largest board side the masks can hold: one bit per column of a `u64`, and bit 63 is the
-/// last one a left shift can still carry out of the board.
+/// The largest board side the masks can hold, n ≤ 63: one bit per column of a `u64`, and bit
+/// 63 is the last one a left shift can still carry out of the board. The library's largest
+/// board, which mirror and d4 count to; three narrower limits have names of their own: the
+/// join's largest board (`algo::join::JOIN_MAX_N`, 29), where d4's batched search gives way to
+/// its recursive one (`BATCHED_MAX_N`, 22), and the GPU kernel's largest board
+/// (`nqueens_gpu::MAX_N`, 30: 32-bit masks).
 pub const MAX_N: u32 = 63;
 
 /// The most rows a prefix can fix. 16 rows at n = 16 is a whole board; deep prefixes of large

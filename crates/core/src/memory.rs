@@ -51,16 +51,23 @@ pub fn check(what: impl FnOnce() -> String, needed: u64) -> Result<(), Error> {
 }
 
 /// Returns an empty vector with room for `len` items of `T`, once `needed` bytes for `what` are
-/// known to fit in the memory [`available`] to this process ([`check`]): the one way a list whose
-/// size is known before it is filled is allocated, so that a board too large for the node, the
-/// cgroup or the Slurm job is refused with one line instead of aborting. `needed` is the
-/// bytes of the whole step (at least `len` × `size_of::<T>()`; more where the caller's work
-/// around the list takes more, such as the dealing of shards: 40 bytes a subproblem against
-/// the list's 8); a smaller `needed` is raised to the list's own bytes.
+/// known to fit in the memory available to this process
+/// ([`available_memory`](crate::plan::available_memory)): the one way a list whose size is
+/// known before it is filled is allocated, so that a board too large for the node, the cgroup
+/// or the Slurm job is refused with one line instead of aborting. `needed` is the bytes of the
+/// whole step (at least `len` × `size_of::<T>()`; more where the caller's work around the list
+/// takes more, such as the dealing of shards: 40 bytes a subproblem against the list's 8); a
+/// smaller `needed` is raised to the list's own bytes.
 ///
 /// # Errors
 /// [`Error::OutOfMemory`] naming `what`, `needed` in MiB and the MiB available, if `needed` does
 /// not fit, or saying that the allocation failed if the reservation fails.
+///
+/// # Examples
+/// ```
+/// let list: Vec<u64> = nqueens::plan::reserve(|| "a list of costs".to_string(), 1000, 0).unwrap();
+/// assert!(list.is_empty() && list.capacity() >= 1000);
+/// ```
 pub fn reserve<T>(what: impl Fn() -> String, len: usize, needed: u64) -> Result<Vec<T>, Error> {
     let own = (len as u64).saturating_mul(std::mem::size_of::<T>() as u64);
     let needed = needed.max(own);
@@ -116,9 +123,10 @@ pub const ARENA_BYTES: u64 = 64 << 20;
 pub const ARENAS_UNDER_LIMIT: usize = 2;
 
 /// Under an address-space limit, caps glibc's allocator arenas at [`ARENAS_UNDER_LIMIT`]
-/// (`mallopt(M_ARENA_MAX)`), once, before the first worker thread starts: otherwise each
-/// thread's arena reserves [`ARENA_BYTES`] of the limit. Without a limit, or without glibc,
-/// nothing changes.
+/// (`mallopt(M_ARENA_MAX)`), once: otherwise each worker thread's arena reserves
+/// [`ARENA_BYTES`] of the limit. The pool that starts the workers (`crate::parallel::pool`, the
+/// one place the library starts threads) calls it before the first one starts. Without a
+/// limit, or without glibc, nothing changes.
 pub fn limit_arenas() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     {
@@ -145,13 +153,13 @@ pub fn thread_bytes(threads: usize) -> u64 {
 /// Returns `Ok(())` if `threads` worker threads' stacks and allocator arena ([`thread_bytes`])
 /// fit under the address-space limit (`RLIMIT_AS`), the one limit they count against before
 /// they are touched (they are reserved, not resident: free memory, cgroup and Slurm limits see
-/// only the pages used); caps the arenas first ([`limit_arenas`]).
+/// only the pages used). A check only, with no effect on the process: the arenas are counted
+/// as [`limit_arenas`] leaves them, and the pool that starts the threads caps them.
 ///
 /// # Errors
 /// [`Error::OutOfMemory`] otherwise (under `prlimit --as=200000000` the operating system
 /// refused `solve 16 -j 64` its threads: they take 260 MiB by this rule).
 pub fn check_threads(threads: usize) -> Result<(), Error> {
-    limit_arenas();
     let needed = thread_bytes(threads);
     let status = std::fs::read_to_string("/proc/self/status").ok();
     match address_space_room(address_space_limit(), status.as_deref().and_then(parse_vm_size)) {

@@ -221,6 +221,9 @@ pub fn pool(threads: usize, name: &'static str) -> Result<rayon::ThreadPool, Err
         return Err(Error::ThreadPool { threads, reason: format!("a pool holds at most {most} threads") });
     }
     crate::memory::check_threads(threads)?;
+    // Before the first worker starts: under an address-space limit, the workers share one
+    // allocator arena instead of reserving one each (what `check_threads` counted).
+    crate::memory::limit_arenas();
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .thread_name(move |i| format!("{name}-{i}"))
@@ -228,12 +231,21 @@ pub fn pool(threads: usize, name: &'static str) -> Result<rayon::ThreadPool, Err
         .map_err(|e| Error::ThreadPool { threads, reason: e.to_string() })
 }
 
-/// Runs `work(i)` once on each of `threads` threads of a fresh [`pool`] named `name` (i = 0,
-/// 1, …) and returns what each returned, in thread order: for work that is not a count, such
-/// as the plan command's timed sample, which shares its state between the threads itself.
+/// Runs `work(i)` once on each of `threads` threads of a fresh pool named `name` (threads
+/// `{name}-0`, `{name}-1`, …; i = 0, 1, …) and returns what each returned, in thread order: for
+/// work that is not a count, such as the plan command's timed sample, which shares its state
+/// between the threads itself. The threads are started where every thread of the library is.
 ///
 /// # Errors
-/// As [`pool`].
+/// [`Error::ZeroThreads`] if `threads` is 0; [`Error::ThreadPool`] if they are more than one
+/// pool holds or the operating system refuses to start them; [`Error::OutOfMemory`] if their
+/// stacks would not fit under the address-space limit.
+///
+/// # Examples
+/// ```
+/// let squares = nqueens::plan::on_threads(3, "example", |i| i * i).unwrap();
+/// assert_eq!(squares, vec![0, 1, 4]);
+/// ```
 pub fn on_threads<R: Send>(
     threads: usize,
     name: &'static str,
@@ -244,6 +256,7 @@ pub fn on_threads<R: Send>(
 
 /// Solves every subproblem of `plan` on `pool` and returns the exact sum, telling `progress` of
 /// each; counts nodes when `stats` is true.
+#[cfg(any(test, feature = "internals"))]
 pub fn run(plan: &dyn Plan, pool: &rayon::ThreadPool, progress: Progress, stats: bool) -> Outcome {
     run_with(plan, pool, progress, stats, Job::default())
 }
@@ -257,6 +270,7 @@ pub fn run(plan: &dyn Plan, pool: &rayon::ThreadPool, progress: Progress, stats:
 ///
 /// # Panics
 /// If an index of `job.only` is not below `plan.len()`.
+#[cfg(any(test, feature = "internals"))]
 pub fn run_with(
     plan: &dyn Plan,
     pool: &rayon::ThreadPool,
@@ -443,26 +457,45 @@ pub const ORDER_BLOCK: usize = 64;
 /// sample of many places of the plan (blocks are smaller in plans under 32,768 subproblems).
 pub const ORDER_BLOCKS: usize = 512;
 
+/// Returns the number of consecutive subproblems the runner's order keeps together in a plan
+/// of `len` subproblems (see the module docs): 64 (`ORDER_BLOCK`), or fewer in plans under
+/// 32,768 subproblems so that there are at least 512 blocks to shuffle (`ORDER_BLOCKS`); at
+/// least 1. A
+/// sample that should find the caches as a run does (`nqueens plan`'s) times pieces of blocks
+/// of this length.
+///
+/// # Examples
+/// ```
+/// use nqueens::plan::order_block;
+/// assert_eq!(order_block(1_000_000), 64);
+/// assert_eq!(order_block(5_120), 10);
+/// assert_eq!(order_block(7), 1);
+/// ```
+pub fn order_block(len: usize) -> usize {
+    (len / ORDER_BLOCKS).clamp(1, ORDER_BLOCK)
+}
+
 /// Returns the positions `0..len` in the runner's fixed pseudo-random order (see the module
-/// docs): blocks of consecutive positions ([`ORDER_BLOCK`] long, shorter so that there are at
-/// least [`ORDER_BLOCKS`]) in the order of a Fisher–Yates shuffle driven by xorshift64
-/// (G. Marsaglia, 2003) seeded by `len`, the same on every machine.
+/// docs): blocks of [`order_block`]`(len)` consecutive positions in the order of a
+/// Fisher–Yates shuffle driven by xorshift64 (G. Marsaglia, 2003) seeded by `len`, the same on
+/// every machine. For the tests and the examples; the runner calls [`try_shuffled`].
 ///
 /// # Panics
 /// If `len` does not fit a `u32` (plans hold at most [`crate::split::MAX_SUBPROBLEMS`]), or if
 /// the order cannot be allocated ([`try_shuffled`] returns `None` instead).
+#[cfg(any(test, feature = "internals"))]
 pub fn shuffled(len: usize) -> Vec<u32> {
     try_shuffled(len).unwrap_or_else(|| panic!("cannot allocate the order of {len} subproblems"))
 }
 
-/// Returns [`shuffled`]`(len)`, or `None` if its memory (6 bytes per subproblem at most)
-/// cannot be allocated.
+/// Returns the positions `0..len` in the runner's fixed pseudo-random order (see `shuffled`),
+/// or `None` if its memory (6 bytes per subproblem at most) cannot be allocated.
 ///
 /// # Panics
 /// If `len` does not fit a `u32`.
 pub fn try_shuffled(len: usize) -> Option<Vec<u32>> {
     assert!(u32::try_from(len).is_ok(), "{len} subproblems are beyond the runner's order");
-    let block = (len / ORDER_BLOCKS).clamp(1, ORDER_BLOCK);
+    let block = order_block(len);
     let blocks = len.div_ceil(block);
     let mut shuffled: Vec<u32> = Vec::new();
     shuffled.try_reserve_exact(blocks).ok()?;

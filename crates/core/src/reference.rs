@@ -2,6 +2,10 @@
 //! columns, diagonals and anti-diagonals, as in textbooks (N. Wirth, "Algorithms + Data
 //! Structures = Programs", 1976, §3.5). It shares no code with the bitmask kernel, so agreement
 //! between the two is evidence, not tautology. It is slow; use it for n ≤ 12.
+//!
+//! Compiled for the tests, and with `internals` for the integration tests, the benches and the
+//! examples: never in a user's build.
+#![cfg(any(test, feature = "internals"))]
 
 /// Returns Q(n), the number of solutions of the n-queens problem on an `n`×`n` board, by plain
 /// backtracking. Q(0) = 1 (the empty board), as in OEIS A000170.

@@ -86,14 +86,38 @@ impl Prefix {
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
+
+    /// Returns the number of ways to place `rows` more queens below this prefix on the `n`×`n`
+    /// board, one a row, each on a square the queens above leave free (no look-ahead; fewer
+    /// rows where the board ends): the shard planner's estimate of a subproblem's cost.
+    ///
+    /// # Errors
+    /// [`Error::BoardTooLarge`] if `n` > [`crate::MAX_N`]; [`Error::BadColumn`] if a queen of
+    /// the prefix is off the board (column `n` or more); [`Error::BadSplitDepth`] if the prefix
+    /// and `rows` are more than [`MAX_SPLIT_DEPTH`] rows (a prefix holds no more).
+    ///
+    /// # Examples
+    /// ```
+    /// use nqueens::plan::Prefix;
+    /// let empty = Prefix::default();
+    /// assert_eq!(empty.extensions(8, 2), Ok(42)); // 8·7 pairs of squares less 14 on a diagonal
+    /// assert_eq!(empty.with(0).unwrap().extensions(8, 1), Ok(6));
+    /// ```
+    pub fn extensions(&self, n: u32, rows: u32) -> Result<u64, Error> {
+        crate::check_n(n)?;
+        if let Some(&col) = self.cols().iter().find(|&&c| u32::from(c) >= n) {
+            return Err(Error::BadColumn { col: col.into(), n });
+        }
+        let sub = self.cols().iter().fold(Subproblem::ROOT, |s, &c| s.place(c.into()));
+        extensions(&sub, n, rows)
+    }
 }
 
 /// One independent piece of the search: a board with its first rows fixed.
 ///
 /// Its count, free squares and expansions are the crate's own (they take the plan's n, checked
-/// when the plan is made); what stays public is checked: [`Subproblem::try_place`],
-/// [`extensions`], [`try_expand_counting`]. Unchecked and public, `count` returned Q(8) for
-/// n = 72 (issue 32):
+/// when the plan is made); what stays public is checked: [`Prefix::extensions`],
+/// [`try_expand_counting`]. Unchecked and public, `count` returned Q(8) for n = 72 (issue 32):
 ///
 /// ```compile_fail
 /// use nqueens::{arch::Level, split::Subproblem};
@@ -123,19 +147,9 @@ impl Subproblem {
         weight: 1,
     };
 
-    /// Returns this subproblem with one more queen, in column `col` of the next row, checked as
-    /// [`Prefix::with`] checks; whether the square is free is the caller's to check (the
-    /// masks then say the board has no completion).
-    ///
-    /// # Errors
-    /// As [`Prefix::with`]: [`Error::BadSplitDepth`] for a 17th row, [`Error::BadColumn`] for a
-    /// column the masks cannot hold (unchecked, column 64 set bit 0).
-    pub fn try_place(&self, col: u32) -> Result<Subproblem, Error> {
-        self.prefix.with(col)?;
-        Ok(self.place(col))
-    }
-
-    /// [`Subproblem::try_place`] unchecked, for the crate's expansions.
+    /// Returns this subproblem with one more queen, in column `col` of the next row, unchecked:
+    /// for the crate's expansions, which stop at [`MAX_SPLIT_DEPTH`] rows and place only
+    /// columns of their board (checked, a prefix grows by [`Prefix::with`]).
     #[inline]
     pub(crate) fn place(&self, col: u32) -> Subproblem {
         let bit = 1u64 << col;
@@ -245,12 +259,12 @@ fn expand_one(sub: Subproblem, n: u32, depth: u32, out: &mut Vec<Subproblem>, no
 }
 
 /// Returns the number of ways to place `rows` more queens below `sub` on an `n`-column board
-/// (no look-ahead: every placement that the rows above allow; fewer rows where the board ends).
+/// (see [`Prefix::extensions`]).
 ///
 /// # Errors
 /// [`Error::BoardTooLarge`] if `n` > [`crate::MAX_N`]; [`Error::BadSplitDepth`] if the prefix
 /// and `rows` are more than [`MAX_SPLIT_DEPTH`] rows (a [`Prefix`] holds no more).
-pub fn extensions(sub: &Subproblem, n: u32, rows: u32) -> Result<u64, Error> {
+fn extensions(sub: &Subproblem, n: u32, rows: u32) -> Result<u64, Error> {
     crate::check_n(n)?;
     let depth = (sub.prefix.len() as u32).saturating_add(rows).min(n);
     if depth > MAX_SPLIT_DEPTH {
@@ -578,14 +592,30 @@ mod tests {
         assert_eq!(p.len(), 16);
         assert_eq!(p.with(0), Err(Error::BadSplitDepth { depth: 17 }));
         assert_eq!(Prefix::default().with(63), Err(Error::BadColumn { col: 63, n: 63 }));
-        assert_eq!(Subproblem::ROOT.try_place(64), Err(Error::BadColumn { col: 64, n: 63 }));
+        assert_eq!(Prefix::default().with(64), Err(Error::BadColumn { col: 64, n: 63 }));
         assert_eq!(
-            Subproblem::ROOT.try_place(64).unwrap_err().to_string(),
+            Prefix::default().with(64).unwrap_err().to_string(),
             "column 64 is off the board: a board of side 63 has columns 0..63"
         );
-        let s = Subproblem::ROOT.try_place(2).unwrap();
+        let s = Subproblem::ROOT.place(2);
         assert_eq!((s.prefix.cols(), s.cols, s.ld, s.rd), (&[2u8][..], 0b100, 0b1000, 0b10));
-        assert_eq!(Subproblem::ROOT.try_place(62).map(|s| s.cols), Ok(1 << 62));
+        assert_eq!(Prefix::default().with(62).map(|p| p.cols().to_vec()), Ok(vec![62]));
+    }
+
+    /// A prefix's extensions are those of its subproblem, and refuse a board too large, a queen
+    /// off the board and more rows than a prefix holds.
+    #[test]
+    fn prefix_extensions_check_the_board_and_the_prefix() {
+        let p = Prefix::default().with(1).unwrap().with(3).unwrap();
+        let sub = Subproblem::ROOT.place(1).place(3);
+        for (n, rows) in [(8, 1), (8, 3), (12, 4), (5, 16)] {
+            assert_eq!(p.extensions(n, rows), extensions(&sub, n, rows), "n = {n}, rows {rows}");
+        }
+        // 6 queens from columns 1 and 3 of rows 0 and 1: Q(6)'s boards [1, 3, 5, 0, 2, 4] only.
+        assert_eq!(p.extensions(6, 16), Ok(1));
+        assert_eq!(p.extensions(64, 1), Err(Error::BoardTooLarge { n: 64 }));
+        assert_eq!(p.extensions(3, 1), Err(Error::BadColumn { col: 3, n: 3 }));
+        assert_eq!(p.extensions(20, 15), Err(Error::BadSplitDepth { depth: 17 }));
     }
 
     /// Issue 32, finding 2: the public expansions check n (`split::expand(…, 64, …)` made the

@@ -47,7 +47,7 @@ impl Algorithm {
 
     /// Returns true if and only if the algorithm's subproblem tallies carry the fundamental
     /// solutions ([`Tally::classes`]): d4 does; the join gets them for a whole count by
-    /// Burnside ([`Plan::classes`], `crate::algo::burnside_classes`), so its tallies do not.
+    /// Burnside ([`Plan::fundamental`]), so its tallies do not.
     pub fn classifies(self) -> bool {
         matches!(self, Algorithm::D4)
     }
@@ -87,7 +87,14 @@ impl FromStr for Algorithm {
 /// [`Plan::impossible`], [`Plan::prefix`]) panics if it is not below [`Plan::len`], as a slice's
 /// index does (the defaults that ignore `index` do not): the runner and the shard planner hand
 /// out only indices of the plan, and [`crate::Counter::run`] refuses a list that names another.
-pub trait Plan: Sync {
+///
+/// Sealed: the crate's three plans (mirror, d4, join), which
+/// [`PlanSpec::build`](crate::plan::PlanSpec::build) builds, are the only ones; a caller uses
+/// plans, it does not write them, so that a method can be added without breaking anyone. The
+/// sealed part holds what other crates have no use for, out of these docs: a plan's prefix
+/// nodes, and the downcast behind [`D4Plan::of`](crate::plan::D4Plan::of), which a device that
+/// counts d4 plans alone uses.
+pub trait Plan: Sync + Sealed {
     /// Returns the board side n.
     fn n(&self) -> u32;
     /// Returns the number of subproblems.
@@ -105,27 +112,20 @@ pub trait Plan: Sync {
     /// If `index` is not below [`Plan::len`], as a slice's index does (every plan of the crate
     /// panics so; the runner and the shard planner hand out only indices of the plan).
     fn solve(&self, index: usize, stats: bool) -> Tally;
-    /// Returns the queen placements made while building the subproblems (the prefix tree), so
-    /// that with the nodes of every subproblem they add up to the nodes of the whole search,
-    /// whatever the split depth.
-    fn prefix_nodes(&self) -> u128 {
-        0
-    }
     /// Returns the algorithm that really counts this plan (a join plan of a board below
     /// `join::MIN_N` is a mirror plan).
     fn algorithm(&self) -> Algorithm;
     /// Returns the instruction-set level the plan's searches run at.
     fn level(&self) -> Level;
-    /// Returns the plan itself, for a [`crate::plan::Device`] that counts one concrete kind
-    /// of plan (a GPU counts [`crate::plan::D4Plan`]s: `plan.as_any().downcast_ref::<D4Plan>()`).
-    fn as_any(&self) -> &dyn std::any::Any;
-    /// Returns the fundamental solutions of the whole board by orbit size, given the sum of
-    /// every subproblem's tally, for plans that get them from the total rather than per
-    /// subproblem (the join, by Burnside over its own quarter table); `None` otherwise, and then
-    /// [`Tally::fundamental`] applies.
-    fn classes(&self, total: &Tally) -> Option<Classes> {
-        let _ = total;
-        None
+    /// Returns the fundamental solutions of the whole board by orbit size (OEIS A002562 is
+    /// their total), given `total`, the sum of every subproblem's tally: the one way to them,
+    /// for a count, a resumed journal and a merge of shards alike. By default the tallies' own
+    /// classes where the algorithm classifies ([`Algorithm::classifies`]: d4) and n ≥ 1
+    /// (A002562 starts at n = 1), else `None` (mirror); the join's plan gives them by
+    /// Burnside's lemma over its own quarter table. `None` also where `total` cannot be the
+    /// board's whole count (not a whole number of classes by Burnside).
+    fn fundamental(&self, total: &Tally) -> Option<Classes> {
+        (self.algorithm().classifies() && self.n() >= 1).then_some(total.classes)
     }
     /// Returns a number that the solutions of subproblem `index` are always a multiple of: the
     /// weight every completion of it stands for (2 for mirror halving from n = 2; 8, 4 or 2, the
@@ -256,6 +256,24 @@ pub trait Plan: Sync {
         setup_done: &mut dyn FnMut(),
     ) -> Option<Tally> {
         let _ = (index, share, seed, setup_done);
+        None
+    }
+}
+
+/// The part of [`Plan`] that other crates have no use for, which also seals it: a public trait
+/// of a private module, which no other crate can name, so no other crate implements [`Plan`].
+/// (With the `internals` feature it is `nqueens::plan::Sealed`, for the test doubles of the
+/// runs crate.)
+pub trait Sealed {
+    /// Returns the queen placements made while building the subproblems (the prefix tree), so
+    /// that with the nodes of every subproblem they add up to the nodes of the whole search,
+    /// whatever the split depth. 0 by default.
+    fn prefix_nodes(&self) -> u128 {
+        0
+    }
+    /// Returns the plan itself where a device may count it as its concrete type
+    /// ([`crate::plan::D4Plan::of`]); `None` by default.
+    fn as_any(&self) -> Option<&dyn std::any::Any> {
         None
     }
 }

@@ -6,7 +6,7 @@
 fn main() {
     let arch = std::env::args().nth(1).unwrap_or_else(|| "sm_90".into());
     for nodes in [false, true] {
-        match nqueens_gpu::cuda::compile_log(&arch, nodes) {
+        match nqueens_gpu::compile_cuda_log(&arch, nodes) {
             Ok(log) => println!("{arch}, nodes {nodes}:\n{log}"),
             Err(e) => {
                 eprintln!("nvrtc_log: {e}");

@@ -6,32 +6,17 @@
 //! `cargo run --release -p nqueens-gpu --example task_sizes -- 16 [--nodes]`
 
 use nqueens::plan::D4Plan;
-use nqueens_gpu::tasks::{self, Tables};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let nodes = args.iter().any(|a| a == "--nodes");
     let n: u32 = args.iter().find_map(|a| a.parse().ok()).unwrap_or(16);
     let plan = D4Plan::new(n, 1).expect("a d4 plan");
-    let tables = Tables::new(n, plan.constellations());
     println!("n,task_rows,tasks,host_boards,placements,placements_per_task");
     // From n - 10 free rows a task (fewer make billions of tasks from n = 20).
     for rows in (n.saturating_sub(10).max(2)..=n.saturating_sub(4)).step_by(2) {
-        let (mut count, mut host, mut placed) = (0usize, 0usize, 0u64);
-        let (mut out, mut boards) = (Vec::new(), Vec::new());
-        for sub in plan.subproblems() {
-            out.clear();
-            boards.clear();
-            let symmetric = plan.constellations()[sub.constellation as usize].stabilizer() != 0;
-            let b = symmetric.then_some(&mut boards);
-            match tasks::split(&tables, sub.constellation, sub, rows, 0, &mut out, b) {
-                None => host += 1,
-                Some(len) => count += len,
-            }
-            if nodes {
-                placed += out.iter().map(|t| tasks::search(&tables, t).1).sum::<u64>();
-            }
-        }
+        let census = nqueens_gpu::task_census(&plan, rows, nodes);
+        let (count, host, placed) = (census.tasks, census.host_boards, census.placements);
         let per = if count > 0 { placed as f64 / count as f64 } else { 0.0 };
         println!("{n},{rows},{count},{host},{placed},{per:.0}");
     }

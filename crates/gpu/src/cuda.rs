@@ -14,20 +14,36 @@ use cudarc::driver::sys::CUdevice_attribute;
 use cudarc::driver::{CudaContext, CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
 use cudarc::nvrtc::Ptx;
 
-use crate::driver::{Kernel, Launcher};
+use crate::GpuError;
+use crate::launcher::{DeviceInfo, Kernel, Launcher, SOURCE};
 use crate::tasks::{MAX_ROWS, Tables as HostTables, Task};
-use crate::{DeviceInfo, SOURCE};
 
 /// What to install for CUDA, in the words of the error for a machine without it.
 pub const INSTALL: &str = "install the NVIDIA driver (libcuda.so) and, to compile the kernel, NVRTC \
      (libnvrtc.so from the CUDA toolkit, or pip's nvidia-cuda-nvrtc) on the library path";
+
+/// Returns the [`GpuError::Driver`] of a call into CUDA that failed doing `what`, with the
+/// driver's error: `what (error)`.
+fn failed<E: std::fmt::Debug>(what: impl std::fmt::Display) -> impl FnOnce(E) -> GpuError {
+    move |e| GpuError::Driver(format!("{what} ({e:?})"))
+}
+
+/// Returns the [`GpuError::Compile`] of an NVRTC call that failed doing `what`: `what (error)`.
+fn nvrtc_failed<E: std::fmt::Debug>(what: impl std::fmt::Display) -> impl FnOnce(E) -> GpuError {
+    move |e| GpuError::Compile(format!("{what} ({e:?})"))
+}
+
+/// Returns the error of a machine without NVRTC.
+fn no_nvrtc() -> GpuError {
+    GpuError::Unavailable(format!("no NVRTC could be loaded to compile the kernel: {INSTALL}"))
+}
 
 /// Runs `f`, a call into cudarc, turning a panic into an error: cudarc resolves each driver
 /// function when it is first called and panics where the library lacks it (an older driver, or
 /// a stub libcuda: "Missing symbol cuInit", found by a break-it round), so no call into it
 /// runs unguarded. The panic's own message is kept out of stderr while the guard is up (the
 /// default hook is swapped for a silent one, under a lock, and put back).
-pub(crate) fn guarded<T>(f: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
+pub(crate) fn guarded<T>(f: impl FnOnce() -> Result<T, GpuError>) -> Result<T, GpuError> {
     static HOOK: std::sync::Mutex<()> = std::sync::Mutex::new(());
     let _lock = HOOK.lock().unwrap_or_else(|e| e.into_inner());
     let previous = std::panic::take_hook();
@@ -40,9 +56,9 @@ pub(crate) fn guarded<T>(f: impl FnOnce() -> Result<T, String>) -> Result<T, Str
             .map(|s| s.to_string())
             .or_else(|| payload.downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "a panic".to_string());
-        Err(format!(
+        Err(GpuError::Unavailable(format!(
             "the CUDA libraries here lack what this build needs ({what}): update the NVIDIA driver or NVRTC"
-        ))
+        )))
     })
 }
 
@@ -62,20 +78,19 @@ pub fn nvrtc_present() -> bool {
 ///
 /// # Errors
 /// Why none can be listed: no libcuda, or the driver's own error.
-pub(crate) fn list() -> Result<Vec<DeviceInfo>, String> {
+pub(crate) fn list() -> Result<Vec<DeviceInfo>, GpuError> {
     if !present() {
-        return Err(format!("no CUDA driver could be loaded: {INSTALL}"));
+        return Err(GpuError::Unavailable(format!("no CUDA driver could be loaded: {INSTALL}")));
     }
     guarded(list_unguarded)
 }
 
 /// [`list`] without its guard.
-fn list_unguarded() -> Result<Vec<DeviceInfo>, String> {
-    let count =
-        CudaContext::device_count().map_err(|e| format!("the CUDA driver does not answer ({e:?})"))?;
+fn list_unguarded() -> Result<Vec<DeviceInfo>, GpuError> {
+    let count = CudaContext::device_count().map_err(failed("the CUDA driver does not answer"))?;
     let mut out = Vec::new();
     for index in 0..count.max(0) as usize {
-        let ctx = CudaContext::new(index).map_err(|e| format!("cannot open CUDA device {index} ({e:?})"))?;
+        let ctx = CudaContext::new(index).map_err(failed(format!("cannot open CUDA device {index}")))?;
         out.push(DeviceInfo {
             api: "cuda",
             index,
@@ -136,18 +151,17 @@ struct Io {
 
 impl Cuda {
     /// Opens CUDA device `info.index`: a context, a stream and the kernels compiled by NVRTC.
-    pub(crate) fn open(info: &DeviceInfo) -> Result<Cuda, String> {
+    pub(crate) fn open(info: &DeviceInfo) -> Result<Cuda, GpuError> {
         if !nvrtc_present() {
-            return Err(format!("no NVRTC could be loaded to compile the kernel: {INSTALL}"));
+            return Err(no_nvrtc());
         }
         guarded(|| Cuda::open_unguarded(info))
     }
 
     /// [`Cuda::open`] without its guard.
-    fn open_unguarded(info: &DeviceInfo) -> Result<Cuda, String> {
-        let ctx = CudaContext::new(info.index).map_err(|e| format!("cannot open the device ({e:?})"))?;
-        let (major, minor) =
-            ctx.compute_capability().map_err(|e| format!("no compute capability ({e:?})"))?;
+    fn open_unguarded(info: &DeviceInfo) -> Result<Cuda, GpuError> {
+        let ctx = CudaContext::new(info.index).map_err(failed("cannot open the device"))?;
+        let (major, minor) = ctx.compute_capability().map_err(failed("no compute capability"))?;
         let stream = ctx.default_stream();
         // Persistent threads in blocks of THREADS (the kernels' NQ_WG), as many blocks as the
         // multiprocessors hold at once (the stack's shared memory, 32 KiB a block, limits
@@ -181,18 +195,16 @@ impl Cuda {
     }
 
     /// Compiles the kernels (with NQ_NODES if `nodes`) to a CUBIN on first use.
-    fn compile(&mut self, nodes: bool) -> Result<(), String> {
+    fn compile(&mut self, nodes: bool) -> Result<(), GpuError> {
         let slot = usize::from(nodes);
         if self.kernels[slot].is_some() {
             return Ok(());
         }
         let cubin = compile_cubin(SOURCE, &options(&self.arch, nodes))?;
-        let module = self
-            .ctx
-            .load_module(Ptx::from_binary(cubin))
-            .map_err(|e| format!("cannot load the kernels ({e:?})"))?;
+        let module =
+            self.ctx.load_module(Ptx::from_binary(cubin)).map_err(failed("cannot load the kernels"))?;
         let load =
-            |k: Kernel| module.load_function(k.name()).map_err(|e| format!("no kernel {} ({e:?})", k.name()));
+            |k: Kernel| module.load_function(k.name()).map_err(failed(format!("no kernel {}", k.name())));
         self.kernels[slot] = Some([load(Kernel::Count)?, load(Kernel::Classify)?]);
         Ok(())
     }
@@ -204,10 +216,11 @@ impl Cuda {
 /// machine without a GPU.
 ///
 /// # Errors
-/// No NVRTC to load, or NVRTC's log where the kernels do not compile.
-pub fn compile(arch: &str, nodes: bool) -> Result<Vec<u8>, String> {
+/// [`GpuError::Unavailable`] if there is no NVRTC to load; [`GpuError::Compile`] with NVRTC's
+/// log where the kernels do not compile.
+pub fn compile(arch: &str, nodes: bool) -> Result<Vec<u8>, GpuError> {
     if !nvrtc_present() {
-        return Err(format!("no NVRTC could be loaded to compile the kernel: {INSTALL}"));
+        return Err(no_nvrtc());
     }
     guarded(|| compile_cubin(SOURCE, &options(arch, nodes)))
 }
@@ -217,21 +230,21 @@ pub fn compile(arch: &str, nodes: bool) -> Result<Vec<u8>, String> {
 ///
 /// # Errors
 /// As [`compile`].
-pub fn compile_log(arch: &str, nodes: bool) -> Result<String, String> {
+pub fn compile_log(arch: &str, nodes: bool) -> Result<String, GpuError> {
     if !nvrtc_present() {
-        return Err(format!("no NVRTC could be loaded to compile the kernel: {INSTALL}"));
+        return Err(no_nvrtc());
     }
     guarded(|| compile_log_unguarded(arch, nodes))
 }
 
 /// [`compile_log`] without its guard.
-fn compile_log_unguarded(arch: &str, nodes: bool) -> Result<String, String> {
+fn compile_log_unguarded(arch: &str, nodes: bool) -> Result<String, GpuError> {
     use cudarc::nvrtc::result;
     let mut options = options(arch, nodes);
     options.push("--ptxas-options=-v".to_string());
-    let src = CString::new(SOURCE).map_err(|_| "the kernel source holds a NUL byte".to_string())?;
-    let prog =
-        result::create_program(&src, None).map_err(|e| format!("NVRTC cannot create the program ({e:?})"))?;
+    let src =
+        CString::new(SOURCE).map_err(|_| GpuError::Compile("the kernel source holds a NUL byte".into()))?;
+    let prog = result::create_program(&src, None).map_err(nvrtc_failed("NVRTC cannot create the program"))?;
     // SAFETY: as in `compile_cubin`: a live program, C-string options, a log sized by NVRTC.
     unsafe {
         let compiled = result::compile_program(prog, &options);
@@ -240,7 +253,7 @@ fn compile_log_unguarded(arch: &str, nodes: bool) -> Result<String, String> {
         let _ = result::destroy_program(prog);
         compiled
             .map(|()| log.clone())
-            .map_err(|e| format!("NVRTC does not compile the kernel ({e:?}): {log}"))
+            .map_err(|e| GpuError::Compile(format!("NVRTC does not compile the kernel ({e:?}): {log}")))
     }
 }
 
@@ -250,7 +263,7 @@ fn options(arch: &str, nodes: bool) -> Vec<String> {
         format!("--gpu-architecture={arch}"),
         "-default-device".to_string(),
         format!("-DNQ_WG={THREADS}"),
-        format!("-DMAX_DEPTH={}", crate::driver::stack_levels()),
+        format!("-DMAX_DEPTH={}", crate::scheduler::stack_levels()),
     ];
     if nodes {
         options.push("-DNQ_NODES".to_string());
@@ -259,11 +272,11 @@ fn options(arch: &str, nodes: bool) -> Vec<String> {
 }
 
 /// Returns the CUBIN NVRTC compiles `source` to with `options`.
-fn compile_cubin(source: &str, options: &[String]) -> Result<Vec<u8>, String> {
+fn compile_cubin(source: &str, options: &[String]) -> Result<Vec<u8>, GpuError> {
     use cudarc::nvrtc::{result, sys};
-    let src = CString::new(source).map_err(|_| "the kernel source holds a NUL byte".to_string())?;
-    let prog =
-        result::create_program(&src, None).map_err(|e| format!("NVRTC cannot create the program ({e:?})"))?;
+    let src =
+        CString::new(source).map_err(|_| GpuError::Compile("the kernel source holds a NUL byte".into()))?;
+    let prog = result::create_program(&src, None).map_err(nvrtc_failed("NVRTC cannot create the program"))?;
     // SAFETY: `prog` is a live program from create_program; the options are C strings; the log
     // and CUBIN buffers are sized by NVRTC's own size calls before it writes them; the program
     // is destroyed once, at the end.
@@ -273,18 +286,20 @@ fn compile_cubin(source: &str, options: &[String]) -> Result<Vec<u8>, String> {
             Err(e) => {
                 let log = result::get_program_log(prog).unwrap_or_default();
                 let log = CStr::from_ptr(log.as_ptr()).to_string_lossy().trim().replace('\n', " | ");
-                Err(format!("NVRTC does not compile the kernel ({e:?}): {log}"))
+                Err(GpuError::Compile(format!("NVRTC does not compile the kernel ({e:?}): {log}")))
             }
             Ok(()) => {
                 let mut size = 0usize;
                 if sys::nvrtcGetCUBINSize(prog, &mut size).result().is_err() || size == 0 {
-                    Err("NVRTC made no CUBIN (is the architecture a real one, sm_XY?)".to_string())
+                    Err(GpuError::Compile(
+                        "NVRTC made no CUBIN (is the architecture a real one, sm_XY?)".into(),
+                    ))
                 } else {
                     let mut cubin = vec![0u8; size];
                     sys::nvrtcGetCUBIN(prog, cubin.as_mut_ptr() as *mut c_char)
                         .result()
                         .map(|()| cubin)
-                        .map_err(|e| format!("NVRTC cannot hand over the CUBIN ({e:?})"))
+                        .map_err(nvrtc_failed("NVRTC cannot hand over the CUBIN"))
                 }
             }
         };
@@ -294,24 +309,24 @@ fn compile_cubin(source: &str, options: &[String]) -> Result<Vec<u8>, String> {
 }
 
 impl Launcher for Cuda {
-    fn upload(&mut self, tables: &HostTables) -> Result<(), String> {
+    fn upload(&mut self, tables: &HostTables) -> Result<(), GpuError> {
         guarded(|| self.upload_unguarded(tables))
     }
 
-    fn start(&mut self, kernel: Kernel, tasks: &[Task], boards: &[u8], nodes: bool) -> Result<(), String> {
+    fn start(&mut self, kernel: Kernel, tasks: &[Task], boards: &[u8], nodes: bool) -> Result<(), GpuError> {
         guarded(|| self.start_unguarded(kernel, tasks, boards, nodes))
     }
 
-    fn finish(&mut self, out: &mut Vec<u64>) -> Result<(), String> {
+    fn finish(&mut self, out: &mut Vec<u64>) -> Result<(), GpuError> {
         guarded(|| self.finish_unguarded(out))
     }
 }
 
 /// The launcher's calls without their guard ([`guarded`]).
 impl Cuda {
-    fn upload_unguarded(&mut self, tables: &HostTables) -> Result<(), String> {
+    fn upload_unguarded(&mut self, tables: &HostTables) -> Result<(), GpuError> {
         let s = &self.stream;
-        let copy = |e| format!("cannot copy the tables ({e:?})");
+        let copy = |e| failed("cannot copy the tables")(e);
         self.tables = Some(Tables {
             table: s.clone_htod(&tables.table).map_err(copy)?,
             rows: s.clone_htod(&tables.rows).map_err(copy)?,
@@ -328,11 +343,11 @@ impl Cuda {
         tasks: &[Task],
         boards: &[u8],
         nodes: bool,
-    ) -> Result<(), String> {
+    ) -> Result<(), GpuError> {
         self.compile(nodes)?;
         let (len, width) = (tasks.len(), kernel.width());
         let s = self.stream.clone();
-        let alloc = |e| format!("cannot allocate {len} tasks on the device ({e:?})");
+        let alloc = |e| failed(format!("cannot allocate {len} tasks on the device"))(e);
         if self.io.as_ref().is_none_or(|io| io.room < len) {
             let room = len.next_power_of_two().max(1);
             self.io = Some(Io {
@@ -347,7 +362,7 @@ impl Cuda {
             });
         }
         let io = self.io.as_mut().expect("made above");
-        let copy = |e| format!("cannot copy the tasks to the device ({e:?})");
+        let copy = |e| failed("cannot copy the tasks to the device")(e);
         let column = |f: fn(&Task) -> u32| tasks.iter().map(f).collect::<Vec<u32>>();
         s.memcpy_htod(&column(|t| t.cols), &mut io.cols).map_err(copy)?;
         s.memcpy_htod(&column(|t| t.ld), &mut io.ld).map_err(copy)?;
@@ -357,8 +372,10 @@ impl Cuda {
             s.memcpy_htod(boards, &mut io.boards).map_err(copy)?;
         }
         s.memcpy_htod(&[0u32], &mut io.next).map_err(copy)?;
-        let t = self.tables.as_ref().ok_or("no tables uploaded")?;
-        let pair = self.kernels[usize::from(nodes)].as_ref().ok_or("the kernel was not compiled")?;
+        let t = self.tables.as_ref().ok_or_else(|| GpuError::Driver("no tables uploaded".into()))?;
+        let pair = self.kernels[usize::from(nodes)]
+            .as_ref()
+            .ok_or_else(|| GpuError::Driver("the kernel was not compiled".into()))?;
         let function = &pair[usize::from(kernel == Kernel::Classify)];
         let count = len as u32;
         let blocks = self.blocks.min(count.div_ceil(self.threads)).max(1);
@@ -383,18 +400,18 @@ impl Cuda {
         // pointers to u32, u8 and u64, three u32 values); every buffer holds at least `count`
         // tasks (`out` 5 numbers a task, `boards` MAX_ROWS bytes a task) or the whole tables,
         // as the kernels read and write them.
-        unsafe { launch.launch(config) }.map_err(|e| format!("cannot launch the kernel ({e:?})"))?;
+        unsafe { launch.launch(config) }.map_err(failed("cannot launch the kernel"))?;
         self.launched = (len, width);
         Ok(())
     }
 
-    fn finish_unguarded(&mut self, out: &mut Vec<u64>) -> Result<(), String> {
+    fn finish_unguarded(&mut self, out: &mut Vec<u64>) -> Result<(), GpuError> {
         let (len, width) = self.launched;
         out.clear();
         out.resize(len * width, 0);
-        let io = self.io.as_ref().ok_or("nothing was launched")?;
+        let io = self.io.as_ref().ok_or_else(|| GpuError::Driver("nothing was launched".into()))?;
         if len > 0 {
-            let read = |e| format!("the kernel failed or its results cannot be read ({e:?})");
+            let read = |e| failed("the kernel failed or its results cannot be read")(e);
             self.stream.memcpy_dtoh(&io.out.slice(..len * width), out.as_mut_slice()).map_err(read)?;
             self.stream.synchronize().map_err(read)?;
         }

@@ -14,13 +14,19 @@ use opencl3::platform::get_platforms;
 use opencl3::program::Program;
 use opencl3::types::{CL_BLOCKING, cl_uchar, cl_uint, cl_ulong};
 
-use crate::driver::{Kernel as DriverKernel, Launcher};
+use crate::GpuError;
+use crate::launcher::{self, DeviceInfo, Launcher, SOURCE};
 use crate::tasks::{MAX_ROWS, Tables as HostTables, Task};
-use crate::{DeviceInfo, SOURCE};
 
 /// What to install for OpenCL, in the words of the error for a machine without it.
 pub const INSTALL: &str = "install an OpenCL driver and the ICD loader (Debian: ocl-icd-libopencl1 with \
      pocl-opencl-icd for the CPU, nvidia-opencl-icd or mesa-opencl-icd for GPUs)";
+
+/// Returns the [`GpuError::Driver`] of a call into OpenCL that failed doing `what`, with its
+/// error: `what: error`.
+fn failed<E: std::fmt::Display>(what: impl std::fmt::Display) -> impl FnOnce(E) -> GpuError {
+    move |e| GpuError::Driver(format!("{what}: {e}"))
+}
 
 /// Held while platforms and devices are listed and opened: pocl 3.1 initialises its devices on
 /// the first call and crashes when two threads make that call at once (two tests in one
@@ -31,12 +37,12 @@ static INIT: std::sync::Mutex<()> = std::sync::Mutex::new(());
 ///
 /// # Errors
 /// Why none can be listed: no libOpenCL, or no platform.
-pub(crate) fn list() -> Result<Vec<(DeviceInfo, opencl3::types::cl_device_id)>, String> {
+pub(crate) fn list() -> Result<Vec<(DeviceInfo, opencl3::types::cl_device_id)>, GpuError> {
     let _init = INIT.lock().unwrap_or_else(|e| e.into_inner());
-    let platforms =
-        get_platforms().map_err(|e| format!("no OpenCL runtime could be loaded ({e}): {INSTALL}"))?;
+    let platforms = get_platforms()
+        .map_err(|e| GpuError::Unavailable(format!("no OpenCL runtime could be loaded ({e}): {INSTALL}")))?;
     if platforms.is_empty() {
-        return Err(format!("OpenCL is installed but has no platform: {INSTALL}"));
+        return Err(GpuError::Unavailable(format!("OpenCL is installed but has no platform: {INSTALL}")));
     }
     let mut out = Vec::new();
     for platform in platforms {
@@ -101,13 +107,12 @@ struct Io {
 
 impl OpenCl {
     /// Opens device `id` (described by `info`): a context, a queue and the kernels compiled.
-    pub(crate) fn open(info: &DeviceInfo, id: opencl3::types::cl_device_id) -> Result<OpenCl, String> {
+    pub(crate) fn open(info: &DeviceInfo, id: opencl3::types::cl_device_id) -> Result<OpenCl, GpuError> {
         let _init = INIT.lock().unwrap_or_else(|e| e.into_inner());
         let device = Device::new(id);
-        let context = Context::from_device(&device).map_err(|e| format!("cannot create a context: {e}"))?;
+        let context = Context::from_device(&device).map_err(failed("cannot create a context"))?;
         #[allow(deprecated)] // clCreateCommandQueue: OpenCL 1.2 devices (pocl's) have only it.
-        let queue =
-            CommandQueue::create_default(&context, 0).map_err(|e| format!("cannot create a queue: {e}"))?;
+        let queue = CommandQueue::create_default(&context, 0).map_err(failed("cannot create a queue"))?;
         let units = info.compute_units.max(1) as usize;
         // GPUs: about 1,024 resident threads per compute unit (NVIDIA SMs hold 2,048, AMD CUs
         // 2,560); a CPU device runs work items one after the other in each of its threads.
@@ -124,7 +129,7 @@ impl OpenCl {
             local,
             launched: (0, 0),
         };
-        cl.kernel(DriverKernel::Count, false)?;
+        cl.kernel(launcher::Kernel::Count, false)?;
         Ok(cl)
     }
 
@@ -134,44 +139,44 @@ impl OpenCl {
     }
 
     /// Returns `kernel`, counting placements if `nodes`, compiling its program on first use.
-    fn kernel(&mut self, kernel: DriverKernel, nodes: bool) -> Result<&Kernel, String> {
+    fn kernel(&mut self, kernel: launcher::Kernel, nodes: bool) -> Result<&Kernel, GpuError> {
         let slot = usize::from(nodes);
         if self.kernels[slot].is_none() {
             // The work-group size the kernels' stacks are laid out for, and launched with.
             let options = format!(
                 "-D NQ_WG={} -D MAX_DEPTH={}{}",
                 self.local,
-                crate::driver::stack_levels(),
+                crate::scheduler::stack_levels(),
                 if nodes { " -D NQ_NODES" } else { "" }
             );
             let mut program = Program::create_from_source(&self.context, SOURCE)
-                .map_err(|e| format!("cannot create the program: {e}"))?;
+                .map_err(|e| GpuError::Compile(format!("cannot create the program: {e}")))?;
             if let Err(e) = program.build(&[self.device.id()], &options) {
                 let log = program.get_build_log(self.device.id()).unwrap_or_default();
-                return Err(format!(
+                return Err(GpuError::Compile(format!(
                     "the kernel does not compile ({e}): {}",
                     log.trim().replace('\n', " | ")
-                ));
+                )));
             }
-            let make = |k: DriverKernel| {
-                Kernel::create(&program, k.name()).map_err(|e| format!("no kernel {}: {e}", k.name()))
+            let make = |k: launcher::Kernel| {
+                Kernel::create(&program, k.name()).map_err(failed(format!("no kernel {}", k.name())))
             };
-            self.kernels[slot] = Some([make(DriverKernel::Count)?, make(DriverKernel::Classify)?]);
+            self.kernels[slot] = Some([make(launcher::Kernel::Count)?, make(launcher::Kernel::Classify)?]);
         }
         let pair = self.kernels[slot].as_ref().expect("compiled above");
-        Ok(&pair[usize::from(kernel == DriverKernel::Classify)])
+        Ok(&pair[usize::from(kernel == launcher::Kernel::Classify)])
     }
 
     /// Returns a buffer of `len` elements (at least 1) on this context.
-    fn buffer<T>(&self, flags: u64, len: usize) -> Result<Buffer<T>, String> {
+    fn buffer<T>(&self, flags: u64, len: usize) -> Result<Buffer<T>, GpuError> {
         // SAFETY: no host pointer is passed (null, without CL_MEM_USE_HOST_PTR or
         // CL_MEM_COPY_HOST_PTR), so the buffer owns its memory.
         unsafe { Buffer::<T>::create(&self.context, flags, len.max(1), ptr::null_mut()) }
-            .map_err(|e| format!("cannot allocate {len} elements on the device: {e}"))
+            .map_err(failed(format!("cannot allocate {len} elements on the device")))
     }
 
     /// Writes `data` into `buffer` and waits for the write.
-    fn write<T>(&self, buffer: &mut Buffer<T>, data: &[T]) -> Result<(), String> {
+    fn write<T>(&self, buffer: &mut Buffer<T>, data: &[T]) -> Result<(), GpuError> {
         if data.is_empty() {
             return Ok(());
         }
@@ -179,11 +184,11 @@ impl OpenCl {
         // (every buffer here is made for the data written to it); `data` outlives the call.
         unsafe { self.queue.enqueue_write_buffer(buffer, CL_BLOCKING, 0, data, &[]) }
             .map(|_| ())
-            .map_err(|e| format!("cannot write to the device: {e}"))
+            .map_err(failed("cannot write to the device"))
     }
 
     /// A buffer holding `data`.
-    fn upload_one<T>(&self, data: &[T]) -> Result<Buffer<T>, String> {
+    fn upload_one<T>(&self, data: &[T]) -> Result<Buffer<T>, GpuError> {
         let mut b = self.buffer::<T>(CL_MEM_READ_ONLY, data.len())?;
         self.write(&mut b, data)?;
         Ok(b)
@@ -191,7 +196,7 @@ impl OpenCl {
 }
 
 impl Launcher for OpenCl {
-    fn upload(&mut self, tables: &HostTables) -> Result<(), String> {
+    fn upload(&mut self, tables: &HostTables) -> Result<(), GpuError> {
         self.tables = Some(Tables {
             table: self.upload_one(&tables.table)?,
             rows: self.upload_one(&tables.rows)?,
@@ -204,11 +209,11 @@ impl Launcher for OpenCl {
 
     fn start(
         &mut self,
-        kernel: DriverKernel,
+        kernel: launcher::Kernel,
         tasks: &[Task],
         boards: &[u8],
         nodes: bool,
-    ) -> Result<(), String> {
+    ) -> Result<(), GpuError> {
         self.kernel(kernel, nodes)?;
         let (len, width) = (tasks.len(), kernel.width());
         if self.io.as_ref().is_none_or(|io| io.room < len) {
@@ -237,11 +242,13 @@ impl Launcher for OpenCl {
         self.io = Some(io);
         written?;
         let (global, local) = (self.global.min(len.next_multiple_of(self.local)), self.local);
-        let t = self.tables.as_ref().ok_or("no tables uploaded")?;
+        let t = self.tables.as_ref().ok_or_else(|| GpuError::Driver("no tables uploaded".into()))?;
         let io = self.io.as_ref().expect("kept above");
         let count = len as cl_uint;
-        let pair = self.kernels[usize::from(nodes)].as_ref().ok_or("the kernel was not compiled")?;
-        let k = &pair[usize::from(kernel == DriverKernel::Classify)];
+        let pair = self.kernels[usize::from(nodes)]
+            .as_ref()
+            .ok_or_else(|| GpuError::Driver("the kernel was not compiled".into()))?;
+        let k = &pair[usize::from(kernel == launcher::Kernel::Classify)];
         // SAFETY: the arguments are NQ_ARGS of kernel.cl, in order and of its types (buffers of
         // cl_uint, cl_uchar and cl_ulong, three cl_uint values); the local size is the NQ_WG
         // the kernels were compiled with (their stacks hold NQ_WG lanes); every buffer holds at least
@@ -266,23 +273,23 @@ impl Launcher for OpenCl {
                 .set_local_work_size(local)
                 .enqueue_nd_range(&self.queue)
         }
-        .map_err(|e| format!("cannot launch the kernel: {e}"))?;
-        self.queue.flush().map_err(|e| format!("cannot start the kernel: {e}"))?;
+        .map_err(failed("cannot launch the kernel"))?;
+        self.queue.flush().map_err(failed("cannot start the kernel"))?;
         self.launched = (len, width);
         Ok(())
     }
 
-    fn finish(&mut self, out: &mut Vec<u64>) -> Result<(), String> {
+    fn finish(&mut self, out: &mut Vec<u64>) -> Result<(), GpuError> {
         let (len, width) = self.launched;
         out.clear();
         out.resize(len * width, 0);
-        let io = self.io.as_ref().ok_or("nothing was launched")?;
+        let io = self.io.as_ref().ok_or_else(|| GpuError::Driver("nothing was launched".into()))?;
         if len > 0 {
             // SAFETY: a blocking read of `len * width` numbers from a buffer of at least
             // `len * 5`, into a vector of exactly that many; the queue is in order, so it
             // follows the kernel.
             unsafe { self.queue.enqueue_read_buffer(&io.out, CL_BLOCKING, 0, out, &[]) }
-                .map_err(|e| format!("the kernel failed or its results cannot be read: {e}"))?;
+                .map_err(failed("the kernel failed or its results cannot be read"))?;
         }
         self.launched = (0, 0);
         Ok(())

@@ -2,7 +2,7 @@
 //! kernel reads (`kernel.cl` describes them), and the tasks a subproblem is split into.
 //!
 //! A d4 subproblem (a canonical start constellation with its first free rows filled,
-//! [`nqueens::algo::d4::constellation::D4Subproblem`]) is split deeper here, on the host, until
+//! [`nqueens::plan::D4Subproblem`]) is split deeper here, on the host, until
 //! `rows` free rows are left below each task (or the board's last free row), so that one launch
 //! holds 10^5 to 10^7 tasks of similar size. Each task remembers its subproblem (its parent),
 //! whose solutions are the sum of its tasks' times the constellation's orbit.
@@ -11,10 +11,11 @@
 //! rather than taken from the CPU search's row events (a second, independent description of the
 //! same board: the tests compare the two on every subproblem up to n = 12).
 
-use nqueens::plan::{Constellation, D4Subproblem};
+use nqueens::plan::{Constellation, D4Plan, D4Subproblem, Plan};
 
-/// The largest board the GPU path counts: its kernels' masks are 32 bits wide, and the tables
-/// keep a row's gap in the two bits above the board.
+/// The largest board the GPU path counts, n ≤ 30: its kernels' masks are 32 bits wide, and the
+/// tables keep a row's gap in the two bits above the board. (The library's own largest board is
+/// [`nqueens::MAX_N`], 63: a `u64` mask.)
 pub const MAX_N: u32 = 30;
 
 /// The most free rows a task keeps below its first: the kernel's stack holds
@@ -281,8 +282,9 @@ fn weigh(t: &Tables, c: usize, k: u32, (cols, ld, rd): (u32, u32, u32), avail: u
 }
 
 /// The kernel's search on the host, task by task: what `kernel.cl` computes, for the tests
-/// (the tables and tasks checked against the CPU search without a GPU) and as its reference.
-/// Returns the completions and the queen placements (as the kernel counts them with NQ_NODES).
+/// (the tables and tasks checked against the CPU search without a GPU), as its reference and
+/// for [`task_census`]'s placements. Returns the completions and the queen placements (as the
+/// kernel counts them with NQ_NODES).
 pub fn search(t: &Tables, task: &Task) -> (u64, u64) {
     let c = (task.at >> 5) as usize;
     let k = task.at & 31;
@@ -307,10 +309,11 @@ pub fn search(t: &Tables, task: &Task) -> (u64, u64) {
     (count, nodes)
 }
 
-/// The classifying kernel's search on the host, for the tests: the completions of `task`
+/// The classifying kernel's search on the host, the tests' oracle for `nq_classify`: the completions of `task`
 /// (whose filled rows are `board`, [`MAX_ROWS`] bytes), its representatives by orbit 8, 4, 2
 /// and its placements, classified by [`nqueens::symmetry::Symmetry`] as the CPU's d4 search
 /// classifies (`nq_classify` in `kernel.cl` does the same with its own symmetry map).
+#[cfg(test)]
 pub fn classify(t: &Tables, task: &Task, board: &[u8]) -> [u64; 5] {
     use nqueens::symmetry::Symmetry;
     let c = (task.at >> 5) as usize;
@@ -360,6 +363,51 @@ pub fn classify(t: &Tables, task: &Task, board: &[u8]) -> [u64; 5] {
     }
     go(t, c, task.at & 31, (task.cols, task.ld, task.rd), &mut board, &stab, &mut found);
     found
+}
+
+/// What splitting the subproblems of a d4 plan into GPU tasks gives ([`task_census`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TaskCensus {
+    /// The tasks of every subproblem, both kernels'.
+    pub tasks: u64,
+    /// The subproblems whose every free row is filled already: one board each, which the host
+    /// counts (every subproblem of a board below n = 4).
+    pub host_boards: u64,
+    /// The queen placements the kernel's search makes below the tasks, searched on the host
+    /// (0 unless asked for: slow past n = 17).
+    pub placements: u64,
+}
+
+/// Returns how many tasks of `rows` free rows below their first (the GPU's
+/// [`task_rows`](crate::task_rows)) the subproblems of `plan` split into, and with
+/// `placements` the queen placements below them, as the device would split and search them:
+/// the numbers behind the default task rows (`examples/task_sizes.rs`,
+/// results/2026-12-03-gpu/).
+///
+/// # Panics
+/// If the plan's board is past [`MAX_N`].
+pub fn task_census(plan: &D4Plan, rows: u32, placements: bool) -> TaskCensus {
+    let n = plan.n();
+    assert!(n <= MAX_N, "board side {n} is past the GPU's largest, {MAX_N}");
+    if n < 4 {
+        return TaskCensus { host_boards: plan.subproblems().len() as u64, ..TaskCensus::default() };
+    }
+    let tables = Tables::new(n, plan.constellations());
+    let mut census = TaskCensus::default();
+    let (mut out, mut boards) = (Vec::new(), Vec::new());
+    for sub in plan.subproblems() {
+        out.clear();
+        boards.clear();
+        let symmetric = plan.constellations()[sub.constellation as usize].stabilizer() != 0;
+        match split(&tables, sub.constellation, sub, rows, 0, &mut out, symmetric.then_some(&mut boards)) {
+            None => census.host_boards += 1,
+            Some(len) => census.tasks += len as u64,
+        }
+        if placements {
+            census.placements += out.iter().map(|t| search(&tables, t).1).sum::<u64>();
+        }
+    }
+    census
 }
 
 #[cfg(test)]
@@ -480,6 +528,26 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A census counts every subproblem once, as tasks or as a host board, and deeper tasks
+    /// (fewer free rows) are more, with fewer placements below them; boards below n = 4 are
+    /// the host's.
+    #[test]
+    fn a_census_counts_every_subproblem_once() {
+        for n in [8, 11, 12] {
+            let plan = D4Plan::new(n, 1).unwrap();
+            let whole = task_census(&plan, 40, true);
+            assert_eq!(whole.tasks + whole.host_boards, plan.len() as u64, "n = {n}");
+            let deep = task_census(&plan, 2, true);
+            assert!(
+                deep.tasks >= whole.tasks && deep.placements <= whole.placements,
+                "n = {n}: {deep:?} {whole:?}"
+            );
+            assert_eq!(task_census(&plan, 2, false), TaskCensus { placements: 0, ..deep });
+        }
+        let plan = D4Plan::new(3, 1).unwrap();
+        assert_eq!(task_census(&plan, 2, true).host_boards, plan.len() as u64);
     }
 
     #[test]

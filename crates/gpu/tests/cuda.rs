@@ -8,8 +8,8 @@ use nqueens_gpu::DeviceSpec;
 
 #[test]
 fn cuda_counts_equal_oeis_a000170_and_a002562() {
-    if !nqueens_gpu::cuda::present() {
-        eprintln!("skipped: no libcuda here (the NVIDIA driver); {}", nqueens_gpu::cuda::INSTALL);
+    if !nqueens_gpu::cuda_present() {
+        eprintln!("skipped: no libcuda here (the NVIDIA driver); {}", nqueens_gpu::CUDA_INSTALL);
         return;
     }
     let spec: DeviceSpec = "cuda:0".parse().unwrap();
@@ -33,7 +33,7 @@ fn cuda_counts_equal_oeis_a000170_and_a002562() {
 
 #[test]
 fn without_libcuda_opening_cuda_is_an_error_naming_what_to_install() {
-    if nqueens_gpu::cuda::present() {
+    if nqueens_gpu::cuda_present() {
         eprintln!("skipped: libcuda is here");
         return;
     }
@@ -53,16 +53,16 @@ fn without_libcuda_opening_cuda_is_an_error_naming_what_to_install() {
 /// here (`.ci/run` installs pip's nvidia-cuda-nvrtc for this check; no GPU is needed).
 #[test]
 fn nvrtc_compiles_the_kernels_for_every_recent_architecture() {
-    if !nqueens_gpu::cuda::nvrtc_present() {
-        eprintln!("skipped: no libnvrtc on the library path ({})", nqueens_gpu::cuda::INSTALL);
+    if !nqueens_gpu::nvrtc_present() {
+        eprintln!("skipped: no libnvrtc on the library path ({})", nqueens_gpu::CUDA_INSTALL);
         return;
     }
     for arch in ["sm_80", "sm_90", "sm_100", "sm_120"] {
         for nodes in [false, true] {
-            let cubin = nqueens_gpu::cuda::compile(arch, nodes).unwrap_or_else(|e| panic!("{arch}: {e}"));
+            let cubin = nqueens_gpu::compile_cuda(arch, nodes).unwrap_or_else(|e| panic!("{arch}: {e}"));
             // An ELF image (a CUBIN), not PTX text.
             assert_eq!(&cubin[..4], b"\x7fELF", "{arch}");
         }
     }
-    assert!(nqueens_gpu::cuda::compile("sm_1", false).unwrap_err().contains("NVRTC"));
+    assert!(nqueens_gpu::compile_cuda("sm_1", false).unwrap_err().to_string().contains("NVRTC"));
 }

@@ -122,6 +122,57 @@ pub fn audit(results: &[(String, ShardResult)], fraction: f64, seed: u64, counte
     auditor.finish(counter)
 }
 
+/// Returns the shard plan `key` names (algorithm, n, split depth, K) from `plans`, built and
+/// dealt here the first time a result names it.
+///
+/// # Errors
+/// Why it cannot be built or dealt here, as a file's refusal goes on after its name.
+fn shard_plan(plans: &mut HashMap<Key, Rc<Dealt>>, key: Key) -> Result<&Dealt, String> {
+    let (algorithm, n, split_depth, shards) = key;
+    if let std::collections::hash_map::Entry::Vacant(v) = plans.entry(key) {
+        let spec = PlanSpec { split_depth: Some(split_depth), ..shard_spec(algorithm, n, shards) };
+        let plan = spec.build().map_err(|e| format!("its shard plan cannot be built here: {e}"))?;
+        let ids = try_assign(plan.as_ref(), shards)
+            .map_err(|e| format!("its shard plan cannot be dealt here: {e}"))?;
+        v.insert(Rc::new(Dealt { plan, ids }));
+    }
+    Ok(&plans[&key])
+}
+
+/// Streams the decoded subtotals of a shard whose subproblems are `want` (of `plan`), in order:
+/// returns their sum and the subtotals at the positions `picks` (increasing), each with its
+/// subproblem, checking each against the plan as it goes.
+///
+/// # Errors
+/// Why they cannot be the shard's (one undecodable or impossible, a sum beyond 128 bits, more
+/// or fewer than `want`), as a file's refusal goes on after its name.
+fn read_subtotals(
+    plan: &dyn Plan,
+    want: &[usize],
+    decoded: impl IntoIterator<Item = Result<Tally, String>>,
+    picks: &[usize],
+) -> Result<(Tally, Vec<(usize, Tally)>), String> {
+    let (mut sum, mut count, mut next) = (Tally::default(), 0usize, 0usize);
+    let mut kept = Vec::with_capacity(picks.len());
+    for t in decoded {
+        let t = t?;
+        if let Some(why) = want.get(count).and_then(|&id| plan.impossible(id, &t)) {
+            return Err(format!("the subtotal of subproblem {} is impossible: {why}", want[count]));
+        }
+        if next < picks.len() && picks[next] == count {
+            kept.push((want.get(count).copied(), t));
+            next += 1;
+        }
+        sum = sum.checked_add(&t).ok_or("the subtotals add up beyond 128 bits")?;
+        count += 1;
+    }
+    if count != want.len() {
+        return Err(format!("it has {count} subtotals for {} subproblems", want.len()));
+    }
+    let kept = kept.into_iter().map(|(id, t)| (id.expect("the count of subtotals was checked"), t)).collect();
+    Ok((sum, kept))
+}
+
 /// An audit that reads the shard results one at a time ([`Auditor::add`]): it keeps of each
 /// file its name as messages give it and the sampled subtotals (at fraction F, about F of the
 /// shard's subproblems), so that 10^5 files are audited in memory that grows with the sample,
@@ -196,25 +247,13 @@ impl Auditor {
             return;
         }
         let key = (algorithm, r.n, r.split_depth, r.shards);
-        if let std::collections::hash_map::Entry::Vacant(v) = plans.entry(key) {
-            let spec = PlanSpec { split_depth: Some(r.split_depth), ..shard_spec(algorithm, r.n, r.shards) };
-            match spec.build() {
-                Ok(plan) => match try_assign(plan.as_ref(), r.shards) {
-                    Ok(ids) => {
-                        v.insert(Rc::new(Dealt { plan, ids }));
-                    }
-                    Err(e) => {
-                        refuse(format!("{who}: its shard plan cannot be dealt here: {e}; not audited"));
-                        return;
-                    }
-                },
-                Err(e) => {
-                    refuse(format!("{who}: its shard plan cannot be built here: {e}; not audited"));
-                    return;
-                }
+        let (plan, expected) = match shard_plan(plans, key) {
+            Ok(dealt) => (&dealt.plan, &dealt.ids),
+            Err(e) => {
+                refuse(format!("{who}: {e}; not audited"));
+                return;
             }
-        }
-        let (plan, expected) = (&plans[&key].plan, &plans[&key].ids);
+        };
         if plan.len() != r.subproblems {
             refuse(format!(
                 "{who}: the shard plan has {} subproblems here but {} in the result; not audited",
@@ -253,48 +292,18 @@ impl Auditor {
                 return;
             }
         };
-        // Stream the subtotals: their sum, and the sampled ones kept.
-        let (mut sum, mut count, mut next) = (Tally::default(), 0usize, 0usize);
-        let mut kept = Vec::with_capacity(picks.len());
-        let mut bad = None;
-        for t in decoded {
-            let t = match t {
-                Ok(t) => t,
-                Err(e) => {
-                    bad = Some(e);
-                    break;
-                }
-            };
-            if let Some(why) = want.get(count).and_then(|&id| plan.impossible(id, &t)) {
-                bad = Some(format!("the subtotal of subproblem {} is impossible: {why}", want[count]));
-                break;
+        let (sum, kept) = match read_subtotals(plan.as_ref(), want, decoded, &picks) {
+            Ok(read) => read,
+            Err(e) => {
+                refuse(format!("{who}: {e}: the file was forged or damaged"));
+                return;
             }
-            if next < picks.len() && picks[next] == count {
-                kept.push((want.get(count).copied(), t));
-                next += 1;
-            }
-            match sum.checked_add(&t) {
-                Some(s) => sum = s,
-                None => {
-                    bad = Some("the subtotals add up beyond 128 bits".into());
-                    break;
-                }
-            }
-            count += 1;
-        }
-        if bad.is_none() && count != want.len() {
-            bad = Some(format!("it has {count} subtotals for {} subproblems", want.len()));
-        }
-        if let Some(e) = bad {
-            refuse(format!("{who}: {e}: the file was forged or damaged"));
-            return;
-        }
+        };
         if (sum.solutions, sum.classes) != (r.solutions, r.classes) {
             refuse(format!("{who}: {}", subtotals_differ(&sum, r)));
         }
         let ids = sampled.entry(key).or_default();
         for (id, tally) in kept {
-            let id = id.expect("the count of subtotals was checked");
             ids.entry(id).or_default().push(Recorded { file: f, tally });
         }
     }

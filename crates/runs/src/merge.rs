@@ -299,59 +299,8 @@ impl Merger {
         let (algorithm, merged, problems) = (self.merged.algorithm, &mut self.merged, &mut self.checks);
         let covers = r.covers_of(want);
         problems.extend(check_covers(name, r, want));
-        // The fields outside the checksum, in range; counts added without wrapping.
-        // 0 CPU threads: a shard counted on devices alone, which it names.
-        let on_devices = r.devices.as_ref().is_some_and(|d| !d.is_empty() && !d.iter().any(|d| d == "cpu"));
-        let least = usize::from(!on_devices);
-        if !(least..=MAX_THREADS).contains(&r.threads) {
-            problems.push(format!("{name}: threads = {} is out of range {least}..={MAX_THREADS}", r.threads));
-        }
-        let devices = r.devices.as_deref().unwrap_or(&[]);
-        if devices.len() > MAX_DEVICE_NAMES
-            || devices
-                .iter()
-                .any(|d| d.is_empty() || d.len() > MAX_DEVICE_NAME || d.chars().any(char::is_control))
-        {
-            problems.push(format!(
-                "{name}: devices is not a list of at most {MAX_DEVICE_NAMES} names of 1 to {MAX_DEVICE_NAME} characters"
-            ));
-        } else if let Some(d) = devices.iter().find(|d| !is_device_name(d)) {
-            // Outside the checksum: a name is merged only if it is one `count` writes (any
-            // string was merged as it stood: issue 40).
-            problems.push(format!(
-                "{name}: devices names '{}', which is no device count writes (cpu, cuda:N or opencl:N)",
-                escape_controls(d)
-            ));
-        }
-        if !r.seconds.is_finite() || r.seconds < 0.0 {
-            problems.push(format!("{name}: seconds = {} is not a finite number >= 0", r.seconds));
-        }
-        if !algorithm.classifies() && r.classes != Classes::default() {
-            problems.push(format!(
-                "{name}: the {algorithm} algorithm does not classify solutions, yet the result records symmetry classes"
-            ));
-        }
-        // The subtotals, where there are any, are each possible and add up to the shard's
-        // counts; a result that can carry them does; its total is a multiple of what every
-        // subproblem's is.
-        match r.subtotals_sum(plan, want) {
-            Ok(Some(sum)) if (sum.solutions, sum.classes) != (r.solutions, r.classes) => {
-                problems.push(format!("{}: {}", r.named(name), subtotals_differ(&sum, r)));
-            }
-            Ok(_) => {}
-            Err(e) => problems.push(format!("{}: {e}: the file was forged or damaged", r.named(name))),
-        }
-        if let Some(e) = r.missing_subtotals(algorithm.classifies(), covers.count) {
-            problems.push(format!("{}: {e}: the file was forged or damaged", r.named(name)));
-        }
-        let m = want.iter().fold(0u128, |g, &id| gcd(g, plan.multiple_of(id)));
-        if m > 1 && !r.solutions.is_multiple_of(m) {
-            problems.push(format!(
-                "{}: its {} solutions are not a multiple of {m}, as every subproblem's it covers is: the file was forged or damaged",
-                r.named(name),
-                r.solutions
-            ));
-        }
+        check_fields(name, r, algorithm, problems);
+        check_counts(name, r, plan, want, covers.count, algorithm.classifies(), problems);
         if self.most.is_none_or(|(s, _)| r.solutions > s) {
             self.most = Some((r.solutions, f));
         }
@@ -490,6 +439,77 @@ impl Merger {
                 )],
             })?;
         Ok(merged)
+    }
+}
+
+/// Pushes onto `problems` what is wrong with the fields of result `r` (from the file `name`,
+/// counted with `algorithm`) that its checksum does not cover: threads, devices and seconds in
+/// range, and no symmetry classes from an algorithm that does not classify.
+fn check_fields(name: &str, r: &ShardResult, algorithm: Algorithm, problems: &mut Vec<String>) {
+    // 0 CPU threads: a shard counted on devices alone, which it names.
+    let on_devices = r.devices.as_ref().is_some_and(|d| !d.is_empty() && !d.iter().any(|d| d == "cpu"));
+    let least = usize::from(!on_devices);
+    if !(least..=MAX_THREADS).contains(&r.threads) {
+        problems.push(format!("{name}: threads = {} is out of range {least}..={MAX_THREADS}", r.threads));
+    }
+    let devices = r.devices.as_deref().unwrap_or(&[]);
+    if devices.len() > MAX_DEVICE_NAMES
+        || devices
+            .iter()
+            .any(|d| d.is_empty() || d.len() > MAX_DEVICE_NAME || d.chars().any(char::is_control))
+    {
+        problems.push(format!(
+            "{name}: devices is not a list of at most {MAX_DEVICE_NAMES} names of 1 to {MAX_DEVICE_NAME} characters"
+        ));
+    } else if let Some(d) = devices.iter().find(|d| !is_device_name(d)) {
+        // Outside the checksum: a name is merged only if it is one `count` writes (any
+        // string was merged as it stood: issue 40).
+        problems.push(format!(
+            "{name}: devices names '{}', which is no device count writes (cpu, cuda:N or opencl:N)",
+            escape_controls(d)
+        ));
+    }
+    if !r.seconds.is_finite() || r.seconds < 0.0 {
+        problems.push(format!("{name}: seconds = {} is not a finite number >= 0", r.seconds));
+    }
+    if !algorithm.classifies() && r.classes != Classes::default() {
+        problems.push(format!(
+            "{name}: the {algorithm} algorithm does not classify solutions, yet the result records symmetry classes"
+        ));
+    }
+}
+
+/// Pushes onto `problems` what is wrong with the counts of result `r` (from the file `name`)
+/// of the subproblems `want` of `plan`, of which it covers `covered`, counted with an
+/// algorithm that `classifies` or not: its subtotals, where
+/// there are any, are each possible and add up to its counts; a result that can carry them
+/// does; its total is a multiple of what every subproblem's is.
+fn check_counts(
+    name: &str,
+    r: &ShardResult,
+    plan: &dyn Plan,
+    want: &[usize],
+    covered: usize,
+    classifies: bool,
+    problems: &mut Vec<String>,
+) {
+    match r.subtotals_sum(plan, want) {
+        Ok(Some(sum)) if (sum.solutions, sum.classes) != (r.solutions, r.classes) => {
+            problems.push(format!("{}: {}", r.named(name), subtotals_differ(&sum, r)));
+        }
+        Ok(_) => {}
+        Err(e) => problems.push(format!("{}: {e}: the file was forged or damaged", r.named(name))),
+    }
+    if let Some(e) = r.missing_subtotals(classifies, covered) {
+        problems.push(format!("{}: {e}: the file was forged or damaged", r.named(name)));
+    }
+    let m = want.iter().fold(0u128, |g, &id| gcd(g, plan.multiple_of(id)));
+    if m > 1 && !r.solutions.is_multiple_of(m) {
+        problems.push(format!(
+            "{}: its {} solutions are not a multiple of {m}, as every subproblem's it covers is: the file was forged or damaged",
+            r.named(name),
+            r.solutions
+        ));
     }
 }
 

@@ -291,7 +291,7 @@ impl LongRun {
         if self.shard.is_none() && repaired.kept.len() == ids.len() {
             // repair() keeps no line that would take the sum beyond 128 bits.
             let total = repaired.kept.iter().fold(Tally::default(), |t, (_, e)| t + e.tally);
-            if let Err(reason) = check_total(algorithm, self.n, &total, plan.fundamental(&total, algorithm)) {
+            if let Err(reason) = check_total(algorithm, self.n, &total, plan.fundamental(&total)) {
                 let counter = Counter::new(&CountOptions { algorithm, stats: false, ..options.clone() })?;
                 let mut only: Vec<usize> = repaired.kept.iter().map(|(_, e)| e.id).collect();
                 only.sort_unstable();
@@ -641,14 +641,15 @@ impl Done {
             None => {
                 // The invariants of a whole count: a resumed journal's lines must add up.
                 let plan = self.plan.as_ref();
-                let classes = check_total(algorithm, n, total, plan.fundamental(total, algorithm)).map_err(
-                    |reason| RunError::Inconsistent {
-                        journal: self.journal.clone(),
-                        reason,
-                        recorded: self.recorded,
-                        appended: self.appended,
-                    },
-                )?;
+                let classes =
+                    check_total(algorithm, n, total, plan.fundamental(total)).map_err(|reason| {
+                        RunError::Inconsistent {
+                            journal: self.journal.clone(),
+                            reason,
+                            recorded: self.recorded,
+                            appended: self.appended,
+                        }
+                    })?;
                 let mut count = Count::of_plan(plan, total, algorithm, self.seconds, self.threads, nodes);
                 count.devices = self.devices.clone();
                 count.unique = classes.map(|c| c.total());

@@ -26,10 +26,9 @@ use std::collections::BinaryHeap;
 use std::fmt;
 use std::str::FromStr;
 
-use nqueens::split::{self, Subproblem};
 use nqueens::{
     Algorithm, Error,
-    plan::{Plan, PlanSpec},
+    plan::{MAX_SPLIT_DEPTH, Plan, PlanSpec},
 };
 
 /// Rows below a subproblem's prefix that the cost probe extends it by. Two rows cost about
@@ -37,7 +36,7 @@ use nqueens::{
 pub const PROBE_ROWS: u32 = 2;
 
 /// The thread count a shard plan's split depth is chosen for, per shard: 8 × 32 = 256
-/// subproblems per shard (see [`nqueens::split::auto_split_depth`]).
+/// subproblems per shard (see [`PlanSpec::threads`]).
 pub const THREADS_PER_SHARD: usize = 8;
 
 /// One shard of a partition: `index` in `0..count`.
@@ -56,7 +55,7 @@ impl fmt::Display for ShardId {
 }
 
 /// The most shards K a plan is split into: 10^6. The shard plan aims at 256 subproblems per
-/// shard but never builds more than [`nqueens::split::MAX_SUBPROBLEMS`] (4,194,304) of them, so
+/// shard but never builds more than 2^22 (4,194,304) of them ([`PlanSpec::build`]), so
 /// from K ≈ 16,000 shards hold fewer (about 4 each at K = 10^6), and where K exceeds the
 /// plan's subproblems (the join's units: 472 at n = 12, 1.2 million at n = 27) the shards past
 /// them are empty: each still writes a result (no subproblems, zero counts), and `merge` needs
@@ -124,18 +123,15 @@ pub fn estimate(plan: &dyn Plan, index: usize) -> u64 {
 
 /// Returns the number of ways to place `rows` more queens below the prefix of subproblem `index`
 /// of `plan` (fewer rows where the board ends, or where the prefix would pass
-/// [`split::MAX_SPLIT_DEPTH`] rows), at least 1; 1 for a plan without prefixes.
+/// [`MAX_SPLIT_DEPTH`] rows), at least 1; 1 for a plan without prefixes.
 /// [`estimate`] uses [`PROBE_ROWS`]; the shard balance benchmark compares other depths.
 pub fn estimate_rows(plan: &dyn Plan, index: usize, rows: u32) -> u64 {
     let Some(prefix) = plan.prefix(index) else { return 1 };
     let n = plan.n();
-    // A plan's prefixes are of its own board (n <= MAX_N, at most MAX_SPLIT_DEPTH rows): neither
-    // the placements nor the count below can be refused; a cost of 1 if they were.
-    let Ok(sub) = prefix.cols().iter().try_fold(Subproblem::ROOT, |s, &c| s.try_place(c.into())) else {
-        return 1;
-    };
-    let rows_left = n.min(split::MAX_SPLIT_DEPTH).saturating_sub(prefix.len() as u32);
-    split::extensions(&sub, n, rows.min(rows_left)).map_or(1, |e| e.max(1))
+    // A plan's prefixes are of its own board (n <= MAX_N, at most MAX_SPLIT_DEPTH rows): the
+    // count below cannot be refused; a cost of 1 if it were.
+    let rows_left = n.min(MAX_SPLIT_DEPTH).saturating_sub(prefix.len() as u32);
+    prefix.extensions(n, rows.min(rows_left)).map_or(1, |e| e.max(1))
 }
 
 /// Returns the shard of every subproblem `0..costs.len()` when they are dealt into `k` shards
@@ -198,7 +194,7 @@ pub const ASSIGN_BYTES_PER_SUBPROBLEM: u64 = 40;
 
 /// [`assign`], its memory ([`ASSIGN_BYTES_PER_SUBPROBLEM`] per subproblem: 63 MB for the 1.57
 /// million subproblems of d4 at n = 63) checked first against the memory available
-/// ([`nqueens::memory::reserve`]).
+/// ([`nqueens::plan::reserve`]).
 ///
 /// # Errors
 /// [`Error::OutOfMemory`] if it does not fit.
@@ -239,7 +235,7 @@ pub fn try_assign_one(plan: &dyn Plan, k: usize, index: usize) -> Result<Vec<usi
 fn try_owners(plan: &dyn Plan, k: usize) -> Result<Vec<u32>, Error> {
     let bytes = ASSIGN_BYTES_PER_SUBPROBLEM.saturating_mul(plan.len() as u64);
     let what = || format!("dealing the {} subproblems of n = {} into {k} shards", plan.len(), plan.n());
-    let mut costs: Vec<u64> = nqueens::memory::reserve(what, plan.len(), bytes)?;
+    let mut costs: Vec<u64> = nqueens::plan::reserve(what, plan.len(), bytes)?;
     costs.extend((0..plan.len()).map(|i| estimate(plan, i)));
     Ok(owners(&costs, k))
 }

@@ -3,7 +3,8 @@
 
 use crate::merge::{Covers, SHARD_FORMAT, SHARD_FORMAT_VERSION, ShardResult};
 use nqueens::boards::escape_controls;
-use nqueens::{Algorithm, Classes, plan::Tally};
+use nqueens::plan::{PlanSpec, Tally};
+use nqueens::{Algorithm, Classes};
 
 /// Checks the invariants a whole count (every subproblem of a plan, summed) satisfies and
 /// returns its fundamental solutions by orbit size, if the algorithm gives them.
@@ -16,9 +17,10 @@ use nqueens::{Algorithm, Classes, plan::Tally};
 /// unless n ≡ 0 or 1 (mod 4). For an algorithm that
 /// classifies (d4), 8·orbit8 + 4·orbit4 + 2·orbit2 + orbit1 must equal the
 /// solutions (the orbits partition the solutions; subproblems alone need not satisfy it). For the
-/// join, the fundamental solutions come from Burnside's lemma ([`nqueens::algo::burnside_classes`]),
-/// which must give a whole number; `classes` is what the caller already computed for it
-/// (`Plan::fundamental`), or `None` to compute it here. For mirror, classes must be zero.
+/// join, the fundamental solutions come from Burnside's lemma (the join plan's
+/// [`Plan::fundamental`](nqueens::plan::Plan::fundamental)), which must give a whole number;
+/// `classes` is what the caller already computed for it, or `None` to compute it here. For
+/// mirror, classes must be zero.
 ///
 /// # Errors
 /// A message naming the broken invariant and the numbers.
@@ -116,9 +118,10 @@ fn total_classes(
     }
     let classes = match classes {
         Some(c) => Some(c),
-        // A table that does not fit here leaves the classes unknown, not wrong.
-        None => match nqueens::algo::burnside_classes(n, tally.solutions) {
-            Ok(c) => c,
+        // The join plan's own (Burnside over its quarter table); a table that does not fit
+        // here leaves the classes unknown, not wrong.
+        None => match (PlanSpec { threads: 1, ..PlanSpec::new(Algorithm::Join, n) }).build() {
+            Ok(plan) => plan.fundamental(tally),
             Err(_) => return Ok(None),
         },
     };

@@ -19,7 +19,8 @@ use crate::algo::weight;
 use crate::arch::Level;
 use crate::kernel::{self, full_mask};
 use crate::split::{self, Step, Subproblem};
-use crate::{Algorithm, Error, Plan, Tally, check_n};
+use crate::vocabulary::Sealed;
+use crate::{Algorithm, Classes, Error, Plan, Tally, check_n};
 
 /// The mirror-halving plan (see the module docs): subproblems with `split_depth` rows fixed.
 #[derive(Clone, Debug)]
@@ -31,6 +32,9 @@ pub struct MirrorPlan {
     step_rows: u32,
     /// The instruction-set level of the search.
     level: Level,
+    /// The board's fundamental solutions by orbit size, where this plan stands in for an
+    /// algorithm that classifies (the join below `join::MIN_N`, [`MirrorPlan::with_classes`]).
+    classes: Option<Classes>,
 }
 
 impl MirrorPlan {
@@ -58,6 +62,7 @@ impl MirrorPlan {
             prefix_nodes,
             step_rows: split::STEP_ROWS,
             level: Level::best(),
+            classes: None,
         })
     }
 
@@ -76,6 +81,7 @@ impl MirrorPlan {
     }
 
     /// Returns the subproblems, in their fixed order.
+    #[cfg(any(test, feature = "internals"))]
     pub fn subproblems(&self) -> &[split::Subproblem] {
         &self.subproblems
     }
@@ -84,6 +90,13 @@ impl MirrorPlan {
     /// [`Level::best`]).
     pub fn with_level(self, level: Level) -> MirrorPlan {
         MirrorPlan { level, ..self }
+    }
+
+    /// Returns this plan standing in for an algorithm that classifies (the join below
+    /// `join::MIN_N`): [`Plan::fundamental`] gives `classes`, the board's fundamental
+    /// solutions by orbit size found by other means, for a total of their solutions.
+    pub(crate) fn with_classes(self, classes: Classes) -> MirrorPlan {
+        MirrorPlan { classes: Some(classes), ..self }
     }
 
     /// Returns this plan with steps of `rows` free rows instead of [`split::STEP_ROWS`] (for
@@ -115,9 +128,22 @@ impl MirrorPlan {
     }
 }
 
+impl Sealed for MirrorPlan {
+    fn prefix_nodes(&self) -> u128 {
+        self.prefix_nodes as u128
+    }
+}
+
 impl Plan for MirrorPlan {
     fn n(&self) -> u32 {
         self.n
+    }
+
+    /// `None`: mirror halving does not classify; where the plan stands in for an algorithm
+    /// that does ([`MirrorPlan::with_classes`]), its classes, if `total` is their solutions
+    /// and n ≥ 1.
+    fn fundamental(&self, total: &Tally) -> Option<Classes> {
+        self.classes.filter(|c| self.n >= 1 && c.checked_solutions() == Some(total.solutions))
     }
 
     fn algorithm(&self) -> Algorithm {
@@ -128,20 +154,12 @@ impl Plan for MirrorPlan {
         self.level
     }
 
-    fn as_any(&self) -> &dyn std::any::Any {
-        self
-    }
-
     fn len(&self) -> usize {
         self.subproblems.len()
     }
 
     fn split_depth(&self) -> u32 {
         self.depth
-    }
-
-    fn prefix_nodes(&self) -> u128 {
-        self.prefix_nodes as u128
     }
 
     fn solve(&self, index: usize, stats: bool) -> Tally {
@@ -244,6 +262,7 @@ fn steps<const NODES: bool>(
 ///
 /// Prefixes that leave no free square are dropped, so every subproblem can still be completed
 /// as far as its fixed rows go. Σ weight × completions = Q(n) (OEIS A000170).
+#[cfg(any(test, feature = "internals"))]
 pub fn mirror_subproblems(n: u32, depth: u32) -> Vec<Subproblem> {
     mirror_subproblems_counting(n, depth).0
 }
@@ -252,6 +271,7 @@ pub fn mirror_subproblems(n: u32, depth: u32) -> Vec<Subproblem> {
 /// them (every node of the prefix tree below the empty board, dead ends included). Adding the
 /// search's nodes below the prefixes gives the nodes of the whole mirror-halved tree, whatever
 /// the split depth.
+#[cfg(any(test, feature = "internals"))]
 pub fn mirror_subproblems_counting(n: u32, depth: u32) -> (Vec<Subproblem>, u64) {
     assert!(n <= crate::kernel::MAX_N, "board side {n} is beyond the masks");
     let seeds = mirror_seeds(n);

@@ -24,7 +24,7 @@ use crate::Error;
 use crate::arch::Level;
 use crate::limits::available_threads;
 use crate::vocabulary::{Algorithm, Plan};
-use crate::vocabulary::{Classes, Tally};
+use crate::vocabulary::Classes;
 pub use d4::{D4Plan, D4Search};
 pub use mirror::MirrorPlan;
 
@@ -70,58 +70,6 @@ impl Algorithm {
             Algorithm::Auto => Algorithm::D4,
             concrete => concrete,
         }
-    }
-}
-
-impl Tally {
-    /// Returns the fundamental solutions of this tally by orbit size, if and only if `algorithm`
-    /// classifies solutions (see [`Algorithm::classifies`]) and n ≥ 1: A002562 starts at n = 1,
-    /// and the empty board has no fundamental count.
-    ///
-    /// For the join (whose subproblems do not classify), the classes of a whole count come from
-    /// `burnside_classes` instead; this is what `merge` and a completed checkpointed run
-    /// use.
-    pub fn fundamental(&self, algorithm: Algorithm, n: u32) -> Option<Classes> {
-        if algorithm.resolve(n) == Algorithm::Join {
-            return burnside_classes(n, self.solutions).ok().flatten();
-        }
-        (algorithm.classifies() && n >= 1).then_some(self.classes)
-    }
-}
-
-/// Returns the fundamental solutions of the `n`×`n` board by orbit size, given its total `q`
-/// of solutions (from a join count added up over shards or a resumed journal): by Burnside's
-/// lemma from n = [`join::MIN_N`] ([`join::join_burnside_classes`]), and below it by the d4
-/// plan, which counts the few hundred boards by orbit per start constellation. `None` for n = 0
-/// (A002562 starts at n = 1) or when `q` is not the board's whole count.
-///
-/// The choice of algorithm sits here, above both, so that the join never calls d4.
-///
-/// # Errors
-/// [`Error::JoinTooLarge`] if the quarter table does not fit, as for a count;
-/// [`Error::BoardTooLarge`] if `n` > [`crate::MAX_N`].
-pub fn burnside_classes(n: u32, q: u128) -> Result<Option<Classes>, Error> {
-    if n == 0 {
-        return Ok(None);
-    }
-    if n >= join::MIN_N {
-        return join::join_burnside_classes(n, q);
-    }
-    let plan = D4Plan::auto(n, 1)?;
-    let classes =
-        (0..plan.len()).map(|i| plan.solve(i, false).classes).fold(Classes::default(), |mut a, c| {
-            a += c;
-            a
-        });
-    Ok((classes.solutions() == q).then_some(classes))
-}
-
-impl dyn Plan + '_ {
-    /// Returns the fundamental solutions of the whole board from the sum `total` of its
-    /// subproblems' tallies, counted with `algorithm`: [`Plan::classes`] where the plan gives
-    /// them, else [`Tally::fundamental`].
-    pub fn fundamental(&self, total: &Tally, algorithm: Algorithm) -> Option<Classes> {
-        self.classes(total).or_else(|| total.fundamental(algorithm, self.n()))
     }
 }
 
@@ -232,36 +180,75 @@ impl PlanSpec {
                 plan.set_level(level);
                 Box::new(plan)
             }
-            Algorithm::Join => Box::new(mirror(None)?),
+            // Boards below the join's smallest (n = 0 to 3, one board at most) are counted by
+            // mirror halving and classified by the d4 plan, which counts them by orbit.
+            Algorithm::Join => Box::new(mirror(None)?.with_classes(d4_classes(n)?)),
             Algorithm::Auto => unreachable!("resolve() returns a concrete algorithm"),
         })
     }
+
+    /// Returns the plan that a sample of this spec's subproblems needs (`nqueens plan`), and
+    /// the bytes of quarter-table entries that a count writes and building this plan did not:
+    /// [`PlanSpec::build`]'s plan and 0, but for the join at n = 26–27 (the largest quarter
+    /// table, side 13: 6.9 GB), whose sample needs only a few units: there a plan whose units
+    /// load their own row sets, untimed, and whose list lengths (268 MB at n = 27) weigh the
+    /// units as the table would, and the table's bytes less those lengths.
+    ///
+    /// # Errors
+    /// As [`PlanSpec::build`]; [`Error::OutOfMemory`] if the join's list lengths do not fit.
+    pub fn build_for_sample(&self) -> Result<(Box<dyn Plan>, u64), Error> {
+        let n = self.n;
+        if self.algorithm == Algorithm::Join && n / 2 == join::quarter::MAX_TABLE_H {
+            let mut plan = join::JoinPlan::for_sampling(n)?;
+            plan.set_level(self.level);
+            let h = n / 2;
+            let lengths = 4 * ((1u64 << (2 * h)) + 1);
+            return Ok((Box::new(plan), join::quarter::estimated_bytes(h).saturating_sub(lengths)));
+        }
+        Ok((self.build()?, 0))
+    }
 }
 
-/// Returns the plan that a sample of `spec`'s units needs (`nqueens plan`), and the bytes of
-/// quarter-table entries that a count writes and building this plan did not: `spec.build()`
-/// and 0, but for the join at n = 26–27 (the largest quarter table, side 13: 6.9 GB), whose
-/// sample needs only a few units: there a plan whose units load their own row sets, untimed,
-/// and whose list lengths (268 MB at n = 27) weigh the units as the table would
-/// (`JoinPlan::for_sampling`), and the table's bytes less those lengths.
+/// Returns the fundamental solutions of the `n`×`n` board by orbit size as the d4 plan counts
+/// them, each start constellation's boards by orbit (for the boards of n < `join::MIN_N`, which
+/// the join leaves to mirror halving: the choice sits here, above both, so that the join never
+/// calls d4).
 ///
 /// # Errors
-/// As [`PlanSpec::build`]; [`Error::OutOfMemory`] if the join's list lengths do not fit.
-pub fn sampling_plan(spec: &PlanSpec) -> Result<(Box<dyn Plan>, u64), Error> {
-    let n = spec.n;
-    if spec.algorithm == Algorithm::Join && n / 2 == join::quarter::MAX_TABLE_H {
-        let mut plan = join::JoinPlan::for_sampling(n)?;
-        plan.set_level(spec.level);
-        let h = n / 2;
-        let lengths = 4 * ((1u64 << (2 * h)) + 1);
-        return Ok((Box::new(plan), join::quarter::estimated_bytes(h).saturating_sub(lengths)));
+/// As [`D4Plan::auto`].
+fn d4_classes(n: u32) -> Result<Classes, Error> {
+    let plan = D4Plan::auto(n, 1)?;
+    let mut classes = Classes::default();
+    for i in 0..plan.len() {
+        classes += plan.solve(i, false).classes;
     }
-    Ok((spec.build()?, 0))
+    Ok(classes)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::vocabulary::Tally;
+
+    /// The one way to the fundamental solutions, `Plan::fundamental` of the sum of every
+    /// subproblem's tally, gives the known classes for every board from n = 1 by d4 and by the
+    /// join (Burnside over its quarter table from n = 4, the d4 plan's classes below), none by
+    /// mirror, none for n = 0, and none for a join total that is not the board's.
+    #[test]
+    fn fundamental_solutions_match_the_known_table() {
+        for n in 0..=12 {
+            for algorithm in Algorithm::ALL {
+                let plan = PlanSpec { threads: 1, ..PlanSpec::new(algorithm, n) }.build().unwrap();
+                let total = (0..plan.len()).fold(Tally::default(), |t, i| t + plan.solve(i, false));
+                let want = if algorithm == Algorithm::Mirror { None } else { crate::oeis::known_classes(n) };
+                assert_eq!(plan.fundamental(&total), want, "{algorithm} n = {n}");
+                if algorithm == Algorithm::Join && n >= 1 {
+                    let wrong = Tally { solutions: total.solutions + 2, ..total };
+                    assert_eq!(plan.fundamental(&wrong), None, "{algorithm} n = {n}");
+                }
+            }
+        }
+    }
 
     /// Break-it round of 2026-12-03, findings 3 and 5: `PlanSpec::build` refuses a board past
     /// `MAX_N` for every algorithm (the join named its memory for n = 64) and a split depth out

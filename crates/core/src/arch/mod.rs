@@ -59,7 +59,8 @@ pub(crate) use simd::{Bits512, Lanes, Row, Simd, Tally};
 /// instead costs a call and a `match` a step, which the compiler does not inline into a copy
 /// of other features: 8% of the recursive search.) A kernel that only other kernels' copies call
 /// needs no entry: `multiversion! { vis trait Copies[GENERICS](args) -> R => kernel[ARGS]; }`
-/// defines the trait and its copies alone.
+/// defines the trait and its copies alone. The trait arm is the one place copies are made: an
+/// entry without `through` keeps its copies behind a trait private to its body.
 macro_rules! multiversion {
     (@avx512 $($item:tt)*) => {
         #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vpopcntdq,avx2,bmi1,bmi2,lzcnt,popcnt")]
@@ -127,68 +128,46 @@ macro_rules! multiversion {
             }
         }
     };
+    // The entry's body: the copy of `$level` called through the trait `$copies`.
+    (@call $level:ident $copies:ident ($($arg:ident),*) $([$($ga:tt)*])?) => {
+        match $level.isa() {
+            // SAFETY: a `Level` of this `Isa` exists only where the processor has every
+            // feature its copy is compiled with (see `Level`).
+            #[cfg(target_arch = "x86_64")]
+            $crate::arch::Isa::Avx512 => unsafe { <$crate::arch::x86_64::Avx512 as $copies>::call $(::<$($ga)*>)? ($($arg),*) },
+            // SAFETY: as above.
+            #[cfg(target_arch = "x86_64")]
+            $crate::arch::Isa::Avx2 => unsafe { <$crate::arch::x86_64::Avx2 as $copies>::call $(::<$($ga)*>)? ($($arg),*) },
+            // SAFETY: NEON is part of the aarch64 targets' baseline, compiled in everywhere.
+            #[cfg(target_arch = "aarch64")]
+            $crate::arch::Isa::Neon => unsafe { <$crate::arch::aarch64::Neon as $copies>::call $(::<$($ga)*>)? ($($arg),*) },
+            // SAFETY: the portable level executes nothing beyond the target's baseline.
+            _ => unsafe { <$crate::arch::portable::Portable as $copies>::call $(::<$($ga)*>)? ($($arg),*) },
+        }
+    };
     ($(#[$meta:meta])* $vis:vis fn $name:ident $([$($gp:tt)*])? ($($arg:ident : $ty:ty),* $(,)?) $(-> $ret:ty)?
         => $($kernel:ident)::+ $([$($ga:tt)*])? through $tvis:vis trait $copies:ident;) => {
         $(#[$meta])*
         #[allow(clippy::too_many_arguments)]
         $vis fn $name $(<$($gp)*>)? (level: $crate::arch::Level, $($arg: $ty),*) $(-> $ret)? {
-            match level.isa() {
-                // SAFETY: a `Level` of this `Isa` exists only where the processor has every
-                // feature its copy is compiled with (see `Level`).
-                #[cfg(target_arch = "x86_64")]
-                $crate::arch::Isa::Avx512 => unsafe { <$crate::arch::x86_64::Avx512 as $copies>::call $(::<$($ga)*>)? ($($arg),*) },
-                // SAFETY: as above.
-                #[cfg(target_arch = "x86_64")]
-                $crate::arch::Isa::Avx2 => unsafe { <$crate::arch::x86_64::Avx2 as $copies>::call $(::<$($ga)*>)? ($($arg),*) },
-                // SAFETY: NEON is part of the aarch64 targets' baseline, compiled in everywhere.
-                #[cfg(target_arch = "aarch64")]
-                $crate::arch::Isa::Neon => unsafe { <$crate::arch::aarch64::Neon as $copies>::call $(::<$($ga)*>)? ($($arg),*) },
-                // SAFETY: the portable level executes nothing beyond the target's baseline.
-                _ => unsafe { <$crate::arch::portable::Portable as $copies>::call $(::<$($ga)*>)? ($($arg),*) },
-            }
+            $crate::arch::multiversion!(@call level $copies ($($arg),*) $([$($ga)*])?)
         }
 
         $crate::arch::multiversion! {
             $tvis trait $copies $([$($gp)*])? ($($arg: $ty),*) $(-> $ret)? => $($kernel)::+ $([$($ga)*])?;
         }
     };
+    // A kernel without recursion: the same copies, behind a trait private to its entry (one
+    // way of making copies, the trait arm's).
     ($(#[$meta:meta])* $vis:vis fn $name:ident $([$($gp:tt)*])? ($($arg:ident : $ty:ty),* $(,)?) $(-> $ret:ty)?
         => $($kernel:ident)::+ $([$($ga:tt)*])?;) => {
         $(#[$meta])*
         #[allow(clippy::too_many_arguments)]
         $vis fn $name $(<$($gp)*>)? (level: $crate::arch::Level, $($arg: $ty),*) $(-> $ret)? {
-            match level.isa() {
-                #[cfg(target_arch = "x86_64")]
-                $crate::arch::Isa::Avx512 => {
-                    $crate::arch::multiversion! { @avx512
-                        #[allow(clippy::too_many_arguments)]
-                        unsafe fn run $(<$($gp)*>)? ($($arg: $ty),*) $(-> $ret)? {
-                            // SAFETY: this function runs with the AVX-512 level's features.
-                            unsafe { $($kernel)::+::<$crate::arch::x86_64::Avx512 $(, $($ga)*)?>($($arg),*) }
-                        }
-                    }
-                    // SAFETY: a `Level` of this `Isa` exists only where the processor has every
-                    // one of these features (see `Level`).
-                    unsafe { run $(::<$($ga)*>)? ($($arg),*) }
-                }
-                #[cfg(target_arch = "x86_64")]
-                $crate::arch::Isa::Avx2 => {
-                    $crate::arch::multiversion! { @avx2
-                        #[allow(clippy::too_many_arguments)]
-                        unsafe fn run $(<$($gp)*>)? ($($arg: $ty),*) $(-> $ret)? {
-                            // SAFETY: this function runs with the AVX2 level's features.
-                            unsafe { $($kernel)::+::<$crate::arch::x86_64::Avx2 $(, $($ga)*)?>($($arg),*) }
-                        }
-                    }
-                    // SAFETY: as above.
-                    unsafe { run $(::<$($ga)*>)? ($($arg),*) }
-                }
-                #[cfg(target_arch = "aarch64")]
-                // SAFETY: NEON is part of the aarch64 targets' baseline, compiled in everywhere.
-                $crate::arch::Isa::Neon => unsafe { $($kernel)::+::<$crate::arch::aarch64::Neon $(, $($ga)*)?>($($arg),*) },
-                // SAFETY: the portable level executes nothing beyond the target's baseline.
-                _ => unsafe { $($kernel)::+::<$crate::arch::portable::Portable $(, $($ga)*)?>($($arg),*) },
+            $crate::arch::multiversion! {
+                trait Copies $([$($gp)*])? ($($arg: $ty),*) $(-> $ret)? => $($kernel)::+ $([$($ga)*])?;
             }
+            $crate::arch::multiversion!(@call level Copies ($($arg),*) $([$($ga)*])?)
         }
     };
 }

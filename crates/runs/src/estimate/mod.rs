@@ -10,7 +10,7 @@
 //! 0. **Calibrated:** random subproblems are counted alone (for a twentieth of the budget, a
 //!    quarter of a second or 64 of them at most; their times are not used), and the plan is
 //!    cut into groups of consecutive subproblems within the runner's blocks
-//!    (`nqueens::parallel::shuffled`) that last about [`GROUP_SECONDS`], so that the clock's own
+//!    ([`nqueens::plan::order_block`]) that last about [`GROUP_SECONDS`], so that the clock's own
 //!    cost (0.7 µs a reading in a VM, a twentieth of a subproblem of n = 16) and the caches a
 //!    run finds (neighbours share quarter lists and prefixes) are those of a run; one
 //!    subproblem a group where they last longer.
@@ -245,7 +245,7 @@ pub fn cpu_time(plan: &dyn Plan, budget: Duration, seed: u64) -> CpuEstimate {
 /// subproblems alone ([`CpuEstimate::setup_seconds`] is 0).
 ///
 /// # Errors
-/// [`nqueens::Error`] if the threads cannot be started ([`nqueens::parallel::pool`]).
+/// [`nqueens::Error`] if the threads cannot be started ([`nqueens::plan::on_threads`]).
 pub fn cpu_time_on(
     plan: &dyn Plan,
     budget: Duration,
@@ -314,14 +314,14 @@ pub struct PlanEstimate {
 /// [`cpu_time_on`].
 pub fn plan_estimate(spec: &PlanSpec, threads: usize, sample: Option<Sample>) -> Result<PlanEstimate, Error> {
     let built = process_cpu_seconds();
-    let (plan, unwritten_bytes) = nqueens::algo::sampling_plan(spec)?;
+    let (plan, unwritten_bytes) = spec.build_for_sample()?;
     let memory_bytes = memory_bytes(plan.as_ref(), threads);
     // The count's finish: the fundamental solutions by Burnside over the join's quarter table
-    // (`Plan::classes`; 5 ms at n = 16, 5% of its count). Timed where the plan is small (n ≤ 21
+    // (`Plan::fundamental`; 5 ms at n = 16, 5% of its count). Timed where the plan is small (n ≤ 21
     // for the join: at most half a second); at n = 22 it took 5.7 s, 0.14% of the count, and it
     // grows with the table, which a plan need not spend.
     if unwritten_bytes == 0 && memory_bytes < FINISH_TIMED_BELOW {
-        std::hint::black_box(plan.classes(&nqueens::plan::Tally::default()));
+        std::hint::black_box(plan.fundamental(&nqueens::plan::Tally::default()));
     }
     let setup_seconds = process_cpu_seconds() - built + fault_in_seconds(unwritten_bytes);
     let long = plan.long_subproblems();
@@ -504,6 +504,8 @@ mod tests {
         }
     }
 
+    impl nqueens::plan::Sealed for Shares {}
+
     impl Plan for Shares {
         fn n(&self) -> u32 {
             12
@@ -523,9 +525,6 @@ mod tests {
         }
         fn level(&self) -> Level {
             Level::portable()
-        }
-        fn as_any(&self) -> &dyn std::any::Any {
-            self
         }
         fn stops_midway(&self) -> bool {
             true

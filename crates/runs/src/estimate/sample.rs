@@ -7,7 +7,6 @@ use std::ops::{ControlFlow, Range};
 use std::sync::{Mutex, OnceLock};
 use std::time::Instant;
 
-use nqueens::parallel::{ORDER_BLOCK, ORDER_BLOCKS};
 use nqueens::plan::Plan;
 
 use super::stats::{self, Obs, Weighed};
@@ -90,7 +89,7 @@ pub(super) fn draw(n: usize, m: usize, next: &mut impl FnMut() -> u64) -> Vec<us
 }
 
 /// The plan's subproblems in groups of `len` consecutive ones within the runner's blocks
-/// (`nqueens::parallel::shuffled`: blocks of up to 64 neighbours, which a run counts one after
+/// ([`nqueens::plan::order_block`]: blocks of up to 64 neighbours, which a run counts one after
 /// the other), so that a group finds the caches as a run does: block b's piece j is the
 /// subproblems from b·block + j·len, at most `len` of them and not past the block.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -105,7 +104,7 @@ pub(super) struct Groups {
 
 impl Groups {
     pub(super) fn new(n: usize, len: usize) -> Groups {
-        let block = (n / ORDER_BLOCKS).clamp(1, ORDER_BLOCK);
+        let block = nqueens::plan::order_block(n);
         let len = len.clamp(1, block);
         let pieces = block.div_ceil(len);
         let count = n / block * pieces + (n % block).div_ceil(len);
@@ -286,7 +285,12 @@ fn prepare(plan: &dyn Plan, budget: f64, cap: f64, seed: u64) -> Setup {
     }
     let mean_unit = total / units as f64;
     let stepwise = plan.stops_midway() && longest >= cap / 4.0;
-    let len = if mean_unit > 0.0 { (GROUP_SECONDS / mean_unit).ceil() as usize } else { ORDER_BLOCK };
+    // Units that take no measurable time: one group a block.
+    let len = if mean_unit > 0.0 {
+        (GROUP_SECONDS / mean_unit).ceil() as usize
+    } else {
+        nqueens::plan::order_block(n)
+    };
     let groups = Groups::new(n, if stepwise { 1 } else { len });
     // The weighed sample, in random order, with its predictors.
     let drawn = draw(groups.count, WEIGHED.min(groups.count), &mut next);
@@ -411,7 +415,7 @@ impl Sampler {
 /// [`super`]'s docs): `budget` CPU seconds on each of `threads` threads, drawn by `seed`.
 ///
 /// # Errors
-/// [`nqueens::Error`] if the threads cannot be started ([`nqueens::parallel::pool`]).
+/// [`nqueens::Error`] if the threads cannot be started ([`nqueens::plan::on_threads`]).
 pub(super) fn cpu_time_on(
     plan: &dyn Plan,
     budget: f64,
@@ -427,7 +431,7 @@ pub(super) fn cpu_time_on(
     let once: OnceLock<Setup> = OnceLock::new();
     let shared: Mutex<Option<Sampler>> = Mutex::new(None);
     let lock = || shared.lock().unwrap_or_else(|e| e.into_inner());
-    nqueens::parallel::on_threads(threads, "nqueens-plan", |thread| {
+    nqueens::plan::on_threads(threads, "nqueens-plan", |thread| {
         let begun = thread_cpu_seconds();
         let mut first = false;
         let setup = once.get_or_init(|| {
@@ -554,7 +558,7 @@ mod tests {
     fn groups_tile_the_plan_within_blocks() {
         for (n, len) in [(10, 4), (6470, 5), (6470, 100), (100_000, 7), (100_000, 1), (1, 3), (513, 2)] {
             let groups = Groups::new(n, len);
-            let block = (n / ORDER_BLOCKS).clamp(1, ORDER_BLOCK);
+            let block = nqueens::plan::order_block(n);
             let mut seen = vec![0u8; n];
             for g in 0..groups.count {
                 let units = groups.units(g);

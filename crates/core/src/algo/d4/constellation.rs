@@ -369,6 +369,7 @@ impl Constellation {
 ///
 /// Σ weight = the number of valid borders; of each orbit the image [`search_key`] ranks first
 /// is kept (see the module docs).
+#[cfg(any(test, feature = "internals"))]
 pub fn canonical_constellations(n: u32) -> Vec<Constellation> {
     try_canonical_constellations(n).unwrap_or_else(|bytes| panic!("cannot allocate {bytes} bytes"))
 }
@@ -450,6 +451,7 @@ pub struct D4Subproblem {
 /// Returns the subproblems of `constellations` (of an n×n board) with the first `depth` rows
 /// fixed (at most [`crate::split::MAX_SPLIT_DEPTH`] and n), in order: by constellation, then
 /// lexicographic by the free rows' columns. Prefixes that cannot continue are dropped.
+#[cfg(any(test, feature = "internals"))]
 pub fn d4_subproblems(constellations: &[Constellation], n: u32, depth: u32) -> Vec<D4Subproblem> {
     d4_subproblems_counting(constellations, n, depth).0
 }
@@ -519,6 +521,7 @@ fn start(i: usize, c: &Constellation) -> D4Subproblem {
 /// fixed below each start constellation, dead ends included; the border queens themselves are
 /// not counted). With the search's nodes below the subproblems this gives the nodes of the whole
 /// D4 search, whatever the split depth.
+#[cfg(any(test, feature = "internals"))]
 pub fn d4_subproblems_counting(
     constellations: &[Constellation],
     n: u32,

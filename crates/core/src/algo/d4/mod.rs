@@ -23,12 +23,14 @@ use constellation::{
     Constellation, D4Subproblem, max_constellations, try_canonical_constellations,
     try_d4_subproblems_counting,
 };
+use batched::BATCHED_MAX_N;
 use search::{Classified, apply_events, classify_with_events, count_with_events};
 use std::ops::ControlFlow;
 use std::str::FromStr;
 
 use crate::algo::weight;
 use crate::arch::{Isa, Level};
+use crate::vocabulary::Sealed;
 use crate::{Classes, Error, Plan, Tally, check_n, split};
 
 /// Which search counts the subproblems of the d4 algorithm. Every choice makes the same queen
@@ -39,13 +41,13 @@ use crate::{Classes, Error, Plan, Tally, check_n, split};
 #[non_exhaustive]
 pub enum D4Search {
     /// The fastest measured (the default): at the AVX2 and AVX-512 levels the batched search
-    /// up to `batched::MAX_N` and the recursive one beyond; at the portable and NEON levels
+    /// up to `BATCHED_MAX_N` and the recursive one beyond; at the portable and NEON levels
     /// the recursive search. (Portable, n = 17 on one thread, Zen 4: batched 13.2 CPU s,
     /// recursive 11.5. The NEON copy of the batched search is tested under emulation but not
     /// yet timed on an ARM processor, so it is not chosen by default.)
     #[default]
     Auto,
-    /// The batched search up to `batched::MAX_N` (several boards per step in vector
+    /// The batched search up to `BATCHED_MAX_N` (several boards per step in vector
     /// registers; see `batched`), the recursive one beyond.
     Batched,
     /// The recursive search of `search` for every board.
@@ -65,7 +67,7 @@ impl D4Search {
         }
     }
 
-    /// Returns true if and only if this choice counts boards up to `batched::MAX_N` in the
+    /// Returns true if and only if this choice counts boards up to `BATCHED_MAX_N` in the
     /// batched search at `level`.
     pub fn batched(self, level: Level) -> bool {
         match self {
@@ -85,7 +87,7 @@ impl FromStr for D4Search {
 }
 
 /// The fewest subproblems the automatic split makes for boards beyond the batched search
-/// (n > [`batched::MAX_N`]): there one start constellation takes 40–100 s (n = 23,
+/// (n > [`BATCHED_MAX_N`]): there one start constellation takes 40–100 s (n = 23,
 /// recursive search, this project's 2-core machine), longer than a graceful stop (which
 /// finishes the running subproblems) or a progress bar should wait. 131,072 gives depth 2 at
 /// n = 23: 281,098 subproblems of about a second each.
@@ -194,7 +196,7 @@ impl D4Plan {
         check_n(n)?;
         let constellations = plan_constellations(n)?;
         let target = split::target_subproblems(threads);
-        let target = if n > batched::MAX_N { target.max(LARGE_BOARD_SUBPROBLEMS) } else { target };
+        let target = if n > BATCHED_MAX_N { target.max(LARGE_BOARD_SUBPROBLEMS) } else { target };
         // The depths are counted, not built (the lists of those past the target were large).
         let depth = split::split_depth_for(n, target, |d| {
             constellation::count_d4_subproblems(&constellations, n, d, split::MAX_SUBPROBLEMS)
@@ -236,6 +238,21 @@ impl D4Plan {
         &self.subproblems
     }
 
+    /// Returns `plan` as the d4 plan it is, or `None` if it is another algorithm's: for a
+    /// device that counts d4 plans alone (a GPU, whose kernels search start constellations).
+    ///
+    /// # Examples
+    /// ```
+    /// use nqueens::{Algorithm, plan::{D4Plan, PlanSpec}};
+    /// let d4 = PlanSpec { threads: 1, ..PlanSpec::new(Algorithm::D4, 8) }.build().unwrap();
+    /// assert_eq!(D4Plan::of(d4.as_ref()).map(|p| p.subproblems().len()), Some(d4.len()));
+    /// let mirror = PlanSpec { threads: 1, ..PlanSpec::new(Algorithm::Mirror, 8) }.build().unwrap();
+    /// assert!(D4Plan::of(mirror.as_ref()).is_none());
+    /// ```
+    pub fn of(plan: &dyn Plan) -> Option<&D4Plan> {
+        plan.as_any()?.downcast_ref()
+    }
+
     fn small_board(&self) -> bool {
         self.n < 2
     }
@@ -268,13 +285,19 @@ impl D4Plan {
     }
 }
 
+impl Sealed for D4Plan {
+    fn prefix_nodes(&self) -> u128 {
+        self.prefix_nodes as u128
+    }
+
+    fn as_any(&self) -> Option<&dyn std::any::Any> {
+        Some(self)
+    }
+}
+
 impl Plan for D4Plan {
     fn level(&self) -> Level {
         self.level
-    }
-
-    fn as_any(&self) -> &dyn std::any::Any {
-        self
     }
 
     fn algorithm(&self) -> crate::Algorithm {
@@ -291,10 +314,6 @@ impl Plan for D4Plan {
 
     fn subproblem_bytes(&self) -> usize {
         std::mem::size_of::<D4Subproblem>()
-    }
-
-    fn prefix_nodes(&self) -> u128 {
-        self.prefix_nodes as u128
     }
 
     fn n(&self) -> u32 {
@@ -484,7 +503,7 @@ impl D4Plan {
         batched: bool,
         nodes: &mut u64,
     ) -> u64 {
-        if batched && self.n <= batched::MAX_N {
+        if batched && self.n <= BATCHED_MAX_N {
             let mut placed = [(0u32, 0u32); 64];
             let free_rows = (1..sub.row).filter(|&r| !c.is_preplaced(r, self.n));
             let mut len = 0;
@@ -699,10 +718,10 @@ mod tests {
 
     #[test]
     fn boards_beyond_the_batched_search_are_split_finer() {
-        let plan = D4Plan::auto(batched::MAX_N + 1, 2).unwrap();
+        let plan = D4Plan::auto(BATCHED_MAX_N + 1, 2).unwrap();
         assert!(plan.len() >= LARGE_BOARD_SUBPROBLEMS, "{}", plan.len());
         assert_eq!(plan.split_depth(), 2);
-        assert_eq!(D4Plan::auto(batched::MAX_N, 2).unwrap().split_depth(), 1);
+        assert_eq!(D4Plan::auto(BATCHED_MAX_N, 2).unwrap().split_depth(), 1);
     }
 
     #[test]

@@ -142,17 +142,20 @@ impl Factors {
     }
 
     /// Returns the number of north entries.
+    #[cfg(any(test, feature = "internals"))]
     pub fn len(&self) -> usize {
         self.splits.last().map_or(0, |s| s[1] as usize)
     }
 
     /// Returns true if and only if no split holds an entry.
+    #[cfg(any(test, feature = "internals"))]
     pub fn is_empty(&self) -> bool {
         self.splits.is_empty()
     }
 
     /// Returns split `k`'s candidate half-boards: its north entries times its south entries (a
     /// third or so of them pass the clash test).
+    #[cfg(any(test, feature = "internals"))]
     #[inline]
     pub fn candidates(&self, k: usize) -> u64 {
         let [n0, n1, s0, s1] = self.splits[k];
@@ -160,6 +163,7 @@ impl Factors {
     }
 
     /// Returns the number of splits.
+    #[cfg(any(test, feature = "internals"))]
     pub fn splits(&self) -> usize {
         self.splits.len()
     }

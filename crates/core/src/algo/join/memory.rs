@@ -2,7 +2,7 @@
 //! buffers ([`per_thread_bytes`]), checked before a plan is built ([`check_memory_for`]).
 
 use super::quarter;
-use super::unit::{MAX_N, Quarters};
+use super::unit::{JOIN_MAX_N, Quarters};
 use crate::Error;
 
 /// Returns the bytes of memory available to this process, if known: the least of the node's
@@ -16,6 +16,7 @@ pub fn available_memory() -> Option<u64> {
 ///
 /// # Errors
 /// [`Error::JoinTooLarge`] otherwise.
+#[cfg(any(test, feature = "internals"))]
 pub fn check_memory(n: u32) -> Result<(), Error> {
     check_memory_for(n, 1)
 }
@@ -53,7 +54,7 @@ pub fn per_thread_bytes(h: u32) -> u64 {
 }
 
 /// Returns `Ok(())` if the join fits for the `n`×`n` board on `threads` worker threads: n ≤
-/// [`MAX_N`] and the quarter table ([`quarter::estimated_bytes`]) plus `threads` ×
+/// [`JOIN_MAX_N`] and the quarter table ([`quarter::estimated_bytes`]) plus `threads` ×
 /// [`per_thread_bytes`] is at most 3/4 of the memory available ([`available_memory`], which
 /// honours the address-space limit), when that is known. Checked before anything is built.
 ///
@@ -97,7 +98,7 @@ pub fn check_memory_with(n: u32, threads: usize, quarters: Quarters) -> Result<(
     let (table, per_thread) = memory_parts(n, quarters);
     let needed = table.saturating_add(per_thread.saturating_mul(threads.max(1) as u64));
     let available = available_memory();
-    let fits = n <= MAX_N && available.is_none_or(|a| needed <= a / 4 * 3);
+    let fits = n <= JOIN_MAX_N && available.is_none_or(|a| needed <= a / 4 * 3);
     if fits {
         Ok(())
     } else {
@@ -110,7 +111,7 @@ pub fn check_memory_with(n: u32, threads: usize, quarters: Quarters) -> Result<(
             per_thread_mib: mib(per_thread),
             address_space_limit_mib: crate::memory::address_space_limit().map(|b| b >> 20),
             available_mib: available.map_or(0, |a| a >> 20),
-            max: MAX_N,
+            max: JOIN_MAX_N,
         })
     }
 }

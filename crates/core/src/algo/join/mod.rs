@@ -44,13 +44,15 @@
 //!
 //! Files: this one builds the plan ([`JoinPlan::new`]) and runs it as a [`Plan`]; `unit.rs`
 //! holds the plan's data and counts one unit; `memory.rs` what the join takes of memory;
-//! [`symmetric`] the fundamental solutions by Burnside ([`join_burnside_classes`]).
+//! [`symmetric`] the fundamental solutions by Burnside (the plan's `Plan::fundamental`).
 
 pub mod bits;
 pub mod cost;
 pub mod half;
 pub mod matcher;
 mod memory;
+// The units' profiles, for the examples that time the join's parts (with `internals`).
+#[cfg(any(test, feature = "internals"))]
 mod profile;
 pub mod quarter;
 pub mod start;
@@ -64,26 +66,32 @@ use crate::arch::Level;
 use bits::reverse;
 use half::Geometry;
 use matcher::Parts;
+#[cfg(any(test, feature = "internals"))]
+pub use memory::{ROW_SET_BYTES, check_memory};
 pub use memory::{
-    ROW_SET_BYTES, available_memory, check_memory, check_memory_for, check_memory_with, max_stored,
-    memory_bytes, per_thread_bytes,
+    available_memory, check_memory_for, check_memory_with, max_stored, memory_bytes, per_thread_bytes,
 };
 use quarter::QuarterTable;
+#[cfg(any(test, feature = "internals"))]
 pub use profile::{UnitProfile, UnitSides};
+#[cfg(any(test, feature = "internals"))]
 pub use start::Start;
-pub use symmetric::join_burnside_classes;
 use symmetric::subsets_of;
-use unit::{Group, Kind, RowSets, SCRATCH, Scratch, kind_start, orbit, unit_multiple};
-pub use unit::{JoinPlan, MAX_N, MAX_PARTS, MIN_N, Quarters};
+#[cfg(any(test, feature = "internals"))]
+use unit::Scratch;
+use unit::{Group, Kind, RowSets, SCRATCH, kind_start, orbit, unit_multiple};
+#[cfg(any(test, feature = "internals"))]
+pub use unit::MAX_PARTS;
+pub use unit::{JoinPlan, JOIN_MAX_N, MIN_N, Quarters};
 
 use crate::{Algorithm, Error, Plan, Tally};
 
 impl JoinPlan {
-    /// Returns the plan for the `n`×`n` board ([`MIN_N`] ≤ n ≤ [`MAX_N`]) with every symmetry
+    /// Returns the plan for the `n`×`n` board ([`MIN_N`] ≤ n ≤ [`JOIN_MAX_N`]) with every symmetry
     /// reduction, building the quarter table (side ⌊n/2⌋).
     ///
     /// # Errors
-    /// [`Error::JoinTooLarge`] if n > [`MAX_N`] or the table's estimated size exceeds 3/4 of
+    /// [`Error::JoinTooLarge`] if n > [`JOIN_MAX_N`] or the table's estimated size exceeds 3/4 of
     /// the memory available ([`available_memory`]).
     ///
     /// # Panics
@@ -133,7 +141,7 @@ impl JoinPlan {
                 per_thread_mib: per_thread_bytes(g.h).div_ceil(1 << 20),
                 address_space_limit_mib: crate::memory::address_space_limit().map(|b| b >> 20),
                 available_mib: available_memory().map_or(0, |a| a >> 20),
-                max: MAX_N,
+                max: JOIN_MAX_N,
             }
         })?;
         let kinds: Vec<Kind> = if n.is_multiple_of(2) {
@@ -205,16 +213,19 @@ impl JoinPlan {
 
     /// Returns the quarter table (side ⌊n/2⌋; an empty row-set table when the units load their
     /// own, [`Quarters::RowSets`]).
+    #[cfg(any(test, feature = "internals"))]
     pub fn table(&self) -> &QuarterTable {
         &self.table
     }
 
     /// Returns where the units read their quarter lists from.
+    #[cfg(any(test, feature = "internals"))]
     pub fn quarters(&self) -> Quarters {
         if self.table.is_row_sets() { Quarters::RowSets } else { Quarters::Table }
     }
 
     /// Returns the instruction-set level the matcher runs at.
+    #[cfg(any(test, feature = "internals"))]
     pub fn level(&self) -> Level {
         self.level
     }
@@ -227,30 +238,35 @@ impl JoinPlan {
 
     /// Sets the mask bits per chunk of the matcher's tables (for benches and tuning; the
     /// default is the matcher's choice, see [`matcher::CHUNK`]).
+    #[cfg(any(test, feature = "internals"))]
     pub fn set_chunk_bits(&mut self, bits: u32) {
         self.chunk_bits = Some(bits);
     }
 
     /// Forces the matcher's number of cut bits (for benches and tuning; the default grows with
     /// the sides' sizes, see [`matcher::Matcher::cuts`]).
+    #[cfg(any(test, feature = "internals"))]
     pub fn set_cuts(&mut self, cuts: u32) {
         self.cuts = Some(cuts);
     }
 
     /// Sets the most half-boards the matcher stores at once (see [`matcher::Matcher::max_stored`];
     /// the default is [`max_stored`] for the board; `None`: all at once).
+    #[cfg(any(test, feature = "internals"))]
     pub fn set_max_stored(&mut self, masks: Option<usize>) {
         self.max_stored = masks;
     }
 
     /// Sets the most codes the matcher sorts and matches at once (see
     /// [`matcher::Matcher::code_batch`]; the default is [`matcher::CODE_BATCH`]).
+    #[cfg(any(test, feature = "internals"))]
     pub fn set_code_batch(&mut self, codes: Option<usize>) {
         self.code_batch = codes;
     }
 
     /// Sets the stored-set size from which the matcher uses its sieve (for benches; the
     /// default is [`matcher::SIEVE_FROM`]).
+    #[cfg(any(test, feature = "internals"))]
     pub fn set_sieve_from(&mut self, masks: usize) {
         self.sieve_from = Some(masks);
     }
@@ -258,6 +274,7 @@ impl JoinPlan {
     /// Returns the solutions that contain the pre-placed queens of `start` (for the centre and
     /// even starts: all solutions of that start, with the reductions undone), counted
     /// sequentially; for an axis start the weight 8 is not applied.
+    #[cfg(any(test, feature = "internals"))]
     pub fn count_start(&self, start: Start) -> u128 {
         let (kind, a) = match start {
             Start::Even => (Kind::Even, 0),
@@ -279,6 +296,8 @@ impl JoinPlan {
         total
     }
 }
+
+impl crate::vocabulary::Sealed for JoinPlan {}
 
 impl Plan for JoinPlan {
     fn n(&self) -> u32 {
@@ -305,12 +324,8 @@ impl Plan for JoinPlan {
         self.level
     }
 
-    fn as_any(&self) -> &dyn std::any::Any {
-        self
-    }
-
     /// By Burnside over this plan's own quarter table (no second table is built).
-    fn classes(&self, total: &crate::Tally) -> Option<crate::Classes> {
+    fn fundamental(&self, total: &crate::Tally) -> Option<crate::Classes> {
         let n = self.g.n;
         let f180 = symmetric::fixed_by_half_turn(&self.table, n);
         symmetric::classes(total.solutions, f180, symmetric::fixed_by_quarter_turn(n))

@@ -134,6 +134,7 @@ impl QuarterTable {
     /// # Panics
     /// If `h` > [`MAX_TABLE_H`] or the table does not fit in memory (callers check with
     /// [`estimated_bytes`] first).
+    #[cfg(any(test, feature = "internals"))]
     pub fn build(h: u32) -> QuarterTable {
         QuarterTable::build_with(h, Symmetry::for_side(h))
     }
@@ -143,6 +144,7 @@ impl QuarterTable {
     ///
     /// # Panics
     /// As [`QuarterTable::try_build_with`], and if the table does not fit in memory.
+    #[cfg(any(test, feature = "internals"))]
     pub fn build_with(h: u32, symmetry: Symmetry) -> QuarterTable {
         QuarterTable::try_build_with(h, symmetry)
             .unwrap_or_else(|e| panic!("the quarter table of side {h} does not fit in memory: {e}"))
@@ -327,6 +329,7 @@ impl QuarterTable {
     }
 
     /// Returns which mirror images share storage.
+    #[cfg(any(test, feature = "internals"))]
     pub fn symmetry(&self) -> Symmetry {
         self.symmetry
     }
@@ -338,6 +341,7 @@ impl QuarterTable {
 
     /// Returns the number of stored placements (with compaction, fewer than the placements; in
     /// a row-set table, those of the row sets loaded).
+    #[cfg(any(test, feature = "internals"))]
     pub fn len(&self) -> usize {
         match &self.rows {
             None => self.entries.len(),
@@ -347,12 +351,14 @@ impl QuarterTable {
 
     /// Returns true if and only if the table holds no placement (never: the empty placement is
     /// always there).
+    #[cfg(any(test, feature = "internals"))]
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
 
     /// Returns the bytes the table occupies (offsets and entries; in a row-set table, the row
     /// sets loaded).
+    #[cfg(any(test, feature = "internals"))]
     pub fn bytes(&self) -> usize {
         match &self.rows {
             None => self.offsets.len() * 4 + self.entries.len() * 8,
@@ -363,6 +369,7 @@ impl QuarterTable {
     /// Returns the table as stored: the 4^h + 1 offsets (key `cols | rows << h` holds the entries
     /// `offsets[key]..offsets[key + 1]`) and the entries `u | v << 32` (for checks and tools;
     /// both empty for a row-set table).
+    #[cfg(any(test, feature = "internals"))]
     pub fn raw(&self) -> (&[u32], &[u64]) {
         (&self.offsets, &self.entries)
     }

@@ -31,6 +31,7 @@ pub enum Start {
 impl Start {
     /// Returns every start configuration of the `n`×`n` board, in the fixed unit order:
     /// `Even`, or `Centre` then `Axis` by a, then b.
+    #[cfg(any(test, feature = "internals"))]
     pub fn all(n: u32) -> Vec<Start> {
         let h = n / 2;
         if n.is_multiple_of(2) {
@@ -77,6 +78,7 @@ impl Start {
     }
 
     /// Returns the times each solution of this configuration stands for (8 for an axis pair).
+    #[cfg(any(test, feature = "internals"))]
     pub fn weight(self) -> u32 {
         match self {
             Start::Axis { .. } => 8,

@@ -12,14 +12,13 @@
 //!   east halves whose diagonals are disjoint from their own point reflection d → 2n−2−d.
 //! - F90: a small dedicated backtracker that places the queens in orbits of four cells.
 //!
-//! [`burnside_classes`](crate::algo::burnside_classes) classifies a whole count from its total alone (shards added up, a
-//! resumed journal): F180 and F90 are counted afresh.
+//! The join plan's `Plan::fundamental` classifies a whole count from its total alone (shards
+//! added up, a resumed journal): F180 over the plan's own quarter table, F90 afresh.
 
 use super::bits::{low_mask, pdep_soft, reverse};
 use super::half::{Geometry, HalfScratch, Side, for_each_half};
 use super::quarter::QuarterTable;
-use super::unit::{JoinPlan, MIN_N};
-use crate::{Classes, Error};
+use crate::Classes;
 
 /// Returns F180(n), the solutions of the `n`×`n` board (n ≥ 4, `table` of side ⌊n/2⌋, whole or
 /// row sets, whose row sets are then loaded here one S at a time) fixed by the 180° rotation.
@@ -125,23 +124,6 @@ pub fn subsets_of(free: u64, k: u32) -> impl Iterator<Item = u64> {
     super::bits::colex(free.count_ones(), k).map(move |p| pdep_soft(p, free))
 }
 
-/// Returns the fundamental solutions of the `n`×`n` board by orbit size, given its total `q`
-/// of solutions, by Burnside's lemma, for n ≥ [`MIN_N`] (smaller boards are classified by the
-/// d4 plan: [`crate::algo::burnside_classes`], the entry, chooses): the solutions fixed by the
-/// 180° and 90° rotations are counted afresh (the 180° count rebuilds the quarter table, a
-/// fraction of a second up to n = 21). `None` when `q` is inconsistent with those counts (not
-/// the whole count).
-///
-/// # Errors
-/// [`Error::JoinTooLarge`] if the quarter table does not fit, as for a count.
-pub fn join_burnside_classes(n: u32, q: u128) -> Result<Option<crate::Classes>, Error> {
-    debug_assert!(n >= MIN_N);
-    let plan = JoinPlan::new(n)?;
-    let f180 = fixed_by_half_turn(&plan.table, n);
-    let f90 = fixed_by_quarter_turn(n);
-    Ok(classes(q, f180, f90))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -161,21 +143,5 @@ mod tests {
             assert_eq!(fixed_by_half_turn(&table, n), f180, "F180 n = {n}");
             assert_eq!(fixed_by_quarter_turn(n), f90, "F90 n = {n}");
         }
-    }
-
-    /// Burnside's classes of every board from n = 1, below the join's smallest (classified by
-    /// d4) and above, agree with the known table; a wrong total gives none.
-    #[test]
-    fn burnside_classes_match_the_known_table() {
-        for n in 1..=12 {
-            let q = crate::oeis::A000170.get(n).unwrap();
-            assert_eq!(
-                crate::algo::burnside_classes(n, q).unwrap(),
-                crate::oeis::known_classes(n),
-                "n = {n}"
-            );
-        }
-        assert_eq!(crate::algo::burnside_classes(0, 1).unwrap(), None);
-        assert_eq!(crate::algo::burnside_classes(2, 1).unwrap(), None);
     }
 }

@@ -48,7 +48,7 @@ fn every_instruction_set_level_gives_the_same_counts() {
             assert_eq!(plan.level(), level);
             assert_eq!(run(&plan, 2), want, "n = {n} {level}");
             let total = Tally { solutions: want, ..Tally::default() };
-            let unique = plan.classes(&total).map(|c| c.total());
+            let unique = plan.fundamental(&total).map(|c| c.total());
             assert_eq!(unique, crate::oeis::A002562.get(n), "n = {n} {level}");
             if n <= 12 {
                 plan.set_sieve_from(0);
@@ -95,7 +95,7 @@ fn row_set_plans_equal_the_whole_table() {
             "n = {n}"
         );
         let total = Tally { solutions: want, ..Tally::default() };
-        assert_eq!(plan.classes(&total).map(|c| c.total()), crate::oeis::A002562.get(n), "n = {n}");
+        assert_eq!(plan.fundamental(&total).map(|c| c.total()), crate::oeis::A002562.get(n), "n = {n}");
         if n <= 11 {
             let plain = JoinPlan::with_options(n, false, Quarters::RowSets).unwrap();
             assert_eq!(run(&plain, 2), want, "n = {n} unreduced");
@@ -192,7 +192,7 @@ fn units_in_steps_count_like_one_pass() {
 /// table is refused there.
 #[test]
 fn boards_past_27_read_row_sets() {
-    assert_eq!(MAX_N, 29);
+    assert_eq!(JOIN_MAX_N, 29);
     assert_eq!(Quarters::for_board(27), Quarters::Table);
     assert_eq!(Quarters::for_board(28), Quarters::RowSets);
     assert_eq!(Quarters::for_board(29), Quarters::RowSets);
@@ -287,8 +287,7 @@ fn random_shares_of_units_are_unbiased() {
 #[test]
 fn scratch_keeps_small_buffers_and_frees_large_ones() {
     use super::unit::{KEEP_BYTES, Scratch};
-    let mut s = Scratch::default();
-    s.east = Vec::with_capacity(1 << 20);
+    let mut s = Scratch { east: Vec::with_capacity(1 << 20), ..Scratch::default() };
     s.trim();
     assert_eq!(s.east.capacity(), 1 << 20, "8 MiB kept");
     // Reserved, never touched: no memory is taken.

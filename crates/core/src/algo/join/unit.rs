@@ -1,6 +1,6 @@
 //! The units of a join plan and how one is counted: [`JoinPlan`]'s data (its geometry, quarter
 //! table and units, each a start kind and an east row set), the boards it takes ([`MIN_N`] to
-//! [`MAX_N`]) and where it reads its quarter lists ([`Quarters`]); the rounds that count one
+//! [`JOIN_MAX_N`]) and where it reads its quarter lists ([`Quarters`]); the rounds that count one
 //! unit in per-thread scratch, and the number every count of a unit is a multiple of. The plan's
 //! constructors and its [`Plan`](crate::Plan) implementation are in `mod.rs`.
 
@@ -20,9 +20,10 @@ use crate::arch::Level;
 /// backtracker (the output then names `mirror` as the algorithm).
 pub const MIN_N: u32 = 4;
 
-/// The largest board the join supports: quarter side h ≤ [`quarter::MAX_H`] (29; the whole
-/// quarter table up to n = 27, row sets beyond, see [`Quarters`]).
-pub const MAX_N: u32 = 2 * quarter::MAX_H + 1;
+/// The largest board the join supports, n ≤ 29: quarter side h ≤ [`quarter::MAX_H`] (the
+/// whole quarter table up to n = 27, row sets beyond, see [`Quarters`]). Not the library's
+/// largest board, [`crate::MAX_N`] (63), which d4 and mirror count to.
+pub const JOIN_MAX_N: u32 = 2 * quarter::MAX_H + 1;
 
 /// The kind of a unit: which start configurations it counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -4,9 +4,10 @@
 use crate::algo::d4::constellation::Constellation;
 use crate::kernel::full_mask;
 
-/// The largest board side of the batched search (see [`super`]'s docs); larger boards use the
+/// The largest board side of the batched search, n ≤ 22 (see [`super`]'s docs): where d4
+/// switches searches, not a limit of d4, whose larger boards (to [`crate::MAX_N`], 63) use the
 /// recursive search of [`crate::algo::d4::search`].
-pub const MAX_N: u32 = 22;
+pub const BATCHED_MAX_N: u32 = 22;
 
 /// A level's buffer is searched further once it holds this many boards (2,048 boards of 32
 /// bytes: 64 KiB per level). Measured at n = 16: 1,024 to 4,096 perform alike.
@@ -27,11 +28,11 @@ pub struct Board {
 }
 
 impl Board {
-    /// Returns the board of the start constellation `c` of an n×n board (2 ≤ n ≤ [`MAX_N`]) with
+    /// Returns the board of the start constellation `c` of an n×n board (2 ≤ n ≤ [`BATCHED_MAX_N`]) with
     /// the further queens `placed` (`(row, column)`, in free rows above `row`), whose next row
     /// to fill is `row`: a free row, or n - 1 when every free row is filled.
     pub fn new(c: &Constellation, n: u32, placed: &[(u32, u32)], row: u32) -> Board {
-        debug_assert!((2..=MAX_N).contains(&n));
+        debug_assert!((2..=BATCHED_MAX_N).contains(&n));
         let offset = n - 2;
         let (border, len) = c.border.queens(n);
         let (mut cols, mut ld, mut rd) = (0u64, 0u64, 0u64);

@@ -20,7 +20,7 @@
 //! # Masks without events
 //! The event list of [`crate::algo::d4::search`] exists because a diagonal of a pre-placed queen below
 //! the current row may lie left of column 0 (or right of column 63) in a `u64`. Here every mask
-//! is offset by n - 2 bits (column c is bit c + n - 2), so for n ≤ [`MAX_N`] every diagonal and
+//! is offset by n - 2 bits (column c is bit c + n - 2), so for n ≤ [`BATCHED_MAX_N`] every diagonal and
 //! anti-diagonal of every queen, above or below, is a bit of `ld` or `rd` from the start
 //! (anti-diagonals reach column 2n - 3: 3n - 5 ≤ 63 bits). What is left of the events are the
 //! rows of the pre-placed queens of columns 0 and n-1, which the search steps over: each board
@@ -35,7 +35,9 @@
 use std::cell::RefCell;
 
 use boards::Boards;
-pub use boards::{Board, FLUSH, MAX_N};
+#[cfg(any(test, feature = "internals"))]
+pub use boards::FLUSH;
+pub use boards::{Board, BATCHED_MAX_N};
 
 use crate::algo::d4::search::LOOKAHEAD;
 use crate::arch::Level;
@@ -92,7 +94,7 @@ mod tests {
     fn copies_agree_with_the_recursive_search_up_to_the_largest_board() {
         let copies = Level::available();
         let (mut compared, mut solved) = (0, 0);
-        for n in [12u32, 17, 20, MAX_N] {
+        for n in [12u32, 17, 20, BATCHED_MAX_N] {
             let full = full_mask(n);
             let cons = canonical_constellations(n);
             let picks = cons.iter().filter(|c| c.stabilizer == 0).step_by(cons.len() / 5 + 1).take(5);

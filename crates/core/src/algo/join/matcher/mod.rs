@@ -47,13 +47,19 @@ mod types;
 use std::ops::ControlFlow;
 use std::time::Instant;
 
+// The tuning knobs and building blocks the benches and examples reach (with `internals`).
+#[cfg(any(test, feature = "internals"))]
 pub use pairs::CODE_BATCH;
+#[cfg(any(test, feature = "internals"))]
 pub use sieve::{MAX_CUTS, SIEVE_FROM, transpose64};
-pub use types::{BLOCK, CHUNK, MAX_CHUNK, MIN_PART_BLOCKS, MatchStats, Matcher, Parts, Sampling};
+#[cfg(any(test, feature = "internals"))]
+pub use types::{BLOCK, MIN_PART_BLOCKS, MatchStats};
+pub use types::{CHUNK, MAX_CHUNK, Matcher, Parts, Sampling};
 
 use crate::arch::Level;
 
 /// A query: a mask and the weight its count is multiplied by.
+#[cfg(any(test, feature = "internals"))]
 pub type Query = (u64, u32);
 
 /// What [`Matcher::count_in_place`] counts: the stored side and its classes, the codes and their
@@ -75,6 +81,7 @@ impl Matcher {
     /// the sum over `queries` of query weight × Σ stored weight over the stored masks m with
     /// m & query == 0, exactly. (Queries of up to four distinct weights at a time go through
     /// [`Matcher::count_coded`]; masks must leave bits 62 and 63 clear.)
+    #[cfg(any(test, feature = "internals"))]
     pub fn count(&mut self, level: Level, classes: &[(&[u64], u32)], queries: &[Query]) -> u64 {
         let mut weights: Vec<u32> = queries.iter().map(|q| q.1).collect();
         weights.sort_unstable();
@@ -98,6 +105,7 @@ impl Matcher {
     /// stored weight over the stored masks m with m & code == 0 (bits 62 and 63 of a code
     /// name its weight class and are not matched), exactly. (Copies both sides, then
     /// [`Matcher::count_in_place`].)
+    #[cfg(any(test, feature = "internals"))]
     pub fn count_coded(
         &mut self,
         level: Level,
@@ -148,6 +156,7 @@ impl Matcher {
 }
 
 /// Returns the same sum as [`Matcher::count`] by testing every pair (for tests).
+#[cfg(any(test, feature = "internals"))]
 pub fn naive_count(classes: &[(&[u64], u32)], queries: &[Query]) -> u64 {
     let mut total = 0;
     for &(masks, mw) in classes {

@@ -213,6 +213,7 @@ unsafe fn index_body<S: Simd, const PEXT: bool>(
 
 /// Transposes a 64×64 bit matrix in place (see `crate::arch::scalar::transpose64`), in the
 /// copy of `level`.
+#[cfg(any(test, feature = "internals"))]
 pub fn transpose64(level: Level, a: &mut [u64; 64]) {
     transpose(level, a)
 }

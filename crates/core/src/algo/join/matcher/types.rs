@@ -203,6 +203,7 @@ pub struct MatchStats {
 
 impl MatchStats {
     /// Adds `other`'s counts and seconds to these (the larger of the two table sizes).
+    #[cfg(any(test, feature = "internals"))]
     pub fn add(&mut self, other: &MatchStats) {
         self.builds += other.builds;
         self.stored += other.stored;
@@ -223,6 +224,7 @@ impl MatchStats {
 
 impl Matcher {
     /// Returns an empty matcher.
+    #[cfg(any(test, feature = "internals"))]
     pub fn new() -> Matcher {
         Matcher::default()
     }
@@ -245,6 +247,7 @@ impl Matcher {
     }
 
     /// Returns the number of cut bits the last count chose (2^k buckets a side).
+    #[cfg(any(test, feature = "internals"))]
     pub fn cut_bits(&self) -> u32 {
         self.cut.count_ones()
     }

@@ -1,8 +1,9 @@
-//! The launcher-independent half of a GPU device: what it takes from the run's queue, how it
-//! splits subproblems into tasks (those of constellations with a symmetry of their own for the
-//! classifying kernel), orders and sizes each launch, and adds the tasks' counts up to their
-//! subproblems ([`GpuDevice`], an [`nqueens::plan::Device`]). The two launchers
-//! ([`crate::opencl`], [`crate::cuda`]) only move buffers and start the kernel ([`Launcher`]).
+//! The scheduler, the launcher-independent half of a GPU device: what it takes from the run's
+//! queue, how it splits subproblems into tasks (those of constellations with a symmetry of
+//! their own for the classifying kernel), orders and sizes each launch, and adds the tasks'
+//! counts up to their subproblems ([`GpuDevice`], an [`nqueens::plan::Device`]). The two
+//! launchers (`crate::opencl`, `crate::cuda`) only move buffers and start the kernel
+//! ([`Launcher`]).
 
 use std::sync::Mutex;
 use std::time::Instant;
@@ -13,48 +14,9 @@ use nqueens::{
     plan::{Device, Plan, Queue, Tally},
 };
 
+use crate::GpuError;
+use crate::launcher::{Kernel, Launcher};
 use crate::tasks::{self, MAX_N, MAX_ROWS, Tables, Task};
-
-/// Which kernel a launch runs (see `kernel.cl`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Kernel {
-    /// `nq_count`: completions of constellations without a symmetry of their own.
-    Count,
-    /// `nq_classify`: completions classified under the constellation's stabiliser.
-    Classify,
-}
-
-impl Kernel {
-    /// Returns the kernel's function name in `kernel.cl`.
-    pub(crate) fn name(self) -> &'static str {
-        match self {
-            Kernel::Count => "nq_count",
-            Kernel::Classify => "nq_classify",
-        }
-    }
-
-    /// Returns the numbers the kernel writes per task: 2 (completions, placements) or 5
-    /// (completions, representatives of orbit 8, 4, 2, placements).
-    pub(crate) fn width(self) -> usize {
-        match self {
-            Kernel::Count => 2,
-            Kernel::Classify => 5,
-        }
-    }
-}
-
-/// What a launcher does: upload a plan's tables, run a kernel over tasks, hand back counts.
-pub(crate) trait Launcher: Send {
-    /// Uploads the constellation tables of the plan about to be counted.
-    fn upload(&mut self, tables: &Tables) -> Result<(), String>;
-    /// Starts `kernel` over `tasks` (uploaded first, with `boards`, [`tasks::MAX_ROWS`] bytes a
-    /// task, for [`Kernel::Classify`]; empty otherwise), counting placements if `nodes`;
-    /// returns once the launch is queued, before it ends.
-    fn start(&mut self, kernel: Kernel, tasks: &[Task], boards: &[u8], nodes: bool) -> Result<(), String>;
-    /// Waits for the launch [`Launcher::start`] queued and writes its [`Kernel::width`] numbers
-    /// per task into `out`, in task order.
-    fn finish(&mut self, out: &mut Vec<u64>) -> Result<(), String>;
-}
 
 /// The wall-clock time one launch aims at: short enough that a stop, a checkpoint line and
 /// the progress bar come at least about once a second, long enough that the launch overhead
@@ -85,18 +47,19 @@ pub(crate) const DEVICE_BYTES_PER_TASK: u64 = 2 * (16 + MAX_ROWS as u64 + 40);
 /// `prlimit --as` (issue 40).
 ///
 /// # Errors
-/// Why not even [`MIN_TASKS`] fit: the memory a launch needs and the memory available.
-pub(crate) fn launch_cap(available: Option<u64>, host_buffers: bool) -> Result<usize, String> {
+/// [`GpuError::LaunchMemory`] if not even [`MIN_TASKS`] fit: the memory a launch needs and
+/// the memory available.
+pub(crate) fn launch_cap(available: Option<u64>, host_buffers: bool) -> Result<usize, GpuError> {
     let per_task = HOST_BYTES_PER_TASK + if host_buffers { DEVICE_BYTES_PER_TASK } else { 0 };
     let Some(available) = available else { return Ok(MAX_TASKS) };
     let fit = (available / 2 / per_task).min(MAX_TASKS as u64) as usize;
     if fit < MIN_TASKS {
-        return Err(format!(
-            "its launches need at least {} MiB ({MIN_TASKS} tasks of {per_task} bytes, twice over) but {} MiB \
-             are available to this process: raise the limit or give the job more memory",
-            (2 * MIN_TASKS as u64 * per_task).div_ceil(1 << 20),
-            available >> 20
-        ));
+        return Err(GpuError::LaunchMemory {
+            needed_mib: (2 * MIN_TASKS as u64 * per_task).div_ceil(1 << 20),
+            tasks: MIN_TASKS,
+            task_bytes: per_task,
+            available_mib: available >> 20,
+        });
     }
     // The largest power of two at most `fit`.
     Ok(1 << fit.ilog2())
@@ -109,7 +72,7 @@ pub(crate) fn launch_cap(available: Option<u64>, host_buffers: bool) -> Result<u
 /// of about 10^5 placements, a fraction of a second of one GPU thread, and 10^7 to 10^9 tasks
 /// from n = 20 on (11 M at n = 20), which the host splits at about 30 ns a task while the
 /// device counts. `NQUEENS_GPU_TASK_ROWS` overrides it, for tuning on a new device.
-/// [`crate::open`] refuses a value that is not a whole number 0..=[`tasks::MAX_TASK_ROWS`]
+/// [`crate::open`] refuses a value that is not a whole number 0..=[`crate::MAX_TASK_ROWS`]
 /// (the kernel's stack).
 pub fn task_rows(n: u32) -> u32 {
     match task_rows_override() {
@@ -131,15 +94,12 @@ pub(crate) fn stack_levels() -> u32 {
 }
 
 /// Returns `NQUEENS_GPU_TASK_ROWS` if it is set: its value, or why it is not one.
-pub(crate) fn task_rows_override() -> Option<Result<u32, String>> {
+pub(crate) fn task_rows_override() -> Option<Result<u32, GpuError>> {
     let value = std::env::var_os("NQUEENS_GPU_TASK_ROWS")?;
     let text = value.to_string_lossy();
     Some(match text.trim().parse::<u32>() {
         Ok(rows) if rows <= tasks::MAX_TASK_ROWS => Ok(rows),
-        _ => Err(format!(
-            "NQUEENS_GPU_TASK_ROWS '{text}' is not a whole number 0..={} (the free rows a GPU task keeps; unset it for the default)",
-            tasks::MAX_TASK_ROWS
-        )),
+        _ => Err(GpuError::TaskRows { value: text.into_owned() }),
     })
 }
 
@@ -207,7 +167,7 @@ impl Device for GpuDevice {
     }
 
     fn refuses(&self, plan: &dyn Plan) -> Option<String> {
-        if plan.as_any().downcast_ref::<D4Plan>().is_none() {
+        if D4Plan::of(plan).is_none() {
             return Some(format!(
                 "the GPU path counts d4 plans (start constellations), not {} plans: count with the d4 algorithm",
                 plan.algorithm()
@@ -219,11 +179,11 @@ impl Device for GpuDevice {
     }
 
     fn solve(&self, plan: &dyn Plan, stats: bool, queue: &mut dyn Queue) -> Result<(), Error> {
-        let fail = |reason: String| Error::DeviceFailed { device: self.name.clone(), reason };
+        let fail = |e: GpuError| Error::DeviceFailed { device: self.name.clone(), reason: e.to_string() };
         if let Some(why) = self.refuses(plan) {
             return Err(Error::Device { device: self.name.clone(), reason: why });
         }
-        let d4 = plan.as_any().downcast_ref::<D4Plan>().expect("checked by refuses");
+        let d4 = D4Plan::of(plan).expect("checked by refuses");
         let n = d4.n();
         if n < 4 {
             // No board below 4 has a free row left for a kernel: the host counts them.
@@ -235,7 +195,9 @@ impl Device for GpuDevice {
         let mut launcher = self.launcher.lock().unwrap_or_else(|e| e.into_inner());
         let tables = Tables::new(n, d4.constellations());
         launcher.upload(&tables).map_err(fail)?;
-        Run::new(d4, &tables, stats, self.lanes, self.max_tasks).drive(&mut **launcher, queue).map_err(fail)
+        Schedule::new(d4, &tables, stats, self.lanes, self.max_tasks)
+            .drive(&mut **launcher, queue)
+            .map_err(fail)
     }
 }
 
@@ -293,8 +255,10 @@ impl LaunchLog {
     }
 }
 
-/// One run of one device over a plan: its queues of tasks and the subproblems they stand for.
-struct Run<'p> {
+/// The schedule of one device's run over a plan: its queues of tasks and the subproblems they
+/// stand for, and the size of the next launch. (Named apart from `nqueens::Run`, what a run is
+/// about to do as an observer hears it.)
+struct Schedule<'p> {
     plan: &'p D4Plan,
     tables: &'p Tables,
     stats: bool,
@@ -316,11 +280,17 @@ struct Run<'p> {
     splitting: Option<u32>,
 }
 
-impl<'p> Run<'p> {
-    fn new(plan: &'p D4Plan, tables: &'p Tables, stats: bool, lanes: usize, max_tasks: usize) -> Run<'p> {
+impl<'p> Schedule<'p> {
+    fn new(
+        plan: &'p D4Plan,
+        tables: &'p Tables,
+        stats: bool,
+        lanes: usize,
+        max_tasks: usize,
+    ) -> Schedule<'p> {
         let max_tasks = max_tasks.clamp(MIN_TASKS, MAX_TASKS);
         let target = (lanes * 4).clamp(MIN_TASKS, max_tasks);
-        Run {
+        Schedule {
             plan,
             tables,
             stats,
@@ -341,7 +311,7 @@ impl<'p> Run<'p> {
     /// keeps one launch ahead: while the device counts one launch, it splits and orders the
     /// tasks of the next, which starts as soon as the first is read back; the first launch's
     /// counts are added up while the second runs.
-    fn drive(&mut self, launcher: &mut dyn Launcher, queue: &mut dyn Queue) -> Result<(), String> {
+    fn drive(&mut self, launcher: &mut dyn Launcher, queue: &mut dyn Queue) -> Result<(), GpuError> {
         let started = Instant::now();
         let mut log = LaunchLog::default();
         let mut out = Vec::new();
@@ -560,7 +530,7 @@ mod tests {
     }
 
     impl Launcher for HostLauncher {
-        fn upload(&mut self, tables: &Tables) -> Result<(), String> {
+        fn upload(&mut self, tables: &Tables) -> Result<(), GpuError> {
             self.tables = Some(tables.clone());
             Ok(())
         }
@@ -570,8 +540,8 @@ mod tests {
             tasks: &[Task],
             boards: &[u8],
             nodes: bool,
-        ) -> Result<(), String> {
-            let t = self.tables.as_ref().ok_or("no tables")?;
+        ) -> Result<(), GpuError> {
+            let t = self.tables.as_ref().ok_or_else(|| GpuError::Driver("no tables".into()))?;
             self.out.clear();
             self.launches += 1;
             for (j, task) in tasks.iter().enumerate() {
@@ -588,7 +558,7 @@ mod tests {
             }
             Ok(())
         }
-        fn finish(&mut self, out: &mut Vec<u64>) -> Result<(), String> {
+        fn finish(&mut self, out: &mut Vec<u64>) -> Result<(), GpuError> {
             out.clone_from(&self.out);
             Ok(())
         }
@@ -627,10 +597,10 @@ mod tests {
                 let tables = Tables::new(n, plan.constellations());
                 let mut launcher = HostLauncher::default();
                 launcher.upload(&tables).unwrap();
-                let mut run = Run::new(&plan, &tables, false, 1, MAX_TASKS);
-                (run.target, run.rows) = (5, 1);
+                let mut schedule = Schedule::new(&plan, &tables, false, 1, MAX_TASKS);
+                (schedule.target, schedule.rows) = (5, 1);
                 let mut queue = ListQueue { next: 0, len: plan.len(), solved: Vec::new(), stop_after: None };
-                run.drive(&mut launcher, &mut queue).unwrap();
+                schedule.drive(&mut launcher, &mut queue).unwrap();
                 let mut solved = queue.solved;
                 solved.sort_by_key(|s| s.0);
                 assert_eq!(solved.len(), plan.len(), "n = {n}, depth {depth}: each once");
@@ -656,10 +626,10 @@ mod tests {
         let tables = Tables::new(12, plan.constellations());
         let mut launcher = HostLauncher::default();
         launcher.upload(&tables).unwrap();
-        let mut run = Run::new(&plan, &tables, false, 1, MAX_TASKS);
-        (run.target, run.rows) = (7, 2);
+        let mut schedule = Schedule::new(&plan, &tables, false, 1, MAX_TASKS);
+        (schedule.target, schedule.rows) = (7, 2);
         let mut queue = ListQueue { next: 0, len: plan.len(), solved: Vec::new(), stop_after: Some(10) };
-        run.drive(&mut launcher, &mut queue).unwrap();
+        schedule.drive(&mut launcher, &mut queue).unwrap();
         assert!(queue.solved.len() >= 10 && queue.solved.len() < plan.len(), "{}", queue.solved.len());
         for (i, t) in &queue.solved {
             assert_eq!(t.solutions, plan.solve(*i, false).solutions, "{i}");
@@ -678,11 +648,15 @@ mod tests {
         assert_eq!(launch_cap(Some(600 << 20), true), Ok(1 << 19));
         assert_eq!(launch_cap(Some(600 << 20), false), Ok(1 << 20));
         assert_eq!(launch_cap(Some(2 * MIN_TASKS as u64 * per_task), true), Ok(MIN_TASKS));
+        let refused = launch_cap(Some(2 << 20), true).unwrap_err();
         assert_eq!(
-            launch_cap(Some(2 << 20), true),
-            Err("its launches need at least 3 MiB (4096 tasks of 336 bytes, twice over) but 2 MiB are \
-                 available to this process: raise the limit or give the job more memory"
-                .to_string())
+            refused,
+            GpuError::LaunchMemory { needed_mib: 3, tasks: MIN_TASKS, task_bytes: 336, available_mib: 2 }
+        );
+        assert_eq!(
+            refused.to_string(),
+            "its launches need at least 3 MiB (4096 tasks of 336 bytes, twice over) but 2 MiB are \
+             available to this process: raise the limit or give the job more memory"
         );
     }
 }
