@@ -68,7 +68,7 @@ typedef unsigned long long ulong;
 #define MAX_ROWS 32
 /* The deepest stack of nq_count: a task's free rows (the host keeps them below this). The
  * launchers set it (-D MAX_DEPTH=...) one above the most free rows a task of theirs keeps
- * (driver.rs: stack_levels), since the stack's shared memory limits the threads resident. */
+ * (scheduler.rs: stack_levels), since the stack's shared memory limits the threads resident. */
 #ifndef MAX_DEPTH
 #define MAX_DEPTH 16
 #endif
