@@ -128,20 +128,26 @@ trap 'kill "$progress_pid" 2>/dev/null || true' EXIT
 # sends parallel SIGTERM twice: it stops starting shards, then stops the running ones with
 # --termseq, SIGINT first (each shard stops at its journal within about a second), SIGTERM 10 s
 # later, SIGKILL (which a journal survives too) 10 s after that.
-seq 0 $((k - 1)) | parallel --will-cite --joblog "$dir/joblog" --resume-failed --halt never "${jobs_opt[@]}" \
-    --termseq INT,10000,TERM,10000,KILL,25 "${sshlogins[@]}" \
-    "$nqueens" count "$n" --shard "{}/$k" --algorithm "$algorithm" "${threads_opt[@]}" --device "$device" --progress never \
-    --checkpoint "$dir/shard-{}.journal" --output "$dir/shard-{}.json" &
-parallel_pid=$!
+# The stop traps are set before parallel starts: a signal in between is remembered and passed on
+# once parallel's pid is known (a Ctrl-C then never reads as parallel's exit 255: a run of the
+# recipe test on a loaded machine once lost it so).
 stopped=""
+parallel_pid=""
 stop() {
     stopped=$1
+    [[ -n "$parallel_pid" ]] || return 0
     kill -TERM "$parallel_pid" 2>/dev/null || true
     sleep 0.2
     kill -TERM "$parallel_pid" 2>/dev/null || true
 }
 trap 'stop SIGINT' INT
 trap 'stop SIGTERM' TERM
+seq 0 $((k - 1)) | parallel --will-cite --joblog "$dir/joblog" --resume-failed --halt never "${jobs_opt[@]}" \
+    --termseq INT,10000,TERM,10000,KILL,25 "${sshlogins[@]}" \
+    "$nqueens" count "$n" --shard "{}/$k" --algorithm "$algorithm" "${threads_opt[@]}" --device "$device" --progress never \
+    --checkpoint "$dir/shard-{}.journal" --output "$dir/shard-{}.json" &
+parallel_pid=$!
+[[ -z "$stopped" ]] || stop "$stopped"
 status=0
 while :; do
     wait "$parallel_pid" && status=0 || status=$?
