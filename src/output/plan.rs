@@ -74,6 +74,14 @@ pub fn write_plan(out: &mut impl Write, format: PlanFormat, r: &PlanReport) -> i
     }
 }
 
+/// Returns an estimated count as JSON: a whole number while it fits a u64, else the nearest
+/// double (Q(29) is about 2.5 · 10^19, past u64's 1.8 · 10^19, where `serde_json::Value` holds
+/// no integer and `plan 29 --format json` panicked).
+fn json_count(x: f64) -> serde_json::Value {
+    let r = x.round();
+    if (0.0..u64::MAX as f64).contains(&r) { serde_json::json!(r as u64) } else { serde_json::json!(r) }
+}
+
 /// Writes `r` as one JSON object on one line.
 fn write_json(out: &mut impl Write, r: &PlanReport) -> io::Result<()> {
     let solutions = r.cpu.as_ref().and_then(|c| c.solutions.as_ref());
@@ -96,11 +104,11 @@ fn write_json(out: &mut impl Write, r: &PlanReport) -> io::Result<()> {
         "cpu_core_years": r.cpu.as_ref().map(|c| c.cpu_seconds / YEAR),
     });
     let sample = serde_json::json!({
-        "solutions": solutions.map(|q| q.solutions.round() as u128),
+        "solutions": solutions.map(|q| json_count(q.solutions)),
         "solutions_std_error": solutions.map(|q| q.std_error),
-        "solutions_low": solutions.map(|q| q.low.round() as u128),
-        "solutions_high": solutions.map(|q| q.high.round() as u128),
-        "solutions_exact": solutions.and_then(|q| q.exact),
+        "solutions_low": solutions.map(|q| json_count(q.low)),
+        "solutions_high": solutions.map(|q| json_count(q.high)),
+        "solutions_exact": solutions.and_then(|q| q.exact).map(|e| u64::try_from(e).map_or_else(|_| json_count(e as f64), serde_json::Value::from)),
         "solutions_known": r.known,
         "solutions_not_estimated": r.cpu.as_ref().filter(|c| c.solutions.is_none()).map(|_| UNESTIMATED),
         "ns_per_solution": r.cpu.as_ref().and_then(ns_per_solution),
@@ -441,6 +449,16 @@ pub fn hms(seconds: f64) -> String {
 
 #[cfg(test)]
 mod tests {
+
+    /// Issue 38's n = 29: estimates past u64 (Q(29) is about 2.5 · 10^19) are written as
+    /// doubles, not a panic; smaller ones stay whole numbers.
+    #[test]
+    fn counts_past_u64_are_written_as_doubles() {
+        assert_eq!(json_count(2.501e19).to_string(), "2.501e+19");
+        assert_eq!(json_count(2.25e18).to_string(), "2250000000000000000");
+        assert_eq!(json_count(14772512.4).to_string(), "14772512");
+        assert!(json_count(2.501e19).is_f64() && json_count(1e18).is_u64());
+    }
     use super::*;
     use nqueens_runs::estimate::SolutionsEstimate;
 
