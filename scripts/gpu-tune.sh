@@ -13,6 +13,7 @@
 # LD_LIBRARY_PATH already (scripts/gpu-bench.sh shows where it is looked for).
 # Smoke test on pocl: DEVICE=opencl N=14 ROWS="6 8" scripts/gpu-tune.sh
 set -uo pipefail
+if [ "${1:-}" = "--help" ] || [ "${1:-}" = "-h" ]; then sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0; fi
 cd "$(dirname "$0")/.."
 bin="${1:-target/release/nqueens}"
 [ -x "$bin" ] || { echo "gpu-tune.sh: no binary at $bin: build with cargo build --release and carry it" >&2; exit 2; }

@@ -129,6 +129,12 @@ fn scripts_reject_bad_arguments_with_code_2() {
         ("compare-reference.sh", vec!["32"], "N '32' is not a board size in 1..31"),
         ("public-items.sh", vec!["no-such-commit"], "public-items.sh: 'no-such-commit' is not a commit"),
         ("public-items.sh", vec!["a", "b"], "usage: scripts/public-items.sh [--internals] COMMIT"),
+        ("join-frontier.sh", vec!["a", "b"], "usage: scripts/join-frontier.sh [--sample S]"),
+        ("join-frontier.sh", vec!["--sample", "0", "a", "b", "22"], "--sample takes whole seconds, got '0'"),
+        ("join-frontier.sh", vec!["/no/such", "/bin/true", "22"], "'/no/such' is not an executable"),
+        ("join-frontier.sh", vec!["/bin/true", "/bin/true", "30"], "N must be 8..29, got '30'"),
+        ("gpu-tune.sh", vec!["/no/such"], "gpu-tune.sh: no binary at /no/such"),
+        ("gpu-bench.sh", vec!["/no/such"], "gpu-bench.sh: no binary at /no/such"),
     ] {
         let out = run(name, &args, dir.path());
         assert_eq!(out.status.code(), Some(2), "{name} {args:?}");
