@@ -89,6 +89,36 @@ fn the_cpu_threads_and_the_device_share_one_queue() {
     assert!(text.lines().nth(1).unwrap().ends_with("opencl:0"), "{text}");
 }
 
+/// `NQUEENS_GPU_LOG` (issue 42, for tuning on a lent GPU): one line a run on standard error with
+/// the launches, the tasks and the host's time, and nothing without it; the count is the same.
+#[test]
+fn the_launch_log_says_what_each_run_launched() {
+    if !opencl_here() {
+        return;
+    }
+    let out = nqueens(&["count", "13", "--device", "opencl", "--format", "plain"])
+        .env("NQUEENS_GPU_LOG", "1")
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "73712");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let line =
+        stderr.lines().find(|l| l.starts_with("nqueens-gpu: n = 13, 7 free rows a task: ")).expect(&stderr);
+    assert!(
+        line.contains(" launches, ") && line.contains(" tasks in ") && line.contains("waiting on the device"),
+        "{line}"
+    );
+    let quiet = nqueens(&["count", "13", "--device", "opencl", "--format", "plain"])
+        .env_remove("NQUEENS_GPU_LOG")
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    assert!(!String::from_utf8_lossy(&quiet.stderr).contains("nqueens-gpu:"));
+}
+
 #[test]
 fn gpu_and_cpu_shards_merge_under_a_full_audit() {
     if !opencl_here() {
