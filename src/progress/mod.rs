@@ -88,10 +88,11 @@ pub struct Tracker {
     shown: AtomicBool,
     /// The phase whose style the bar has, as a number (`u8::MAX`: none yet).
     styled: AtomicU8,
-    /// Ticks since the board began: plain lines are written on every fifth (once a second)
-    /// with `--progress always`, every [`LOG_EVERY`] with `auto`; a terminal's bar is redrawn on
-    /// each.
-    ticks: AtomicU32,
+    /// The milliseconds since the board began at which the next plain line is due: once a
+    /// second with `--progress always`, every [`LOG_EVERY`] with `auto`, the first as soon as
+    /// the bar shows (counted in ticks, the first line of a log came at 2 minutes, not 1, where
+    /// ticks ran ahead of the clock); a terminal's bar is redrawn on each tick.
+    next_plain_ms: AtomicU64,
     /// Whether the bar is written as plain lines (stderr is not a terminal, `--progress
     /// always`): `n=20 41.2% 1685/4922 00:01:05 ETA 00:01:33`.
     plain: AtomicBool,
@@ -113,7 +114,7 @@ impl Tracker {
             bar: Mutex::new(None),
             shown: AtomicBool::new(false),
             styled: AtomicU8::new(u8::MAX),
-            ticks: AtomicU32::new(0),
+            next_plain_ms: AtomicU64::new(0),
             plain: AtomicBool::new(false),
             estimated: AtomicBool::new(false),
             ticking: AtomicBool::new(false),
@@ -127,7 +128,7 @@ impl Tracker {
         self.done.store(0f64.to_bits(), Ordering::SeqCst);
         self.solved.store(0, Ordering::SeqCst);
         self.estimated.store(false, Ordering::SeqCst);
-        self.ticks.store(0, Ordering::SeqCst);
+        self.next_plain_ms.store(0, Ordering::SeqCst);
         self.phase.store(phase as u8, Ordering::SeqCst);
         if self.mode == When::Never {
             return;
@@ -175,10 +176,17 @@ impl Tracker {
                 }
             }
         }
-        let tick = self.ticks.fetch_add(1, Ordering::SeqCst);
-        // Plain lines: once a second (`always`), or once every LOG_EVERY (`auto`, a log).
-        let every = plain_every(self.mode);
-        let redraw = !self.plain.load(Ordering::SeqCst) || tick.is_multiple_of(every);
+        // Plain lines: once a second (`always`), or once every LOG_EVERY (`auto`, a log), by the
+        // clock.
+        let every_ms = u64::from(plain_every(self.mode)) * TICK.as_millis() as u64;
+        let redraw = !self.plain.load(Ordering::SeqCst) || {
+            let now = elapsed.as_millis() as u64;
+            let due = self.next_plain_ms.load(Ordering::SeqCst);
+            now >= due && {
+                self.next_plain_ms.store(now + every_ms, Ordering::SeqCst);
+                true
+            }
+        };
         if self.styled.swap(phase as u8, Ordering::SeqCst) != phase as u8 {
             bar.set_style(if phase == Phase::Running { style() } else { planning_style() });
         }
