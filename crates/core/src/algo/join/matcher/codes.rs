@@ -10,7 +10,8 @@ use crate::arch::{Lanes, Level, Simd, multiversion};
 impl Matcher {
     /// Sets `run_weights` to the slots of `weights` (see [`slots`]) and `query_starts` to where
     /// the runs of each bucket and slot of the batch `codes` will start once sorted (codes of
-    /// weight 0 in a last slot of weight 0, which no loop counts): a histogram of their keys.
+    /// weight 0 in a last slot of weight 0, which no loop counts): a histogram of their keys,
+    /// except with one bucket, whose starts [`Matcher::sort_codes`] writes from its partition.
     /// Indexes the batch first ([`Matcher::index_codes`]).
     pub(super) fn code_starts(&mut self, level: Level, codes: &[u64], weights: [u32; 4]) {
         self.index_codes(level, codes);
@@ -32,21 +33,8 @@ impl Matcher {
         let mut starts = std::mem::take(&mut self.query_starts);
         starts.clear();
         starts.resize(CLASSES * buckets + 1, 0);
-        if self.cut == 0 {
-            // One bucket: the classes counted in registers (an increment of one of four counters
-            // a code waited on the last one's store: a tenth of a unit's time at n = 18).
-            let (mut high, mut low, mut both) = (0usize, 0usize, 0usize);
-            for &code in codes {
-                let (h, l) = ((code >> 63) as usize, (code >> 62 & 1) as usize);
-                high += h;
-                low += l;
-                both += h & l;
-            }
-            let per_class = [codes.len() + both - high - low, low - both, high - both, both];
-            for (class, &count) in per_class.iter().enumerate() {
-                starts[slot_of[class] + 1] += count;
-            }
-        } else {
+        // One bucket: its runs' starts come from the partition that sorts it (`sort_codes`).
+        if self.cut != 0 {
             for (&b, &code) in self.query_index.iter().zip(codes) {
                 starts[key(b, code) + 1] += 1;
             }
@@ -58,7 +46,8 @@ impl Matcher {
     }
 
     /// Sorts the batch `codes` (after [`Matcher::code_starts`]) by bucket and slot, and squeezes
-    /// them like the stored masks (their class bits cleared).
+    /// them like the stored masks (their class bits cleared); with one bucket, writes the
+    /// slots' starts to `query_starts` too.
     pub(super) fn sort_codes(&mut self, level: Level, codes: &mut [u64]) {
         if self.cut == 0 {
             // One bucket: a partition by slot, SIMD compress-stores a slot at a time (a scatter
@@ -71,6 +60,7 @@ impl Matcher {
             buffer.resize(codes.len() + WORDS, 0);
             let ends = partition_classes(level, codes, buffer, sets);
             debug_assert_eq!(ends[CLASSES - 1], codes.len());
+            self.query_starts[1..=CLASSES].copy_from_slice(&ends);
             codes.copy_from_slice(&buffer[..codes.len()]);
             squeeze_all(level, codes, self.occupied, 0);
             return;
