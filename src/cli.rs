@@ -215,12 +215,13 @@ A000170) is printed beside it, a check anyone can run. Count more (--sample-seco
 tighter figure.
 
 What the CPU interval covers: the sampling error, the timing noise of each group (a group drawn
-twice is timed twice), and this machine's speed varying as much as it did between the sample's
-ten time-ordered parts (the `sample:` line says by how much, and how busy other processes kept
-the machine): it is for a count's CPU time here under the load of the sample. What it does not
+twice is timed twice; a small board is counted again and again for the whole --sample-seconds),
+and this machine's speed varying as much as it did between the sample's ten time-ordered parts
+(the `sample:` line says by how much, and how busy other processes kept the machine): it is for a count's CPU time here under the load of the sample. What it does not
 cover: another machine or instruction-set level, other load later than the sample, and how well
 the first steps of a subproblem too long to count whole stand for it (mirror and d4 from
-n = 28). Q(n) is estimated only where every sampled subproblem was counted whole.
+n = 28). Q(n) is estimated where every sampled subproblem was counted whole or in a random
+share of its work (the join's long units), not from first steps.
 
 auto's choice depends on the memory this process may use: to plan for a Slurm job of M MiB, run
 it with SLURM_MEM_PER_NODE=M.";
@@ -246,8 +247,9 @@ pub struct PlanArgs {
     pub algorithm: Algorithm,
 
     /// CPU seconds each thread spends counting the random sample (at least 8 groups of
-    /// subproblems, at most about one count's worth; long subproblems in part); 0 skips the
-    /// estimate.
+    /// subproblems; a small board is counted again and again for the whole time, at most 100
+    /// times, so that the machine's speed changing is seen; long subproblems in part); 0 skips
+    /// the estimate.
     #[arg(long, value_name = "S", default_value = "5", allow_negative_numbers = true, value_parser = parse_sample_seconds)]
     pub sample_seconds: f64,
 

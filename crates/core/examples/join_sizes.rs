@@ -4,7 +4,8 @@
 //! 0.1 s a unit at n = 28, the row sets' walks).
 //!
 //! `cargo run --release --features nqueens/internals --example join_sizes -- N UNITS SEED` (ONLY=i,j,...:
-//! these units instead)
+//! these units instead; TIME=1: each unit also counted whole, its seconds (wall-clock, one
+//! thread) and solutions in two more columns, to fit the plan's sample predictor against)
 
 use nqueens::algo::join::JoinPlan;
 use nqueens::plan::Plan;
@@ -33,14 +34,25 @@ fn main() {
             })
             .collect()
     });
+    let timed = std::env::var("TIME").is_ok_and(|t| t == "1");
+    if let (true, Some(&first)) = (timed, picks.first()) {
+        // Untimed, so that the thread's buffers have grown before the first timed unit.
+        plan.solve(first, false);
+    }
     let mut rows = Vec::with_capacity(picks.len());
     for index in picks {
         let (east, west) = plan.unit_pairs(index);
-        rows.push((east + west, index, east, west));
+        let counted = timed.then(|| {
+            let t = std::time::Instant::now();
+            let solutions = plan.solve(index, false).solutions;
+            (t.elapsed().as_secs_f64(), solutions)
+        });
+        rows.push((east + west, index, east, west, counted));
     }
-    rows.sort_unstable_by(|a, b| b.cmp(a));
-    println!("n,unit,pairs_east,pairs_west,pairs");
-    for (pairs, index, east, west) in rows {
-        println!("{n},{index},{east},{west},{pairs}");
+    rows.sort_unstable_by_key(|r| std::cmp::Reverse((r.0, r.1)));
+    println!("n,unit,pairs_east,pairs_west,pairs{}", if timed { ",seconds,solutions" } else { "" });
+    for (pairs, index, east, west, counted) in rows {
+        let more = counted.map_or(String::new(), |(s, q)| format!(",{s:.4},{q}"));
+        println!("{n},{index},{east},{west},{pairs}{more}");
     }
 }

@@ -27,8 +27,9 @@
 //!    whole first),
 //!    and counted on `threads` threads, each group timed by its thread's CPU clock
 //!    (`CLOCK_THREAD_CPUTIME_ID`), until every thread has spent the budget (at least
-//!    [`MIN_SAMPLE`] groups, at most [`PASSES`] per group of the plan: no longer than the count
-//!    itself). Each thread warms up first on the heaviest weighed group, untimed, so that its
+//!    [`MIN_SAMPLE`] groups, at most [`PASSES`] per group of the plan: a small plan is counted
+//!    again and again for the whole budget, so that its parts see the machine's speed change,
+//!    which it does in spells of about a second). Each thread warms up first on the heaviest weighed group, untimed, so that its
 //!    buffers have grown as in a run.
 //! 3. **Estimated:** the CPU time of all N groups is N·Σ_h W_h·ȳ_h with ȳ_h = (Σt/Σx)_h·x̄_h
 //!    (x̄_h over the weighed ones), with the variance of two-phase sampling

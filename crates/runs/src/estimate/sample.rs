@@ -39,12 +39,17 @@ pub const MIN_UNIT_SECONDS: f64 = 2.0;
 /// subproblem of n = 16 (15 µs), a thousandth of a group of 2 ms.
 pub const GROUP_SECONDS: f64 = 0.002;
 
-/// A sample stops once it has timed this many groups per group of the plan (each is drawn with
-/// replacement, so about this many counts of the whole plan): a small plan is not sampled for
-/// longer than its count takes. One: four made n = 17 3–6% faster than its count (0.81–0.87
-/// against 0.86–0.91 CPU s, four pairs side by side), as a group drawn again finds its quarter
-/// lists in the cache, which a count's one pass does not.
-pub const PASSES: usize = 1;
+/// A sample stops once it has timed this many groups per group of the plan (each once before any
+/// twice, so about this many counts of the whole plan), if its budget has not run out first.
+/// A small plan is sampled for its whole budget, not one count's worth: a machine's speed
+/// changes in spells of about a second (a plain bitmask count of n = 13 in a loop took 27 ms a
+/// pass for 2 s, then 30–32 ms for 0.7 s, on the shared 2-core VM), and counts of n = 17
+/// seconds apart took 0.55 to 0.88 CPU s on it idle, so a sample as short as one count (0.1 s
+/// at n = 16) saw one spell and gave intervals of ±1% that 9 to 11 of 20 counts fell outside
+/// (results/2026-12-04-plan-spells/). Later passes find some caches warm (four passes made
+/// n = 17 3–6% faster than its count, within the interval's width); the spread of the
+/// sample's time-ordered parts across the whole budget holds the spells.
+pub const PASSES: usize = 100;
 
 /// The time-ordered parts of the sample whose spread bounds the interval from below (step 3 of
 /// [`super`]'s docs).
