@@ -209,7 +209,7 @@ fn write_text(out: &mut impl Write, r: &PlanReport) -> io::Result<()> {
                 let load = c
                     .other_load
                     .map_or(String::new(), |l| format!(", other processes kept {l:.1} CPUs busy"));
-                let speed = if c.timed < 2 * estimate::CHUNKS {
+                let speed = if c.timed < estimate::CHUNKS * estimate::SPEED_PART_DRAWS {
                     "too few groups were timed to see this machine's speed vary".to_string()
                 } else if c.speed_spread > 0.0 {
                     format!(

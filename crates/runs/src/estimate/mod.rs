@@ -17,8 +17,9 @@
 //! 1. **Weighed:** up to [`WEIGHED`] groups drawn uniformly at random without replacement (all of
 //!    them in smaller plans) get a cheap predictor x of their cost: the sum over their
 //!    subproblems of the shard planner's probe for row-prefix plans ([`crate::shard::estimate`]),
-//!    else of [`Plan::sample_weight`] (the join's pair counts, the search-tree estimate of
-//!    mirror and d4), for at most a tenth of the budget. They are sorted by x into up to
+//!    else of [`Plan::sample_weight`] (the join's pair counts, from its units' own row sets
+//!    from n = 28; the search-tree estimate of mirror and d4), for at most a tenth of the
+//!    budget. They are sorted by x into up to
 //!    [`MAX_STRATA`] strata of equal size, so each stratum's share W_h of the plan is known.
 //! 2. **Counted:** groups are taken from the strata, the stratum each time the one furthest
 //!    behind its Neyman target n_h ∝ W_h·√x̄_h (at least 2 each first), within it in the
@@ -41,7 +42,8 @@
 //!    Variance Estimation*, 2nd ed., ch. 2): where their estimates spread more than that
 //!    variance says, the standard error is theirs, with Student's t for [`CHUNKS`] − 1 degrees
 //!    of freedom; and what they spread beyond the sampling error of a part is the machine's
-//!    speed changing while the sample ran ([`CpuEstimate::speed_spread`]), which a count meets
+//!    speed changing while the sample ran ([`CpuEstimate::speed_spread`], taken only where each
+//!    part holds [`SPEED_PART_DRAWS`] draws or more), which a count meets
 //!    as well: the 95% interval, for the CPU time of a count, is the estimate ± t·√(standard
 //!    error² + (speed spread · estimate)²). (A count of one board on the shared 2-core VM took
 //!    0.09 to 0.12 CPU s within a minute at n = 16, and the sample's own estimate moved as
@@ -90,7 +92,8 @@ use nqueens::plan::{Plan, PlanSpec};
 
 pub use device::{DEVICE_GROUPS, DeviceEstimate, device_time};
 pub use sample::{
-    CHUNKS, GROUP_SECONDS, MAX_STRATA, MIN_SAMPLE, MIN_UNIT_SECONDS, PASSES, UNIT_SHARE, WEIGHED,
+    CHUNKS, GROUP_SECONDS, MAX_STRATA, MIN_SAMPLE, MIN_UNIT_SECONDS, PASSES, SPEED_PART_DRAWS, UNIT_SHARE,
+    WEIGHED,
 };
 
 /// The least budget of a sample of a plan of [`Plan::long_subproblems`] (the join from n = 28):
@@ -130,7 +133,8 @@ pub struct CpuEstimate {
     /// The high end of that 95% interval, in CPU seconds.
     pub high: f64,
     /// The relative standard deviation of the machine's speed between the sample's [`CHUNKS`]
-    /// time-ordered parts beyond their sampling error (0 when they differ no more than it).
+    /// time-ordered parts beyond their sampling error (0 when they differ no more than it, or
+    /// when a part holds fewer than [`SPEED_PART_DRAWS`] draws).
     pub speed_spread: f64,
     /// The setup included in `cpu_seconds` (0 from [`cpu_time_on`]; see [`CpuEstimate::with_setup`]).
     pub setup_seconds: f64,

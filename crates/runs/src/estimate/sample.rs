@@ -55,6 +55,13 @@ pub const PASSES: usize = 100;
 /// [`super`]'s docs).
 pub const CHUNKS: usize = 10;
 
+/// The fewest draws a part of the sample holds for the spread of the parts beyond their sampling
+/// error to be taken as the machine's speed changing ([`CpuEstimate::speed_spread`]): with
+/// fewer, that excess is mostly the draws' own spread measured twice. At n = 28, 55 units of
+/// 10 s to 13 min in ten parts of 5 or 6 "varied by 34%" and widened a standard error of 20%
+/// to an interval of ±85% (results/2026-12-04-plan-spells/).
+pub const SPEED_PART_DRAWS: usize = 20;
+
 /// Returns the xorshift64 generator (G. Marsaglia, 2003) seeded by `seed`: enough to draw a
 /// sample, the same for the same seed.
 pub(super) fn xorshift(seed: u64) -> impl FnMut() -> u64 {
@@ -497,7 +504,10 @@ pub(super) fn estimate(strata: &[Stratum], groups: Groups, weighed: usize, draws
         Some(v) if v / CHUNKS as f64 > relative => (v / CHUNKS as f64 * time.value * time.value, CHUNKS - 1),
         _ => (time.variance, time.df),
     };
-    let speed_spread = parts.map_or(0.0, |v| (v - CHUNKS as f64 * relative).max(0.0).sqrt());
+    let speed_spread = match parts {
+        Some(v) if draws.len() >= CHUNKS * SPEED_PART_DRAWS => (v - CHUNKS as f64 * relative).max(0.0).sqrt(),
+        _ => 0.0,
+    };
     let std_error = variance.sqrt();
     let df = if speed_spread > 0.0 { df.min(CHUNKS - 1) } else { df };
     let half = stats::t975(df) * (variance + (speed_spread * time.value).powi(2)).sqrt();

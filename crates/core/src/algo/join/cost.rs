@@ -44,28 +44,64 @@ pub fn weight(plan: &JoinPlan, index: usize) -> f64 {
     if !weighs(plan) {
         return 1.0;
     }
-    sample_weight(plan, index)
+    let (east, west) = pair_counts(plan, index);
+    1.0 + ((east + west) as f64).powf(PAIR_POWER)
 }
 
-/// Returns the weight [`weight`] gives unit `index` of a plan it weighs, at any n (for a sample
-/// of the units): 1 + (P_E + P_W)^[`PAIR_POWER`]; 1 for a row-set plan (n ≥ 28), which holds
-/// no lists to read the lengths from, unless it was made with the lengths
-/// ([`JoinPlan::for_sampling`]: the same weights as the whole table's).
+/// Returns the predictor of unit `index`'s time that `nqueens plan`'s sample stratifies by, at
+/// any n: 1 + (P_E + P_W)^[`sample_power`]\(n), from the plan's list lengths, or, in a row-set
+/// plan that holds none (n ≥ 28), from the unit's own row sets walked on this thread
+/// ([`JoinPlan::unit_pairs`], about 0.1 s a unit at n = 28).
 ///
 /// # Panics
 /// If `index` is not below the plan's number of units.
 pub fn sample_weight(plan: &JoinPlan, index: usize) -> f64 {
-    if !plan.table.has_lengths() {
-        return 1.0;
+    let (east, west) = plan.unit_pairs(index);
+    1.0 + ((east + west) as f64).powf(sample_power(plan.g.n))
+}
+
+/// Returns the power of the pair count in [`sample_weight`] for the `n`×`n` board: the slope of
+/// log unit time against log (P_E + P_W) grows with n, as the matcher's work (pairs of halves
+/// that share a bucket) outgrows the halves: 0.83 to n = 18 ([`PAIR_POWER`]), then 1.48, 2.22
+/// and 1.97 at n = 24, 26 and 27 (log–log least squares over 200, 120 and 80 random units, each
+/// counted whole: `join_sizes` with TIME=1, results/2026-12-04-plan-spells/), whose line, 0.19
+/// more a board, this follows from n = 24 (n = 28: 2.24; its five profiled units, two of them
+/// picked for their size, fit 4.95). Only the strata's allocation and the ratios within them
+/// depend on it: the strata themselves are by rank.
+pub fn sample_power(n: u32) -> f64 {
+    match n {
+        0..=18 => PAIR_POWER,
+        19..=24 => PAIR_POWER + (1.48 - PAIR_POWER) * f64::from(n - 18) / 6.0,
+        _ => 1.48 + 0.19 * f64::from(n - 24),
     }
-    let (east, west) = pair_counts(plan, index);
-    1.0 + ((east + west) as f64).powf(PAIR_POWER)
+}
+
+impl JoinPlan {
+    /// Returns unit `index`'s quarter-list pair counts (P_E, P_W) as [`pair_counts`] defines
+    /// them, at any n: from the plan's list lengths, or, where the units read row sets and the
+    /// plan holds no lengths, from the unit's row sets loaded into this thread's scratch (about
+    /// 0.1 s at n = 28). The half-boards a unit enumerates are a part of its pairs (1.5% to 40%
+    /// at n = 28), so this ranks the units of a board without enumerating them.
+    ///
+    /// # Panics
+    /// If `index` is not below the plan's number of units.
+    pub fn unit_pairs(&self, index: usize) -> (u64, u64) {
+        if self.table.has_lengths() {
+            return pair_counts(self, index);
+        }
+        let (kind, rows) = self.unit(index);
+        SCRATCH.with(|s| {
+            let s = &mut s.borrow_mut();
+            let table = self.quarters_for(kind, rows, &mut s.quarters);
+            pair_counts_in(self, table, index)
+        })
+    }
 }
 
 use super::bits::low_mask;
 use super::start::Start;
 use super::quarter::QuarterTable;
-use super::unit::{JoinPlan, Kind, kind_start};
+use super::unit::{JoinPlan, Kind, SCRATCH, kind_start};
 
 /// Returns the pair counts (P_E, P_W) of unit `index` of `plan` (see the module docs): the
 /// quarter-list pairs its east and its west half-board enumerations visit.

@@ -357,7 +357,7 @@ impl Plan for JoinPlan {
         cost::weight(self, index)
     }
 
-    /// [`cost::sample_weight`]: the same at any n below 28.
+    /// [`cost::sample_weight`]: from the list lengths, or from the unit's row sets (n ≥ 28).
     fn sample_weight(&self, index: usize) -> f64 {
         cost::sample_weight(self, index)
     }

@@ -7,7 +7,6 @@ use std::ops::ControlFlow;
 use std::time::Instant;
 
 use super::matcher::{MatchStats, Parts};
-use super::cost;
 use super::unit::{JoinPlan, Kind, SCRATCH};
 
 /// One unit's profile ([`JoinPlan::profile_unit`]). Seconds are wall-clock of the calling
@@ -114,24 +113,3 @@ impl JoinPlan {
     }
 }
 
-impl JoinPlan {
-    /// Returns unit `index`'s quarter-list pair counts (P_E, P_W) as [`cost::pair_counts`]
-    /// defines them, at any n: from the plan's table, or, where the units read row sets, from the
-    /// unit's row sets loaded on this thread (about 0.1 s at n = 28). The half-boards a unit
-    /// enumerates are about a third of its pairs, so this finds the largest units of a board
-    /// without enumerating them.
-    ///
-    /// # Panics
-    /// If `index` is not below the plan's number of units.
-    pub fn unit_pairs(&self, index: usize) -> (u64, u64) {
-        if self.table.has_lengths() {
-            return cost::pair_counts(self, index);
-        }
-        let (kind, rows) = self.unit(index);
-        SCRATCH.with(|s| {
-            let s = &mut s.borrow_mut();
-            let table = self.quarters_for(kind, rows, &mut s.quarters);
-            cost::pair_counts_in(self, table, index)
-        })
-    }
-}
