@@ -217,11 +217,13 @@ tighter figure.
 What the CPU interval covers: the sampling error, the timing noise of each group (a group drawn
 twice is timed twice; a small board is counted again and again for the whole --sample-seconds),
 and this machine's speed varying as much as it did between the sample's ten time-ordered parts
-(the `sample:` line says by how much, and how busy other processes kept the machine): it is for a count's CPU time here under the load of the sample. What it does not
-cover: another machine or instruction-set level, other load later than the sample, and how well
-the first steps of a subproblem too long to count whole stand for it (mirror and d4 from
-n = 28). Q(n) is estimated where every sampled subproblem was counted whole or in a random
-share of its work (the join's long units), not from first steps.
+(the `sample:` line says by how much, and how busy other processes kept the machine), or by 5%
+if that is more: it is for a count's CPU time here under about the load of the sample. What it
+does not cover: another machine or instruction-set level, other load later than the sample (a
+2-core VM ran counts of 0.1 s at n = 16 in a fast and a slow state, 40% apart, for minutes at a
+time: a sample sees one), and how well the first steps of a subproblem too long to count whole
+stand for it (mirror and d4 from n = 28). Q(n) is estimated where every sampled subproblem was
+counted whole or in a random share of its work (the join's long units), not from first steps.
 
 auto's choice depends on the memory this process may use: to plan for a Slurm job of M MiB, run
 it with SLURM_MEM_PER_NODE=M.";

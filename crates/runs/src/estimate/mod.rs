@@ -45,7 +45,9 @@
 //!    speed changing while the sample ran ([`CpuEstimate::speed_spread`], taken only where each
 //!    part holds [`SPEED_PART_DRAWS`] draws or more), which a count meets
 //!    as well: the 95% interval, for the CPU time of a count, is the estimate ± t·√(standard
-//!    error² + (speed spread · estimate)²). (A count of one board on the shared 2-core VM took
+//!    error² + (s · estimate)²), s the speed spread or [`MACHINE_SPREAD`] (5%), whichever is
+//!    larger: a count minutes later meets the machine at another speed that no part of the
+//!    sample saw. (A count of one board on the shared 2-core VM took
 //!    0.09 to 0.12 CPU s within a minute at n = 16, and the sample's own estimate moved as
 //!    much: an interval for the estimate alone held such counts 7 times in 20,
 //!    results/2026-12-04-plan-honest/.)
@@ -92,8 +94,8 @@ use nqueens::plan::{Plan, PlanSpec};
 
 pub use device::{DEVICE_GROUPS, DeviceEstimate, device_time};
 pub use sample::{
-    CHUNKS, GROUP_SECONDS, MAX_STRATA, MIN_SAMPLE, MIN_UNIT_SECONDS, PASSES, SPEED_PART_DRAWS, UNIT_SHARE,
-    WEIGHED,
+    CHUNKS, GROUP_SECONDS, MACHINE_SPREAD, MAX_STRATA, MIN_SAMPLE, MIN_UNIT_SECONDS, PASSES,
+    SPEED_PART_DRAWS, UNIT_SHARE, WEIGHED,
 };
 
 /// The least budget of a sample of a plan of [`Plan::long_subproblems`] (the join from n = 28):
@@ -128,7 +130,8 @@ pub struct CpuEstimate {
     pub std_error: f64,
     /// The low end of the 95% interval of a count's CPU time, in CPU seconds: the estimate's
     /// error and the machine's speed changing as much as it did during the sample
-    /// ([`CpuEstimate::speed_spread`]; see the module docs for what it covers).
+    /// ([`CpuEstimate::speed_spread`]), or by [`MACHINE_SPREAD`] if that is more (see the
+    /// module docs for what it covers).
     pub low: f64,
     /// The high end of that 95% interval, in CPU seconds.
     pub high: f64,

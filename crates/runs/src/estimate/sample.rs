@@ -55,6 +55,14 @@ pub const PASSES: usize = 100;
 /// [`super`]'s docs).
 pub const CHUNKS: usize = 10;
 
+/// The least relative standard deviation of the machine's speed the CPU interval allows for
+/// (in place of [`CpuEstimate::speed_spread`] where that is smaller): what a sample of seconds
+/// cannot see, a count minutes later on the same machine running at another speed. Three counts
+/// of one board minutes apart on the idle shared 2-core VM spread by 1–5% (n = 18–20), and a
+/// sample whose ten parts ran at one speed gave intervals of ±0.5–5% that 1–3 of 20 such
+/// counts fell outside at each n = 18–20, 8–9% away (results/2026-12-04-plan-spells/).
+pub const MACHINE_SPREAD: f64 = 0.05;
+
 /// The fewest draws a part of the sample holds for the spread of the parts beyond their sampling
 /// error to be taken as the machine's speed changing ([`CpuEstimate::speed_spread`]): with
 /// fewer, that excess is mostly the draws' own spread measured twice. At n = 28, 55 units of
@@ -510,7 +518,8 @@ pub(super) fn estimate(strata: &[Stratum], groups: Groups, weighed: usize, draws
     };
     let std_error = variance.sqrt();
     let df = if speed_spread > 0.0 { df.min(CHUNKS - 1) } else { df };
-    let half = stats::t975(df) * (variance + (speed_spread * time.value).powi(2)).sqrt();
+    let speed = speed_spread.max(MACHINE_SPREAD);
+    let half = stats::t975(df) * (variance + (speed * time.value).powi(2)).sqrt();
     // The solutions: each group's once (a sample without replacement), if every draw has them.
     let mut distinct: HashMap<usize, &Draw> = HashMap::new();
     for d in draws {
