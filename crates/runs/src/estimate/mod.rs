@@ -465,10 +465,15 @@ mod tests {
         let q = all.solutions.clone().unwrap();
         assert_eq!((q.exact, q.solutions, q.std_error), (Some(352), 352.0, 0.0));
         assert!(all.low <= all.cpu_seconds && all.cpu_seconds <= all.high, "{all:?}");
+        // However steady the sample, the interval allows for the machine's speed varying by
+        // MACHINE_SPREAD: at least ±1.96 × 5%.
+        assert!(all.high - all.cpu_seconds >= 1.96 * MACHINE_SPREAD * all.cpu_seconds * 0.999, "{all:?}");
         let spec = PlanSpec { split_depth: Some(3), ..PlanSpec::new(Algorithm::Mirror, 12) };
         let sample = Sample { budget: Duration::from_nanos(1), seed: 7, threads: 1 };
         let part = plan_estimate(&spec, 1, Some(sample)).unwrap().cpu.unwrap();
         assert_eq!(part.timed, MIN_SAMPLE);
+        // Parts of fewer than SPEED_PART_DRAWS draws say nothing of the machine's speed.
+        assert_eq!(part.speed_spread, 0.0, "{part:?}");
         assert!(part.setup_seconds > 0.0 && part.cpu_seconds > part.setup_seconds, "{part:?}");
         assert!(part.low < part.cpu_seconds && part.cpu_seconds < part.high, "{part:?}");
         let q = part.solutions.unwrap();
