@@ -220,8 +220,10 @@ fn write_text(out: &mut impl Write, r: &PlanReport) -> io::Result<()> {
                     "this machine's speed varied no more than the sampling error between the sample's parts"
                         .to_string()
                 };
-                let load =
-                    format!("; meanwhile {speed}{load}: the CPU interval holds that, not other load later");
+                let load = format!(
+                    "; meanwhile {speed}{load}: the CPU interval allows for that (at least {}), not for other load later",
+                    percent(estimate::MACHINE_SPREAD)
+                );
                 writeln!(
                     out,
                     "sample:       seed {seed}, on {t} thread(s) (--seed {seed} draws the same subproblems in the same order; how many fit the budget varies with the machine){load}"
