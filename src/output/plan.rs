@@ -209,7 +209,7 @@ fn write_text(out: &mut impl Write, r: &PlanReport) -> io::Result<()> {
                 let load = c
                     .other_load
                     .map_or(String::new(), |l| format!(", other processes kept {l:.1} CPUs busy"));
-                let speed = if c.timed < estimate::CHUNKS * estimate::SPEED_PART_DRAWS {
+                let speed = if !c.sees_speed() {
                     "too few groups were timed to see this machine's speed vary".to_string()
                 } else if c.speed_spread > 0.0 {
                     format!(
@@ -451,6 +451,8 @@ pub fn hms(seconds: f64) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+    use nqueens_runs::estimate::SolutionsEstimate;
 
     /// Issue 38's n = 29: estimates past u64 (Q(29) is about 2.5 · 10^19) are written as
     /// doubles, not a panic; smaller ones stay whole numbers.
@@ -461,8 +463,6 @@ mod tests {
         assert_eq!(json_count(14772512.4).to_string(), "14772512");
         assert!(json_count(2.501e19).is_f64() && json_count(1e18).is_u64());
     }
-    use super::*;
-    use nqueens_runs::estimate::SolutionsEstimate;
 
     /// An estimate of `cpu_seconds` ± 2 standard errors from 10 of 100 subproblems, without
     /// solutions.

@@ -196,6 +196,13 @@ impl CpuEstimate {
         }
     }
 
+    /// Returns true if and only if the sample timed enough groups for the spread of its parts to
+    /// say how the machine's speed varied: [`SPEED_PART_DRAWS`] a part (else
+    /// [`CpuEstimate::speed_spread`] is 0 and says nothing).
+    pub fn sees_speed(&self) -> bool {
+        sample::sees_speed(self.timed)
+    }
+
     /// Returns true if and only if every subproblem was counted whole.
     pub fn every_subproblem_counted(&self) -> bool {
         self.sampled == self.subproblems && self.counted_share >= 1.0

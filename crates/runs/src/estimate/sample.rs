@@ -70,6 +70,12 @@ pub const MACHINE_SPREAD: f64 = 0.05;
 /// to an interval of ±85% (results/2026-12-04-plan-spells/).
 pub const SPEED_PART_DRAWS: usize = 20;
 
+/// Returns true if and only if `timed` draws fill the [`CHUNKS`] parts with
+/// [`SPEED_PART_DRAWS`] each ([`CpuEstimate::sees_speed`]).
+pub(super) fn sees_speed(timed: usize) -> bool {
+    timed >= CHUNKS * SPEED_PART_DRAWS
+}
+
 /// Returns the xorshift64 generator (G. Marsaglia, 2003) seeded by `seed`: enough to draw a
 /// sample, the same for the same seed.
 pub(super) fn xorshift(seed: u64) -> impl FnMut() -> u64 {
@@ -513,7 +519,7 @@ pub(super) fn estimate(strata: &[Stratum], groups: Groups, weighed: usize, draws
         _ => (time.variance, time.df),
     };
     let speed_spread = match parts {
-        Some(v) if draws.len() >= CHUNKS * SPEED_PART_DRAWS => (v - CHUNKS as f64 * relative).max(0.0).sqrt(),
+        Some(v) if sees_speed(draws.len()) => (v - CHUNKS as f64 * relative).max(0.0).sqrt(),
         _ => 0.0,
     };
     let std_error = variance.sqrt();

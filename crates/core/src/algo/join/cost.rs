@@ -44,8 +44,13 @@ pub fn weight(plan: &JoinPlan, index: usize) -> f64 {
     if !weighs(plan) {
         return 1.0;
     }
-    let (east, west) = pair_counts(plan, index);
-    1.0 + ((east + west) as f64).powf(PAIR_POWER)
+    pair_weight(pair_counts(plan, index), PAIR_POWER)
+}
+
+/// Returns 1 + (P_E + P_W)^`power`: [`weight`]'s and [`sample_weight`]'s function of a unit's
+/// pair counts.
+fn pair_weight((east, west): (u64, u64), power: f64) -> f64 {
+    1.0 + ((east + west) as f64).powf(power)
 }
 
 /// Returns the predictor of unit `index`'s time that `nqueens plan`'s sample stratifies by, at
@@ -56,8 +61,7 @@ pub fn weight(plan: &JoinPlan, index: usize) -> f64 {
 /// # Panics
 /// If `index` is not below the plan's number of units.
 pub fn sample_weight(plan: &JoinPlan, index: usize) -> f64 {
-    let (east, west) = plan.unit_pairs(index);
-    1.0 + ((east + west) as f64).powf(sample_power(plan.g.n))
+    pair_weight(plan.unit_pairs(index), sample_power(plan.g.n))
 }
 
 /// Returns the power of the pair count in [`sample_weight`] for the `n`×`n` board: the slope of
