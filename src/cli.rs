@@ -439,7 +439,8 @@ pub struct CountArgs {
     /// Search algorithm: auto (join from n = 8 while its table fits in memory, else d4), d4
     /// (start constellations, one per symmetry class: solutions, fundamental solutions and
     /// orbit sizes), mirror (mirror halving: solutions only), join (quadrant join for
-    /// 4 <= n <= 27, with fundamental solutions by Burnside; smaller boards use mirror).
+    /// 4 <= n <= 29, its quarter table whole to 27 and row sets beyond, with fundamental
+    /// solutions by Burnside; smaller boards use mirror).
     #[arg(long, value_name = "NAME", default_value = "auto", value_parser = parse_algorithm)]
     pub algorithm: Algorithm,
 

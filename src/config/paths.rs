@@ -96,6 +96,13 @@ fn writable_folder(flag: &str, path: &Path) -> Result<(), UsageError> {
                 shown(path)
             )));
         }
+        Ok(_) if is_journal(path) => {
+            return Err(UsageError(format!(
+                "{flag} {} is a checkpoint journal: the result would be written over its counts; give the result \
+                 a file of its own",
+                shown(path)
+            )));
+        }
         _ => {}
     }
     // A file where the folder belongs is named as such (it "did not exist": issue 40).
@@ -120,6 +127,16 @@ fn writable_folder(flag: &str, path: &Path) -> Result<(), UsageError> {
             shown(dir)
         ))
     })
+}
+
+/// Returns true if and only if the file at `path` begins as a checkpoint journal does
+/// ([`nqueens_runs::journal::MAGIC`]): a result written there by a slip of `--output` or
+/// `--breakdown` would replace the counts of another run.
+fn is_journal(path: &Path) -> bool {
+    use std::io::Read;
+    let magic = nqueens_runs::journal::MAGIC.as_bytes();
+    let mut start = vec![0; magic.len()];
+    fs::File::open(path).and_then(|mut f| f.read_exact(&mut start)).is_ok() && start == magic
 }
 
 /// Returns "output" or "error" if `path` names the file standard output or standard error is

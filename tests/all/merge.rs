@@ -86,6 +86,35 @@ fn shards_merge_to_the_direct_count() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Boards whose plan has no subproblems at all (mirror, and the join below n = 4, at n = 2 and
+/// 3 with the default split depth) shard into empty results that merge to Q(n) = 0, as `plan`
+/// says they will; the shard's dealing once indexed the empty plan and panicked.
+#[test]
+fn shards_of_boards_with_no_subproblems_are_empty_results() {
+    let dir = scratch("empty-plans");
+    for (n, algorithm, k) in [(2u32, "mirror", 1usize), (2, "join", 2), (3, "mirror", 3), (3, "join", 2)] {
+        let files: Vec<PathBuf> = (0..k)
+            .map(|i| {
+                let out = dir.join(format!("n{n}-{algorithm}-k{k}-s{i}.json"));
+                let shard = format!("{i}/{k}");
+                let args = [
+                    "count",
+                    &n.to_string(),
+                    "--algorithm",
+                    algorithm,
+                    "--shard",
+                    &shard,
+                    "--output",
+                    s(&out),
+                ];
+                nqueens(&args).assert().success().stdout("");
+                out
+            })
+            .collect();
+        nqueens(&merge_args(&files, &["--format", "bfile"])).assert().success().stdout(format!("{n} 0\n"));
+    }
+}
+
 /// K up to 10^6: a shard of K = 10^6 runs; K above the plan's subproblems (the join has 38
 /// units at n = 8) leaves the shards past them empty, each writing a result that merges; a
 /// folder of results, or a list of them (a file or standard input), merges as the files do.

@@ -203,6 +203,28 @@ fn one_path_for_two_outputs_is_refused() {
     assert!(!dir.path().join("x").exists(), "nothing was written");
 }
 
+/// A result or breakdown aimed by a slip at another run's checkpoint journal is refused before
+/// any work, and the journal is left as it was (such a slip once replaced the journal).
+#[test]
+fn a_result_over_a_checkpoint_journal_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("run.journal");
+    let j = s(&journal);
+    nqueens(&["count", "10", "--checkpoint", j]).assert().success();
+    let before = std::fs::read(&journal).unwrap();
+    usage_error(
+        &["count", "12", "--shard", "1/2", "--output", j],
+        &format!("--output {j} is a checkpoint journal: the result would be written over its counts"),
+    );
+    usage_error(&["count", "12", "--breakdown", j], &format!("--breakdown {j} is a checkpoint journal"));
+    assert_eq!(std::fs::read(&journal).unwrap(), before, "the journal is untouched");
+    // Any other existing file is replaced, as before.
+    let other = dir.path().join("old.csv");
+    std::fs::write(&other, "stale").unwrap();
+    nqueens(&["count", "8", "--breakdown", s(&other)]).assert().success();
+    assert_ne!(std::fs::read_to_string(&other).unwrap(), "stale");
+}
+
 #[test]
 fn outputs_write_through_links_and_refuse_devices() {
     let dir = tempfile::tempdir().unwrap();

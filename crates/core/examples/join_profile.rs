@@ -9,6 +9,9 @@
 //! read their quarter lists; default: row sets from n = 24, so no whole table is built), CUTS
 //! (force the cut bits), ONLY=i,j,... (these units, not a sample), CHUNK_BITS (force the bits per chunk), MAX_STORED (the most stored masks whose blocks are held at once; 0 = unbounded).
 
+#[path = "common/picks.rs"]
+mod picks;
+
 use nqueens::algo::join::{JoinPlan, Quarters};
 use nqueens::arch::Level;
 use nqueens::plan::Plan;
@@ -21,7 +24,7 @@ fn main() {
     }
     let n: u32 = args[0].parse().expect("N");
     let units: usize = args[1].parse().expect("UNITS");
-    let mut seed: u64 = args[2].parse().expect("SEED");
+    let seed: u64 = args[2].parse().expect("SEED");
     let max_share: f64 = args.get(3).map_or(1.0, |s| s.parse().expect("SHARE"));
     let env = |k: &str| std::env::var(k).ok();
     let quarters = match env("QUARTERS").as_deref() {
@@ -47,21 +50,7 @@ fn main() {
         "n,isa,unit,east,west,builds,stored,queries,cuts_mean,chunks_mean,chunk_bits_mean,blocks,table_mib,setup_s,build_s,sort_s,\
          match_s,share,block_codes,bucket_pairs,disjoint,solutions,seconds,est_unit_s,peak_rss_mib"
     );
-    // ONLY=i,j,...: these units instead of a random sample.
-    let only: Option<Vec<usize>> =
-        env("ONLY").map(|s| s.split(',').map(|i| i.trim().parse().expect("ONLY: unit indices")).collect());
-    let picks: Vec<usize> = match only {
-        Some(list) => list,
-        None => (0..units)
-            .map(|_| {
-                // xorshift64*: a uniform unit index.
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                (seed.wrapping_mul(0x2545_f491_4f6c_dd1d) % plan.len() as u64) as usize
-            })
-            .collect(),
-    };
+    let picks = picks::picks(plan.len(), units, seed);
     for index in picks {
         plan.prepare(index);
         let p = plan.profile_unit(index, max_share);

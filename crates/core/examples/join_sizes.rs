@@ -7,6 +7,9 @@
 //! these units instead; TIME=1: each unit also counted whole, its seconds (wall-clock, one
 //! thread) and solutions in two more columns, to fit the plan's sample predictor against)
 
+#[path = "common/picks.rs"]
+mod picks;
+
 use nqueens::algo::join::JoinPlan;
 use nqueens::plan::Plan;
 
@@ -18,22 +21,9 @@ fn main() {
     }
     let n: u32 = args[0].parse().expect("N");
     let units: usize = args[1].parse().expect("UNITS");
-    let mut seed: u64 = args[2].parse().expect("SEED");
+    let seed: u64 = args[2].parse().expect("SEED");
     let plan = JoinPlan::new(n).expect("the join fits");
-    // ONLY=i,j,...: these units instead of a random sample.
-    let only: Option<Vec<usize>> = std::env::var("ONLY")
-        .ok()
-        .map(|s| s.split(',').map(|i| i.trim().parse().expect("ONLY: unit indices")).collect());
-    let picks: Vec<usize> = only.unwrap_or_else(|| {
-        (0..units)
-            .map(|_| {
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                (seed.wrapping_mul(0x2545_f491_4f6c_dd1d) % plan.len() as u64) as usize
-            })
-            .collect()
-    });
+    let picks = picks::picks(plan.len(), units, seed);
     let timed = std::env::var("TIME").is_ok_and(|t| t == "1");
     if let (true, Some(&first)) = (timed, picks.first()) {
         // Untimed, so that the thread's buffers have grown before the first timed unit.

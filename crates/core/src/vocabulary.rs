@@ -239,24 +239,20 @@ pub trait Plan: Sync + Sealed {
         false
     }
     /// Returns the counts of a random share of subproblem `index` (`0..len()`), for a sample
-    /// that cannot count it whole: its setup whole, then `setup_done()` is called once, then
-    /// each independent piece of its remaining work (pieces whose costs and solutions add up to
-    /// the subproblem's) is counted with probability `share` (in (0, 1]), drawn independently by
-    /// a hash of (`seed`, piece) and not by position, so that the pieces' solutions over `share`
-    /// are unbiased for the subproblem's and the time after the setup over `share` for its time
-    /// after the setup. The tally is that of the pieces counted, weights applied, not scaled.
-    /// `None` where the plan cannot ([`Plan::counts_shares`] is false: the default).
+    /// that cannot count it whole: each independent piece of its work (pieces whose costs and
+    /// solutions add up to the subproblem's, besides work that every count of it does whole) is
+    /// counted with probability `share` (in (0, 1]), drawn independently by a hash of (`seed`,
+    /// piece) and not by position, with `piece(true)` called as a counted piece begins and
+    /// `piece(false)` as it ends (never nested). So the pieces' solutions over `share` are
+    /// unbiased for the subproblem's, and its time is the time outside the pieces (its setup,
+    /// the bookkeeping a count does whole) plus the time in them over `share`. The tally is that
+    /// of the pieces counted, weights applied, not scaled. `None` where the plan cannot
+    /// ([`Plan::counts_shares`] is false: the default).
     ///
     /// # Panics
     /// If `index` is not below [`Plan::len`], as [`Plan::solve`].
-    fn solve_share(
-        &self,
-        index: usize,
-        share: f64,
-        seed: u64,
-        setup_done: &mut dyn FnMut(),
-    ) -> Option<Tally> {
-        let _ = (index, share, seed, setup_done);
+    fn solve_share(&self, index: usize, share: f64, seed: u64, piece: &mut dyn FnMut(bool)) -> Option<Tally> {
+        let _ = (index, share, seed, piece);
         None
     }
 }

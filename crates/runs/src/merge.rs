@@ -104,6 +104,11 @@ impl Merged {
 /// The most worker threads a shard result may say it used (as the command line allows).
 pub const MAX_THREADS: usize = 4096;
 
+/// The most wall-clock seconds a shard result may say it ran (10^12, about 31,700 years): the
+/// field lies outside the checksum, and a larger value (10^308 was merged) overflowed the
+/// merged time once rounded to microseconds ([`round_micros`]) and printed as `inf`.
+pub const MAX_SHARD_SECONDS: f64 = 1e12;
+
 /// Returns `seconds` rounded to microseconds, so that a sum of shards' seconds is written as
 /// `0.149238`, not `0.14923841100000002` (the clocks measure no finer anyway).
 pub fn round_micros(seconds: f64) -> f64 {
@@ -471,6 +476,11 @@ fn check_fields(name: &str, r: &ShardResult, algorithm: Algorithm, problems: &mu
     }
     if !r.seconds.is_finite() || r.seconds < 0.0 {
         problems.push(format!("{name}: seconds = {} is not a finite number >= 0", r.seconds));
+    } else if r.seconds > MAX_SHARD_SECONDS {
+        problems.push(format!(
+            "{name}: seconds = {:e} is more than any shard runs (at most 1e12, about 31,700 years)",
+            r.seconds
+        ));
     }
     if !algorithm.classifies() && r.classes != Classes::default() {
         problems.push(format!(

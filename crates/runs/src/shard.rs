@@ -223,8 +223,8 @@ pub fn try_assign_one(plan: &dyn Plan, k: usize, index: usize) -> Result<Vec<usi
     assert!(index < k, "shard {index} of {k}");
     // A plan without prefixes costs 1 a subproblem ([`estimate`]): dealt round robin, as
     // [`owners`] deals equal costs, without a cost or an owner per subproblem (20 million of
-    // each at n = 28 for a shard of 20).
-    if plan.prefix(0).is_none() {
+    // each at n = 28 for a shard of 20). An empty plan (mirror at n = 2 and 3) deals nothing.
+    if plan.is_empty() || plan.prefix(0).is_none() {
         return Ok((index..plan.len()).step_by(k).collect());
     }
     let owners = try_owners(plan, k)?;

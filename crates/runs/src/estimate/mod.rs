@@ -77,11 +77,14 @@
 //!
 //! A plan that counts random shares ([`Plan::counts_shares`]) has such a subproblem counted in
 //! part instead ([`Plan::solve_share`]): its setup whole, then each piece of its work with
-//! probability p = cap / (its predicted time, by its stratum's ratio so far), chosen before it
-//! runs. Its time is then setup + (the rest)/p and its solutions the part's over p, both
-//! unbiased; it enters the estimator as any draw, and the spread between draws (two-stage
-//! sampling: each draw's own error is in it, Cochran §10.2) carries the part's error into the
-//! interval.
+//! probability p = min(cap, [`SHARE_SECONDS`]) / (its predicted time, by its stratum's ratio so
+//! far), chosen before it runs, each piece timed on the thread's CPU clock as the plan reports
+//! it. Its time is then (the time outside the pieces) + (the time in them)/p and its solutions
+//! the pieces' over p, both unbiased where a piece costs in the sample what it costs in a count
+//! (the join's pieces are windows of consecutive tasks, so that they find the caches as a count
+//! does: `join_share_bias` at n = 28, results/2026-12-04-plan-spells/); it enters the estimator
+//! as any draw, and the spread between draws (two-stage sampling: each draw's own error is in
+//! it, Cochran §10.2) carries the part's error into the interval.
 
 mod device;
 mod sample;
@@ -94,7 +97,7 @@ use nqueens::plan::{Plan, PlanSpec};
 
 pub use device::{DEVICE_GROUPS, DeviceEstimate, device_time};
 pub use sample::{
-    CHUNKS, GROUP_SECONDS, MACHINE_SPREAD, MAX_STRATA, MIN_SAMPLE, MIN_UNIT_SECONDS, PASSES,
+    CHUNKS, GROUP_SECONDS, MACHINE_SPREAD, MAX_STRATA, MIN_SAMPLE, MIN_UNIT_SECONDS, PASSES, SHARE_SECONDS,
     SPEED_PART_DRAWS, UNIT_SHARE, WEIGHED,
 };
 
@@ -557,13 +560,17 @@ mod tests {
             index: usize,
             share: f64,
             seed: u64,
-            setup_done: &mut dyn FnMut(),
+            piece: &mut dyn FnMut(bool),
         ) -> Option<nqueens::plan::Tally> {
-            setup_done();
             let mut next = sample::xorshift(seed.wrapping_mul(31).wrapping_add(index as u64));
             let solutions = (0..Self::PIECES)
                 .filter(|_| ((next() >> 11) as f64 / (1u64 << 53) as f64) < share)
-                .map(|j| Self::piece(index, j))
+                .map(|j| {
+                    piece(true);
+                    let count = Self::piece(index, j);
+                    piece(false);
+                    count
+                })
                 .sum();
             Some(nqueens::plan::Tally { solutions, ..Default::default() })
         }

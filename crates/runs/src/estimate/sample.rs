@@ -33,6 +33,15 @@ pub const UNIT_SHARE: f64 = 1.0 / 128.0;
 /// the default budget of 5 s.
 pub const MIN_UNIT_SECONDS: f64 = 2.0;
 
+/// The most CPU seconds of its work after the setup a subproblem counted in a random share aims
+/// at ([`Plan::solve_share`]): its share is this (or the cap, if smaller) over its predicted
+/// time. A share-counted unit of the join at n = 28 spends 2–11 s on its setup (the half-boards
+/// enumerated, both sides sorted: `join_profile 28 10 7`, results/2026-12-04-plan-spells/)
+/// whatever its share, while the spread between units (a relative standard deviation near 0.7
+/// after stratification) outweighs a share's own error by far, so a short share buys more units
+/// in the budget: 0.5 s instead of the cap's 2.3 s at 300 s.
+pub const SHARE_SECONDS: f64 = 0.5;
+
 /// The CPU seconds a group of consecutive subproblems is made to last at least, where the
 /// runner's blocks allow (step 0 of [`super`]'s docs): a thread's CPU clock costs 0.7 µs a
 /// reading in a VM (`clock_gettime(CLOCK_THREAD_CPUTIME_ID)`, a system call), a tenth of a
@@ -220,19 +229,26 @@ fn clock_cost() -> f64 {
 /// Counts subproblem `i` alone (see [`Counted`]), stopped once `cap` CPU seconds are spent
 /// and a step has finished where `stepwise` (the cap read on the wall clock, which costs
 /// nothing, at each step), or a random share of it where the plan counts shares: the share
-/// is what `predicted` seconds allow of `cap`.
+/// is what `predicted` seconds allow of `cap` or [`SHARE_SECONDS`], whichever is smaller.
 fn count_unit(plan: &dyn Plan, i: usize, cap: f64, stepwise: bool, predicted: f64, seed: u64) -> Counted {
     plan.prepare(i);
     let t0 = thread_cpu_seconds();
     if stepwise && plan.counts_shares() && predicted > cap {
-        let share = (cap / predicted).clamp(1e-6, 1.0);
-        let mut setup = None;
-        let tally = plan.solve_share(i, share, seed, &mut || setup = Some(thread_cpu_seconds()));
+        let share = (cap.min(SHARE_SECONDS) / predicted).clamp(1e-6, 1.0);
+        // CPU seconds in the pieces counted, and when the open one began.
+        let (mut pieces, mut began) = (0.0, None);
+        let tally = plan.solve_share(i, share, seed, &mut |begins| {
+            let now = thread_cpu_seconds();
+            match (begins, began.take()) {
+                (true, _) => began = Some(now),
+                (false, Some(b)) => pieces += now - b,
+                (false, None) => {}
+            }
+        });
         let spent = thread_cpu_seconds() - t0;
         if let Some(tally) = tally {
-            let before = setup.map_or(0.0, |s| s - t0);
             return Counted {
-                t: before + (spent - before) / share,
+                t: spent - pieces + pieces / share,
                 spent,
                 share,
                 solutions: Some(tally.solutions as f64 / share),
@@ -320,7 +336,7 @@ fn prepare(plan: &dyn Plan, budget: f64, cap: f64, seed: u64) -> Setup {
     let groups = Groups::new(n, if stepwise { 1 } else { len });
     // The weighed sample, in random order, with its predictors.
     let drawn = draw(groups.count, WEIGHED.min(groups.count), &mut next);
-    let prefixes = plan.prefix(0).is_some();
+    let prefixes = !plan.is_empty() && plan.prefix(0).is_some();
     let weigh_start = thread_cpu_seconds();
     let mut weighed: Vec<(usize, f64)> = Vec::with_capacity(drawn.len());
     for &g in &drawn {
@@ -423,10 +439,15 @@ impl Sampler {
     }
 
     /// Returns the CPU seconds a group of predictor `x` in stratum `h` is expected to take, by
-    /// the ratio of what was counted there so far; `fallback` before anything was.
+    /// the ratio of what was counted there so far or in the whole sample, whichever is larger;
+    /// `fallback` before anything was. The larger: a stratum's first draws can be far below its
+    /// units (a unit of n = 28 counted in a share that drew none of its pieces stands for its
+    /// setup alone), and a unit predicted below the cap is counted in steps and stopped at the
+    /// cap, which leaves the sample without solutions.
     fn predicted(&self, h: usize, x: f64, fallback: f64) -> f64 {
         let (t, sx) = self.sums[h];
-        if sx > 0.0 { t / sx * x } else { fallback }
+        let (all_t, all_x) = self.sums.iter().fold((0.0, 0.0), |(a, b), s| (a + s.0, b + s.1));
+        if sx > 0.0 { (t / sx).max(all_t / all_x) * x } else { fallback }
     }
 
     /// Records a timed draw.

@@ -83,9 +83,11 @@ pub fn sample_power(n: u32) -> f64 {
 impl JoinPlan {
     /// Returns unit `index`'s quarter-list pair counts (P_E, P_W) as [`pair_counts`] defines
     /// them, at any n: from the plan's list lengths, or, where the units read row sets and the
-    /// plan holds no lengths, from the unit's row sets loaded into this thread's scratch (about
-    /// 0.1 s at n = 28). The half-boards a unit enumerates are a part of its pairs (1.5% to 40%
-    /// at n = 28), so this ranks the units of a board without enumerating them.
+    /// plan holds no lengths, from the lengths of the unit's four row sets, each counted by a
+    /// walk that stores no placement ([`QuarterTable::row_lengths`]) and kept on this thread
+    /// for the units after it ([`ROW_LENGTHS_BYTES`]). The half-boards a unit enumerates are a
+    /// part of its pairs (1.5% to 40% at n = 28), so this ranks the units of a board without
+    /// enumerating them.
     ///
     /// # Panics
     /// If `index` is not below the plan's number of units.
@@ -93,19 +95,75 @@ impl JoinPlan {
         if self.table.has_lengths() {
             return pair_counts(self, index);
         }
-        let (kind, rows) = self.unit(index);
-        SCRATCH.with(|s| {
-            let s = &mut s.borrow_mut();
-            let table = self.quarters_for(kind, rows, &mut s.quarters);
-            pair_counts_in(self, table, index)
+        ROW_LENGTHS.with(|cache| {
+            let cache = &mut cache.borrow_mut();
+            pair_counts_by(self, index, &mut |rows, cols| cache.len(self.g.h, rows, cols))
         })
     }
+}
+
+/// The most bytes of row-set lengths a thread keeps for [`JoinPlan::unit_pairs`]: 4 KB to 14 KB
+/// a row set at h = 14, so about 2,000 to 8,000 row sets, all of them emptied when the next
+/// would pass it. A weighed unit of n = 28 reads four of the 16,384 (2^14) row sets: 0.24 s a
+/// unit when each loaded its row sets' lists, 0.05 s counted this way (`join_sizes 28 500 1`:
+/// 25.6 s, the plan's build included).
+pub const ROW_LENGTHS_BYTES: usize = 32 << 20;
+
+/// The list lengths of the row sets this thread has counted ([`JoinPlan::unit_pairs`]): per row
+/// set of k rows, the lengths of its lists on the column sets of k columns, by their rank in
+/// increasing order ([`RowLengths::rank`]).
+#[derive(Default)]
+struct RowLengths {
+    h: u32,
+    /// Per h-bit column set, its rank among the column sets of as many columns, in increasing
+    /// order.
+    rank: Vec<u16>,
+    held: std::collections::HashMap<u32, Box<[u32]>>,
+    bytes: usize,
+}
+
+impl RowLengths {
+    /// Returns |L(`rows`, `cols`)| on the h×h square (local masks; 0 where |cols| ≠ |rows|).
+    fn len(&mut self, h: u32, rows: u32, cols: u32) -> u64 {
+        if cols.count_ones() != rows.count_ones() {
+            return 0;
+        }
+        if self.h != h || self.rank.is_empty() {
+            let mut next = [0u16; 33];
+            self.rank = (0..1u32 << h)
+                .map(|c| {
+                    let k = c.count_ones() as usize;
+                    next[k] += 1;
+                    next[k] - 1
+                })
+                .collect();
+            self.held.clear();
+            (self.h, self.bytes) = (h, 0);
+        }
+        if !self.held.contains_key(&rows) {
+            let k = rows.count_ones();
+            let all = QuarterTable::row_lengths(h, rows);
+            let packed: Box<[u32]> =
+                all.iter().enumerate().filter(|&(c, _)| (c as u32).count_ones() == k).map(|(_, &l)| l).collect();
+            if self.bytes + 4 * packed.len() > ROW_LENGTHS_BYTES {
+                self.held.clear();
+                self.bytes = 0;
+            }
+            self.bytes += 4 * packed.len();
+            self.held.insert(rows, packed);
+        }
+        u64::from(self.held[&rows][self.rank[cols as usize] as usize])
+    }
+}
+
+thread_local! {
+    static ROW_LENGTHS: std::cell::RefCell<RowLengths> = std::cell::RefCell::new(RowLengths::default());
 }
 
 use super::bits::low_mask;
 use super::start::Start;
 use super::quarter::QuarterTable;
-use super::unit::{JoinPlan, Kind, SCRATCH, kind_start};
+use super::unit::{JoinPlan, Kind, kind_start};
 
 /// Returns the pair counts (P_E, P_W) of unit `index` of `plan` (see the module docs): the
 /// quarter-list pairs its east and its west half-board enumerations visit.
@@ -113,39 +171,38 @@ use super::unit::{JoinPlan, Kind, SCRATCH, kind_start};
 /// # Panics
 /// If `index` is not below the plan's number of units.
 pub fn pair_counts(plan: &JoinPlan, index: usize) -> (u64, u64) {
-    pair_counts_in(plan, &plan.table, index)
+    pair_counts_by(plan, index, &mut |rows, cols| plan.table.list_len(rows, cols) as u64)
 }
 
-/// Returns [`pair_counts`] from the lists of `table` (the plan's, or a row-set table holding
-/// the unit's row sets).
+/// Returns [`pair_counts`] with the list lengths `len(rows, cols)` (local masks of one quarter).
 ///
 /// # Panics
 /// If `index` is not below the plan's number of units.
-pub(super) fn pair_counts_in(plan: &JoinPlan, table: &QuarterTable, index: usize) -> (u64, u64) {
+fn pair_counts_by(plan: &JoinPlan, index: usize, len: &mut dyn FnMut(u32, u32) -> u64) -> (u64, u64) {
     let (kind, rows) = plan.unit(index);
     let g = &plan.g;
     let start = kind_start(kind);
     let west_rows = start.free_rows(g) & !rows;
-    let east = pairs(table, g, rows, low_mask(g.h) as u32);
+    let east = pairs(len, g, rows, low_mask(g.h) as u32);
     let west = match kind {
-        Kind::Axis { b } => (1..b).map(|a| pairs(table, g, west_rows, Start::Axis { a, b }.west_cols(g))).sum(),
-        _ => pairs(table, g, west_rows, start.west_cols(g)),
+        Kind::Axis { b } => (1..b).map(|a| pairs(len, g, west_rows, Start::Axis { a, b }.west_cols(g))).sum(),
+        _ => pairs(len, g, west_rows, start.west_cols(g)),
     };
     (east, west)
 }
 
 /// Returns Σ over the north column sets C of |L(north rows, C)| · |L(south rows, cols ∖ C)|
-/// for the half on the global rows `rows` and the local columns `cols`.
-fn pairs(table: &QuarterTable, g: &super::half::Geometry, rows: u64, cols: u32) -> u64 {
+/// for the half on the global rows `rows` and the local columns `cols`, the lengths from `len`.
+fn pairs(len: &mut dyn FnMut(u32, u32) -> u64, g: &super::half::Geometry, rows: u64, cols: u32) -> u64 {
     let (rows_n, rows_s) = g.split_rows(rows);
     let k = rows_n.count_ones();
     let mut total = 0u64;
     let mut sub = cols;
     loop {
         if sub.count_ones() == k {
-            let a = table.list_len(rows_n, sub) as u64;
+            let a = len(rows_n, sub);
             if a > 0 {
-                total += a * table.list_len(rows_s, cols ^ sub) as u64;
+                total += a * len(rows_s, cols ^ sub);
             }
         }
         if sub == 0 {

@@ -178,6 +178,7 @@ impl JoinPlan {
             cuts: None,
             max_stored: max_stored(g.h),
             code_batch: None,
+            piece_visits: None,
             groups,
             len,
         })
@@ -262,6 +263,14 @@ impl JoinPlan {
     #[cfg(any(test, feature = "internals"))]
     pub fn set_code_batch(&mut self, codes: Option<usize>) {
         self.code_batch = codes;
+    }
+
+    /// Sets the (block, mask) visits a window of tasks of a sampled unit holds at least (see
+    /// [`matcher::Sampling`]; the default is [`matcher::PIECE_VISITS`]), for tests of small
+    /// boards, whose units hold fewer visits than one window.
+    #[cfg(any(test, feature = "internals"))]
+    pub fn set_piece_visits(&mut self, visits: Option<u64>) {
+        self.piece_visits = visits;
     }
 
     /// Sets the stored-set size from which the matcher uses its sieve (for benches; the
@@ -396,17 +405,14 @@ impl Plan for JoinPlan {
         true
     }
 
-    /// The unit's setup whole (row sets, half-boards, both sides sorted), then a random share of
-    /// its blocks ([`matcher::Sampling`]): each block of each bucket's slicing matched with
-    /// probability `share`, drawn by a hash of (`seed`, its bucket, its place), so the count over
-    /// `share` is unbiased for the unit's count and the time after the setup over `share` for
-    /// its matching time.
-    fn solve_share(&self, index: usize, share: f64, seed: u64, setup_done: &mut dyn FnMut()) -> Option<Tally> {
-        let mut done = false;
+    /// The unit's setup whole (row sets, half-boards, both sides sorted), and each task's
+    /// bookkeeping, then a random share of its pieces of blocks ([`matcher::Sampling`]): each
+    /// piece of each bucket's slicing matched with probability `share`, drawn by a hash of
+    /// (`seed`, its bucket, its place), and reported to `piece` as it begins and ends.
+    fn solve_share(&self, index: usize, share: f64, seed: u64, piece: &mut dyn FnMut(bool)) -> Option<Tally> {
         let mut on_part = |p: Parts| {
-            if p.done == 0 && !done {
-                done = true;
-                setup_done();
+            if let Some(begins) = p.piece {
+                piece(begins);
             }
             ControlFlow::Continue(())
         };
@@ -414,10 +420,6 @@ impl Plan for JoinPlan {
         SCRATCH.with(|s| s.borrow_mut().matcher.sampling = sampling);
         let tally = self.solve_with(index, false, Some(&mut on_part));
         SCRATCH.with(|s| s.borrow_mut().matcher.sampling = None);
-        if !done {
-            // A unit with nothing to match: all of it was setup.
-            setup_done();
-        }
         tally
     }
 

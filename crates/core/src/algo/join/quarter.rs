@@ -315,6 +315,23 @@ impl QuarterTable {
         walked
     }
 
+    /// Returns the number of placements on exactly the local rows `rows` of the h×h square by
+    /// column set: entry C (an h-bit mask) is |L(rows, C)|, the length of the list a table
+    /// without compaction holds at key (rows, C), 0 where |C| ≠ |rows|; 2^h entries. The walk
+    /// of [`QuarterTable::load_rows`] without storing or sorting a placement, for the weights of
+    /// units whose plan holds no lengths ([`super::cost::sample_weight`] from n = 28).
+    ///
+    /// # Panics
+    /// If `h` > [`MAX_H`] or `rows` has bits at or above h.
+    pub fn row_lengths(h: u32, rows: u32) -> Vec<u32> {
+        assert!(h <= MAX_H && rows >> h == 0, "row set {rows:#b} on side {h}");
+        let mut counts = vec![0u32; 1 << h];
+        let mut order = [0u32; MAX_H as usize];
+        let order = row_list(rows, &mut order);
+        place(h, order, 0, 0, 0, &|_| u32::MAX, &mut |cols, _| counts[cols as usize] += 1);
+        counts
+    }
+
     /// Returns the lists of `rows` in a row-set table.
     ///
     /// # Panics

@@ -248,37 +248,78 @@ fn the_sampling_plan_counts_and_weighs_as_the_whole_table() {
     }
 }
 
-/// A random share of a unit's blocks (the plan's sample of n = 28): share 1 counts the unit
-/// whole; smaller shares count unbiasedly (the mean of count / share over seeds lies within
-/// four standard errors of the count, and a share draws about that share of the blocks); the
-/// setup is reported exactly once, also for a unit with nothing to match.
+/// A row-set plan without lengths (as at n = 28) weighs its units from row-set lengths counted
+/// by a walk that stores nothing, cached per thread: the same pair counts and sample weights as
+/// the whole table's, for units met the first time and again; and each row set's lengths are
+/// its lists' lengths in a loaded row-set table.
+#[test]
+fn row_set_plans_weigh_as_the_whole_table() {
+    for n in [12u32, 13, 17] {
+        let whole = JoinPlan::new(n).unwrap();
+        let rows = JoinPlan::with_options(n, true, Quarters::RowSets).unwrap();
+        assert!(!rows.table().has_lengths());
+        let step = (whole.len() / 40).max(1);
+        for _ in 0..2 {
+            for i in (0..whole.len()).step_by(step) {
+                assert_eq!(rows.unit_pairs(i), whole.unit_pairs(i), "n = {n} unit {i}");
+                assert_eq!(rows.sample_weight(i), whole.sample_weight(i), "n = {n} unit {i}");
+            }
+        }
+    }
+    for h in [5u32, 7] {
+        for set in (0..1u32 << h).step_by(3) {
+            let mut table = QuarterTable::rows_only(h);
+            table.load_rows(&[set]);
+            let lengths = QuarterTable::row_lengths(h, set);
+            for cols in 0..1u32 << h {
+                assert_eq!(lengths[cols as usize] as usize, table.list_len(set, cols), "h = {h} rows {set:#b} cols {cols:#b}");
+            }
+        }
+    }
+}
+
+/// A random share of a unit's pieces of blocks (the plan's sample of n = 28): share 1 counts the
+/// unit whole; smaller shares count unbiasedly (the mean of count / share over seeds lies within
+/// four standard errors of the count); each piece counted (a run of windows of tasks drawn one
+/// after the other) is reported as it begins and as it ends, never nested: one for share 1,
+/// several for a share of many windows, none for a unit with nothing to match.
 #[test]
 fn random_shares_of_units_are_unbiased() {
     let mut plan = JoinPlan::new(18).unwrap();
     assert!(plan.counts_shares());
-    // Many blocks in a unit of n = 18: sieved into many buckets.
+    // Many blocks in a unit of n = 18: sieved into many buckets, a window a task.
     plan.set_cuts(6);
+    plan.set_piece_visits(Some(1));
     // The unit with the most half-boards of a sample, and an empty one.
     let big = (0..plan.len()).step_by(7).max_by_key(|&i| plan.solve(i, true).nodes).unwrap();
     let want = plan.solve(big, false).solutions as f64;
-    let mut calls = 0;
-    let whole = plan.solve_share(big, 1.0, 7, &mut || calls += 1).unwrap();
-    assert_eq!((whole.solutions as f64, calls), (want, 1));
+    // Returns the unit's count in `share` and how many pieces it reported, checking that they
+    // open and close in turn.
+    let count = |i: usize, share: f64, seed: u64| {
+        let (mut open, mut pieces) = (false, 0);
+        let tally = plan.solve_share(i, share, seed, &mut |begins| {
+            assert_ne!(begins, open, "unit {i}: a piece {} twice", if begins { "begins" } else { "ends" });
+            open = begins;
+            pieces += usize::from(begins);
+        });
+        assert!(!open, "unit {i}: a piece left open");
+        (tally.unwrap().solutions as f64, pieces)
+    };
+    assert_eq!(count(big, 1.0, 7), (want, 1));
     let empty = (0..plan.len()).take(2000).find(|&i| plan.solve(i, true).nodes == 0);
     if let Some(i) = empty {
-        let mut calls = 0;
-        assert_eq!(plan.solve_share(i, 0.1, 3, &mut || calls += 1).unwrap().solutions, 0);
-        assert_eq!(calls, 1, "unit {i}");
+        assert_eq!(count(i, 0.1, 3), (0.0, 0), "unit {i}");
     }
     for share in [0.5, 0.2] {
-        let draws: Vec<f64> = (0..100u64)
-            .map(|seed| plan.solve_share(big, share, seed, &mut || {}).unwrap().solutions as f64 / share)
-            .collect();
-        let mean = draws.iter().sum::<f64>() / draws.len() as f64;
-        let var = draws.iter().map(|d| (d - mean).powi(2)).sum::<f64>() / (draws.len() - 1) as f64;
-        let se = (var / draws.len() as f64).sqrt();
+        let draws: Vec<(f64, usize)> = (0..100u64).map(|seed| count(big, share, seed)).collect();
+        let counts: Vec<f64> = draws.iter().map(|d| d.0 / share).collect();
+        let mean = counts.iter().sum::<f64>() / counts.len() as f64;
+        let var = counts.iter().map(|d| (d - mean).powi(2)).sum::<f64>() / (counts.len() - 1) as f64;
+        let se = (var / counts.len() as f64).sqrt();
         assert!(se > 0.0, "share {share}: the draws differ");
         assert!((mean - want).abs() < 4.0 * se, "share {share}: mean {mean} against {want} (se {se})");
+        let pieces = draws.iter().map(|d| d.1).sum::<usize>() as f64 / draws.len() as f64;
+        assert!(pieces > 2.0, "share {share}: {pieces} pieces a draw");
     }
 }
 

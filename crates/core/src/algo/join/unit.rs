@@ -87,6 +87,7 @@ pub struct JoinPlan {
     pub(super) cuts: Option<u32>,
     pub(super) max_stored: Option<usize>,
     pub(super) code_batch: Option<usize>,
+    pub(super) piece_visits: Option<u64>,
     pub(super) groups: Vec<Group>,
     pub(super) len: usize,
 }
@@ -458,6 +459,7 @@ impl JoinPlan {
             s.matcher.cuts = self.cuts;
             s.matcher.max_stored = self.max_stored;
             s.matcher.code_batch = self.code_batch;
+            s.matcher.piece_visits = self.piece_visits;
             let counted = match kind {
                 Kind::Axis { b } => self.round_axis(b, rows, 1..b, s, steps),
                 kind => self.round(kind, rows, s, steps),

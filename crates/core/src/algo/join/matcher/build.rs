@@ -74,12 +74,12 @@ impl Matcher {
     /// Replaces the tables with those of the blocks `blocks` of the 64-lane `words` of `values`
     /// (block b: words 8b to 8b + 7, each a run of squeezed masks of one weight, at most 64);
     /// records each block's words by weight in `block_groups`.
-    pub(super) fn fill(&mut self, level: Level, values: &[u64], words: &[Run], blocks: &[usize]) {
+    pub(super) fn fill(&mut self, level: Level, values: &[u64], words: &[Run], blocks: std::ops::Range<usize>) {
         let (chunks, c, bits) = (self.chunks, self.bits_per_chunk, self.occupied.count_ones());
         self.tables.clear();
         self.block_groups.clear();
         self.tables.reserve(blocks.len() * self.block_rows);
-        for &b in blocks {
+        for b in blocks {
             let block = &words[b * WORDS..((b + 1) * WORDS).min(words.len())];
             let slices: [&[u64]; WORDS] =
                 std::array::from_fn(|w| block.get(w).map_or(&[][..], |r| &values[r.start..r.end]));

@@ -53,7 +53,7 @@ pub use pairs::CODE_BATCH;
 #[cfg(any(test, feature = "internals"))]
 pub use sieve::{MAX_CUTS, SIEVE_FROM, transpose64};
 #[cfg(any(test, feature = "internals"))]
-pub use types::{BLOCK, MIN_PART_BLOCKS, MatchStats};
+pub use types::{BLOCK, MIN_PART_BLOCKS, MatchStats, PIECE_VISITS};
 pub use types::{CHUNK, MAX_CHUNK, Matcher, Parts, Sampling};
 
 use crate::arch::Level;

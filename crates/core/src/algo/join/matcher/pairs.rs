@@ -14,7 +14,7 @@ use std::time::Instant;
 
 use super::blocks::count_runs;
 use super::build::blocks_of;
-use super::types::{BLOCK, CLASSES, MIN_PART_BLOCKS, Matcher, Parts, Run, WORDS};
+use super::types::{BLOCK, CLASSES, MIN_PART_BLOCKS, Matcher, PIECE_VISITS, Parts, Run, WORDS};
 use crate::arch::Level;
 
 /// The most codes sorted and matched at once (2^24: 128 MiB of codes, and as much of the sorts'
@@ -108,7 +108,7 @@ impl Matcher {
         self.set_width(level, work.visits as f64 / work.blocks.max(1) as f64);
         self.stats.bucket_pairs += work.pairs;
         let parts = (work.blocks as usize / MIN_PART_BLOCKS).clamp(1, max_parts.max(1));
-        let mut progress = Progress { parts, total: work.visits, done: 0, reported: 0 };
+        let mut progress = Progress { parts, total: work.visits, done: 0, reported: 0, window: Window::default() };
         let mut total = 0;
         let stopped = after(progress.report()).is_break();
         for (i, chunk) in codes.chunks(batch).enumerate() {
@@ -117,15 +117,22 @@ impl Matcher {
             }
             self.query_starts.clone_from(&starts[i]);
             self.bucket_sizes();
-            match self.passes(level, stored, chunk, i as u64, &mut progress, after) {
+            match self.passes(level, stored, chunk, &mut progress, after) {
                 Some(count) => total += count,
                 None => {
                     self.batch_starts = starts;
+                    if progress.window.on {
+                        mark(after, false);
+                    }
                     return None;
                 }
             }
         }
         self.batch_starts = starts;
+        if progress.window.on {
+            progress.window.on = false;
+            mark(after, false);
+        }
         if stopped {
             return None;
         }
@@ -145,7 +152,6 @@ impl Matcher {
         level: Level,
         stored: &[u64],
         codes: &[u64],
-        batch: u64,
         progress: &mut Progress,
         after: &mut dyn FnMut(Parts) -> ControlFlow<()>,
     ) -> Option<u64> {
@@ -157,9 +163,20 @@ impl Matcher {
         // Pass A: each stored bucket sliced, against the code runs it meets that way.
         for s in 0..buckets {
             let ss = self.sizes[s];
-            let task = batch << 40 | s as u64;
-            if ss[STORED] == 0 || !self.any_drawn(task, ss[STORED_BLOCKS]) {
+            if ss[STORED] == 0 {
                 continue;
+            }
+            if self.sampling.is_some() {
+                let mut codes = 0;
+                for_subsets(!s & full, |t| {
+                    let ts = &self.sizes[t];
+                    if ts[CODES] > 0 && stored_sliced(&ss, ts, buckets) {
+                        codes += ts[CODES];
+                    }
+                });
+                if !self.in_window(&mut progress.window, ss[STORED_BLOCKS] * codes, after) {
+                    continue;
+                }
             }
             runs.clear();
             for_subsets(!s & full, |t| {
@@ -173,14 +190,25 @@ impl Matcher {
             }
             segments.clear();
             self.stored_runs(s, &mut segments);
-            total += self.slice_and_match(level, stored, &segments, &runs, codes, task, progress, after)?;
+            total += self.slice_and_match(level, stored, &segments, &runs, codes, progress, after)?;
         }
         // Pass B: each code bucket sliced, against the stored runs it meets that way.
         for t in 0..buckets {
             let ts = self.sizes[t];
-            let task = batch << 40 | 1 << 39 | t as u64;
-            if ts[CODES] == 0 || !self.any_drawn(task, ts[CODE_BLOCKS]) {
+            if ts[CODES] == 0 {
                 continue;
+            }
+            if self.sampling.is_some() {
+                let mut stored = 0;
+                for_subsets(!t & full, |s| {
+                    let ss = &self.sizes[s];
+                    if ss[STORED] > 0 && !stored_sliced(ss, &ts, buckets) {
+                        stored += ss[STORED];
+                    }
+                });
+                if !self.in_window(&mut progress.window, ts[CODE_BLOCKS] * stored, after) {
+                    continue;
+                }
             }
             runs.clear();
             for_subsets(!t & full, |s| {
@@ -194,17 +222,16 @@ impl Matcher {
             }
             segments.clear();
             self.code_runs(t, &mut segments);
-            total += self.slice_and_match(level, codes, &segments, &runs, stored, task, progress, after)?;
+            total += self.slice_and_match(level, codes, &segments, &runs, stored, progress, after)?;
         }
         self.runs = runs;
         self.segments = segments;
         Some(total)
     }
 
-    /// Slices the `segments` of `sliced` (the masks of one bucket, task `task`) into blocks, word
-    /// by word, and matches each against the `runs` of `streamed`, holding the tables of at most
-    /// [`Matcher::max_stored`] masks at a time; when sampling (see [`Matcher::sampling`]) only
-    /// the blocks drawn. Returns the count weighed by both sides' weights.
+    /// Slices the `segments` of `sliced` (the masks of one bucket) into blocks, word by word, and
+    /// matches each against the `runs` of `streamed`, holding the tables of at most
+    /// [`Matcher::max_stored`] masks at a time. Returns the count weighed by both sides' weights.
     #[allow(clippy::too_many_arguments)]
     fn slice_and_match(
         &mut self,
@@ -213,7 +240,6 @@ impl Matcher {
         segments: &[Run],
         runs: &[Run],
         streamed: &[u64],
-        task: u64,
         progress: &mut Progress,
         after: &mut dyn FnMut(Parts) -> ControlFlow<()>,
     ) -> Option<u64> {
@@ -225,14 +251,12 @@ impl Matcher {
             words.extend(split.map(|w| Run { start: w, end: (w + 64).min(seg.end), weight: seg.weight }));
         }
         let blocks = words.len().div_ceil(WORDS);
-        let mut chosen = std::mem::take(&mut self.chosen);
-        chosen.clear();
-        chosen.extend((0..blocks).filter(|&b| self.drawn(task, b)));
         let cap = (self.max_stored.unwrap_or(usize::MAX) / BLOCK).max(1);
         let mut total = 0;
-        for piece in chosen.chunks(cap) {
+        for start in (0..blocks).step_by(cap) {
+            let piece = start..(start + cap).min(blocks);
             let t0 = Instant::now();
-            self.fill(level, sliced, &words, piece);
+            self.fill(level, sliced, &words, piece.clone());
             self.stats.build_s += t0.elapsed().as_secs_f64();
             self.stats.blocks += piece.len() as u64;
             self.stats.table_bytes = self.stats.table_bytes.max(std::mem::size_of_val(&self.tables[..]) as u64);
@@ -248,33 +272,37 @@ impl Matcher {
                     progress.reported += 1;
                     if after(progress.report()).is_break() {
                         self.words = words;
-                        self.chosen = chosen;
                         return None;
                     }
                 }
             }
         }
         self.words = words;
-        self.chosen = chosen;
         Some(total)
     }
 
-    /// Returns true if and only if block `block` of task `task` is matched: always, unless
-    /// sampling, where each is drawn with the sample's probability by a hash of (seed, task,
-    /// block) (splitmix64), independently of the others and of their order.
-    fn drawn(&self, task: u64, block: usize) -> bool {
+    /// Returns true if and only if the next task of `visits` (block, mask) visits is matched
+    /// when sampling ([`Matcher::sampling`]): it belongs to the open window of consecutive tasks
+    /// (in the order a count takes them) until that holds [`PIECE_VISITS`] or more
+    /// ([`Matcher::piece_visits`]), then to a
+    /// new one, which is matched with the sample's probability, drawn by a hash of (seed,
+    /// window number) (splitmix64), independently of the others. A window matched is reported
+    /// to `after` as a piece ([`Parts::piece`]) as it begins and as it ends.
+    fn in_window(&self, window: &mut Window, visits: u64, after: &mut dyn FnMut(Parts) -> ControlFlow<()>) -> bool {
         let Some(sampling) = self.sampling else { return true };
-        let mut z = sampling.seed ^ task.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ (block as u64).wrapping_mul(0xd1b5_4a32_d192_ed03);
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^= z >> 31;
-        (z >> 11) as f64 * (1.0 / (1u64 << 53) as f64) < sampling.share
-    }
-
-    /// Returns true if and only if task `task` of `blocks` blocks has a block drawn (see
-    /// [`Matcher::drawn`]).
-    fn any_drawn(&self, task: u64, blocks: u64) -> bool {
-        self.sampling.is_none() || (0..blocks as usize).any(|b| self.drawn(task, b))
+        if window.left == 0 {
+            let mut z = sampling.seed ^ window.number.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^= z >> 31;
+            let on = (z >> 11) as f64 * (1.0 / (1u64 << 53) as f64) < sampling.share;
+            if on != window.on {
+                mark(after, on);
+            }
+            (window.on, window.left, window.number) = (on, self.piece_visits.unwrap_or(PIECE_VISITS), window.number + 1);
+        }
+        window.left = window.left.saturating_sub(visits.max(1));
+        window.on
     }
 
     /// Appends the code runs of bucket `t` (one per weight slot of weight other than 0).
@@ -365,6 +393,22 @@ impl Matcher {
     }
 }
 
+/// Reports a sampled piece beginning (`begins`) or ending to `after` ([`Parts::piece`]).
+fn mark(after: &mut dyn FnMut(Parts) -> ControlFlow<()>, begins: bool) {
+    let _ = after(Parts { done: 0, total: 0, share: 0.0, piece: Some(begins) });
+}
+
+/// The window of consecutive tasks a sampled count is in ([`Matcher::in_window`]).
+#[derive(Clone, Copy, Debug, Default)]
+struct Window {
+    /// The windows begun so far.
+    number: u64,
+    /// The visits the open window still takes (0: the next task opens a new one).
+    left: u64,
+    /// Whether the open window is matched.
+    on: bool,
+}
+
 /// The progress of the passes: `done` of `total` visits, reported in `parts` parts.
 #[derive(Clone, Copy, Debug)]
 struct Progress {
@@ -373,6 +417,8 @@ struct Progress {
     done: u64,
     /// Parts reported so far.
     reported: usize,
+    /// The window of tasks when sampling.
+    window: Window,
 }
 
 impl Progress {
@@ -385,11 +431,12 @@ impl Progress {
     /// The report of the parts so far.
     fn report(&self) -> Parts {
         let share = if self.total == 0 { 0.0 } else { (self.done as f64 / self.total as f64).min(1.0) };
-        Parts { done: self.reported, total: self.parts, share }
+        Parts { done: self.reported, total: self.parts, share, piece: None }
     }
 
     /// The report of every part done.
     fn parts_done(&self) -> Parts {
-        Parts { done: self.reported, total: self.parts, share: if self.reported == self.parts { 1.0 } else { self.report().share } }
+        let share = if self.reported == self.parts { 1.0 } else { self.report().share };
+        Parts { done: self.reported, total: self.parts, share, piece: None }
     }
 }

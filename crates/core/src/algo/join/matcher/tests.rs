@@ -126,7 +126,7 @@ fn parts_and_pieces_count_like_one_pass() {
                 }
             }
             // A break after the first part stops the count.
-            let mut last = Parts { done: 0, total: 0, share: 0.0 };
+            let mut last = Parts { done: 0, total: 0, share: 0.0, piece: None };
             let (mut stored, mut queries) = (masks.clone(), codes.clone());
             let sides = Sides { stored: &mut stored, classes: &lens, codes: &mut queries, weights };
             let stopped = m.count_in_place(level, sides, 64, &mut |p| {

@@ -65,6 +65,10 @@ pub struct Parts {
     /// The share of the matching's (block, mask) visits done (0 to 1); each part is about
     /// 1/`total` of them (a block's visits are not split).
     pub share: f64,
+    /// `None` for a report of the parts; when sampling ([`Matcher::sampling`]), `Some(true)` as
+    /// a drawn piece begins and `Some(false)` as it ends (never nested), so that the caller can
+    /// time the pieces apart from the work every count does whole.
+    pub piece: Option<bool>,
 }
 
 /// A run of masks of one weight streamed against a block: `values[start..end]` of the side
@@ -109,8 +113,10 @@ pub struct Matcher {
     pub max_stored: Option<usize>,
     /// The most codes sorted and matched at once (`None`: [`CODE_BATCH`](super::CODE_BATCH)).
     pub code_batch: Option<usize>,
-    /// Match only a random share of the blocks, each drawn independently (for a sample of a
-    /// unit that cannot be counted whole); `None`: every block.
+    /// The visits a window of tasks holds at least when sampling (`None`: [`PIECE_VISITS`]).
+    pub piece_visits: Option<u64>,
+    /// Match only a random share of the windows of tasks ([`Sampling`]; for a sample of a unit
+    /// that cannot be counted whole); `None`: everything.
     pub sampling: Option<Sampling>,
     /// What the matcher did since the caller last reset it (for profiles).
     pub stats: MatchStats,
@@ -135,8 +141,6 @@ pub struct Matcher {
     pub(super) runs: Vec<Run>,
     /// The runs of the side being sliced (scratch).
     pub(super) segments: Vec<Run>,
-    /// The blocks of a task drawn to be matched (scratch).
-    pub(super) chosen: Vec<usize>,
     /// Each batch's `query_starts` (scratch).
     pub(super) batch_starts: Vec<Vec<usize>>,
     /// The words of the blocks being built (scratch of `fill`).
@@ -155,10 +159,16 @@ pub struct Matcher {
     pub(super) query_index: Vec<u16>,
 }
 
-/// A random share of a count's blocks ([`Matcher::sampling`]): each block of each pass and bucket
-/// is matched with probability `share`, drawn by a hash of (`seed`, its task, its place in it),
-/// so the count over `share` is unbiased for the whole count and the matching time over `share`
-/// for the whole matching time.
+/// A random share of a count's matching ([`Matcher::sampling`]): the tasks (a pass, a batch and
+/// the bucket it slices), in the order a count takes them, go in windows of consecutive tasks of
+/// about [`PIECE_VISITS`] (block, mask) visits or one task, and each window is matched with
+/// probability `share`, drawn by a hash of (`seed`, its number); so the count over `share` is
+/// unbiased for the whole count, and the time in the windows (reported through
+/// [`Parts::piece`]) over `share` for the time a count spends in them. The sorts run whole, as
+/// in a count. Windows of tasks rather than single blocks or tasks: a block drawn alone meets
+/// its codes cold where a count's block finds them in cache from the blocks and tasks before,
+/// and 0.4% of a unit of n = 28 drawn block by block stood for 2 to 3 times its time, tasks drawn
+/// one by one 1.3 to 1.6 times (`join_share_bias`, results/2026-12-04-plan-spells/).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sampling {
     /// The probability each block is matched, in (0, 1].
@@ -166,6 +176,14 @@ pub struct Sampling {
     /// The seed of the draws.
     pub seed: u64,
 }
+
+/// The (block, mask) visits a window of tasks of a sampled count holds at least ([`Sampling`]):
+/// 2^23, about 25 ms of matching at n = 28, so that the cache a task finds warm from the tasks
+/// before it in a count is warm in a window too but for its first tasks, and a unit of n = 28
+/// (10^10 to 10^11 visits) has thousands of windows to draw from. Windows of 2^21 visits stood
+/// for 9% more than their time (a unit of 16.5 s, share 0.1, six seeds), of 2^23 and 2^25
+/// within 2% (`join_share_bias`, results/2026-12-04-plan-spells/).
+pub const PIECE_VISITS: u64 = 1 << 23;
 
 /// What a [`Matcher`] did: a few counters per unit, bucket and block, none per query (so
 /// they are always kept). Seconds are wall-clock; counts are exact.
