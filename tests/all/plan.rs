@@ -105,6 +105,23 @@ fn plan_prints_algorithm_subproblems_memory_estimate_and_command_lines() {
     assert_eq!(v["algorithm"], "d4", "{v}");
 }
 
+/// A board whose count is mostly its setup (the plan built, the process started) gets an
+/// interval of at least the machine's 5% as well: the setup was added as an exact constant, and
+/// `plan 8` said ±0.3% beside a sample line that says at least 5%.
+#[test]
+fn a_count_that_is_mostly_setup_keeps_the_machines_spread() {
+    for n in ["4", "8"] {
+        let v = json(&[n, "--sample-seconds", "0.2", "--seed", "3"]);
+        let (t, low, high) = (
+            v["cpu_seconds"].as_f64().unwrap(),
+            v["cpu_seconds_low"].as_f64().unwrap(),
+            v["cpu_seconds_high"].as_f64().unwrap(),
+        );
+        assert!(v["setup_seconds"].as_f64().unwrap() > 0.5 * t, "n = {n}: {v}");
+        assert!(high - t >= 0.05 * t && t - low >= 0.05 * t, "n = {n}: {low} .. {t} .. {high}");
+    }
+}
+
 #[test]
 fn the_most_shards_get_the_finest_plan_under_the_subproblem_limit() {
     // K = 4096 asks for 1 M subproblems; d4's depth 3 at n = 27 would make more than the 4 M a
