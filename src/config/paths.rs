@@ -46,13 +46,6 @@ pub fn check_paths(args: &CountArgs) -> Result<(), UsageError> {
             )));
         }
     }
-    // The results are written when the run ends, which can be hours away: a folder that is
-    // missing or cannot be written to is found now, before any work.
-    for (flag, path) in [("--output", &args.output), ("--breakdown", &args.breakdown)] {
-        if let Some(path) = path {
-            writable_folder(flag, path)?;
-        }
-    }
     let named =
         [("--checkpoint", &args.checkpoint), ("--output", &args.output), ("--breakdown", &args.breakdown)];
     for (i, (a, pa)) in named.iter().enumerate() {
@@ -67,11 +60,19 @@ pub fn check_paths(args: &CountArgs) -> Result<(), UsageError> {
             }
         }
     }
+    // The results are written when the run ends, which can be hours away: a folder that is
+    // missing or cannot be written to is found now, before any work.
+    for (flag, path) in [("--output", &args.output), ("--breakdown", &args.breakdown)] {
+        if let Some(path) = path {
+            writable_folder(flag, path)?;
+        }
+    }
     Ok(())
 }
 
 /// Refuses an output `path` (given as `flag`) that is a folder, a device or a pipe (`/dev/null`
-/// lost the shard's result: issue 32), the file standard output writes to, or whose folder does
+/// lost the shard's result: issue 32), the file standard output writes to, a checkpoint
+/// journal ([`is_journal`]), or whose folder does
 /// not exist or does not let this process create a file in it (probed with a temporary file,
 /// removed at once).
 fn writable_folder(flag: &str, path: &Path) -> Result<(), UsageError> {
