@@ -13,6 +13,17 @@ use crate::cli::CountArgs;
 /// the journal's header: issue 32), and one path given for two outputs (the journal would be
 /// lost).
 pub fn check_paths(args: &CountArgs) -> Result<(), UsageError> {
+    // "-" is standard input or output to most tools, but these flags write files: a file named
+    // "-" appeared where the user meant the terminal.
+    for (flag, path) in
+        [("--checkpoint", &args.checkpoint), ("--output", &args.output), ("--breakdown", &args.breakdown)]
+    {
+        if path.as_deref() == Some(Path::new("-")) {
+            return Err(UsageError(format!(
+                "{flag} -: this flag writes a file, not standard output: give the path of a file (./- for a file named -)"
+            )));
+        }
+    }
     if let Some(path) = &args.checkpoint {
         if fs::metadata(path).is_ok_and(|m| !m.is_file()) {
             return Err(UsageError(format!(

@@ -187,6 +187,29 @@ fn an_output_folder_that_cannot_be_written_is_refused_before_any_work() {
     );
 }
 
+/// `-` is no file name these flags take: a file named `-` appeared where standard output was
+/// meant; `./-` still names one.
+#[test]
+fn a_dash_for_an_output_file_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    for flag in ["--output", "--checkpoint", "--breakdown"] {
+        let mut args = vec!["count", "8", "--shard", "0/1", flag, "-"];
+        if flag != "--output" {
+            args.truncate(2);
+            args.extend([flag, "-"]);
+        }
+        let mut cmd = nqueens(&args);
+        cmd.current_dir(dir.path());
+        crate::common::assert_usage_error(
+            &mut cmd,
+            &format!("{flag} -: this flag writes a file, not standard output"),
+        );
+    }
+    assert!(!dir.path().join("-").exists(), "no file named -");
+    nqueens(&["count", "8", "--breakdown", "./-"]).current_dir(dir.path()).assert().success();
+    assert!(dir.path().join("-").exists(), "./- names a file");
+}
+
 #[test]
 fn one_path_for_two_outputs_is_refused() {
     let dir = tempfile::tempdir().unwrap();
