@@ -84,8 +84,8 @@ impl JoinPlan {
     /// Returns unit `index`'s quarter-list pair counts (P_E, P_W) as [`pair_counts`] defines
     /// them, at any n: from the plan's list lengths, or, where the units read row sets and the
     /// plan holds no lengths, from the lengths of the unit's four row sets, each counted by a
-    /// walk that stores no placement ([`QuarterTable::row_lengths`]) and kept on this thread
-    /// for the units after it ([`ROW_LENGTHS_BYTES`]). The half-boards a unit enumerates are a
+    /// walk that stores no placement ([`QuarterTable::row_lengths`]: 0.05 s a unit at n = 28,
+    /// against 0.24 s for loading the row sets' lists; `join_sizes 28 500 1`). The half-boards a unit enumerates are a
     /// part of its pairs (1.5% to 40% at n = 28), so this ranks the units of a board without
     /// enumerating them.
     ///
@@ -95,69 +95,19 @@ impl JoinPlan {
         if self.table.has_lengths() {
             return pair_counts(self, index);
         }
-        ROW_LENGTHS.with(|cache| {
-            let cache = &mut cache.borrow_mut();
-            pair_counts_by(self, index, &mut |rows, cols| cache.len(self.g.h, rows, cols))
+        // The lengths of each row set the unit reads (at most four), counted once.
+        let mut held: Vec<(u32, Vec<u32>)> = Vec::with_capacity(4);
+        pair_counts_by(self, index, &mut |rows, cols| {
+            let at = match held.iter().position(|(r, _)| *r == rows) {
+                Some(at) => at,
+                None => {
+                    held.push((rows, QuarterTable::row_lengths(self.g.h, rows)));
+                    held.len() - 1
+                }
+            };
+            u64::from(held[at].1[cols as usize])
         })
     }
-}
-
-/// The most bytes of row-set lengths a thread keeps for [`JoinPlan::unit_pairs`]: 4 KB to 14 KB
-/// a row set at h = 14, so about 2,000 to 8,000 row sets, all of them emptied when the next
-/// would pass it. A weighed unit of n = 28 reads four of the 16,384 (2^14) row sets: 0.24 s a
-/// unit when each loaded its row sets' lists, 0.05 s counted this way (`join_sizes 28 500 1`:
-/// 25.6 s, the plan's build included).
-pub const ROW_LENGTHS_BYTES: usize = 32 << 20;
-
-/// The list lengths of the row sets this thread has counted ([`JoinPlan::unit_pairs`]): per row
-/// set of k rows, the lengths of its lists on the column sets of k columns, by their rank in
-/// increasing order ([`RowLengths::rank`]).
-#[derive(Default)]
-struct RowLengths {
-    h: u32,
-    /// Per h-bit column set, its rank among the column sets of as many columns, in increasing
-    /// order.
-    rank: Vec<u16>,
-    held: std::collections::HashMap<u32, Box<[u32]>>,
-    bytes: usize,
-}
-
-impl RowLengths {
-    /// Returns |L(`rows`, `cols`)| on the h×h square (local masks; 0 where |cols| ≠ |rows|).
-    fn len(&mut self, h: u32, rows: u32, cols: u32) -> u64 {
-        if cols.count_ones() != rows.count_ones() {
-            return 0;
-        }
-        if self.h != h || self.rank.is_empty() {
-            let mut next = [0u16; 33];
-            self.rank = (0..1u32 << h)
-                .map(|c| {
-                    let k = c.count_ones() as usize;
-                    next[k] += 1;
-                    next[k] - 1
-                })
-                .collect();
-            self.held.clear();
-            (self.h, self.bytes) = (h, 0);
-        }
-        if !self.held.contains_key(&rows) {
-            let k = rows.count_ones();
-            let all = QuarterTable::row_lengths(h, rows);
-            let packed: Box<[u32]> =
-                all.iter().enumerate().filter(|&(c, _)| (c as u32).count_ones() == k).map(|(_, &l)| l).collect();
-            if self.bytes + 4 * packed.len() > ROW_LENGTHS_BYTES {
-                self.held.clear();
-                self.bytes = 0;
-            }
-            self.bytes += 4 * packed.len();
-            self.held.insert(rows, packed);
-        }
-        u64::from(self.held[&rows][self.rank[cols as usize] as usize])
-    }
-}
-
-thread_local! {
-    static ROW_LENGTHS: std::cell::RefCell<RowLengths> = std::cell::RefCell::new(RowLengths::default());
 }
 
 use super::bits::low_mask;

@@ -249,8 +249,8 @@ fn the_sampling_plan_counts_and_weighs_as_the_whole_table() {
 }
 
 /// A row-set plan without lengths (as at n = 28) weighs its units from row-set lengths counted
-/// by a walk that stores nothing, cached per thread: the same pair counts and sample weights as
-/// the whole table's, for units met the first time and again; and each row set's lengths are
+/// by a walk that stores nothing, per unit: the same pair counts and sample weights as the whole
+/// table's, for units met the first time and again; and each row set's lengths are
 /// its lists' lengths in a loaded row-set table.
 #[test]
 fn row_set_plans_weigh_as_the_whole_table() {

@@ -121,18 +121,13 @@ impl Matcher {
                 Some(count) => total += count,
                 None => {
                     self.batch_starts = starts;
-                    if progress.window.on {
-                        mark(after, false);
-                    }
+                    progress.window.close(after);
                     return None;
                 }
             }
         }
         self.batch_starts = starts;
-        if progress.window.on {
-            progress.window.on = false;
-            mark(after, false);
-        }
+        progress.window.close(after);
         if stopped {
             return None;
         }
@@ -407,6 +402,17 @@ struct Window {
     left: u64,
     /// Whether the open window is matched.
     on: bool,
+}
+
+impl Window {
+    /// Ends the open window, reporting its end to `after` if it was matched (at the end of a
+    /// count, or where a count stops).
+    fn close(&mut self, after: &mut dyn FnMut(Parts) -> ControlFlow<()>) {
+        if self.on {
+            self.on = false;
+            mark(after, false);
+        }
+    }
 }
 
 /// The progress of the passes: `done` of `total` visits, reported in `parts` parts.
