@@ -282,17 +282,29 @@ fn row_set_plans_weigh_as_the_whole_table() {
 /// unit whole; smaller shares count unbiasedly (the mean of count / share over seeds lies within
 /// four standard errors of the count); each piece counted (a run of windows of tasks drawn one
 /// after the other) is reported as it begins and as it ends, never nested: one for share 1,
-/// several for a share of many windows, none for a unit with nothing to match.
+/// several for a share of many windows, none for a unit with nothing to match; in one batch of
+/// codes and in many (each batch's tasks drawn in turn).
 #[test]
 fn random_shares_of_units_are_unbiased() {
+    for batch in [None, Some(300)] {
+        random_shares_are_unbiased_in_batches(batch);
+    }
+}
+
+fn random_shares_are_unbiased_in_batches(batch: Option<usize>) {
     let mut plan = JoinPlan::new(18).unwrap();
     assert!(plan.counts_shares());
     // Many blocks in a unit of n = 18: sieved into many buckets, a window a task.
     plan.set_cuts(6);
     plan.set_piece_visits(Some(1));
+    plan.set_code_batch(batch);
     // The unit with the most half-boards of a sample, and an empty one.
     let big = (0..plan.len()).step_by(7).max_by_key(|&i| plan.solve(i, true).nodes).unwrap();
     let want = plan.solve(big, false).solutions as f64;
+    if let Some(batch) = batch {
+        // Codes are the larger side: at least half the halves, so several batches.
+        assert!(plan.solve(big, true).nodes as usize > 6 * batch, "unit {big}: {} halves", plan.solve(big, true).nodes);
+    }
     // Returns the unit's count in `share` and how many pieces it reported, checking that they
     // open and close in turn.
     let count = |i: usize, share: f64, seed: u64| {

@@ -95,12 +95,16 @@ impl Matcher {
         let t0 = Instant::now();
         let mut starts = std::mem::take(&mut self.batch_starts);
         starts.clear();
+        // When sampling, each batch's tasks' visits (pass A's by stored bucket, then pass B's by
+        // code bucket), so that deciding a task's window adds no pass over its bucket pairs.
+        let mut tasks = std::mem::take(&mut self.task_visits);
+        tasks.clear();
         let mut work = Work::default();
         for chunk in codes.chunks_mut(batch) {
             self.code_starts(level, chunk, weights);
             self.sort_codes(level, chunk);
             self.bucket_sizes();
-            let w = self.work();
+            let w = self.work(self.sampling.is_some().then_some(&mut tasks));
             (work.visits, work.blocks, work.pairs) = (work.visits + w.visits, work.blocks + w.blocks, work.pairs + w.pairs);
             starts.push(self.query_starts.clone());
         }
@@ -111,22 +115,24 @@ impl Matcher {
         let mut progress = Progress { parts, total: work.visits, done: 0, reported: 0, window: Window::default() };
         let mut total = 0;
         let stopped = after(progress.report()).is_break();
+        let buckets = self.sizes.len();
         for (i, chunk) in codes.chunks(batch).enumerate() {
             if stopped {
                 break;
             }
             self.query_starts.clone_from(&starts[i]);
             self.bucket_sizes();
-            match self.passes(level, stored, chunk, &mut progress, after) {
+            let visits = tasks.get(2 * buckets * i..2 * buckets * (i + 1));
+            match self.passes(level, stored, chunk, visits, &mut progress, after) {
                 Some(count) => total += count,
                 None => {
-                    self.batch_starts = starts;
+                    (self.batch_starts, self.task_visits) = (starts, tasks);
                     progress.window.close(after);
                     return None;
                 }
             }
         }
-        self.batch_starts = starts;
+        (self.batch_starts, self.task_visits) = (starts, tasks);
         progress.window.close(after);
         if stopped {
             return None;
@@ -141,12 +147,14 @@ impl Matcher {
         Some(total)
     }
 
-    /// Pass A, then pass B, over the prepared stored side and the sorted batch `codes`.
+    /// Pass A, then pass B, over the prepared stored side and the sorted batch `codes`; when
+    /// sampling, `visits` holds each task's visits ([`Matcher::work`]).
     fn passes(
         &mut self,
         level: Level,
         stored: &[u64],
         codes: &[u64],
+        visits: Option<&[u64]>,
         progress: &mut Progress,
         after: &mut dyn FnMut(Parts) -> ControlFlow<()>,
     ) -> Option<u64> {
@@ -161,17 +169,10 @@ impl Matcher {
             if ss[STORED] == 0 {
                 continue;
             }
-            if self.sampling.is_some() {
-                let mut codes = 0;
-                for_subsets(!s & full, |t| {
-                    let ts = &self.sizes[t];
-                    if ts[CODES] > 0 && stored_sliced(&ss, ts, buckets) {
-                        codes += ts[CODES];
-                    }
-                });
-                if !self.in_window(&mut progress.window, ss[STORED_BLOCKS] * codes, after) {
-                    continue;
-                }
+            if let Some(visits) = visits
+                && !self.in_window(&mut progress.window, visits[s], after)
+            {
+                continue;
             }
             runs.clear();
             for_subsets(!s & full, |t| {
@@ -193,17 +194,10 @@ impl Matcher {
             if ts[CODES] == 0 {
                 continue;
             }
-            if self.sampling.is_some() {
-                let mut stored = 0;
-                for_subsets(!t & full, |s| {
-                    let ss = &self.sizes[s];
-                    if ss[STORED] > 0 && !stored_sliced(ss, &ts, buckets) {
-                        stored += ss[STORED];
-                    }
-                });
-                if !self.in_window(&mut progress.window, ts[CODE_BLOCKS] * stored, after) {
-                    continue;
-                }
+            if let Some(visits) = visits
+                && !self.in_window(&mut progress.window, visits[buckets + t], after)
+            {
+                continue;
             }
             runs.clear();
             for_subsets(!t & full, |s| {
@@ -351,11 +345,16 @@ impl Matcher {
         self.sizes = sizes;
     }
 
-    /// Returns the work of both passes from the buckets' sizes.
-    fn work(&self) -> Work {
+    /// Returns the work of both passes from the buckets' sizes; appends each task's visits to
+    /// `tasks` when given (pass A's by stored bucket, then pass B's by code bucket: 2 · 2^k).
+    fn work(&self, mut tasks: Option<&mut Vec<u64>>) -> Work {
         let buckets = self.sizes.len();
         let full = buckets - 1;
         let mut work = Work::default();
+        let first = tasks.as_ref().map_or(0, |t| t.len());
+        if let Some(tasks) = tasks.as_mut() {
+            tasks.resize(first + 2 * buckets, 0);
+        }
         // Which buckets are sliced in each pass.
         let mut sliced = vec![[false; 2]; buckets];
         for s in 0..buckets {
@@ -369,12 +368,16 @@ impl Matcher {
                     return;
                 }
                 work.pairs += 1;
-                if stored_sliced(ss, ts, buckets) {
-                    work.visits += ss[STORED_BLOCKS] * ts[CODES];
+                let (task, visits) = if stored_sliced(ss, ts, buckets) {
                     sliced[s][0] = true;
+                    (s, ss[STORED_BLOCKS] * ts[CODES])
                 } else {
-                    work.visits += ts[CODE_BLOCKS] * ss[STORED];
                     sliced[t][1] = true;
+                    (buckets + t, ts[CODE_BLOCKS] * ss[STORED])
+                };
+                work.visits += visits;
+                if let Some(tasks) = tasks.as_mut() {
+                    tasks[first + task] += visits;
                 }
             });
         }

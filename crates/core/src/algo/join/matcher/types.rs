@@ -143,6 +143,8 @@ pub struct Matcher {
     pub(super) segments: Vec<Run>,
     /// Each batch's `query_starts` (scratch).
     pub(super) batch_starts: Vec<Vec<usize>>,
+    /// Each batch's tasks' visits when sampling (scratch: see `Matcher::work`).
+    pub(super) task_visits: Vec<u64>,
     /// The words of the blocks being built (scratch of `fill`).
     pub(super) words: Vec<Run>,
     /// Each block's words grouped by weight: (words, weight), unused groups (0, 0).
@@ -248,10 +250,10 @@ impl Matcher {
     }
 
     /// Returns the bytes its large buffers hold (their capacity): the sorts' buffers, the
-    /// buckets' indices and the blocks' tables.
+    /// buckets' indices, the blocks' tables and a sample's task visits.
     pub(crate) fn held_bytes(&self) -> usize {
         let o = &self.sorts;
-        8 * (o.next.capacity() + o.buffer.capacity())
+        8 * (o.next.capacity() + o.buffer.capacity() + self.task_visits.capacity())
             + 4 * (o.keys.capacity() + o.keys2.capacity())
             + 2 * (self.stored_index.capacity() + self.query_index.capacity())
             + std::mem::size_of::<Bits512>() * self.tables.capacity()
@@ -262,6 +264,7 @@ impl Matcher {
         let o = &mut self.sorts;
         (o.next, o.buffer, o.keys, o.keys2) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         (self.stored_index, self.query_index, self.tables) = (Vec::new(), Vec::new(), Vec::new());
+        self.task_visits = Vec::new();
     }
 
     /// Returns the number of cut bits the last count chose (2^k buckets a side).
