@@ -349,4 +349,12 @@ fn scratch_keeps_small_buffers_and_frees_large_ones() {
     s.trim();
     assert_eq!((s.east.capacity(), s.west_raw.capacity()), (0, 0));
     assert_eq!(s.held_bytes(), 0);
+    // A side's unused room over STALE_BYTES is freed before the other side grows; less is kept.
+    use super::unit::STALE_BYTES;
+    let mut buffer: Vec<u64> = Vec::with_capacity(STALE_BYTES / 8 + 1000);
+    buffer.resize(1000, 7);
+    Scratch::release_stale(&mut buffer, 1000);
+    assert_eq!(buffer.capacity(), STALE_BYTES / 8 + 1000, "256 MiB unused: kept");
+    Scratch::release_stale(&mut buffer, 500);
+    assert!(buffer.capacity() < 1000 && buffer == vec![7; 500], "{}", buffer.capacity());
 }

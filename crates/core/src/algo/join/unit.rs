@@ -135,7 +135,23 @@ pub(super) struct Scratch {
 /// one of them needs (4.8 GB over 8 units whose largest needed 3.4 GB alone).
 pub(super) const KEEP_BYTES: usize = 1 << 30;
 
+/// The most bytes of a side's buffer a unit leaves unused while it fills the other side
+/// ([`Scratch::release_stale`]): a side kept from the units before (up to [`KEEP_BYTES`] with
+/// the other buffers) would stay resident beside a large unit's other side, so that a thread of
+/// n = 28 could hold up to 1 GiB above its largest unit's need (2.7 GB of halves on one side for
+/// unit 3,509,258). The matcher's buffers are kept: each unit reuses them.
+pub(super) const STALE_BYTES: usize = 256 << 20;
+
 impl Scratch {
+    /// Frees what `buffer` holds past its first `used` entries when that is more than
+    /// [`STALE_BYTES`] (a unit's halves fill it from the start), before the other side grows.
+    pub(super) fn release_stale(buffer: &mut Vec<u64>, used: usize) {
+        if 8 * buffer.capacity().saturating_sub(used) > STALE_BYTES {
+            buffer.truncate(used);
+            buffer.shrink_to(used);
+        }
+    }
+
     /// Returns the bytes the large buffers hold: the east and west masks and the matcher's.
     pub(super) fn held_bytes(&self) -> usize {
         8 * (self.east.capacity() + self.west_raw.capacity()) + self.matcher.held_bytes()
@@ -254,11 +270,13 @@ impl JoinPlan {
         let Scratch { half, east, west_raw, quarters, setup, .. } = s;
         let table = self.quarters_for(kind, rows, quarters);
         let cols = low_mask(g.h) as u32;
+        Scratch::release_stale(west_raw, 0);
         let e_end = window_codes(table, g, Side::East, rows, cols, east_u, east_v, false, half, east, 0);
         if e_end == 0 {
             *setup = (t0.elapsed().as_secs_f64(), 0, 0);
             return Halves::empty();
         }
+        Scratch::release_stale(east, e_end);
         let w_end = window_codes(
             table,
             g,
@@ -307,12 +325,14 @@ impl JoinPlan {
         let t0 = Instant::now();
         let Scratch { half, east, west_raw, quarters, setup, .. } = s;
         let table = self.quarters_for(Kind::Axis { b }, rows, quarters);
+        Scratch::release_stale(west_raw, 0);
         let e_end =
             window_codes(table, g, Side::East, rows, low_mask(h) as u32, col_u, col_v, false, half, east, 0);
         if e_end == 0 {
             *setup = (t0.elapsed().as_secs_f64(), 0, 0);
             return Halves::empty();
         }
+        Scratch::release_stale(east, e_end);
         // Every middle-row queen's west halves go into one set, each carrying the queen's two
         // window diagonals; the count is symmetric, so the smaller of the two sets is stored.
         let mut w_end = 0;
