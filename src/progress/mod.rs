@@ -4,10 +4,15 @@
 //! The bar shows the work done weighted by each subproblem's estimated cost
 //! ([`nqueens::plan::Plan::weight`]), with the steps of running subproblems counted as they end, so it
 //! moves within about a second at any n; the ETA is the time so far scaled by the work left
-//! over the work done. While the plan is built (minutes for the join's table from n = 26) it
-//! shows a spinner. A run estimated at a minute or more says its estimate once, on one stderr
-//! line, about [`ESTIMATE_AFTER`] into it (also when the bar is not drawn, except with
-//! `--progress never`). Off a terminal (a log) the bar is plain lines of its text: once a
+//! over the work done, shown once that work is a basis ([`estimable`]: [`BASIS_SOLVED`]
+//! subproblems a thread, or [`BASIS_FRACTION`] of the work), "?" before. While the plan is
+//! built (minutes for the join's table from n = 26) it shows a spinner. A run estimated at a
+//! minute or more says its estimate on one stderr line, about [`ESTIMATE_AFTER`] into it (also
+//! when the bar is not drawn, except with `--progress never`): as a first guess where its work
+//! done is no basis yet, and then once more when it is. (`count 28` on 2 threads said "about
+//! 298 years" from the first parts of two units 13 s in, and its bar 180–220 years for two
+//! minutes, against 37 years from `nqueens plan 28`'s sample: one unit of n = 28 takes 10 s to
+//! 13 minutes.) Off a terminal (a log) the bar is plain lines of its text: once a
 //! minute from the first minute with `auto` ([`LOG_EVERY`]), once a second with `always`.
 
 use std::io::IsTerminal;
@@ -59,6 +64,21 @@ pub const ESTIMATE_AFTER: Duration = Duration::from_secs(2);
 /// wrote none without `--progress always`, which writes one a second).
 pub const LOG_EVERY: Duration = Duration::from_secs(60);
 
+/// The subproblems solved a thread from which the time so far stands for the rest of a run
+/// ([`estimable`]).
+pub const BASIS_SOLVED: u64 = 8;
+
+/// The share of a run's work done from which the time so far stands for the rest of it
+/// ([`estimable`]), whatever was solved.
+pub const BASIS_FRACTION: f64 = 0.02;
+
+/// Returns true if and only if the work done (`fraction`, `solved` subproblems on `threads`)
+/// is a basis for the time left: [`BASIS_SOLVED`] subproblems a thread, or [`BASIS_FRACTION`]
+/// of the work (a run of fewer, long subproblems).
+pub fn estimable(fraction: f64, solved: u64, threads: usize) -> bool {
+    solved >= BASIS_SOLVED.saturating_mul(threads.max(1) as u64) || fraction >= BASIS_FRACTION
+}
+
 /// Runs estimated to take at least this many seconds say their estimate on stderr at start.
 pub const SAY_ESTIMATE_FROM: f64 = 60.0;
 
@@ -96,6 +116,8 @@ pub struct Tracker {
     /// Whether the bar is written as plain lines (stderr is not a terminal, `--progress
     /// always`): `n=20 41.2% 1685/4922 00:01:05 ETA 00:01:33`.
     plain: AtomicBool,
+    /// Whether the estimate was said as a first guess (no basis yet), and as an estimate.
+    guessed: AtomicBool,
     estimated: AtomicBool,
     ticking: AtomicBool,
 }
@@ -116,6 +138,7 @@ impl Tracker {
             styled: AtomicU8::new(u8::MAX),
             next_plain_ms: AtomicU64::new(0),
             plain: AtomicBool::new(false),
+            guessed: AtomicBool::new(false),
             estimated: AtomicBool::new(false),
             ticking: AtomicBool::new(false),
         })
@@ -127,6 +150,7 @@ impl Tracker {
         *lock(&self.since) = Instant::now();
         self.done.store(0f64.to_bits(), Ordering::SeqCst);
         self.solved.store(0, Ordering::SeqCst);
+        self.guessed.store(false, Ordering::SeqCst);
         self.estimated.store(false, Ordering::SeqCst);
         self.next_plain_ms.store(0, Ordering::SeqCst);
         self.phase.store(phase as u8, Ordering::SeqCst);
@@ -210,21 +234,30 @@ impl Tracker {
                 let Some(run) = *lock(&self.run) else { return };
                 let fraction = self.fraction(&run);
                 let solved = self.solved.load(Ordering::Relaxed);
+                let basis = estimable(fraction, solved, run.threads);
                 if redraw {
                     bar.set_position((fraction * BAR_LENGTH as f64) as u64);
-                    draw(line(fraction, solved, run.subproblems, elapsed.as_secs_f64()));
+                    let shown = if basis { fraction } else { 0.0 };
+                    draw(line(fraction, shown, solved, run.subproblems, elapsed.as_secs_f64()));
                 }
-                if elapsed >= ESTIMATE_AFTER && fraction > 0.0 && !self.estimated.swap(true, Ordering::SeqCst)
+                // A first guess once (without a basis), the estimate once (with one).
+                let said = if basis { &self.estimated } else { &self.guessed };
+                if elapsed >= ESTIMATE_AFTER
+                    && fraction > 0.0
+                    && !self.estimated.load(Ordering::SeqCst)
+                    && !said.swap(true, Ordering::SeqCst)
                 {
-                    self.say_estimate(bar, &run, elapsed.as_secs_f64() / fraction, elapsed.as_secs_f64());
+                    let elapsed = elapsed.as_secs_f64();
+                    self.say_estimate(bar, &run, elapsed / fraction, elapsed, basis.then_some(solved));
                 }
             }
         }
     }
 
     /// Says the run's estimated `total` seconds on one stderr line (after `elapsed` seconds of
-    /// it) if it is at least [`SAY_ESTIMATE_FROM`].
-    fn say_estimate(&self, bar: &ProgressBar, run: &Run, total: f64, elapsed: f64) {
+    /// it, `solved` subproblems where that is a basis, else as a first guess) if it is at least
+    /// [`SAY_ESTIMATE_FROM`].
+    fn say_estimate(&self, bar: &ProgressBar, run: &Run, total: f64, elapsed: f64, solved: Option<u64>) {
         if total < SAY_ESTIMATE_FROM {
             return;
         }
@@ -235,12 +268,24 @@ impl Tracker {
             (d, 0) => plural(d, "device"),
             (d, t) => format!("{} and {}", plural(d, "device"), plural(t, "CPU thread")),
         };
+        let basis = match solved {
+            Some(solved) => format!(
+                "estimated from its first {} and {}",
+                human(elapsed),
+                plural(solved as usize, "subproblem")
+            ),
+            None => format!(
+                "a first guess from its first {}, before {} subproblems a thread finished: `nqueens plan {}` estimates it with an interval",
+                human(elapsed),
+                BASIS_SOLVED,
+                run.n
+            ),
+        };
         bar.suspend(|| {
             warn(format_args!(
-                "nqueens: n = {} will take about {} on {threads} (estimated from its first {})",
+                "nqueens: n = {} will take about {} on {threads} ({basis})",
                 run.n,
-                human(total),
-                human(elapsed)
+                human(total)
             ))
         });
     }

@@ -72,7 +72,7 @@ fn the_bar_fits_a_60_column_terminal() {
         bar.set_style(style());
         bar.set_prefix(n.to_string());
         bar.set_position((fraction * BAR_LENGTH as f64) as u64);
-        bar.set_message(line(fraction, solved, len, elapsed));
+        bar.set_message(line(fraction, fraction, solved, len, elapsed));
         bar.abandon();
         let lines = screen.lines.lock().unwrap();
         let last = lines.last().expect("the bar was drawn");
@@ -89,11 +89,17 @@ fn the_bar_fits_a_60_column_terminal() {
 
 #[test]
 fn times_and_fractions_read_as_the_bar_and_the_messages_write_them() {
-    assert_eq!(line(0.25, 10, 40, 30.0), "25.0% 10/40 00:00:30 ETA 00:01:30");
-    assert_eq!(line(0.0, 0, 40, 3.0), "0.0% 0/40 00:00:03 ETA ?");
+    assert_eq!(line(0.25, 0.25, 10, 40, 30.0), "25.0% 10/40 00:00:30 ETA 00:01:30");
+    assert_eq!(line(0.0, 0.0, 0, 40, 3.0), "0.0% 0/40 00:00:03 ETA ?");
     // 3.9 s so far, 2.6 s left at this rate (2.4 s at 62%): the time left is rounded.
-    assert_eq!(line(0.6, 6, 10, 3.9), "60.0% 6/10 00:00:03 ETA 00:00:03");
-    assert_eq!(line(0.62, 6, 10, 3.9), "62.0% 6/10 00:00:03 ETA 00:00:02");
+    assert_eq!(line(0.6, 0.6, 6, 10, 3.9), "60.0% 6/10 00:00:03 ETA 00:00:03");
+    assert_eq!(line(0.62, 0.62, 6, 10, 3.9), "62.0% 6/10 00:00:03 ETA 00:00:02");
+    // Work done that is no basis yet: the fraction shown, no ETA.
+    assert_eq!(line(2e-8, 0.0, 0, 20_060_016, 139.0), "2.0e-6% 0/20060016 00:02:19 ETA ?");
+    // A basis: 8 subproblems a thread, or 2% of the work.
+    assert!(
+        !estimable(2e-8, 15, 2) && estimable(2e-8, 16, 2) && estimable(0.02, 0, 2) && !estimable(0.019, 7, 1)
+    );
     assert_eq!(
         (percent(0.00123), percent(2.1e-11), percent(1.0)),
         ("0.123%".into(), "2.1e-9%".into(), "100.0%".into())

@@ -15,14 +15,14 @@ pub(super) fn planning_style() -> ProgressStyle {
     ProgressStyle::with_template("n={prefix} {spinner} {msg}").expect("the template is valid")
 }
 
-/// Returns the text after the bar: the work done (by estimated cost), the subproblems solved,
-/// the time so far and the time left at the rate so far. The time so far is cut to whole
-/// seconds, the time left rounded to the nearest: cut, it read half a second short on
+/// Returns the text after the bar: the work done (`fraction`, by estimated cost), the
+/// subproblems solved, the time so far and the time left at the rate of the work done so far
+/// (`basis`: the fraction the ETA is taken from, 0 for none: "?"). The time so far is cut to
+/// whole seconds, the time left rounded to the nearest: cut, it read half a second short on
 /// average, rounded up half a second long, and in a run's last ten seconds either alone was
 /// 10–60% off (results/2026-12-01-eta/).
-pub(super) fn line(fraction: f64, solved: u64, subproblems: u64, elapsed: f64) -> String {
-    let eta =
-        if fraction > 0.0 { clock((elapsed * (1.0 - fraction) / fraction).round()) } else { "?".to_string() };
+pub(super) fn line(fraction: f64, basis: f64, solved: u64, subproblems: u64, elapsed: f64) -> String {
+    let eta = if basis > 0.0 { clock((elapsed * (1.0 - basis) / basis).round()) } else { "?".to_string() };
     format!("{} {solved}/{subproblems} {} ETA {eta}", percent(fraction), clock(elapsed))
 }
 
