@@ -79,6 +79,11 @@ pub fn estimable(fraction: f64, solved: u64, threads: usize) -> bool {
     solved >= BASIS_SOLVED.saturating_mul(threads.max(1) as u64) || fraction >= BASIS_FRACTION
 }
 
+/// Returns "1 `what`" or "`k` `what`s".
+fn plural(k: usize, what: &str) -> String {
+    if k == 1 { format!("1 {what}") } else { format!("{k} {what}s") }
+}
+
 /// Runs estimated to take at least this many seconds say their estimate on stderr at start.
 pub const SAY_ESTIMATE_FROM: f64 = 60.0;
 
@@ -248,32 +253,34 @@ impl Tracker {
                     && !said.swap(true, Ordering::SeqCst)
                 {
                     let elapsed = elapsed.as_secs_f64();
-                    self.say_estimate(bar, &run, elapsed / fraction, elapsed, basis.then_some(solved));
+                    let done = basis.then(|| {
+                        if solved >= BASIS_SOLVED.saturating_mul(run.threads.max(1) as u64) {
+                            plural(solved as usize, "subproblem")
+                        } else {
+                            format!("{} of its work", text::percent(fraction))
+                        }
+                    });
+                    self.say_estimate(bar, &run, elapsed / fraction, elapsed, done);
                 }
             }
         }
     }
 
     /// Says the run's estimated `total` seconds on one stderr line (after `elapsed` seconds of
-    /// it, `solved` subproblems where that is a basis, else as a first guess) if it is at least
-    /// [`SAY_ESTIMATE_FROM`].
-    fn say_estimate(&self, bar: &ProgressBar, run: &Run, total: f64, elapsed: f64, solved: Option<u64>) {
+    /// it and the work `done`, in words, where that is a basis; else as a first guess) if it is
+    /// at least [`SAY_ESTIMATE_FROM`].
+    fn say_estimate(&self, bar: &ProgressBar, run: &Run, total: f64, elapsed: f64, done: Option<String>) {
         if total < SAY_ESTIMATE_FROM {
             return;
         }
-        let plural = |k: usize, what: &str| if k == 1 { format!("1 {what}") } else { format!("{k} {what}s") };
         let cpu = run.threads - run.devices.min(run.threads);
         let threads = match (run.devices, cpu) {
             (0, t) => plural(t, "thread"),
             (d, 0) => plural(d, "device"),
             (d, t) => format!("{} and {}", plural(d, "device"), plural(t, "CPU thread")),
         };
-        let basis = match solved {
-            Some(solved) => format!(
-                "estimated from its first {} and {}",
-                human(elapsed),
-                plural(solved as usize, "subproblem")
-            ),
+        let basis = match done {
+            Some(done) => format!("estimated from its first {} and {done}", human(elapsed)),
             None => format!(
                 "a first guess from its first {}, before {} subproblems a thread finished: `nqueens plan {}` estimates it with an interval",
                 human(elapsed),
