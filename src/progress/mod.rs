@@ -76,7 +76,12 @@ pub const BASIS_FRACTION: f64 = 0.02;
 /// is a basis for the time left: [`BASIS_SOLVED`] subproblems a thread, or [`BASIS_FRACTION`]
 /// of the work (a run of fewer, long subproblems).
 pub fn estimable(fraction: f64, solved: u64, threads: usize) -> bool {
-    solved >= BASIS_SOLVED.saturating_mul(threads.max(1) as u64) || fraction >= BASIS_FRACTION
+    solved_enough(solved, threads) || fraction >= BASIS_FRACTION
+}
+
+/// Returns true if and only if `solved` subproblems on `threads` are [`BASIS_SOLVED`] a thread.
+fn solved_enough(solved: u64, threads: usize) -> bool {
+    solved >= BASIS_SOLVED.saturating_mul(threads.max(1) as u64)
 }
 
 /// Returns "1 `what`" or "`k` `what`s".
@@ -254,7 +259,7 @@ impl Tracker {
                 {
                     let elapsed = elapsed.as_secs_f64();
                     let done = basis.then(|| {
-                        if solved >= BASIS_SOLVED.saturating_mul(run.threads.max(1) as u64) {
+                        if solved_enough(solved, run.threads) {
                             plural(solved as usize, "subproblem")
                         } else {
                             format!("{} of its work", text::percent(fraction))
