@@ -164,8 +164,8 @@ impl Cuda {
         let (major, minor) = ctx.compute_capability().map_err(failed("no compute capability"))?;
         let stream = ctx.default_stream();
         // Persistent threads in blocks of THREADS (the kernels' NQ_WG), as many blocks as the
-        // multiprocessors hold at once (the stack's shared memory, 32 KiB a block, limits
-        // them), asked of the driver once the kernels are loaded.
+        // multiprocessors hold at once (the stack's and the table entries' shared memory, 35 KiB
+        // a block, limits them), asked of the driver once the kernels are loaded.
         let threads = THREADS;
         let blocks = info.compute_units.max(1) * 8;
         let mut cuda = Cuda {

@@ -31,16 +31,24 @@
  * each symmetry of stab[c], of an orbit of 8 / (1 + f) boards where f of them fix it.
  * out[5t .. 5t + 5] = completions, representatives of orbit 8, 4 and 2, placements.
  *
- * How. Persistent threads: each thread takes the next task from one atomic counter until none
- * is left, so a slow task holds one thread, not a block, and the host orders tasks from the most
- * work to the least (against the warp tail). Each thread runs an iterative depth-first search
- * with an explicit stack and 32-bit masks. nq_count keeps its stack, the four masks of each
- * level (at most MAX_DEPTH: the host leaves a task at most MAX_DEPTH - 1 free rows below its
- * first), in local (OpenCL) or shared (CUDA) memory, level by level with the work group's lanes
- * side by side (entry level * NQ_WG + lane, 16 bytes each), so that the lanes of a warp touch
- * consecutive words and no bank twice: the layout of ygch/n_queens's CUDA kernel, which keeps
- * the stack out of each thread's local memory (2,048 threads of 208 bytes would not fit a
- * multiprocessor's L1). NQ_WG, the work-group size, is set by the launcher when it compiles.
+ * How nq_count runs. Persistent threads: each thread takes the next task from one atomic counter
+ * until none is left, so a slow task holds one thread, not a block, and the host orders tasks
+ * from the most work to the least (against the launch's tail). A thread takes its next task
+ * inside its search loop, as soon as its stack is empty, so that its lane keeps placing queens
+ * beside the warp's others instead of idling until the warp's longest task ends. Each pass of
+ * the loop places one queen in the top frame's row and pops that frame when its last square is
+ * taken (no pass only pops), and every lane runs the same lines: the loop of ygch/n_queens's
+ * CUDA kernel. The last free row's queens are counted by a popcount, not placed. The stack, a
+ * frame a level (at most MAX_DEPTH: the host leaves a task at most MAX_DEPTH - 1 free rows below
+ * its first) of four words (the columns with the gap to the next free row in bits 30..31, the
+ * diagonals, the anti-diagonals, the squares still to try), lies in local (OpenCL) or shared
+ * (CUDA) memory level by level with the work group's lanes side by side (entry level * NQ_WG +
+ * lane), so that the lanes of a warp touch consecutive words and no bank twice, as in ygch/
+ * n_queens (2,048 threads of 208 bytes would not fit a multiprocessor's L1); so do the task's
+ * table entries, copied there when the task is taken (read at every placement, they had stalled
+ * half the kernel's time on global loads). NQ_WG, the work-group size, is set by the launcher
+ * when it compiles. nq_classify, with a few per cent of the tasks, keeps the plain depth-first
+ * search of one thread a task.
  */
 
 #ifdef __CUDACC__
@@ -87,74 +95,87 @@ typedef unsigned long long ulong;
 KERNEL void nq_count(NQ_ARGS)
 {
     LOCAL uint4 stack[MAX_DEPTH * NQ_WG];
+    LOCAL uint entries[MAX_DEPTH * NQ_WG];
+    /* The queens in the columns of the task's first free row (see `entries`). */
+    uint level0 = 0;
     const uint lane = LANE;
+    /* The task in hand (none yet), its frames in use, and its numbers so far. */
+    uint t = 0xFFFFFFFFu;
+    uint top = 0;
+    ulong count = 0;
+    ulong placed = 0;
     for (;;) {
-        const uint t = NEXT_TASK(next_task);
-        if (t >= tasks)
-            return;
-        const uint at = task_at[t];
-        const uint base = (at >> 5) * MAX_ROWS;
-        uint k = at & 31u;
-        uint cols = task_cols[t];
-        uint ld = task_ld[t];
-        uint rd = task_rd[t];
-        uint entry = table[base + k];
-        /* The gap bits lie beyond the board: `full` clears them with the attacks'. */
-        uint avail = full & ~(cols | ld | rd | entry);
-        uint g = entry >> 30;
-        ulong count = 0;
-        ulong placed = 0;
-        if (g == 0) {
-            count = POPCOUNT(avail);
-            placed = count;
-        } else {
-            uint sp = 0;
-            for (;;) {
-                if (avail == 0) {
-                    if (sp == 0)
-                        break;
-                    --sp;
-                    --k;
-                    const uint4 e = stack[sp * NQ_WG + lane];
-                    cols = e.x;
-                    ld = e.y;
-                    rd = e.z;
-                    avail = e.w;
-                    g = table[base + k] >> 30;
-                    continue;
-                }
-                const uint bit = avail & (0u - avail);
-                avail ^= bit;
-                const uint ncols = cols | bit;
-                const uint nld = (ld | bit) << g;
-                const uint nrd = (rd | bit) >> g;
-                const uint next = table[base + k + 1];
-                const uint nav = full & ~(ncols | nld | nrd | next);
-                const uint ng = next >> 30;
-#ifdef NQ_NODES
-                placed += 1;
-#endif
-                if (ng == 0) {
-                    count += POPCOUNT(nav);
-#ifdef NQ_NODES
-                    placed += POPCOUNT(nav);
-#endif
-                    continue;
-                }
-                if (nav == 0)
-                    continue;
-                stack[sp * NQ_WG + lane] = UINT4(cols, ld, rd, avail);
-                ++sp;
-                ++k;
-                avail = nav;
-                cols = ncols;
-                ld = nld;
-                rd = nrd;
-                g = ng;
+        if (top == 0) {
+            /* The task in hand is done (or there was none): its numbers out, the next in. A
+             * lane takes its next task here, inside the loop, so that it keeps placing queens
+             * beside the warp's other lanes instead of waiting for their tasks to end. */
+            if (t < tasks) {
+                out[2 * t] = count;
+                out[2 * t + 1] = placed;
             }
+            t = NEXT_TASK(next_task);
+            if (t >= tasks)
+                return;
+            const uint at = task_at[t];
+            const uint base = (at >> 5) * MAX_ROWS;
+            const uint k = at & 31u;
+            const uint cols = task_cols[t];
+            const uint ld = task_ld[t];
+            const uint rd = task_rd[t];
+            const uint entry = table[base + k];
+            /* The gap bits lie beyond the board: `full` clears them with the attacks'. */
+            const uint avail = full & ~(cols | ld | rd | entry);
+            count = 0;
+            placed = 0;
+            if ((entry >> 30) == 0) {
+                count = POPCOUNT(avail);
+                placed = count;
+                continue;
+            }
+            if (avail == 0)
+                continue;
+            /* The task's table entries, copied to shared memory once: entries[j * NQ_WG +
+             * lane] is free row k + j's (j = 1 .. its free rows below k). A frame's free row
+             * is told by the queens in its columns (the border's and one a free row above):
+             * the row below the queen that makes the columns ncols is j = POPCOUNT(ncols) -
+             * level0. */
+            level0 = POPCOUNT(cols);
+            for (uint j = 1, e = entry; (e >> 30) != 0; ++j) {
+                e = table[base + k + j];
+                entries[j * NQ_WG + lane] = e;
+            }
+            /* A frame: the columns with the gap to the next free row in bits 30..31, the
+             * diagonals, the anti-diagonals, and the squares still to try in its row. */
+            stack[lane] = UINT4(cols | (entry & 0xC0000000u), ld, rd, avail);
+            top = 1;
         }
-        out[2 * t] = count;
-        out[2 * t + 1] = placed;
+        /* One queen placed in the top frame's row: no pass only pops (a frame left with no
+         * square is popped as its last queen is placed) and every lane runs the same lines,
+         * as in ygch/n_queens's kernel. */
+        const uint i = (top - 1) * NQ_WG + lane;
+        const uint4 f = stack[i];
+        const uint bit = f.w & (0u - f.w);
+        const uint rest = f.w ^ bit;
+        stack[i].w = rest;
+        top -= (rest == 0u) ? 1u : 0u;
+        const uint ncols = (f.x | bit) & full;
+        const uint next = entries[(POPCOUNT(ncols) - level0) * NQ_WG + lane];
+        const uint g = f.x >> 30;
+        const uint nld = (f.y | bit) << g;
+        const uint nrd = (f.z | bit) >> g;
+        const uint nav = full & ~(ncols | nld | nrd | next);
+#ifdef NQ_NODES
+        placed += 1;
+#endif
+        if ((next >> 30) == 0) {
+            count += POPCOUNT(nav);
+#ifdef NQ_NODES
+            placed += POPCOUNT(nav);
+#endif
+        } else if (nav != 0) {
+            stack[top * NQ_WG + lane] = UINT4(ncols | (next & 0xC0000000u), nld, nrd, nav);
+            ++top;
+        }
     }
 }
 

@@ -65,30 +65,38 @@ pub(crate) fn launch_cap(available: Option<u64>, host_buffers: bool) -> Result<u
     Ok(1 << fit.ilog2())
 }
 
-/// Returns the free rows each task keeps below its first at board side n: 12 from n = 18,
-/// n - 6 below (at least 2). Below a board with R free rows the kernel makes about the same
-/// number of placements at any n (R = 10: 6,418 a task at n = 16, 2,944 at n = 18; R = 12:
-/// 66,236 at n = 16; `examples/task_sizes.rs`, results/2026-12-03-gpu/), so R = 12 gives tasks
-/// of about 10^5 placements, a fraction of a second of one GPU thread, and 10^7 to 10^9 tasks
-/// from n = 20 on (11 M at n = 20), which the host splits at about 30 ns a task while the
-/// device counts. `NQUEENS_GPU_TASK_ROWS` overrides it, for tuning on a new device.
-/// [`crate::open`] refuses a value that is not a whole number 0..=[`crate::MAX_TASK_ROWS`]
-/// (the kernel's stack).
+/// Returns the free rows each task keeps below its first at board side n: n - 6 below n = 18
+/// (at least 2), 12 from n = 18, 13 from n = 22 ([`DEEP_TASK_ROWS`]). Below a board with R
+/// free rows the kernel makes about the same number of placements at any n (R = 10: 6,418 a
+/// task at n = 16, 2,944 at n = 18; R = 12: 66,236 at n = 16; `examples/task_sizes.rs`,
+/// results/2026-12-03-gpu/), so R = 12 gives tasks of about 10^5 placements, a fraction of a
+/// second of one GPU thread, and 10^7 to 10^9 tasks from n = 20 on (11 M at n = 20), which the
+/// one host thread splits at 80 to 130 ns a task while the device counts. At n = 22, 12 rows
+/// would make about 1.6 × 10^9 tasks, more host work than the whole count takes on an H200, so
+/// R = 13 there (235 M tasks, 20 s of host work in a 155 s count: results/2026-12-04-gpu-loop/).
+/// `NQUEENS_GPU_TASK_ROWS` overrides it, for tuning on a new device. [`crate::open`] refuses a
+/// value that is not a whole number 0..=[`crate::MAX_TASK_ROWS`] (the kernel's stack).
 pub fn task_rows(n: u32) -> u32 {
     match task_rows_override() {
         Some(Ok(rows)) => rows,
+        _ if n >= 22 => DEEP_TASK_ROWS,
         _ => n.saturating_sub(6).clamp(2, 12),
     }
 }
 
-/// Returns the levels of the kernel's stack the launchers compile it with (`MAX_DEPTH` in
-/// `kernel.cl`): one more than the most free rows a task keeps, 12 by default ([`task_rows`])
-/// or `NQUEENS_GPU_TASK_ROWS`. Each level is 16 bytes of shared memory a thread, so 13 levels
-/// instead of 16 let 8 blocks of 128 threads share an H200 multiprocessor instead of 7.
+/// The free rows a task keeps below its first from n = 22 on ([`task_rows`]): the most the
+/// default gives, so the kernels' stack is compiled for it ([`stack_levels`]).
+pub const DEEP_TASK_ROWS: u32 = 13;
+
+/// Returns the levels of the kernels' stack the launchers compile them with (`MAX_DEPTH` in
+/// `kernel.cl`): one more than the most free rows a task keeps, [`DEEP_TASK_ROWS`] by default
+/// ([`task_rows`]) or `NQUEENS_GPU_TASK_ROWS` if more. Each level is 20 bytes of shared memory
+/// a thread (a frame and a table entry), so 14 levels hold 6 blocks of 128 threads on an H200
+/// multiprocessor (228 KiB), as 13 do.
 pub(crate) fn stack_levels() -> u32 {
     let rows = match task_rows_override() {
-        Some(Ok(rows)) => rows.max(12),
-        _ => 12,
+        Some(Ok(rows)) => rows.max(DEEP_TASK_ROWS),
+        _ => DEEP_TASK_ROWS,
     };
     rows.min(tasks::MAX_TASK_ROWS) + 1
 }
@@ -658,5 +666,23 @@ mod tests {
             "its launches need at least 3 MiB (4096 tasks of 336 bytes, twice over) but 2 MiB are \
              available to this process: raise the limit or give the job more memory"
         );
+    }
+
+    #[test]
+    fn the_stack_holds_every_default_task() {
+        // Without NQUEENS_GPU_TASK_ROWS (the test harness sets none).
+        assert_eq!(task_rows_override(), None);
+        assert_eq!(
+            (task_rows(8), task_rows(18), task_rows(21), task_rows(22), task_rows(30)),
+            (2, 12, 12, 13, 13)
+        );
+        for n in 0..=32 {
+            assert!(
+                task_rows(n) < stack_levels(),
+                "n = {n}: {} rows, {} levels",
+                task_rows(n),
+                stack_levels()
+            );
+        }
     }
 }
