@@ -524,7 +524,7 @@ fn small_gpu_tasks_under_an_address_space_limit_count_or_are_refused_in_one_line
 }
 
 /// Tasks as deep as a board of 16 allows (its subproblems whole, 11 free rows below their first)
-/// under the default's deepest setting (13 rows, n >= 22) and the most the stack is compiled for
+/// under the default's deepest setting (13 rows, n >= 21) and the most the stack is compiled for
 /// (15), against A000170 and A002562. The bound itself (a task's rows below the kernels' stack
 /// levels) is `scheduler::the_stack_holds_every_default_task`; tasks of 13 rows ran at n = 21
 /// and 22 on an H200 (results/2026-12-04-gpu-loop/), 54 s at n = 18 on pocl being too long here.

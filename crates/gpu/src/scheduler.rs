@@ -66,25 +66,26 @@ pub(crate) fn launch_cap(available: Option<u64>, host_buffers: bool) -> Result<u
 }
 
 /// Returns the free rows each task keeps below its first at board side n: n - 6 below n = 18
-/// (at least 2), 12 from n = 18, 13 from n = 22 ([`DEEP_TASK_ROWS`]). Below a board with R
+/// (at least 2), 12 from n = 18, 13 from n = 21 ([`DEEP_TASK_ROWS`]). Below a board with R
 /// free rows the kernel makes about the same number of placements at any n (R = 10: 6,418 a
 /// task at n = 16, 2,944 at n = 18; R = 12: 66,236 at n = 16; `examples/task_sizes.rs`,
 /// results/2026-12-03-gpu/), so R = 12 gives tasks of about 10^5 placements, a fraction of a
-/// second of one GPU thread, and 10^7 to 10^9 tasks from n = 20 on (11 M at n = 20), which the
-/// one host thread splits at 80 to 130 ns a task while the device counts. At n = 22, 12 rows
-/// would make about 1.6 × 10^9 tasks, more host work than the whole count takes on an H200, so
-/// R = 13 there (235 M tasks, 20 s of host work in a 155 s count: results/2026-12-04-gpu-loop/).
-/// `NQUEENS_GPU_TASK_ROWS` overrides it, for tuning on a new device. [`crate::open`] refuses a
-/// value that is not a whole number 0..=[`crate::MAX_TASK_ROWS`] (the kernel's stack).
+/// second of one GPU thread, and 11 M tasks at n = 20, which the one host thread splits at 80
+/// to 130 ns a task while the device counts. From n = 21 the host would set the pace at 12 rows
+/// (133 M tasks and 13 to 16 s of host work in a 26 s count at n = 21, about 1.6 × 10^9 tasks at
+/// n = 22), so R = 13 there: 18 M tasks at n = 21 (22.1 s on an H200), 235 M at n = 22 (20 s of
+/// host work in a 155 s count; results/2026-12-04-gpu-loop/). `NQUEENS_GPU_TASK_ROWS` overrides
+/// it, for tuning on a new device. [`crate::open`] refuses a value that is not a whole number
+/// 0..=[`crate::MAX_TASK_ROWS`] (the kernel's stack).
 pub fn task_rows(n: u32) -> u32 {
     match task_rows_override() {
         Some(Ok(rows)) => rows,
-        _ if n >= 22 => DEEP_TASK_ROWS,
+        _ if n >= 21 => DEEP_TASK_ROWS,
         _ => n.saturating_sub(6).clamp(2, 12),
     }
 }
 
-/// The free rows a task keeps below its first from n = 22 on ([`task_rows`]): the most the
+/// The free rows a task keeps below its first from n = 21 on ([`task_rows`]): the most the
 /// default gives, so the kernels' stack is compiled for it ([`stack_levels`]).
 pub const DEEP_TASK_ROWS: u32 = 13;
 
@@ -673,7 +674,7 @@ mod tests {
         // Without NQUEENS_GPU_TASK_ROWS (the test harness sets none).
         assert_eq!(task_rows_override(), None);
         assert_eq!(
-            (task_rows(8), task_rows(18), task_rows(21), task_rows(22), task_rows(30)),
+            (task_rows(8), task_rows(18), task_rows(20), task_rows(21), task_rows(30)),
             (2, 12, 12, 13, 13)
         );
         for n in 0..=32 {
