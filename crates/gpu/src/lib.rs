@@ -58,6 +58,6 @@ pub use cuda::{
 pub use devices::{Found, list, open};
 pub use error::GpuError;
 pub use launcher::{DeviceInfo, SOURCE};
-pub use scheduler::{GpuDevice, LAUNCH_SECONDS, MAX_TASKS, MIN_TASKS, task_rows};
+pub use scheduler::{DEEP_TASK_ROWS, GpuDevice, LAUNCH_SECONDS, MAX_TASKS, MIN_TASKS, task_rows};
 pub use spec::{Api, DeviceSpec};
 pub use tasks::{MAX_N, MAX_TASK_ROWS, TaskCensus, task_census};

@@ -86,7 +86,8 @@ pub fn task_rows(n: u32) -> u32 {
 }
 
 /// The free rows a task keeps below its first from n = 21 on ([`task_rows`]): the most the
-/// default gives, so the kernels' stack is compiled for it ([`stack_levels`]).
+/// default gives, so the kernels' stack is compiled for it (`MAX_DEPTH` in `kernel.cl`, one
+/// level more).
 pub const DEEP_TASK_ROWS: u32 = 13;
 
 /// Returns the levels of the kernels' stack the launchers compile them with (`MAX_DEPTH` in
