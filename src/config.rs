@@ -43,6 +43,9 @@ pub struct PlanConfig {
     pub algorithm: Algorithm,
     /// The CPU time to spend counting the random sample; `None` skips the estimate.
     pub sample: Option<Duration>,
+    /// The half-width of the CPU interval to budget for, a fraction of the estimate (0.15 for
+    /// ±15%).
+    pub precision: f64,
     /// The sample's seed; `None` takes one from the clock.
     pub seed: Option<u64>,
     /// How to write the plan.
@@ -384,6 +387,7 @@ fn plan(args: PlanArgs) -> Result<PlanConfig, UsageError> {
         threads: args.threads,
         algorithm,
         sample: (args.sample_seconds > 0.0).then(|| Duration::from_secs_f64(args.sample_seconds)),
+        precision: args.precision,
         seed: args.seed,
         format: args.format,
         level: args.isa.unwrap_or_else(Level::best),

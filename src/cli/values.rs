@@ -48,6 +48,14 @@ pub fn parse_sample_seconds(s: &str) -> Result<f64, String> {
     }
 }
 
+/// Parses a precision in percent, above 0 and below 100, into a fraction (15 → 0.15).
+pub fn parse_precision(s: &str) -> Result<f64, String> {
+    match s.trim().trim_end_matches('%').parse::<f64>() {
+        Ok(v) if v > 0.0 && v < 100.0 => Ok(v / 100.0),
+        _ => Err(format!("precision '{s}' is not a percentage above 0 and below 100")),
+    }
+}
+
 /// An inclusive range of board sizes, `first..=last`; a single size has `first == last`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Sizes {

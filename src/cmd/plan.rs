@@ -167,6 +167,11 @@ fn report(
         mem_request,
         setup_seconds,
         open_seconds,
+        precision: config.precision,
+        sample_seconds_for_precision: cpu
+            .as_ref()
+            .zip(config.sample)
+            .and_then(|(c, budget)| c.budget_factor(config.precision).map(|f| f * budget.as_secs_f64())),
         seed: cpu.as_ref().map(|_| seed),
         sample_threads: cpu.as_ref().map(|_| threads.min(available_threads())),
         cpu,

@@ -39,6 +39,13 @@ pub struct PlanReport {
     /// The board's solutions as the OEIS knows them (A000170, n <= 27), for a check of the
     /// estimate.
     pub known: Option<u128>,
+    /// The half-width of the CPU interval budgeted for, a fraction of the estimate
+    /// (`--precision`).
+    pub precision: f64,
+    /// The `--sample-seconds` that would narrow the CPU interval to ± `precision`, where the
+    /// sample's is wider ([`CpuEstimate::budget_factor`] times the budget given);
+    /// `f64::INFINITY` where no budget would.
+    pub sample_seconds_for_precision: Option<f64>,
     /// The CPU sample's seed.
     pub seed: Option<u64>,
     /// The threads the CPU sample counted on.
@@ -102,6 +109,9 @@ fn write_json(out: &mut impl Write, r: &PlanReport) -> io::Result<()> {
         "speed_spread": r.cpu.as_ref().map(|c| c.speed_spread),
         "cpu_not_estimated": r.unsampled,
         "cpu_core_years": r.cpu.as_ref().map(|c| c.cpu_seconds / YEAR),
+        "precision": r.precision,
+        "sample_seconds_for_precision": r.sample_seconds_for_precision.filter(|s| s.is_finite()),
+        "precision_reachable": r.sample_seconds_for_precision.is_none_or(f64::is_finite),
     });
     let sample = serde_json::json!({
         "solutions": solutions.map(|q| json_count(q.solutions)),
@@ -205,6 +215,7 @@ fn write_text(out: &mut impl Write, r: &PlanReport) -> io::Result<()> {
         _ if device.is_some() => {}
         Some(c) => {
             write_cpu(out, r, c)?;
+            write_precision(out, r, c)?;
             if let (Some(seed), Some(t)) = (seed, sample_threads) {
                 let load = c
                     .other_load
@@ -248,6 +259,30 @@ fn write_text(out: &mut impl Write, r: &PlanReport) -> io::Result<()> {
     writeln!(out, "arrays:       {arrays_note}")?;
     writeln!(out, "parallel:     {parallel}")?;
     Ok(())
+}
+
+/// Writes the precision line of the text format for `r`'s estimate `c`, where its CPU interval
+/// is wider than `--precision`: about how many `--sample-seconds` would narrow it to that, or
+/// that none would.
+fn write_precision(out: &mut impl Write, r: &PlanReport, c: &CpuEstimate) -> io::Result<()> {
+    let Some(seconds) = r.sample_seconds_for_precision else { return Ok(()) };
+    let now = percent((c.high - c.cpu_seconds) / c.cpu_seconds);
+    let want = percent(r.precision);
+    if seconds.is_finite() {
+        // Two significant figures: the factor is an estimate from an estimate.
+        let digits = 10f64.powi((seconds.log10().floor() as i32 - 1).max(0));
+        let rounded = (seconds / digits).ceil() * digits;
+        writeln!(
+            out,
+            "precision:    the CPU interval is ±{now}; about --sample-seconds {rounded} would narrow it to ±{want} (the sampling error falls as the square root of the budget)"
+        )
+    } else {
+        writeln!(
+            out,
+            "precision:    the CPU interval is ±{now}; no budget narrows it to ±{want}: the machine's speed allowance ({}) alone is wider",
+            percent(c.speed_spread.max(estimate::MACHINE_SPREAD))
+        )
+    }
 }
 
 /// Writes the CPU time and solutions lines of the text format for `r`'s estimate `c`: the
@@ -476,6 +511,7 @@ mod tests {
             strata: 4,
             cpu_seconds,
             std_error,
+            df: 0,
             low: cpu_seconds - 2.0 * std_error,
             high: cpu_seconds + 2.0 * std_error,
             speed_spread: 0.0,

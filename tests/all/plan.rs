@@ -172,6 +172,12 @@ fn plan_refuses_bad_input_with_code_2() {
         &["plan", "12", "--sample-seconds", "soon"],
         "sample seconds 'soon' is not a number of seconds",
     );
+    for bad in ["0", "100", "-5", "high", "150%"] {
+        usage_error(
+            &["plan", "12", &format!("--precision={bad}")],
+            &format!("precision '{bad}' is not a percentage above 0 and below 100"),
+        );
+    }
     usage_error(&["plan", "12", "--algorithm", "fast"], "unknown algorithm 'fast'");
     usage_error(&["plan", "12", "--format", "xml"], "unknown format 'xml': use text or json");
     usage_error(&["plan", "40", "--algorithm", "join"], "too large for --algorithm join");
@@ -314,4 +320,50 @@ fn plan_27_fits_in_4_gib() {
     // Q(27)'s CPU time within ±30% of the 12.8 core-years the whole table's sample said.
     let years = v["cpu_core_years"].as_f64().unwrap();
     assert!((12.8 * 0.7..12.8 * 1.3).contains(&years), "{years} core-years");
+}
+
+/// Issue 39: where the CPU interval is wider than `--precision`, the plan says about what budget
+/// would narrow it to that (the square-root law of the sampling error), or that none would (the
+/// machine's speed allowance of at least 5% alone is wider); in JSON as
+/// `sample_seconds_for_precision` and `precision_reachable`.
+#[test]
+fn plan_says_what_budget_reaches_a_precision() {
+    // d4 at n = 28 from 8 subproblems counted in part: ±30–60%.
+    let args = ["28", "--algorithm", "d4", "--sample-seconds", "0.5", "-j", "1", "--seed", "5", "--precision", "20"];
+    let (code, stdout, stderr) = run(&[&["plan"], &args[..]].concat());
+    assert_eq!(code, 0, "{stderr}");
+    let line = stdout.lines().find(|l| l.starts_with("precision:")).expect("a precision line");
+    let seconds: f64 = line.split("--sample-seconds ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+    assert!(
+        line.starts_with("precision:    the CPU interval is ±")
+            && line.contains(" would narrow it to ±20% (the sampling error falls as the square root of the budget)")
+            && seconds > 0.5,
+        "{line}"
+    );
+    let v = json(&args);
+    let wide = (v["cpu_seconds_high"].as_f64().unwrap() / v["cpu_seconds"].as_f64().unwrap()) - 1.0;
+    let needed = v["sample_seconds_for_precision"].as_f64().unwrap();
+    assert!(wide > 0.2 && v["precision"] == 0.2 && v["precision_reachable"] == true, "{v}");
+    // A standard error that dominates falls as 1/√budget: the budget asked grows at least
+    // with the square of the ratio of the standard errors (the speed allowance stays).
+    let se = v["cpu_seconds_std_error"].as_f64().unwrap() / v["cpu_seconds"].as_f64().unwrap();
+    assert!(needed > 0.5 * (se * 1.96 / 0.2).powi(2), "{v}");
+    // ±1%: below what the machine's speed allows for; ±99%: nothing to say.
+    let (_, stdout, _) = run(&["plan", "12", "--sample-seconds", "0.2", "--seed", "5", "--precision", "1"]);
+    assert!(
+        stdout.contains("precision:    the CPU interval is ±")
+            && stdout.contains("; no budget narrows it to ±1.0%: the machine's speed allowance (")
+            && stdout.contains(") alone is wider\n"),
+        "{stdout}"
+    );
+    let v = json(&["12", "--sample-seconds", "0.2", "--seed", "5", "--precision", "1"]);
+    assert!(v["sample_seconds_for_precision"].is_null() && v["precision_reachable"] == false, "{v}");
+    // (The interval of so short a count is its machine's: under the load of other tests it
+    // has been ±50%, so the test reads it rather than assume it.)
+    let v = json(&["12", "--sample-seconds", "0.2", "--seed", "5", "--precision", "99"]);
+    let wide = (v["cpu_seconds_high"].as_f64().unwrap() / v["cpu_seconds"].as_f64().unwrap()) - 1.0;
+    assert_eq!(v["sample_seconds_for_precision"].is_null(), wide <= 0.99, "{v}");
+    // No sample, no precision to budget.
+    let v = json(&["12", "--sample-seconds", "0"]);
+    assert!(v["sample_seconds_for_precision"].is_null() && v["precision"] == 0.15, "{v}");
 }

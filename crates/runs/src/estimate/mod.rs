@@ -131,6 +131,9 @@ pub struct CpuEstimate {
     pub cpu_seconds: f64,
     /// Its standard error in CPU seconds: the sampling error and the timing noise.
     pub std_error: f64,
+    /// The degrees of freedom of Student's t in the 95% interval (0: taken as many; see step 3
+    /// of the module docs).
+    pub df: usize,
     /// The low end of the 95% interval of a count's CPU time, in CPU seconds: the estimate's
     /// error and the machine's speed changing as much as it did during the sample
     /// ([`CpuEstimate::speed_spread`]), or by [`MACHINE_SPREAD`] if that is more (see the
@@ -170,6 +173,7 @@ impl CpuEstimate {
             strata: 0,
             cpu_seconds: 0.0,
             std_error: 0.0,
+            df: 0,
             low: 0.0,
             high: 0.0,
             speed_spread: 0.0,
@@ -215,6 +219,51 @@ impl CpuEstimate {
     /// Returns true if and only if every subproblem was counted whole.
     pub fn every_subproblem_counted(&self) -> bool {
         self.sampled == self.subproblems && self.counted_share >= 1.0
+    }
+
+    /// Returns about how many times its budget the sample would need for the 95% interval of
+    /// the CPU time to narrow to ± `half_width` of the estimate (a fraction: 0.15 for ±15%), so
+    /// that a user can budget the plan itself: `None` when the interval is that narrow already,
+    /// `f64::INFINITY` when no budget would do (the machine's speed allowance alone,
+    /// [`CpuEstimate::speed_spread`] or at least [`MACHINE_SPREAD`], is wider).
+    ///
+    /// The projection: the groups a sample times grow in proportion to its budget (both phases
+    /// of step 1–2 of the module docs, the weighing up to [`WEIGHED`] groups), so the variance of
+    /// the sampling error falls as 1/budget and the degrees of freedom grow with it, while the
+    /// speed allowance on the subproblems and on the setup stays:
+    /// half-width(f) = t975(df·f) · √(std_error²/f + (s·subproblems' seconds)²) + 2·s·setup, the
+    /// interval's own formula at f = 1. An estimate from an estimate: at n = 28 the standard
+    /// error of one 300 s sample moved between 10% and 18% over seeds
+    /// (results/2026-12-04-plan-units/), and the factor with its square. A sample that stopped
+    /// after [`PASSES`] counts of a small plan before its budget ran out is not bound by its
+    /// budget; its interval is a few percent wide, so this rarely asks it for more.
+    pub fn budget_factor(&self, half_width: f64) -> Option<f64> {
+        let estimate = self.cpu_seconds;
+        let target = half_width * estimate;
+        if !(estimate > 0.0) || self.high - estimate <= target {
+            return None;
+        }
+        let speed = self.speed_spread.max(MACHINE_SPREAD);
+        let subproblems = (estimate - self.setup_seconds).max(0.0);
+        let half_at = |f: f64| {
+            let df = if self.df == 0 { 0 } else { (self.df as f64 * f).min(1e9) as usize };
+            stats::t975(df) * (self.std_error.powi(2) / f + (speed * subproblems).powi(2)).sqrt()
+                + 2.0 * speed * self.setup_seconds
+        };
+        if half_at(f64::MAX) >= target {
+            return Some(f64::INFINITY);
+        }
+        // Doubling, then bisection: the half-width falls as f grows.
+        let mut high = 1.0;
+        while half_at(high) > target {
+            high *= 2.0;
+        }
+        let mut low = high / 2.0;
+        for _ in 0..50 {
+            let mid = (low + high) / 2.0;
+            if half_at(mid) > target { low = mid } else { high = mid }
+        }
+        Some(high)
     }
 }
 
@@ -444,6 +493,41 @@ mod tests {
         assert!(one > BASE_BYTES && memory_bytes(&join, 3) > one);
         let mirror = MirrorPlan::new(12, 3).unwrap();
         assert_eq!(memory_bytes(&mirror, 4), memory_bytes(&mirror, 1));
+    }
+
+    /// The budget a narrower interval needs: four times the budget halves a sampling error
+    /// that dominates; none is asked of an interval narrow enough; none narrows the machine's
+    /// speed allowance.
+    #[test]
+    fn the_budget_for_a_precision_follows_the_square_root_law() {
+        let with = |std_error: f64, df: usize, speed_spread: f64| {
+            let speed = speed_spread.max(MACHINE_SPREAD);
+            let half = stats::t975(df) * (std_error.powi(2) + (speed * 100.0).powi(2)).sqrt();
+            CpuEstimate {
+                cpu_seconds: 100.0,
+                std_error,
+                df,
+                low: 100.0 - half,
+                high: 100.0 + half,
+                speed_spread,
+                ..CpuEstimate::empty()
+            }
+        };
+        // ±1.96·√(20² + 5²) = ±40%; ±15% needs 20²/f + 5² = (15/1.96)², f = 400/33.6 = 11.9.
+        let f = with(20.0, 0, 0.0).budget_factor(0.15).unwrap();
+        assert!((f - 400.0 / ((15.0f64 / 1.96).powi(2) - 25.0)).abs() < 1e-6, "{f}");
+        // At the factor found the interval's formula gives the target.
+        let at = with(20.0 / f.sqrt(), 0, 0.0);
+        assert!(((at.high - 100.0) - 15.0).abs() < 1e-6, "{at:?}");
+        // Few degrees of freedom ask for more (Student's t falls as they grow).
+        assert!(with(20.0, 9, 0.0).budget_factor(0.15).unwrap() > f);
+        // Narrow enough already: nothing asked.
+        assert_eq!(with(2.0, 0, 0.0).budget_factor(0.15), None);
+        // The machine's speed varied by 10%: ±15% is out of reach, ±25% is not.
+        assert_eq!(with(20.0, 0, 0.10).budget_factor(0.15), Some(f64::INFINITY));
+        assert!(with(20.0, 0, 0.10).budget_factor(0.25).unwrap().is_finite());
+        // An empty plan is exact.
+        assert_eq!(CpuEstimate::empty().budget_factor(0.15), None);
     }
 
     /// Below n = 26 the sample plan is the shard plan, with nothing left unwritten; its setup

@@ -589,6 +589,7 @@ pub(super) fn estimate(strata: &[Stratum], groups: Groups, weighed: usize, draws
         strata: time.strata,
         cpu_seconds: time.value,
         std_error,
+        df,
         low: (time.value - half).max(0.0),
         high: time.value + half,
         setup_seconds: 0.0,
