@@ -213,10 +213,12 @@ The sample: random groups of neighbouring subproblems, each timed by its thread'
 the board's solutions, Q(n), each with a 95% interval; for n <= 27 the known value (OEIS
 A000170) is printed beside it, a check anyone can run. Count more (--sample-seconds) for a
 tighter figure: where the CPU interval is wider than --precision (15% by default), a
-`precision:` line says about what budget would narrow it to that. The sampling error falls as
-the square root of the budget, so four times the seconds halve it; the machine's speed allowance
-(below) does not fall, so no budget goes below it. A Q(28) plan on a 2-core VM said ±22–40% at
-300 s, and from the same samples this line asks for about 800 to 3,000 s there.
+`precision:` line says about what budget would narrow it to that, or why none would. The
+sampling error falls as the square root of the budget, so four times the seconds halve it; the
+machine's speed allowance (below) does not fall, so no budget takes the interval below about
+±10%; a small board counted 100 times over gains nothing from more seconds; nor does a count
+estimated from its subproblems' first steps. A Q(28) plan on a 2-core VM said ±22–49% at 300 s
+and asked for 800 to 3,400 s; at 1200 s it said ±15%.
 
 What the CPU interval covers: the sampling error, the timing noise of each group (a group drawn
 twice is timed twice; a small board is counted again and again for the whole --sample-seconds),
@@ -259,11 +261,12 @@ pub struct PlanArgs {
     #[arg(long, value_name = "S", default_value = "5", allow_negative_numbers = true, value_parser = parse_sample_seconds)]
     pub sample_seconds: f64,
 
-    /// The half-width of the CPU time's 95% interval to budget for, in percent of the estimate:
-    /// where the sample's interval is wider, the plan says about how many --sample-seconds would
-    /// narrow it to this (the sampling error falls as the square root of the budget; the
-    /// machine's speed allowance, at least 5%, does not).
-    #[arg(long, value_name = "PERCENT", default_value = "15", value_parser = parse_precision)]
+    /// The half-width of the CPU time's 95% interval to budget for, in percent of the estimate
+    /// (0.1 to 99.9): where the sample's interval is wider, the plan says about how many
+    /// --sample-seconds would narrow it to this, or why none would (the sampling error falls as
+    /// the square root of the budget; the machine's speed allowance, at least 5%, does not). The
+    /// CPU interval only: not a --device estimate's.
+    #[arg(long, value_name = "PERCENT", default_value = "15", allow_negative_numbers = true, value_parser = parse_precision)]
     pub precision: f64,
 
     /// Seed of the random sample [default: from the clock].

@@ -40,19 +40,25 @@ pub fn parse_seed(s: &str) -> Result<u64, String> {
     s.trim().parse::<u64>().map_err(|_| format!("seed '{s}' is not a whole number 0..={}", u64::MAX))
 }
 
-/// Parses a sample budget in seconds, a finite number 0 or more (at most a day).
+/// The most `--sample-seconds` of `plan` (a day).
+pub const MAX_SAMPLE_SECONDS: f64 = 86400.0;
+
+/// Parses a sample budget in seconds, a finite number 0 or more (at most
+/// [`MAX_SAMPLE_SECONDS`]).
 pub fn parse_sample_seconds(s: &str) -> Result<f64, String> {
     match s.trim().parse::<f64>() {
-        Ok(v) if (0.0..=86400.0).contains(&v) => Ok(v),
-        _ => Err(format!("sample seconds '{s}' is not a number of seconds 0..=86400")),
+        Ok(v) if (0.0..=MAX_SAMPLE_SECONDS).contains(&v) => Ok(v),
+        _ => Err(format!("sample seconds '{s}' is not a number of seconds 0..={MAX_SAMPLE_SECONDS}")),
     }
 }
 
-/// Parses a precision in percent, above 0 and below 100, into a fraction (15 → 0.15).
+/// Parses a precision in percent, 0.1 to 99.9 (one `%` after it allowed), into a fraction
+/// (15 → 0.15).
 pub fn parse_precision(s: &str) -> Result<f64, String> {
-    match s.trim().trim_end_matches('%').parse::<f64>() {
-        Ok(v) if v > 0.0 && v < 100.0 => Ok(v / 100.0),
-        _ => Err(format!("precision '{s}' is not a percentage above 0 and below 100")),
+    let t = s.trim();
+    match t.strip_suffix('%').unwrap_or(t).trim().parse::<f64>() {
+        Ok(v) if (0.1..=99.9).contains(&v) => Ok(v / 100.0),
+        _ => Err(format!("precision '{s}' is not a percentage from 0.1 to 99.9")),
     }
 }
 

@@ -168,10 +168,12 @@ fn report(
         setup_seconds,
         open_seconds,
         precision: config.precision,
-        sample_seconds_for_precision: cpu
-            .as_ref()
-            .zip(config.sample)
-            .and_then(|(c, budget)| c.budget_factor(config.precision).map(|f| f * budget.as_secs_f64())),
+        // The budget the projection scales: the one given, or what the sample's fewest groups
+        // took a thread if more (a budget of 1 ns still counts 8 groups).
+        narrowing: cpu.as_ref().zip(config.sample).map(|(c, budget)| {
+            let spent = c.sample_seconds / threads.min(available_threads()).max(1) as f64;
+            (c.narrowing(config.precision), budget.as_secs_f64().max(spent))
+        }),
         seed: cpu.as_ref().map(|_| seed),
         sample_threads: cpu.as_ref().map(|_| threads.min(available_threads())),
         cpu,

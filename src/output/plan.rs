@@ -3,9 +3,10 @@
 
 use std::io::{self, Write};
 
-use nqueens_runs::estimate::{self, CpuEstimate, DeviceEstimate};
+use nqueens_runs::estimate::{self, CpuEstimate, DeviceEstimate, Narrowing};
 
 use super::PlanFormat;
+use crate::cli::MAX_SAMPLE_SECONDS;
 
 /// What `nqueens plan` found and suggests, as its formats write it.
 pub struct PlanReport {
@@ -42,10 +43,10 @@ pub struct PlanReport {
     /// The half-width of the CPU interval budgeted for, a fraction of the estimate
     /// (`--precision`).
     pub precision: f64,
-    /// The `--sample-seconds` that would narrow the CPU interval to ± `precision`, where the
-    /// sample's is wider ([`CpuEstimate::budget_factor`] times the budget given);
-    /// `f64::INFINITY` where no budget would.
-    pub sample_seconds_for_precision: Option<f64>,
+    /// What a larger budget would do for the CPU interval asked to narrow to ± `precision`
+    /// ([`CpuEstimate::narrowing`]) and the budget it scales (the `--sample-seconds` given, or
+    /// what the sample's fewest groups took a thread if more), where there is a CPU estimate.
+    pub narrowing: Option<(Narrowing, f64)>,
     /// The CPU sample's seed.
     pub seed: Option<u64>,
     /// The threads the CPU sample counted on.
@@ -110,8 +111,21 @@ fn write_json(out: &mut impl Write, r: &PlanReport) -> io::Result<()> {
         "cpu_not_estimated": r.unsampled,
         "cpu_core_years": r.cpu.as_ref().map(|c| c.cpu_seconds / YEAR),
         "precision": r.precision,
-        "sample_seconds_for_precision": r.sample_seconds_for_precision.filter(|s| s.is_finite()),
-        "precision_reachable": r.sample_seconds_for_precision.is_none_or(f64::is_finite),
+        "sample_seconds_for_precision": r.narrowing.and_then(|(n, budget)| match n {
+            Narrowing::Budget(f) => Some(f * budget),
+            _ => None,
+        }),
+        "precision_reachable": r.narrowing.map(|(n, _)| matches!(n, Narrowing::Within | Narrowing::Budget(_))),
+        "precision_floor": r.narrowing.and_then(|(n, _)| match n {
+            Narrowing::Floor(f) => Some(f),
+            _ => None,
+        }),
+        "precision_unreachable": r.narrowing.and_then(|(n, _)| match n {
+            Narrowing::Floor(_) => Some("speed_allowance"),
+            Narrowing::Exhausted => Some("whole_plan_counted"),
+            Narrowing::FirstSteps => Some("first_steps"),
+            Narrowing::Within | Narrowing::Budget(_) => None,
+        }),
     });
     let sample = serde_json::json!({
         "solutions": solutions.map(|q| json_count(q.solutions)),
@@ -263,26 +277,53 @@ fn write_text(out: &mut impl Write, r: &PlanReport) -> io::Result<()> {
 
 /// Writes the precision line of the text format for `r`'s estimate `c`, where its CPU interval
 /// is wider than `--precision`: about how many `--sample-seconds` would narrow it to that, or
-/// that none would.
+/// why none would.
 fn write_precision(out: &mut impl Write, r: &PlanReport, c: &CpuEstimate) -> io::Result<()> {
-    let Some(seconds) = r.sample_seconds_for_precision else { return Ok(()) };
-    let now = percent((c.high - c.cpu_seconds) / c.cpu_seconds);
-    let want = percent(r.precision);
-    if seconds.is_finite() {
-        // Two significant figures: the factor is an estimate from an estimate.
-        let digits = 10f64.powi((seconds.log10().floor() as i32 - 1).max(0));
-        let rounded = (seconds / digits).ceil() * digits;
-        writeln!(
+    let Some((narrowing, budget)) = r.narrowing else { return Ok(()) };
+    // The CPU line's ±, and the target as asked (10.5 → "10.5%").
+    let now = format!("{:.0}%", 50.0 * (c.high - c.low) / c.cpu_seconds.max(f64::MIN_POSITIVE));
+    let want = format!("{}%", format!("{:.2}", 100.0 * r.precision).trim_end_matches('0').trim_end_matches('.'));
+    let head = format!("precision:    the CPU interval is ±{now}");
+    match narrowing {
+        Narrowing::Within => Ok(()),
+        Narrowing::Budget(f) => {
+            let seconds = f * budget;
+            let beyond = if seconds > MAX_SAMPLE_SECONDS {
+                format!(", beyond the {MAX_SAMPLE_SECONDS} that --sample-seconds takes")
+            } else {
+                String::new()
+            };
+            writeln!(
+                out,
+                "{head}; about --sample-seconds {} would narrow it to ±{want}{beyond} (the sampling error falls as the square root of the budget)",
+                two_figures(seconds)
+            )
+        }
+        Narrowing::Floor(floor) => writeln!(
             out,
-            "precision:    the CPU interval is ±{now}; about --sample-seconds {rounded} would narrow it to ±{want} (the sampling error falls as the square root of the budget)"
-        )
-    } else {
-        writeln!(
-            out,
-            "precision:    the CPU interval is ±{now}; no budget narrows it to ±{want}: the machine's speed allowance ({}) alone is wider",
+            "{head}; no budget narrows it to ±{want}: it stays above ±{} here (Student's t times the machine's speed allowance of {}, which more seconds do not narrow)",
+            percent(floor),
             percent(c.speed_spread.max(estimate::MACHINE_SPREAD))
-        )
+        ),
+        Narrowing::Exhausted => writeln!(
+            out,
+            "{head}; no budget narrows it to ±{want}: the sample counted the whole plan {} times within its budget, and more seconds count nothing more",
+            estimate::PASSES
+        ),
+        Narrowing::FirstSteps => writeln!(
+            out,
+            "{head}; no budget is known to narrow it to ±{want}: its subproblems were counted by their first steps, an error that more seconds do not shrink as the square root of the budget"
+        ),
     }
+}
+
+/// Returns `seconds` rounded up to two significant figures (0.399 as "0.40", 1363 as "1400").
+fn two_figures(seconds: f64) -> String {
+    let e = seconds.max(1e-9).log10().floor() as i32;
+    let unit = 10f64.powi(e - 1);
+    let rounded = (seconds / unit).ceil() * unit;
+    let decimals = (1 - e).max(0) as usize;
+    format!("{rounded:.decimals$}")
 }
 
 /// Writes the CPU time and solutions lines of the text format for `r`'s estimate `c`: the
@@ -491,6 +532,12 @@ mod tests {
 
     /// Issue 38's n = 29: estimates past u64 (Q(29) is about 2.5 · 10^19) are written as
     /// doubles, not a panic; smaller ones stay whole numbers.
+    #[test]
+    fn budgets_are_rounded_up_to_two_figures() {
+        let all: Vec<String> = [0.399, 1363.0, 5.77, 59.0, 120_000.0, 1.0].map(two_figures).into();
+        assert_eq!(all, ["0.40", "1400", "5.8", "59", "120000", "1.0"]);
+    }
+
     #[test]
     fn counts_past_u64_are_written_as_doubles() {
         assert_eq!(json_count(2.501e19).to_string(), "2.501e+19");

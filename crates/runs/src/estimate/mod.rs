@@ -221,50 +221,69 @@ impl CpuEstimate {
         self.sampled == self.subproblems && self.counted_share >= 1.0
     }
 
-    /// Returns about how many times its budget the sample would need for the 95% interval of
-    /// the CPU time to narrow to ± `half_width` of the estimate (a fraction: 0.15 for ±15%), so
-    /// that a user can budget the plan itself: `None` when the interval is that narrow already,
-    /// `f64::INFINITY` when no budget would do (the machine's speed allowance alone,
-    /// [`CpuEstimate::speed_spread`] or at least [`MACHINE_SPREAD`], is wider).
+    /// Returns what a larger budget would do for the 95% interval of the CPU time, asked to
+    /// narrow to ± `half_width` of the estimate (a fraction: 0.15 for ±15%), so that a user can
+    /// budget the plan itself (see [`Narrowing`]).
     ///
     /// The projection: the groups a sample times grow in proportion to its budget (both phases
-    /// of step 1–2 of the module docs, the weighing up to [`WEIGHED`] groups), so the variance of
-    /// the sampling error falls as 1/budget and the degrees of freedom grow with it, while the
-    /// speed allowance on the subproblems and on the setup stays:
-    /// half-width(f) = t975(df·f) · √(std_error²/f + (s·subproblems' seconds)²) + 2·s·setup, the
-    /// interval's own formula at f = 1. An estimate from an estimate: at n = 28 the standard
-    /// error of one 300 s sample moved between 10% and 18% over seeds
-    /// (results/2026-12-04-plan-units/), and the factor with its square. A sample that stopped
-    /// after [`PASSES`] counts of a small plan before its budget ran out is not bound by its
-    /// budget; its interval is a few percent wide, so this rarely asks it for more.
-    pub fn budget_factor(&self, half_width: f64) -> Option<f64> {
+    /// of steps 1–2 of the module docs, the weighing up to [`WEIGHED`] groups), so the variance
+    /// of the sampling error falls as 1/budget, while the speed allowance on the subproblems
+    /// and on the setup stays: half-width(f) = t · √(std_error²/f + (s·subproblems' seconds)²)
+    /// + 2·s·setup, the interval's own formula at f = 1, with Student's t kept at the sample's
+    /// degrees of freedom (those of the spread between its ten parts do not grow; those of
+    /// the strata would, so the factor errs on the high side there). An estimate from an
+    /// estimate: at n = 28 the standard error of one 300 s sample moved between 10% and 23%
+    /// over seeds, and the factor with its square; at n = 24 the budget 2 s samples asked for
+    /// gave ±15.9% against ±15% (results/2026-12-04-plan-budget/).
+    pub fn narrowing(&self, half_width: f64) -> Narrowing {
         let estimate = self.cpu_seconds;
         let target = half_width * estimate;
         if !(estimate > 0.0) || self.high - estimate <= target {
-            return None;
+            return Narrowing::Within;
+        }
+        if self.solutions.is_none() && self.counted_share < 1.0 {
+            return Narrowing::FirstSteps;
+        }
+        let groups = sample::Groups::new(self.subproblems, self.group_size.max(1)).count;
+        if self.timed >= PASSES.saturating_mul(groups) {
+            return Narrowing::Exhausted;
         }
         let speed = self.speed_spread.max(MACHINE_SPREAD);
         let subproblems = (estimate - self.setup_seconds).max(0.0);
-        let half_at = |f: f64| {
-            let df = if self.df == 0 { 0 } else { (self.df as f64 * f).min(1e9) as usize };
-            stats::t975(df) * (self.std_error.powi(2) / f + (speed * subproblems).powi(2)).sqrt()
-                + 2.0 * speed * self.setup_seconds
-        };
-        if half_at(f64::MAX) >= target {
-            return Some(f64::INFINITY);
+        let t = stats::t975(self.df);
+        let half_at =
+            |f: f64| t * (self.std_error.powi(2) / f + (speed * subproblems).powi(2)).sqrt() + 2.0 * speed * self.setup_seconds;
+        let floor = t * speed * subproblems + 2.0 * speed * self.setup_seconds;
+        if floor >= target {
+            return Narrowing::Floor(floor / estimate);
         }
-        // Doubling, then bisection: the half-width falls as f grows.
-        let mut high = 1.0;
-        while half_at(high) > target {
-            high *= 2.0;
-        }
-        let mut low = high / 2.0;
-        for _ in 0..50 {
-            let mid = (low + high) / 2.0;
-            if half_at(mid) > target { low = mid } else { high = mid }
-        }
-        Some(high)
+        // Exactly: std_error²/f = (target − setup's part)²/t² − (s·subproblems)².
+        let room = ((target - 2.0 * speed * self.setup_seconds) / t).powi(2) - (speed * subproblems).powi(2);
+        let f = (self.std_error.powi(2) / room).max(1.0);
+        debug_assert!(half_at(f) <= target * (1.0 + 1e-9) || f == 1.0);
+        Narrowing::Budget(f)
     }
+}
+
+/// What a larger budget would do for the CPU interval of an estimate, asked to narrow to a
+/// half-width ([`CpuEstimate::narrowing`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Narrowing {
+    /// The interval is that narrow already.
+    Within,
+    /// About this many times the sample's budget (or the CPU seconds its fewest groups took,
+    /// if more) would narrow it so: a factor of 1 or more.
+    Budget(f64),
+    /// No budget would: the interval does not go below ± this fraction of the estimate,
+    /// Student's t times the machine's speed allowance ([`CpuEstimate::speed_spread`], or
+    /// [`MACHINE_SPREAD`] if more) on the subproblems, and twice it on the setup.
+    Floor(f64),
+    /// No budget would: the sample counted the plan [`PASSES`] times before its budget ran
+    /// out, so more seconds count nothing more.
+    Exhausted,
+    /// No budget would say: some subproblems were counted by their first steps only (mirror's
+    /// and d4's stopped midway), an error that more seconds do not shrink as 1/√budget.
+    FirstSteps,
 }
 
 /// The solutions of a board estimated from a sample of its plan ([`CpuEstimate::solutions`]).
@@ -496,38 +515,53 @@ mod tests {
     }
 
     /// The budget a narrower interval needs: four times the budget halves a sampling error
-    /// that dominates; none is asked of an interval narrow enough; none narrows the machine's
-    /// speed allowance.
+    /// that dominates; nothing is asked of an interval narrow enough; no budget narrows the
+    /// machine's speed allowance, a plan counted [`PASSES`] times, or first steps.
     #[test]
     fn the_budget_for_a_precision_follows_the_square_root_law() {
         let with = |std_error: f64, df: usize, speed_spread: f64| {
             let speed = speed_spread.max(MACHINE_SPREAD);
             let half = stats::t975(df) * (std_error.powi(2) + (speed * 100.0).powi(2)).sqrt();
             CpuEstimate {
+                subproblems: 1000,
+                timed: 50,
                 cpu_seconds: 100.0,
                 std_error,
                 df,
                 low: 100.0 - half,
                 high: 100.0 + half,
                 speed_spread,
+                solutions: None,
+                counted_share: 1.0,
                 ..CpuEstimate::empty()
             }
         };
         // ±1.96·√(20² + 5²) = ±40%; ±15% needs 20²/f + 5² = (15/1.96)², f = 400/33.6 = 11.9.
-        let f = with(20.0, 0, 0.0).budget_factor(0.15).unwrap();
+        let Narrowing::Budget(f) = with(20.0, 0, 0.0).narrowing(0.15) else { panic!() };
         assert!((f - 400.0 / ((15.0f64 / 1.96).powi(2) - 25.0)).abs() < 1e-6, "{f}");
         // At the factor found the interval's formula gives the target.
         let at = with(20.0 / f.sqrt(), 0, 0.0);
         assert!(((at.high - 100.0) - 15.0).abs() < 1e-6, "{at:?}");
-        // Few degrees of freedom ask for more (Student's t falls as they grow).
-        assert!(with(20.0, 9, 0.0).budget_factor(0.15).unwrap() > f);
+        // Student's t of few degrees of freedom stays, and asks for more.
+        let Narrowing::Budget(more) = with(20.0, 9, 0.0).narrowing(0.15) else { panic!() };
+        assert!(more > f);
         // Narrow enough already: nothing asked.
-        assert_eq!(with(2.0, 0, 0.0).budget_factor(0.15), None);
-        // The machine's speed varied by 10%: ±15% is out of reach, ±25% is not.
-        assert_eq!(with(20.0, 0, 0.10).budget_factor(0.15), Some(f64::INFINITY));
-        assert!(with(20.0, 0, 0.10).budget_factor(0.25).unwrap().is_finite());
+        assert_eq!(with(2.0, 0, 0.0).narrowing(0.15), Narrowing::Within);
+        // The floor: 1.96 × 10% when the machine's speed varied by 10%; 2.262 × 5% at 9
+        // degrees of freedom (the ten parts' spread), above ±11% whatever the budget.
+        let Narrowing::Floor(floor) = with(20.0, 0, 0.10).narrowing(0.15) else { panic!() };
+        assert!((floor - 0.196).abs() < 1e-12, "{floor}");
+        assert!(matches!(with(20.0, 0, 0.10).narrowing(0.25), Narrowing::Budget(_)));
+        let Narrowing::Floor(floor) = with(20.0, 9, 0.0).narrowing(0.11) else { panic!() };
+        assert!((floor - 2.262 * 0.05).abs() < 1e-12, "{floor}");
+        // A plan counted PASSES times over: more seconds count nothing more.
+        let all = CpuEstimate { subproblems: 10, timed: PASSES * 10, ..with(20.0, 0, 0.0) };
+        assert_eq!(all.narrowing(0.15), Narrowing::Exhausted);
+        // First steps (no solutions, counted in part): no law to project by.
+        let first = CpuEstimate { counted_share: 0.01, ..with(20.0, 0, 0.0) };
+        assert_eq!(first.narrowing(0.15), Narrowing::FirstSteps);
         // An empty plan is exact.
-        assert_eq!(CpuEstimate::empty().budget_factor(0.15), None);
+        assert_eq!(CpuEstimate::empty().narrowing(0.15), Narrowing::Within);
     }
 
     /// Below n = 26 the sample plan is the shard plan, with nothing left unwritten; its setup
