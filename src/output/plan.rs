@@ -301,7 +301,7 @@ fn write_precision(out: &mut impl Write, r: &PlanReport, c: &CpuEstimate) -> io:
         }
         Narrowing::Floor(floor) => writeln!(
             out,
-            "{head}; no budget narrows it to ±{want}: it stays above ±{} here (Student's t times the machine's speed allowance of {}, which more seconds do not narrow)",
+            "{head}; no budget narrows it to ±{want}: it stays above ±{} here, for the machine's speed (an allowance of {}, and what the sample's ten parts varied beyond their sampling error) does not average out with more seconds",
             percent(floor),
             percent(c.speed_spread.max(estimate::MACHINE_SPREAD))
         ),
@@ -530,14 +530,15 @@ mod tests {
     use super::*;
     use nqueens_runs::estimate::SolutionsEstimate;
 
-    /// Issue 38's n = 29: estimates past u64 (Q(29) is about 2.5 · 10^19) are written as
-    /// doubles, not a panic; smaller ones stay whole numbers.
+    /// The precision line's budgets: two significant figures, rounded up.
     #[test]
     fn budgets_are_rounded_up_to_two_figures() {
         let all: Vec<String> = [0.399, 1363.0, 5.77, 59.0, 120_000.0, 1.0].map(two_figures).into();
         assert_eq!(all, ["0.40", "1400", "5.8", "59", "120000", "1.0"]);
     }
 
+    /// Issue 38's n = 29: estimates past u64 (Q(29) is about 2.5 · 10^19) are written as
+    /// doubles, not a panic; smaller ones stay whole numbers.
     #[test]
     fn counts_past_u64_are_written_as_doubles() {
         assert_eq!(json_count(2.501e19).to_string(), "2.501e+19");
@@ -559,6 +560,7 @@ mod tests {
             cpu_seconds,
             std_error,
             df: 0,
+            sampling_std_error: std_error,
             low: cpu_seconds - 2.0 * std_error,
             high: cpu_seconds + 2.0 * std_error,
             speed_spread: 0.0,

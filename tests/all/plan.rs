@@ -19,7 +19,10 @@ fn plan_prints_algorithm_subproblems_memory_estimate_and_command_lines() {
             .get_output()
             .clone();
     let text = String::from_utf8(out.stdout).unwrap();
-    let labels: Vec<&str> = text.lines().map(|l| l.split(':').next().unwrap().trim()).collect();
+    // A `precision:` line follows `per shard:` where the interval is wider than 15%, which a
+    // sample of 0.2 s on a loaded machine can be.
+    let labels: Vec<&str> =
+        text.lines().map(|l| l.split(':').next().unwrap().trim()).filter(|&l| l != "precision").collect();
     assert_eq!(
         labels,
         [
@@ -357,7 +360,7 @@ fn plan_says_what_budget_reaches_a_precision() {
     assert!(
         stdout.contains("precision:    the CPU interval is ±")
             && stdout.contains("; no budget narrows it to ±8%: it stays above ±")
-            && stdout.contains(" here (Student's t times the machine's speed allowance of "),
+            && stdout.contains(" here, for the machine's speed (an allowance of "),
         "{stdout}"
     );
     let v = json(&["20", "--sample-seconds", "1", "-j", "1", "--seed", "1", "--precision", "8"]);

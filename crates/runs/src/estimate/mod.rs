@@ -134,6 +134,12 @@ pub struct CpuEstimate {
     /// The degrees of freedom of Student's t in the 95% interval (0: taken as many; see step 3
     /// of the module docs).
     pub df: usize,
+    /// The standard error of the stratified estimator alone (`stats::total`), in CPU seconds:
+    /// the part of [`CpuEstimate::std_error`] that falls as 1/√budget. Where the spread between
+    /// the sample's ten parts is wider (step 3 of the module docs), `std_error` is that spread's,
+    /// and what it holds beyond this is the machine's speed moving during the sample, which
+    /// more budget does not narrow.
+    pub sampling_std_error: f64,
     /// The low end of the 95% interval of a count's CPU time, in CPU seconds: the estimate's
     /// error and the machine's speed changing as much as it did during the sample
     /// ([`CpuEstimate::speed_spread`]), or by [`MACHINE_SPREAD`] if that is more (see the
@@ -174,6 +180,7 @@ impl CpuEstimate {
             cpu_seconds: 0.0,
             std_error: 0.0,
             df: 0,
+            sampling_std_error: 0.0,
             low: 0.0,
             high: 0.0,
             speed_spread: 0.0,
@@ -228,8 +235,10 @@ impl CpuEstimate {
     /// The projection: the groups a sample times grow in proportion to its budget (both phases
     /// of steps 1–2 of the module docs, the weighing up to [`WEIGHED`] groups), so the variance
     /// of the sampling error falls as 1/budget, while the speed allowance on the subproblems
-    /// and on the setup stays: half-width(f) = t · √(std_error²/f + (s·subproblems' seconds)²)
-    /// + 2·s·setup, the interval's own formula at f = 1, with Student's t kept at the sample's
+    /// and on the setup stays, and so does the spread of the sample's parts beyond its sampling
+    /// error ([`CpuEstimate::sampling_std_error`]): half-width(f) = t · √(sampling error²/f +
+    /// (std_error² − sampling error²) + (s·subproblems' seconds)²) + 2·s·setup, the interval's
+    /// own formula at f = 1, with Student's t kept at the sample's
     /// degrees of freedom (those of the spread between its ten parts do not grow; those of
     /// the strata would, so the factor errs on the high side there). An estimate from an
     /// estimate: at n = 28 the standard error of one 300 s sample moved between 10% and 23%
@@ -251,17 +260,17 @@ impl CpuEstimate {
         let speed = self.speed_spread.max(MACHINE_SPREAD);
         let subproblems = (estimate - self.setup_seconds).max(0.0);
         let t = stats::t975(self.df);
-        let half_at =
-            |f: f64| t * (self.std_error.powi(2) / f + (speed * subproblems).powi(2)).sqrt() + 2.0 * speed * self.setup_seconds;
-        let floor = t * speed * subproblems + 2.0 * speed * self.setup_seconds;
-        if floor >= target {
+        // What stays whatever the budget: the speed allowance, and the spread of the sample's
+        // parts beyond its sampling error.
+        let sampling = self.sampling_std_error.min(self.std_error).powi(2);
+        let stays = (self.std_error.powi(2) - sampling) + (speed * subproblems).powi(2);
+        let floor = t * stays.sqrt() + 2.0 * speed * self.setup_seconds;
+        if floor >= target || sampling <= 0.0 {
             return Narrowing::Floor(floor / estimate);
         }
-        // Exactly: std_error²/f = (target − setup's part)²/t² − (s·subproblems)².
-        let room = ((target - 2.0 * speed * self.setup_seconds) / t).powi(2) - (speed * subproblems).powi(2);
-        let f = (self.std_error.powi(2) / room).max(1.0);
-        debug_assert!(half_at(f) <= target * (1.0 + 1e-9) || f == 1.0);
-        Narrowing::Budget(f)
+        // Exactly: sampling²/f = (target − setup's part)²/t² − what stays.
+        let room = ((target - 2.0 * speed * self.setup_seconds) / t).powi(2) - stays;
+        Narrowing::Budget((sampling / room).max(1.0))
     }
 }
 
@@ -275,8 +284,10 @@ pub enum Narrowing {
     /// if more) would narrow it so: a factor of 1 or more.
     Budget(f64),
     /// No budget would: the interval does not go below ± this fraction of the estimate,
-    /// Student's t times the machine's speed allowance ([`CpuEstimate::speed_spread`], or
-    /// [`MACHINE_SPREAD`] if more) on the subproblems, and twice it on the setup.
+    /// Student's t times what more budget does not narrow (the machine's speed allowance,
+    /// [`CpuEstimate::speed_spread`] or [`MACHINE_SPREAD`] if more, on the subproblems, and the
+    /// spread of the sample's parts beyond its sampling error), and twice the allowance on the
+    /// setup.
     Floor(f64),
     /// No budget would: the sample counted the plan [`PASSES`] times before its budget ran
     /// out, so more seconds count nothing more.
@@ -528,6 +539,7 @@ mod tests {
                 cpu_seconds: 100.0,
                 std_error,
                 df,
+                sampling_std_error: std_error,
                 low: 100.0 - half,
                 high: 100.0 + half,
                 speed_spread,
@@ -542,6 +554,13 @@ mod tests {
         // At the factor found the interval's formula gives the target.
         let at = with(20.0 / f.sqrt(), 0, 0.0);
         assert!(((at.high - 100.0) - 15.0).abs() < 1e-6, "{at:?}");
+        // A spread of the parts (std_error 20) beyond the sampling error (12) stays: ±15%
+        // needs 12²/f + (20² − 12²) + 5² ≤ (15/1.96)², out of reach; ±40% is not.
+        let parts = CpuEstimate { sampling_std_error: 12.0, ..with(20.0, 0, 0.0) };
+        let Narrowing::Floor(floor) = parts.narrowing(0.15) else { panic!() };
+        assert!((floor - 1.96 * (256.0f64 + 25.0).sqrt() / 100.0).abs() < 1e-12, "{floor}");
+        let Narrowing::Budget(f) = parts.narrowing(0.36) else { panic!() };
+        assert!((f - 144.0 / ((36.0f64 / 1.96).powi(2) - 256.0 - 25.0)).abs() < 1e-6, "{f}");
         // Student's t of few degrees of freedom stays, and asks for more.
         let Narrowing::Budget(more) = with(20.0, 9, 0.0).narrowing(0.15) else { panic!() };
         assert!(more > f);

@@ -230,16 +230,19 @@ fn clock_cost() -> f64 {
 /// and a step has finished where `stepwise` (the cap read on the wall clock, which costs
 /// nothing, at each step), or a random share of it where the plan counts shares: the share
 /// is what `predicted` seconds allow of `cap` or [`SHARE_SECONDS`], whichever is smaller.
-/// Where the plan counts shares, a subproblem predicted (`predicted` > 0) within the cap is
-/// counted whole, never stopped: one stopped midway gives no solutions, and so takes the
-/// estimate of Q(n) from the whole sample. At n = 28 with `--sample-seconds 1200` (a cap of
-/// 9.4 s) the smallest units, about 9–16 s whole, were predicted under the cap and one was
-/// stopped, and the plan printed no Q(28) (results/2026-12-04-plan-budget/). `predicted` = 0
-/// (the calibration, the warm-up: nothing to predict by) keeps the stop.
+/// Where the plan counts shares, a subproblem with a prediction (`predicted` > 0) is never
+/// stopped midway, which would give no solutions and so take the estimate of Q(n) from the
+/// whole sample: predicted past a quarter of the cap it is counted in a share (a share of 1
+/// where the prediction is under [`SHARE_SECONDS`]), within a quarter of it whole (four times
+/// its prediction still fits the cap). At n = 28 with `--sample-seconds 1200` (a cap of 9.4 s)
+/// the smallest units, about 9–16 s whole, were predicted under the cap, counted in steps,
+/// and one was stopped: the plan printed no Q(28). Counted whole instead, they took the units a
+/// sample held from 203 to 118 (results/2026-12-04-plan-budget/). `predicted` = 0 (the
+/// calibration, the warm-up: nothing to predict by) keeps the stop.
 fn count_unit(plan: &dyn Plan, i: usize, cap: f64, stepwise: bool, predicted: f64, seed: u64) -> Counted {
     plan.prepare(i);
     let t0 = thread_cpu_seconds();
-    if stepwise && plan.counts_shares() && predicted > cap {
+    if stepwise && plan.counts_shares() && predicted > cap / 4.0 {
         let share = (cap.min(SHARE_SECONDS) / predicted).clamp(1e-6, 1.0);
         // CPU seconds in the pieces counted, and when the open one began.
         let (mut pieces, mut began) = (0.0, None);
@@ -262,7 +265,7 @@ fn count_unit(plan: &dyn Plan, i: usize, cap: f64, stepwise: bool, predicted: f6
             };
         }
     }
-    if !stepwise || (plan.counts_shares() && predicted > 0.0 && predicted <= cap) {
+    if !stepwise || (plan.counts_shares() && predicted > 0.0) {
         let tally = plan.solve(i, false);
         let spent = thread_cpu_seconds() - t0;
         let exact = Some(tally.solutions);
@@ -596,6 +599,7 @@ pub(super) fn estimate(strata: &[Stratum], groups: Groups, weighed: usize, draws
         cpu_seconds: time.value,
         std_error,
         df,
+        sampling_std_error: time.variance.sqrt(),
         low: (time.value - half).max(0.0),
         high: time.value + half,
         setup_seconds: 0.0,
@@ -789,14 +793,17 @@ mod tests {
         }
     }
 
-    /// A subproblem of a plan that counts shares, predicted within the cap but outlasting it
-    /// (10 ms against 2 ms), is counted whole: stopped midway it would give no solutions, and
-    /// the sample no Q(n) (`plan 28 --sample-seconds 1200`, seed 2, did that). Predicted past
-    /// the cap it is counted in a share; with no prediction (the calibration) it is stopped.
+    /// A subproblem of a plan that counts shares and outlasts the cap (10 ms against 2 ms) is
+    /// never stopped midway, which would give no solutions and the sample no Q(n) (`plan 28
+    /// --sample-seconds 1200`, seed 2, did that): predicted within a quarter of the cap it is
+    /// counted whole, past it in a share; with no prediction (the calibration) it is stopped.
     #[test]
-    fn a_unit_predicted_within_the_cap_is_counted_whole_where_shares_are_counted() {
-        let whole = count_unit(&Steps, 0, 0.002, true, 0.001, 1);
+    fn a_unit_of_a_share_counting_plan_is_never_stopped_midway() {
+        let whole = count_unit(&Steps, 0, 0.002, true, 0.0004, 1);
         assert_eq!((whole.exact, whole.solutions, whole.share), (Some(10), Some(10.0), 1.0), "{whole:?}");
+        // Past a quarter of the cap: in a share (all of it where the cap allows the whole).
+        let all = count_unit(&Steps, 0, 0.002, true, 0.001, 1);
+        assert_eq!((all.share, all.solutions, all.exact), (1.0, Some(10.0), None), "{all:?}");
         let share = count_unit(&Steps, 0, 0.002, true, 0.5, 1);
         assert!(share.share < 1.0 && share.exact.is_none() && share.solutions.is_some(), "{share:?}");
         let stopped = count_unit(&Steps, 0, 0.002, true, 0.0, 1);
