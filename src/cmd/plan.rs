@@ -13,7 +13,7 @@ use nqueens_runs::estimate::{self, CpuEstimate, DeviceEstimate, PlanEstimate, Sa
 use nqueens_runs::shard::shard_spec;
 
 use crate::config::PlanConfig;
-use crate::output::{PlanReport, hms, write_plan};
+use crate::output::{MAX_TIME_LIMIT, PlanReport, hms, write_plan};
 
 /// Slurm's default `MaxArraySize` (slurm.conf): an array's task indices are below it.
 const DEFAULT_MAX_ARRAY_SIZE: usize = 1001;
@@ -148,7 +148,9 @@ fn report(
     let mut sbatch = format!(
         "scripts/slurm-shards.sh submit {n} {k} --algorithm {resolved} --threads {threads} --mem {mem_request}"
     );
-    if let Some(t) = time_limit {
+    // A limit past a year is no limit a cluster grants (`plan 63` asked for 10^16 days): the
+    // command leaves --time out, and the text says why.
+    if let Some(t) = time_limit.filter(|&t| t <= MAX_TIME_LIMIT) {
         sbatch.push_str(&format!(" --time {}", hms(t)));
     }
     // Slurm refuses an array of MaxArraySize tasks or more (1001 by default, often left so):

@@ -16,7 +16,7 @@ use serde::Serialize;
 
 use nqueens::{Classes, Count, oeis};
 
-pub use plan::{PlanReport, hms, write_plan};
+pub use plan::{MAX_TIME_LIMIT, PlanReport, hms, write_plan};
 
 /// One counted board, as every format writes it.
 #[derive(Clone, Debug, PartialEq, Serialize)]

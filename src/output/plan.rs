@@ -270,6 +270,16 @@ fn write_text(out: &mut impl Write, r: &PlanReport) -> io::Result<()> {
         )?;
     }
     writeln!(out, "slurm:        {sbatch}")?;
+    if let Some(t) = r.time_limit.filter(|&t| t > MAX_TIME_LIMIT) {
+        writeln!(
+            out,
+            "time limit:   none suggested: each shard would need about {} years; more shards make them shorter",
+            {
+                let years = t / YEAR;
+                if years < 1e6 { format!("{years:.0}") } else { format!("{years:.1e}") }
+            }
+        )?;
+    }
     writeln!(out, "arrays:       {arrays_note}")?;
     writeln!(out, "parallel:     {parallel}")?;
     Ok(())
@@ -489,6 +499,10 @@ fn core_years(c: &CpuEstimate) -> Option<String> {
         )
     })
 }
+
+/// The longest `--time` the plan suggests for a Slurm task, in seconds: a year, past which the
+/// `slurm:` command has none and a `time limit:` line says why.
+pub const MAX_TIME_LIMIT: f64 = 365.0 * 86400.0;
 
 /// Seconds in a (Julian) year, for core-years.
 const YEAR: f64 = 365.25 * 86400.0;

@@ -384,3 +384,25 @@ fn plan_says_what_budget_reaches_a_precision() {
     assert!(v["sample_seconds_for_precision"].is_null() && v["precision_reachable"].is_null(), "{v}");
     assert_eq!(v["precision"], 0.15);
 }
+
+/// A shard that would need more than a year gets no Slurm `--time` (`plan 63` had suggested
+/// `--time 12810238940076077-12:15:00`): the command leaves it out and a line says why.
+#[test]
+fn plan_suggests_no_time_limit_past_a_year() {
+    let args = ["plan", "63", "--algorithm", "d4", "--sample-seconds", "0.5", "-j", "1", "--seed", "1"];
+    let (code, stdout, stderr) = run(&args);
+    assert_eq!(code, 0, "{stderr}");
+    let slurm = stdout.lines().find(|l| l.starts_with("slurm:")).unwrap();
+    assert!(!slurm.contains("--time") && slurm.contains(" --mem "), "{slurm}");
+    assert!(
+        stdout.contains("\ntime limit:   none suggested: each shard would need about ")
+            && stdout.contains(" years; more shards make them shorter\n"),
+        "{stdout}"
+    );
+    let v = json(&["63", "--algorithm", "d4", "--sample-seconds", "0.5", "-j", "1", "--seed", "1"]);
+    assert!(v["time_limit_seconds"].as_f64().unwrap() > 365.0 * 86400.0, "{v}");
+    assert!(!v["sbatch"].as_str().unwrap().contains("--time"), "{v}");
+    // A year or less keeps its --time.
+    let v = json(&["16", "--sample-seconds", "0.2", "--seed", "1"]);
+    assert!(v["sbatch"].as_str().unwrap().contains(" --time 0:05:00"), "{v}");
+}
