@@ -292,7 +292,8 @@ fn write_precision(out: &mut impl Write, r: &PlanReport, c: &CpuEstimate) -> io:
     let Some((narrowing, budget)) = r.narrowing else { return Ok(()) };
     // The CPU line's ±, and the target as asked (10.5 → "10.5%").
     let now = format!("{:.0}%", 50.0 * (c.high - c.low) / c.cpu_seconds.max(f64::MIN_POSITIVE));
-    let want = format!("{}%", format!("{:.2}", 100.0 * r.precision).trim_end_matches('0').trim_end_matches('.'));
+    let want =
+        format!("{}%", format!("{:.2}", 100.0 * r.precision).trim_end_matches('0').trim_end_matches('.'));
     let head = format!("precision:    the CPU interval is ±{now}");
     match narrowing {
         Narrowing::Within => Ok(()),

@@ -247,7 +247,7 @@ impl CpuEstimate {
     pub fn narrowing(&self, half_width: f64) -> Narrowing {
         let estimate = self.cpu_seconds;
         let target = half_width * estimate;
-        if !(estimate > 0.0) || self.high - estimate <= target {
+        if estimate.is_nan() || estimate <= 0.0 || self.high - estimate <= target {
             return Narrowing::Within;
         }
         if self.solutions.is_none() && self.counted_share < 1.0 {

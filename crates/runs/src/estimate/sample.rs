@@ -785,7 +785,13 @@ mod tests {
         fn counts_shares(&self) -> bool {
             true
         }
-        fn solve_share(&self, _: usize, share: f64, _: u64, piece: &mut dyn FnMut(bool)) -> Option<nqueens::plan::Tally> {
+        fn solve_share(
+            &self,
+            _: usize,
+            share: f64,
+            _: u64,
+            piece: &mut dyn FnMut(bool),
+        ) -> Option<nqueens::plan::Tally> {
             piece(true);
             Self::spin();
             piece(false);
