@@ -372,20 +372,9 @@ fn plan_says_what_budget_reaches_a_precision() {
     assert!(v["precision_reachable"] == false && v["precision_unreachable"] == "speed_allowance", "{v}");
     assert!(floor >= 1.96 * 0.05 && v["sample_seconds_for_precision"].is_null(), "{v}");
     // d4's first steps at n = 28: no law to project by.
-    let (_, stdout, _) = run(&[
-        "plan",
-        "28",
-        "--algorithm",
-        "d4",
-        "--sample-seconds",
-        "0.5",
-        "-j",
-        "1",
-        "--seed",
-        "5",
-        "--precision",
-        "20",
-    ]);
+    let first: Vec<&str> =
+        "plan 28 --algorithm d4 --sample-seconds 0.5 -j 1 --seed 5 --precision 20".split(' ').collect();
+    let (_, stdout, _) = run(&first);
     assert!(
         stdout.contains(
             "; no budget is known to narrow it to ±20%: its subproblems were counted by their first steps"

@@ -239,7 +239,14 @@ fn clock_cost() -> f64 {
 /// and one was stopped: the plan printed no Q(28). Counted whole instead, they took the units a
 /// sample held from 203 to 118 (results/2026-12-04-plan-budget/). `predicted` = 0 (the
 /// calibration, the warm-up: nothing to predict by) keeps the stop.
-fn count_unit(plan: &dyn Plan, i: usize, cap: f64, stepwise: bool, predicted: f64, seed: u64) -> Counted {
+pub(super) fn count_unit(
+    plan: &dyn Plan,
+    i: usize,
+    cap: f64,
+    stepwise: bool,
+    predicted: f64,
+    seed: u64,
+) -> Counted {
     plan.prepare(i);
     let t0 = thread_cpu_seconds();
     if stepwise && plan.counts_shares() && predicted > cap / 4.0 {
@@ -731,88 +738,5 @@ mod tests {
         part[3] = draw_of(part[3].h, 3, 4.0, 12.0, None);
         let e = estimate(&strata, groups, 8, &part);
         assert!(e.solutions.is_none() && e.counted_share < 1.0, "{e:?}");
-    }
-
-    /// One subproblem of 10 steps of 1 ms (one solution each) that a sample can also count in
-    /// random shares: a join unit of n = 28 in miniature.
-    struct Steps;
-
-    impl Steps {
-        fn spin() {
-            let t = Instant::now();
-            while t.elapsed().as_micros() < 1000 {
-                std::hint::spin_loop();
-            }
-        }
-    }
-
-    impl nqueens::plan::Sealed for Steps {}
-
-    impl Plan for Steps {
-        fn n(&self) -> u32 {
-            28
-        }
-        fn len(&self) -> usize {
-            1
-        }
-        fn split_depth(&self) -> u32 {
-            0
-        }
-        fn solve(&self, index: usize, stats: bool) -> nqueens::plan::Tally {
-            self.solve_in_steps(index, stats, &mut |_| ControlFlow::Continue(())).expect("not stopped")
-        }
-        fn solve_in_steps(
-            &self,
-            _: usize,
-            _: bool,
-            step: &mut dyn FnMut(f64) -> ControlFlow<()>,
-        ) -> Option<nqueens::plan::Tally> {
-            for _ in 0..10 {
-                Self::spin();
-                step(0.1).is_continue().then_some(())?;
-            }
-            Some(nqueens::plan::Tally { solutions: 10, ..Default::default() })
-        }
-        fn algorithm(&self) -> nqueens::Algorithm {
-            nqueens::Algorithm::Join
-        }
-        fn level(&self) -> nqueens::arch::Level {
-            nqueens::arch::Level::portable()
-        }
-        fn stops_midway(&self) -> bool {
-            true
-        }
-        fn counts_shares(&self) -> bool {
-            true
-        }
-        fn solve_share(
-            &self,
-            _: usize,
-            share: f64,
-            _: u64,
-            piece: &mut dyn FnMut(bool),
-        ) -> Option<nqueens::plan::Tally> {
-            piece(true);
-            Self::spin();
-            piece(false);
-            Some(nqueens::plan::Tally { solutions: (10.0 * share).round() as u128, ..Default::default() })
-        }
-    }
-
-    /// A subproblem of a plan that counts shares and outlasts the cap (10 ms against 2 ms) is
-    /// never stopped midway, which would give no solutions and the sample no Q(n) (`plan 28
-    /// --sample-seconds 1200`, seed 2, did that): predicted within a quarter of the cap it is
-    /// counted whole, past it in a share; with no prediction (the calibration) it is stopped.
-    #[test]
-    fn a_unit_of_a_share_counting_plan_is_never_stopped_midway() {
-        let whole = count_unit(&Steps, 0, 0.002, true, 0.0004, 1);
-        assert_eq!((whole.exact, whole.solutions, whole.share), (Some(10), Some(10.0), 1.0), "{whole:?}");
-        // Past a quarter of the cap: in a share (all of it where the cap allows the whole).
-        let all = count_unit(&Steps, 0, 0.002, true, 0.001, 1);
-        assert_eq!((all.share, all.solutions, all.exact), (1.0, Some(10.0), None), "{all:?}");
-        let share = count_unit(&Steps, 0, 0.002, true, 0.5, 1);
-        assert!(share.share < 1.0 && share.exact.is_none() && share.solutions.is_some(), "{share:?}");
-        let stopped = count_unit(&Steps, 0, 0.002, true, 0.0, 1);
-        assert!(stopped.solutions.is_none() && stopped.share < 1.0, "{stopped:?}");
     }
 }
