@@ -215,8 +215,9 @@ A000170) is printed beside it, a check anyone can run. Count more (--sample-seco
 tighter figure: where the CPU interval is wider than --precision (15% by default), a
 `precision:` line says about what budget would narrow it to that, or why none would. The
 sampling error falls as the square root of the budget, so four times the seconds halve it; the
-machine's speed allowance (below) does not fall, so no budget takes the interval below about
-±10%; a small board counted 100 times over gains nothing from more seconds; nor does a count
+machine's speed allowance (below: 5% a standard deviation, about ±10% at 95%) does not fall, so
+no budget takes the interval below about ±10%; a small board counted 100 times over gains
+nothing from more seconds; nor does a count
 estimated from its subproblems' first steps. A Q(28) plan on a 2-core VM said ±22–49% at 300 s
 and asked for 800 to 3,400 s; at 1200 s it said ±15%.
 

@@ -291,7 +291,7 @@ fn write_text(out: &mut impl Write, r: &PlanReport) -> io::Result<()> {
 fn write_precision(out: &mut impl Write, r: &PlanReport, c: &CpuEstimate) -> io::Result<()> {
     let Some((narrowing, budget)) = r.narrowing else { return Ok(()) };
     // The CPU line's ±, and the target as asked (10.5 → "10.5%").
-    let now = format!("{:.0}%", 50.0 * (c.high - c.low) / c.cpu_seconds.max(f64::MIN_POSITIVE));
+    let now = format!("{:.1}%", 50.0 * (c.high - c.low) / c.cpu_seconds.max(f64::MIN_POSITIVE));
     let want =
         format!("{}%", format!("{:.2}", 100.0 * r.precision).trim_end_matches('0').trim_end_matches('.'));
     let head = format!("precision:    the CPU interval is ±{now}");
@@ -312,7 +312,7 @@ fn write_precision(out: &mut impl Write, r: &PlanReport, c: &CpuEstimate) -> io:
         }
         Narrowing::Floor(floor) => writeln!(
             out,
-            "{head}; no budget narrows it to ±{want}: it stays above ±{} here, for the machine's speed (an allowance of {}, and what the sample's ten parts varied beyond their sampling error) does not average out with more seconds",
+            "{head}; no budget narrows it to ±{want}: about ±{} is as narrow as it gets here, for the machine's speed does not average out with more seconds (an allowance of {} a standard deviation, times Student's t at 95%, and what the sample's ten parts varied beyond their sampling error)",
             percent(floor),
             percent(c.speed_spread.max(estimate::MACHINE_SPREAD))
         ),
