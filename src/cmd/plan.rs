@@ -124,6 +124,8 @@ fn report(
     seed: u64,
 ) -> PlanReport {
     let (n, k, threads) = (config.n, config.shards, config.threads);
+    // The threads the CPU sample counted on (`run` caps them the same way).
+    let sample_threads = threads.min(available_threads());
     let plan = planned.plan.as_ref();
     let algorithm = plan.algorithm();
     let cpu = planned.cpu.as_ref().map(|c| c.with_setup(setup));
@@ -173,11 +175,11 @@ fn report(
         // The budget the projection scales: the one given, or what the sample's fewest groups
         // took a thread if more (a budget of 1 ns still counts 8 groups).
         narrowing: cpu.as_ref().zip(config.sample).map(|(c, budget)| {
-            let spent = c.sample_seconds / threads.min(available_threads()).max(1) as f64;
+            let spent = c.sample_seconds / sample_threads.max(1) as f64;
             (c.narrowing(config.precision), budget.as_secs_f64().max(spent))
         }),
         seed: cpu.as_ref().map(|_| seed),
-        sample_threads: cpu.as_ref().map(|_| threads.min(available_threads())),
+        sample_threads: cpu.as_ref().map(|_| sample_threads),
         cpu,
         known: nqueens::oeis::A000170.get(n),
         unsampled,

@@ -93,7 +93,7 @@ fn json_count(x: f64) -> serde_json::Value {
 /// Writes `r` as one JSON object on one line.
 fn write_json(out: &mut impl Write, r: &PlanReport) -> io::Result<()> {
     let solutions = r.cpu.as_ref().and_then(|c| c.solutions.as_ref());
-    // In three parts, each under the `json!` macro's recursion limit.
+    // In parts, each under the `json!` macro's recursion limit.
     let mut value = serde_json::json!({
         "n": r.n,
         "shards": r.shards,
@@ -110,22 +110,21 @@ fn write_json(out: &mut impl Write, r: &PlanReport) -> io::Result<()> {
         "speed_spread": r.cpu.as_ref().map(|c| c.speed_spread),
         "cpu_not_estimated": r.unsampled,
         "cpu_core_years": r.cpu.as_ref().map(|c| c.cpu_seconds / YEAR),
+    });
+    // (seconds for the precision, floor, why unreachable), each where it applies.
+    let (seconds, floor, unreachable) = match r.narrowing {
+        Some((Narrowing::Budget(f), budget)) => (Some(f * budget), None, None),
+        Some((Narrowing::Floor(f), _)) => (None, Some(f), Some("speed_allowance")),
+        Some((Narrowing::Exhausted, _)) => (None, None, Some("whole_plan_counted")),
+        Some((Narrowing::FirstSteps, _)) => (None, None, Some("first_steps")),
+        Some((Narrowing::Within, _)) | None => (None, None, None),
+    };
+    let precision = serde_json::json!({
         "precision": r.precision,
-        "sample_seconds_for_precision": r.narrowing.and_then(|(n, budget)| match n {
-            Narrowing::Budget(f) => Some(f * budget),
-            _ => None,
-        }),
-        "precision_reachable": r.narrowing.map(|(n, _)| matches!(n, Narrowing::Within | Narrowing::Budget(_))),
-        "precision_floor": r.narrowing.and_then(|(n, _)| match n {
-            Narrowing::Floor(f) => Some(f),
-            _ => None,
-        }),
-        "precision_unreachable": r.narrowing.and_then(|(n, _)| match n {
-            Narrowing::Floor(_) => Some("speed_allowance"),
-            Narrowing::Exhausted => Some("whole_plan_counted"),
-            Narrowing::FirstSteps => Some("first_steps"),
-            Narrowing::Within | Narrowing::Budget(_) => None,
-        }),
+        "sample_seconds_for_precision": seconds,
+        "precision_reachable": r.narrowing.map(|_| unreachable.is_none()),
+        "precision_floor": floor,
+        "precision_unreachable": unreachable,
     });
     let sample = serde_json::json!({
         "solutions": solutions.map(|q| json_count(q.solutions)),
@@ -163,10 +162,10 @@ fn write_json(out: &mut impl Write, r: &PlanReport) -> io::Result<()> {
         "device_seed": r.device.as_ref().map(|d| d.2),
         "device_seconds_per_shard": r.device_shard_seconds,
     });
-    if let (Some(all), Some(sample), Some(recipes)) =
-        (value.as_object_mut(), sample.as_object(), recipes.as_object())
+    if let (Some(all), Some(precision), Some(sample), Some(recipes)) =
+        (value.as_object_mut(), precision.as_object(), sample.as_object(), recipes.as_object())
     {
-        all.extend(sample.iter().chain(recipes).map(|(k, v)| (k.clone(), v.clone())));
+        all.extend(precision.iter().chain(sample).chain(recipes).map(|(k, v)| (k.clone(), v.clone())));
     }
     writeln!(out, "{value}")
 }
