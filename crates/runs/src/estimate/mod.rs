@@ -244,6 +244,14 @@ impl CpuEstimate {
     /// estimate: at n = 28 the standard error of one 300 s sample moved between 10% and 23%
     /// over seeds, and the factor with its square; at n = 24 the budget 2 s samples asked for
     /// gave ±15.9% against ±15% (results/2026-12-04-plan-budget/).
+    ///
+    /// Where the parts hold too few draws to tell the machine's speed from their own spread
+    /// ([`CpuEstimate::sees_speed`] false), an excess that alone puts the target out of reach
+    /// is taken as sampling error, which the budget narrows: the target is then a budget
+    /// (the whole standard error over the factor), not a floor. A `plan 28 -j 1
+    /// --sample-seconds 300` whose 62 draws' parts had put the floor at ±17% said no budget
+    /// would reach ±15%, where 1200 s samples reached ±14.6–15.4%
+    /// (results/2026-12-04-plan-coverage/).
     pub fn narrowing(&self, half_width: f64) -> Narrowing {
         let estimate = self.cpu_seconds;
         let target = half_width * estimate;
@@ -266,6 +274,11 @@ impl CpuEstimate {
         let stays = (self.std_error.powi(2) - sampling) + (speed * subproblems).powi(2);
         let floor = t * stays.sqrt() + 2.0 * speed * self.setup_seconds;
         if floor >= target || sampling <= 0.0 {
+            let allowance = (speed * subproblems).powi(2);
+            let room = ((target - 2.0 * speed * self.setup_seconds) / t).powi(2) - allowance;
+            if !self.sees_speed() && room > 0.0 && self.std_error > 0.0 {
+                return Narrowing::Budget((self.std_error.powi(2) / room).max(1.0));
+            }
             return Narrowing::Floor(floor / estimate);
         }
         // Exactly: sampling²/f = (target − setup's part)²/t² − what stays.
@@ -556,11 +569,19 @@ mod tests {
         assert!(((at.high - 100.0) - 15.0).abs() < 1e-6, "{at:?}");
         // A spread of the parts (std_error 20) beyond the sampling error (12) stays: ±15%
         // needs 12²/f + (20² − 12²) + 5² ≤ (15/1.96)², out of reach; ±40% is not.
-        let parts = CpuEstimate { sampling_std_error: 12.0, ..with(20.0, 0, 0.0) };
+        // (With parts of 20 draws each, where that spread can be the machine's speed.)
+        let parts = CpuEstimate { sampling_std_error: 12.0, timed: 200, ..with(20.0, 0, 0.0) };
         let Narrowing::Floor(floor) = parts.narrowing(0.15) else { panic!() };
         assert!((floor - 1.96 * (256.0f64 + 25.0).sqrt() / 100.0).abs() < 1e-12, "{floor}");
         let Narrowing::Budget(f) = parts.narrowing(0.36) else { panic!() };
         assert!((f - 144.0 / ((36.0f64 / 1.96).powi(2) - 256.0 - 25.0)).abs() < 1e-6, "{f}");
+        // From parts of 5 draws that excess is mostly their own spread: the budget narrows
+        // the whole standard error, 20²/f + 5² = (15/1.96)², as without it.
+        let few = CpuEstimate { timed: 50, ..parts };
+        let Narrowing::Budget(f) = few.narrowing(0.15) else { panic!() };
+        assert!((f - 400.0 / ((15.0f64 / 1.96).powi(2) - 25.0)).abs() < 1e-6, "{f}");
+        // A target under the allowance stays a floor, however few the draws.
+        assert!(matches!(few.narrowing(0.09), Narrowing::Floor(_)));
         // Student's t of few degrees of freedom stays, and asks for more.
         let Narrowing::Budget(more) = with(20.0, 9, 0.0).narrowing(0.15) else { panic!() };
         assert!(more > f);

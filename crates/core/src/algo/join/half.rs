@@ -522,10 +522,18 @@ unsafe fn pairs_held<S: Simd, const R: usize>(
     end
 }
 
+/// The entries [`window_codes`] adds to a split's candidates (kept pairs at most) when it tells
+/// its `room` callback what `out` must hold: the most lanes a register of [`materialize`]
+/// writes past the last kept entry.
+const ROOM_SLACK: usize = 8;
+
 /// Writes the window mask of every half-solution that [`for_each_half`] would visit into
 /// `out[start..]` (growing `out` as needed; entries past the returned end are scratch) and
 /// returns the end. With `flags`, each mask also carries [`FLAG_NORTH_U`] and [`FLAG_SOUTH_V`].
-/// ([`factor`], then [`materialize`].)
+/// ([`factor`], then [`materialize`].) Before `out` grows past its length, `room` is called
+/// with the entries it is about to need (at most a split's candidates more than the halves
+/// written so far), so that the caller can free other memory first: pages `out` has touched
+/// are reused, new ones are the kernel's to find and zero.
 #[allow(clippy::too_many_arguments)]
 pub fn window_codes(
     table: &QuarterTable,
@@ -539,12 +547,28 @@ pub fn window_codes(
     scratch: &mut HalfScratch,
     out: &mut Vec<u64>,
     start: usize,
+    room: &mut dyn FnMut(usize),
 ) -> usize {
     let mut factors = std::mem::take(&mut scratch.factors);
     factors.clear();
     factor(scratch.level, table, g, side, rows, cols, forbid_u, forbid_v, flags, scratch, &mut factors);
-    let splits = 0..factors.splits.len();
-    let end = materialize(scratch.level, &factors, &scratch.south_lists[side as usize], splits, out, start);
+    let lists = &scratch.south_lists[side as usize];
+    // The splits go to `materialize` in runs whose candidates fit `out` as it is; a split that
+    // may not is preceded by the run before it and a call of `room`.
+    let (mut end, mut from, mut bound) = (start, 0, start);
+    for k in 0..factors.splits.len() {
+        let (north, south) = factors.split(k);
+        let candidates = north.len() * south.len();
+        if bound + candidates + ROOM_SLACK > out.len() {
+            end = materialize(scratch.level, &factors, lists, from..k, out, end);
+            (from, bound) = (k, end);
+            if end + candidates + ROOM_SLACK > out.len() {
+                room(end + candidates + ROOM_SLACK);
+            }
+        }
+        bound += candidates;
+    }
+    let end = materialize(scratch.level, &factors, lists, from..factors.splits.len(), out, end);
     scratch.factors = factors;
     end
 }
@@ -756,6 +780,7 @@ mod tests {
                                 &mut scratch,
                                 &mut out,
                                 3,
+                                &mut |_| {},
                             );
                             let mut got = out[3..end].to_vec();
                             got.sort_unstable();

@@ -39,8 +39,9 @@ pub fn max_stored(h: u32) -> Option<usize> {
 /// west half-boards) and 1,857 MB at n = 29. Taken as 72 MiB, 400 MiB, 1.5 GiB and 3.5 GiB;
 /// 4 MiB up to h = 10. A thread's buffers are the half-boards (8 B each), the sorts' (up to
 /// 16 B a value of a side of at most 2^25, in place beyond), the buckets' indices (2 B a
-/// half-board) and one bucket's tables (about 200 MB at most, [`max_stored`]); a thread frees
-/// them after a unit once they hold more than 1 GiB (so its peak is its largest unit's, not
+/// half-board) and one bucket's tables (about 200 MB at most, [`max_stored`]); a thread keeps
+/// them from unit to unit within 1 GiB, or three quarters of this figure where that is more
+/// (2.6 GiB at n = 28–29), and frees them beyond (so its peak is about its largest unit's, not
 /// the sum of each buffer's largest).
 pub fn per_thread_bytes(h: u32) -> u64 {
     const MIB: u64 = 1 << 20;

@@ -335,26 +335,54 @@ fn random_shares_are_unbiased_in_batches(batch: Option<usize>) {
     }
 }
 
-/// A thread's scratch keeps its buffers from unit to unit while they hold at most KEEP_BYTES,
-/// and frees them once they hold more (so that its peak is about its largest unit's need).
+/// A thread's scratch keeps its buffers from unit to unit while the entries they have written
+/// hold at most its `keep`, and frees them once they hold more (so that its peak is about its
+/// largest unit's need); before a side grows, the other side is cut to what the unit still
+/// needs, and then the matcher's buffers freed, only where the growth would pass `keep`.
 #[test]
-fn scratch_keeps_small_buffers_and_frees_large_ones() {
-    use super::unit::{KEEP_BYTES, Scratch};
-    let mut s = Scratch { east: Vec::with_capacity(1 << 20), ..Scratch::default() };
+fn scratch_keeps_buffers_within_its_bound() {
+    use super::unit::{KEEP_BYTES, Scratch, keep_bytes};
+    assert_eq!(keep_bytes(10), KEEP_BYTES);
+    assert_eq!(keep_bytes(14), 2688 << 20, "three quarters of a thread's 3.5 GiB at n = 28");
+    let mut s = Scratch { keep: 8 << 20, ..Scratch::default() };
+    s.east.resize(1 << 20, 0);
     s.trim();
-    assert_eq!(s.east.capacity(), 1 << 20, "8 MiB kept");
-    // Reserved, never touched: no memory is taken.
-    s.west_raw = Vec::with_capacity(KEEP_BYTES / 8);
-    assert!(s.held_bytes() > KEEP_BYTES);
+    assert_eq!(s.east.len(), 1 << 20, "8 MiB kept");
+    // Reserved, never written: no memory is taken, none counted.
+    s.west_raw = Vec::with_capacity(1 << 30);
+    assert_eq!(s.held_bytes(), 8 << 20);
     s.trim();
-    assert_eq!((s.east.capacity(), s.west_raw.capacity()), (0, 0));
-    assert_eq!(s.held_bytes(), 0);
-    // A side's unused room over STALE_BYTES is freed before the other side grows; less is kept.
-    use super::unit::STALE_BYTES;
-    let mut buffer: Vec<u64> = Vec::with_capacity(STALE_BYTES / 8 + 1000);
-    buffer.resize(1000, 7);
-    Scratch::release_stale(&mut buffer, 1000);
-    assert_eq!(buffer.capacity(), STALE_BYTES / 8 + 1000, "256 MiB unused: kept");
-    Scratch::release_stale(&mut buffer, 500);
-    assert!(buffer.capacity() < 1000 && buffer == vec![7; 500], "{}", buffer.capacity());
+    assert_eq!(s.west_raw.capacity(), 1 << 30);
+    s.west_raw.resize(1, 0);
+    s.trim();
+    assert_eq!((s.east.capacity(), s.west_raw.capacity(), s.held_bytes()), (0, 0, 0), "8 MiB + 8 B freed");
+    // Growth within the bound keeps the other side whole; past it, the other side keeps the
+    // entries still needed, and the matcher's buffers go once that is not enough.
+    let mut other: Vec<u64> = vec![7; 1000];
+    let mut matcher = super::matcher::Matcher::default();
+    Scratch::make_room(&mut other, 500, &mut matcher, 8 * 1000, 16_000);
+    assert_eq!(other.len(), 1000, "8,000 + 8,000 bytes within 16,000: kept");
+    Scratch::make_room(&mut other, 500, &mut matcher, 8 * 1001, 16_000);
+    assert!(other == vec![7; 500] && other.capacity() < 1000, "{}", other.capacity());
+    Scratch::make_room(&mut other, 0, &mut matcher, 8 * 1500, 16_000);
+    assert_eq!(other, vec![7; 500], "12,000 + 4,000 bytes: kept");
+    Scratch::make_room(&mut other, 0, &mut matcher, 8 * 1501, 16_000);
+    assert!(other.is_empty() && other.capacity() == 0, "12,008 + 4,000 bytes: freed");
+}
+
+/// Buffers freed at every step (a bound of 0 bytes), kept within the default or kept whatever
+/// they hold give the same counts, on a row-set plan (each unit loads its own quarter lists)
+/// and a table plan.
+#[test]
+fn buffers_kept_or_freed_give_the_same_counts() {
+    for n in [9, 12, 14, 16] {
+        let want = crate::oeis::A000170.get(n).unwrap();
+        for quarters in [Quarters::RowSets, Quarters::Table] {
+            for keep in [Some(0), None, Some(usize::MAX)] {
+                let mut plan = JoinPlan::with_options(n, true, quarters).unwrap();
+                plan.set_keep_bytes(keep);
+                assert_eq!(run(&plan, 2), want, "n = {n} {quarters:?} keeping {keep:?} bytes");
+            }
+        }
+    }
 }

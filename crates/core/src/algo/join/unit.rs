@@ -88,6 +88,7 @@ pub struct JoinPlan {
     pub(super) max_stored: Option<usize>,
     pub(super) code_batch: Option<usize>,
     pub(super) piece_visits: Option<u64>,
+    pub(super) keep: Option<usize>,
     pub(super) groups: Vec<Group>,
     pub(super) len: usize,
 }
@@ -127,42 +128,57 @@ pub(super) struct Scratch {
     /// What the last unit's setup took: (seconds enumerating its half-boards, loading its row
     /// sets included; east half-boards; west half-boards).
     pub(super) setup: (f64, u64, u64),
+    /// The most bytes the buffers keep from one unit to the next and beside a side that grows
+    /// ([`keep_bytes`]; 0 until a unit sets it).
+    pub(super) keep: usize,
 }
 
-/// The most bytes a thread's scratch keeps from one unit to the next ([`Scratch::trim`]): the
-/// buffers keep what the largest unit so far needed, side by side (the east side of one unit,
-/// the west of another), so a thread of n = 28 that met a few large units held more than any
-/// one of them needs (4.8 GB over 8 units whose largest needed 3.4 GB alone).
+/// The least bytes a thread's scratch keeps from one unit to the next ([`keep_bytes`]).
 pub(super) const KEEP_BYTES: usize = 1 << 30;
 
-/// The most bytes of a side's buffer a unit leaves unused while it fills the other side
-/// ([`Scratch::release_stale`]): a side kept from the units before (up to [`KEEP_BYTES`] with
-/// the other buffers) would stay resident beside a large unit's other side, so that a thread of
-/// n = 28 could hold up to 1 GiB above its largest unit's need (2.7 GB of halves on one side for
-/// unit 3,509,258). The matcher's buffers are kept: each unit reuses them.
-pub(super) const STALE_BYTES: usize = 256 << 20;
+/// Returns the most bytes a thread's scratch keeps on quarter side `h` ([`Scratch::trim`],
+/// [`Scratch::make_room`]): [`KEEP_BYTES`], or three quarters of what a thread is budgeted
+/// ([`per_thread_bytes`](super::memory::per_thread_bytes)) where that is more (2.6 GiB at
+/// n = 28–29). A buffer kept is a buffer whose pages are not found and zeroed again: a unit of
+/// n = 28 whose west side (1.6 GB) was freed and written again spent 1.6 s of its 5 s share in
+/// page faults (`perf stat`, 550,000 faults a unit). The buffers keep what the largest unit so
+/// far needed, side by side (the east side of one unit, the west of another), and a thread of
+/// n = 28 that met a few large units held more than any one of them needs (4.8 GB over 8 units
+/// whose largest needed 3.4 GB alone): hence the bound, checked as a side grows.
+pub(super) fn keep_bytes(h: u32) -> usize {
+    let budget = usize::try_from(super::memory::per_thread_bytes(h)).unwrap_or(usize::MAX);
+    KEEP_BYTES.max(budget / 4 * 3)
+}
 
 impl Scratch {
-    /// Frees what `buffer` holds past its first `used` entries when that is more than
-    /// [`STALE_BYTES`] (a unit's halves fill it from the start), before the other side grows.
-    pub(super) fn release_stale(buffer: &mut Vec<u64>, used: usize) {
-        if 8 * buffer.capacity().saturating_sub(used) > STALE_BYTES {
-            buffer.truncate(used);
-            buffer.shrink_to(used);
+    /// Before one side's buffer grows to `needed` bytes: frees the other side's buffer, `other`,
+    /// but for its first `used` entries (the halves a unit still needs; 0 before the first side
+    /// is written), where `needed`, the bytes `other` and `matcher` hold and the growth
+    /// together pass `keep`; then, if they still pass it, the matcher's buffers (the count
+    /// allocates them again).
+    pub(super) fn make_room(other: &mut Vec<u64>, used: usize, matcher: &mut Matcher, needed: usize, keep: usize) {
+        let held = |other: &Vec<u64>, matcher: &Matcher| needed + 8 * other.len() + matcher.held_bytes();
+        if held(other, matcher) > keep && other.len() > used {
+            other.truncate(used);
+            other.shrink_to(used);
+        }
+        if held(other, matcher) > keep {
+            matcher.release();
         }
     }
 
-    /// Returns the bytes the large buffers hold: the east and west masks and the matcher's.
+    /// Returns the bytes the large buffers hold: the east and west masks (the entries they
+    /// have written: their pages past that are reserved, never touched) and the matcher's.
     pub(super) fn held_bytes(&self) -> usize {
-        8 * (self.east.capacity() + self.west_raw.capacity()) + self.matcher.held_bytes()
+        8 * (self.east.len() + self.west_raw.len()) + self.matcher.held_bytes()
     }
 
-    /// Frees the large buffers when they hold more than [`KEEP_BYTES`], so that a thread's peak
-    /// is about its largest unit's need (plus at most [`KEEP_BYTES`] kept from the units
-    /// before), not the sum of the largest needs of each buffer. Units below that (every unit
-    /// up to n = 26) keep their buffers warm.
+    /// Frees the large buffers when they hold more than `keep` ([`keep_bytes`]), so that a
+    /// thread's peak is about its largest unit's need, not the sum of the largest needs of each
+    /// buffer. Units below that (every unit up to n = 27, most of n = 28) keep their buffers
+    /// warm.
     pub(super) fn trim(&mut self) {
-        if self.held_bytes() > KEEP_BYTES {
+        if self.held_bytes() > self.keep {
             (self.east, self.west_raw) = (Vec::new(), Vec::new());
             self.matcher.release();
         }
@@ -267,16 +283,17 @@ impl JoinPlan {
             _ => (1, 1, false),
         };
         let t0 = Instant::now();
-        let Scratch { half, east, west_raw, quarters, setup, .. } = s;
+        let Scratch { half, east, west_raw, quarters, setup, matcher, keep, .. } = s;
+        let keep = *keep;
         let table = self.quarters_for(kind, rows, quarters);
         let cols = low_mask(g.h) as u32;
-        Scratch::release_stale(west_raw, 0);
-        let e_end = window_codes(table, g, Side::East, rows, cols, east_u, east_v, false, half, east, 0);
+        let e_end = window_codes(table, g, Side::East, rows, cols, east_u, east_v, false, half, east, 0, &mut |e| {
+            Scratch::make_room(west_raw, 0, matcher, 8 * e, keep)
+        });
         if e_end == 0 {
             *setup = (t0.elapsed().as_secs_f64(), 0, 0);
             return Halves::empty();
         }
-        Scratch::release_stale(east, e_end);
         let w_end = window_codes(
             table,
             g,
@@ -289,6 +306,7 @@ impl JoinPlan {
             half,
             west_raw,
             0,
+            &mut |w| Scratch::make_room(east, e_end, matcher, 8 * w, keep),
         );
         let halves = (e_end + w_end) as u64;
         *setup = (t0.elapsed().as_secs_f64(), e_end as u64, w_end as u64);
@@ -323,16 +341,17 @@ impl JoinPlan {
         let west_rows = free & !rows;
         let (col_u, col_v) = (1u64 << (2 * h + b), 1u64 << (n - 1 - b));
         let t0 = Instant::now();
-        let Scratch { half, east, west_raw, quarters, setup, .. } = s;
+        let Scratch { half, east, west_raw, quarters, setup, matcher, keep, .. } = s;
+        let keep = *keep;
         let table = self.quarters_for(Kind::Axis { b }, rows, quarters);
-        Scratch::release_stale(west_raw, 0);
         let e_end =
-            window_codes(table, g, Side::East, rows, low_mask(h) as u32, col_u, col_v, false, half, east, 0);
+            window_codes(table, g, Side::East, rows, low_mask(h) as u32, col_u, col_v, false, half, east, 0, &mut |e| {
+                Scratch::make_room(west_raw, 0, matcher, 8 * e, keep)
+            });
         if e_end == 0 {
             *setup = (t0.elapsed().as_secs_f64(), 0, 0);
             return Halves::empty();
         }
-        Scratch::release_stale(east, e_end);
         // Every middle-row queen's west halves go into one set, each carrying the queen's two
         // window diagonals; the count is symmetric, so the smaller of the two sets is stored.
         let mut w_end = 0;
@@ -353,6 +372,7 @@ impl JoinPlan {
                 half,
                 west_raw,
                 from,
+                &mut |w| Scratch::make_room(east, e_end, matcher, 8 * w, keep),
             );
             for w in &mut west_raw[from..w_end] {
                 *w |= row_queen;
@@ -480,6 +500,7 @@ impl JoinPlan {
             s.matcher.max_stored = self.max_stored;
             s.matcher.code_batch = self.code_batch;
             s.matcher.piece_visits = self.piece_visits;
+            s.keep = self.keep.unwrap_or_else(|| keep_bytes(self.g.h));
             let counted = match kind {
                 Kind::Axis { b } => self.round_axis(b, rows, 1..b, s, steps),
                 kind => self.round(kind, rows, s, steps),
