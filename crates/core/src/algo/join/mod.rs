@@ -179,7 +179,7 @@ impl JoinPlan {
             max_stored: max_stored(g.h),
             code_batch: None,
             piece_visits: None,
-            keep: None,
+            keep: memory::keep_bytes(n / 2),
             groups,
             len,
         })
@@ -275,11 +275,11 @@ impl JoinPlan {
     }
 
     /// Sets the most bytes each thread's buffers keep from one unit to the next and beside a
-    /// side that grows (the default is `unit::keep_bytes` for the board: 1 GiB, 2.6 GiB at
+    /// side that grows (the default is `memory::keep_bytes` for the board: 1 GiB, 2.6 GiB at
     /// n = 28–29), for tests that free them at every step (`Some(0)`) and profiles.
     #[cfg(any(test, feature = "internals"))]
     pub fn set_keep_bytes(&mut self, bytes: Option<usize>) {
-        self.keep = bytes;
+        self.keep = bytes.unwrap_or_else(|| memory::keep_bytes(self.g.h));
     }
 
     /// Sets the stored-set size from which the matcher uses its sieve (for benches; the

@@ -341,7 +341,8 @@ fn random_shares_are_unbiased_in_batches(batch: Option<usize>) {
 /// needs, and then the matcher's buffers freed, only where the growth would pass `keep`.
 #[test]
 fn scratch_keeps_buffers_within_its_bound() {
-    use super::unit::{KEEP_BYTES, Scratch, keep_bytes};
+    use super::memory::{KEEP_BYTES, keep_bytes};
+    use super::unit::Scratch;
     assert_eq!(keep_bytes(10), KEEP_BYTES);
     assert_eq!(keep_bytes(14), 2688 << 20, "three quarters of a thread's 3.5 GiB at n = 28");
     let mut s = Scratch { keep: 8 << 20, ..Scratch::default() };

@@ -88,7 +88,8 @@ pub struct JoinPlan {
     pub(super) max_stored: Option<usize>,
     pub(super) code_batch: Option<usize>,
     pub(super) piece_visits: Option<u64>,
-    pub(super) keep: Option<usize>,
+    /// The most bytes each thread's buffers keep ([`keep_bytes`](super::memory::keep_bytes)).
+    pub(super) keep: usize,
     pub(super) groups: Vec<Group>,
     pub(super) len: usize,
 }
@@ -129,25 +130,8 @@ pub(super) struct Scratch {
     /// sets included; east half-boards; west half-boards).
     pub(super) setup: (f64, u64, u64),
     /// The most bytes the buffers keep from one unit to the next and beside a side that grows
-    /// ([`keep_bytes`]; 0 until a unit sets it).
+    /// (the plan's, [`keep_bytes`](super::memory::keep_bytes); 0 until a unit sets it).
     pub(super) keep: usize,
-}
-
-/// The least bytes a thread's scratch keeps from one unit to the next ([`keep_bytes`]).
-pub(super) const KEEP_BYTES: usize = 1 << 30;
-
-/// Returns the most bytes a thread's scratch keeps on quarter side `h` ([`Scratch::trim`],
-/// [`Scratch::make_room`]): [`KEEP_BYTES`], or three quarters of what a thread is budgeted
-/// ([`per_thread_bytes`](super::memory::per_thread_bytes)) where that is more (2.6 GiB at
-/// n = 28–29). A buffer kept is a buffer whose pages are not found and zeroed again: a unit of
-/// n = 28 whose west side (1.6 GB) was freed and written again spent 1.6 s of its 5 s share in
-/// page faults (`perf stat`, 550,000 faults a unit). The buffers keep what the largest unit so
-/// far needed, side by side (the east side of one unit, the west of another), and a thread of
-/// n = 28 that met a few large units held more than any one of them needs (4.8 GB over 8 units
-/// whose largest needed 3.4 GB alone): hence the bound, checked as a side grows.
-pub(super) fn keep_bytes(h: u32) -> usize {
-    let budget = usize::try_from(super::memory::per_thread_bytes(h)).unwrap_or(usize::MAX);
-    KEEP_BYTES.max(budget / 4 * 3)
 }
 
 impl Scratch {
@@ -173,7 +157,7 @@ impl Scratch {
         8 * (self.east.len() + self.west_raw.len()) + self.matcher.held_bytes()
     }
 
-    /// Frees the large buffers when they hold more than `keep` ([`keep_bytes`]), so that a
+    /// Frees the large buffers when they hold more than `keep` ([`keep_bytes`](super::memory::keep_bytes)), so that a
     /// thread's peak is about its largest unit's need, not the sum of the largest needs of each
     /// buffer. Units below that (every unit up to n = 27, most of n = 28) keep their buffers
     /// warm.
@@ -500,7 +484,7 @@ impl JoinPlan {
             s.matcher.max_stored = self.max_stored;
             s.matcher.code_batch = self.code_batch;
             s.matcher.piece_visits = self.piece_visits;
-            s.keep = self.keep.unwrap_or_else(|| keep_bytes(self.g.h));
+            s.keep = self.keep;
             let counted = match kind {
                 Kind::Axis { b } => self.round_axis(b, rows, 1..b, s, steps),
                 kind => self.round(kind, rows, s, steps),
