@@ -59,13 +59,13 @@ pub(super) const KEEP_BYTES: usize = 1 << 30;
 
 /// Returns the most bytes a thread's scratch keeps on quarter side `h` (`Scratch::trim`,
 /// `Scratch::make_room`): [`KEEP_BYTES`], or three quarters of what a thread is budgeted
-/// ([`per_thread_bytes`]) where that is more (2.6 GiB at
-/// n = 28–29). A buffer kept is a buffer whose pages are not found and zeroed again: a unit of
-/// n = 28 whose west side (1.6 GB) was freed and written again spent 1.6 s of its 5 s share in
-/// page faults (`perf stat`, 550,000 faults a unit). The buffers keep what the largest unit so
-/// far needed, side by side (the east side of one unit, the west of another), and a thread of
-/// n = 28 that met a few large units held more than any one of them needs (4.8 GB over 8 units
-/// whose largest needed 3.4 GB alone): hence the bound, checked as a side grows.
+/// ([`per_thread_bytes`]) where that is more (2.6 GiB at n = 28–29). A buffer kept is a buffer
+/// whose pages are not found and zeroed again: a unit of n = 28 whose west side (1.6 GB) was
+/// freed and written again spent 1.6 s of its 5 s share in page faults (`perf stat`, 550,000
+/// faults a unit, results/2026-12-04-plan-coverage/). The buffers keep what the largest unit
+/// so far needed, side by side (the east side of one unit, the west of another), and a thread
+/// of n = 28 that met a few large units held more than any one of them needs (4.8 GB over 8
+/// units whose largest needed 3.4 GB alone): hence the bound, checked as a side grows.
 pub(super) fn keep_bytes(h: u32) -> usize {
     let budget = usize::try_from(per_thread_bytes(h)).unwrap_or(usize::MAX);
     KEEP_BYTES.max(budget / 4 * 3)

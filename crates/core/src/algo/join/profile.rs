@@ -95,6 +95,7 @@ impl JoinPlan {
         SCRATCH.with(|s| {
             let s = &mut s.borrow_mut();
             s.half.level = self.level;
+            s.keep = self.keep;
             let sides = match kind {
                 Kind::Axis { b } => self.axis_sides(b, rows, 1..b, s),
                 kind => self.sides(kind, rows, s),

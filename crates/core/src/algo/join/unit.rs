@@ -157,10 +157,10 @@ impl Scratch {
         8 * (self.east.len() + self.west_raw.len()) + self.matcher.held_bytes()
     }
 
-    /// Frees the large buffers when they hold more than `keep` ([`keep_bytes`](super::memory::keep_bytes)), so that a
-    /// thread's peak is about its largest unit's need, not the sum of the largest needs of each
-    /// buffer. Units below that (every unit up to n = 27, most of n = 28) keep their buffers
-    /// warm.
+    /// Frees the large buffers when they hold more than `keep`
+    /// ([`keep_bytes`](super::memory::keep_bytes)), so that a thread's peak is about its
+    /// largest unit's need, not the sum of the largest needs of each buffer. Units below that
+    /// (every unit up to n = 27, most of n = 28) keep their buffers warm.
     pub(super) fn trim(&mut self) {
         if self.held_bytes() > self.keep {
             (self.east, self.west_raw) = (Vec::new(), Vec::new());
