@@ -257,8 +257,8 @@ pub struct PlanArgs {
 
     /// CPU seconds each thread spends counting the random sample (at least 8 groups of
     /// subproblems; a small board is counted again and again for the whole time, at most 100
-    /// times, so that the machine's speed changing is seen; long subproblems in part); 0 skips
-    /// the estimate.
+    /// times, so that the machine's speed changing is seen; long subproblems in part): 0 skips
+    /// the estimate, else from a nanosecond (1e-9) to a day (86400).
     #[arg(long, value_name = "S", default_value = "5", allow_negative_numbers = true, value_parser = parse_sample_seconds)]
     pub sample_seconds: f64,
 

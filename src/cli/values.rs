@@ -43,12 +43,18 @@ pub fn parse_seed(s: &str) -> Result<u64, String> {
 /// The most `--sample-seconds` of `plan` (a day).
 pub const MAX_SAMPLE_SECONDS: f64 = 86400.0;
 
-/// Parses a sample budget in seconds, a finite number 0 or more (at most
-/// [`MAX_SAMPLE_SECONDS`]).
+/// The least sample budget in seconds other than 0: a nanosecond, the clock's unit (a budget
+/// below it would be read as 0 and said to be "--sample-seconds 0").
+pub const MIN_SAMPLE_SECONDS: f64 = 1e-9;
+
+/// Parses a sample budget in seconds: 0 (no sample), or a number from [`MIN_SAMPLE_SECONDS`]
+/// to [`MAX_SAMPLE_SECONDS`].
 pub fn parse_sample_seconds(s: &str) -> Result<f64, String> {
     match s.trim().parse::<f64>() {
-        Ok(v) if (0.0..=MAX_SAMPLE_SECONDS).contains(&v) => Ok(v),
-        _ => Err(format!("sample seconds '{s}' is not a number of seconds 0..={MAX_SAMPLE_SECONDS}")),
+        Ok(v) if v == 0.0 || (MIN_SAMPLE_SECONDS..=MAX_SAMPLE_SECONDS).contains(&v) => Ok(v.abs()),
+        _ => Err(format!(
+            "sample seconds '{s}' is not a number of seconds: use 0 (no sample) or {MIN_SAMPLE_SECONDS} to {MAX_SAMPLE_SECONDS}"
+        )),
     }
 }
 

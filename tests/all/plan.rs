@@ -175,6 +175,15 @@ fn plan_refuses_bad_input_with_code_2() {
         &["plan", "12", "--sample-seconds", "soon"],
         "sample seconds 'soon' is not a number of seconds",
     );
+    // Under a nanosecond, which the sample would take as 0, and past a day.
+    for bad in ["1e-300", "5e-10", "86401", "inf", "nan"] {
+        usage_error(
+            &["plan", "12", &format!("--sample-seconds={bad}")],
+            &format!(
+                "sample seconds '{bad}' is not a number of seconds: use 0 (no sample) or 0.000000001 to 86400"
+            ),
+        );
+    }
     for bad in ["0", "100", "-5", "high", "150%", "15%%", "0.01", "99.99999999999999999", "nan"] {
         usage_error(
             &["plan", "12", &format!("--precision={bad}")],
