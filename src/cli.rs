@@ -279,7 +279,8 @@ pub struct PlanArgs {
     pub format: PlanFormat,
 
     /// Instruction-set level the sample is counted at, as for count [default: the best this
-    /// processor runs; also from NQUEENS_ISA]. The estimate is for this machine at that level.
+    /// processor runs; also from NQUEENS_ISA, where empty is the default]. The estimate is for
+    /// this machine at that level.
     #[arg(long, value_name = "LEVEL", env = "NQUEENS_ISA", value_parser = parse_isa)]
     pub isa: Option<Level>,
 
@@ -466,7 +467,8 @@ pub struct CountArgs {
     pub d4_search: D4Search,
 
     /// Instruction-set level of the searches: avx512, avx2 or portable on x86-64, neon or
-    /// portable on aarch64 [default: the best this processor runs; also from NQUEENS_ISA].
+    /// portable on aarch64 [default: the best this processor runs; also from NQUEENS_ISA, where
+    /// empty is the default, as in a script's `NQUEENS_ISA=$LEVEL` with LEVEL unset].
     /// Same counts at every level; for timing the lower levels on one machine. A level this
     /// processor lacks is refused.
     #[arg(long, value_name = "LEVEL", env = "NQUEENS_ISA", value_parser = parse_isa)]

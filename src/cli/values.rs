@@ -246,7 +246,13 @@ pub fn parse_d4_search(s: &str) -> Result<D4Search, String> {
 }
 
 /// Parses an instruction-set level and checks it against this processor: a level it lacks is
-/// refused here, so that the error is a usage error (exit 2) before any work.
+/// refused here, so that the error is a usage error (exit 2) before any work. An empty value
+/// is the best level this processor runs, the default: `NQUEENS_ISA=` set empty (a script's
+/// `NQUEENS_ISA=$LEVEL` with LEVEL unset) was refused as "invalid value '' for '--isa'", a
+/// flag the user never gave.
 pub fn parse_isa(s: &str) -> Result<Level, String> {
+    if s.trim().is_empty() {
+        return Ok(Level::best());
+    }
     s.parse()
 }

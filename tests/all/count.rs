@@ -469,6 +469,15 @@ fn every_search_and_level_gives_the_same_counts_and_nodes_or_is_refused() {
         .success();
     let v: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
     assert_eq!(v["isa"].as_str(), Some(best));
+    // Set empty (a script's `NQUEENS_ISA=$LEVEL` with LEVEL unset), it is the default.
+    for command in [
+        &["count", "10", "--format", "json"][..],
+        &["plan", "10", "--sample-seconds", "0.1", "--format", "json"],
+    ] {
+        let out = nqueens(command).env("NQUEENS_ISA", "").assert().success();
+        let v: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+        assert_eq!(v["isa"].as_str(), Some(best), "{command:?}");
+    }
 }
 
 #[test]
