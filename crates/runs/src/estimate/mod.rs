@@ -268,22 +268,23 @@ impl CpuEstimate {
         let speed = self.speed_spread.max(MACHINE_SPREAD);
         let subproblems = (estimate - self.setup_seconds).max(0.0);
         let t = stats::t975(self.df);
+        let setup = 2.0 * speed * self.setup_seconds;
         // What stays whatever the budget: the speed allowance, and the spread of the sample's
         // parts beyond its sampling error.
+        let allowance = (speed * subproblems).powi(2);
         let sampling = self.sampling_std_error.min(self.std_error).powi(2);
-        let stays = (self.std_error.powi(2) - sampling) + (speed * subproblems).powi(2);
-        let floor = t * stays.sqrt() + 2.0 * speed * self.setup_seconds;
-        if floor >= target || sampling <= 0.0 {
-            let allowance = (speed * subproblems).powi(2);
-            let room = ((target - 2.0 * speed * self.setup_seconds) / t).powi(2) - allowance;
-            if !self.sees_speed() && room > 0.0 && self.std_error > 0.0 {
-                return Narrowing::Budget((self.std_error.powi(2) / room).max(1.0));
-            }
-            return Narrowing::Floor(floor / estimate);
+        let excess = self.std_error.powi(2) - sampling;
+        // What the root of the interval's formula may hold at the target (none where the
+        // setup's allowance alone is wider): sampling²/f + what stays = reach, so f =
+        // sampling² / (reach − what stays), where that is positive.
+        let reach = if target > setup { ((target - setup) / t).powi(2) } else { 0.0 };
+        if sampling > 0.0 && reach > allowance + excess {
+            return Narrowing::Budget((sampling / (reach - allowance - excess)).max(1.0));
         }
-        // Exactly: sampling²/f = (target − setup's part)²/t² − what stays.
-        let room = ((target - 2.0 * speed * self.setup_seconds) / t).powi(2) - stays;
-        Narrowing::Budget((sampling / room).max(1.0))
+        if !self.sees_speed() && self.std_error > 0.0 && reach > allowance {
+            return Narrowing::Budget((self.std_error.powi(2) / (reach - allowance)).max(1.0));
+        }
+        Narrowing::Floor((t * (allowance + excess).sqrt() + setup) / estimate)
     }
 }
 
@@ -582,6 +583,9 @@ mod tests {
         assert!((f - 400.0 / ((15.0f64 / 1.96).powi(2) - 25.0)).abs() < 1e-6, "{f}");
         // A target under the allowance stays a floor, however few the draws.
         assert!(matches!(few.narrowing(0.09), Narrowing::Floor(_)));
+        // So does one under the setup's allowance (2 × 5% of a setup of 90 s against ±5 s).
+        let setup = CpuEstimate { setup_seconds: 90.0, ..few };
+        assert!(matches!(setup.narrowing(0.05), Narrowing::Floor(_)));
         // Student's t of few degrees of freedom stays, and asks for more.
         let Narrowing::Budget(more) = with(20.0, 9, 0.0).narrowing(0.15) else { panic!() };
         assert!(more > f);
