@@ -240,19 +240,22 @@ pub trait Plan: Sync + Sealed {
     }
     /// Returns the counts of a random share of subproblem `index` (`0..len()`), for a sample
     /// that cannot count it whole: each independent piece of its work (pieces whose costs and
-    /// solutions add up to the subproblem's, besides work that every count of it does whole) is
-    /// counted with probability `share` (in (0, 1]), drawn independently by a hash of (`seed`,
-    /// piece) and not by position, with `piece(true)` called as a counted piece begins and
-    /// `piece(false)` as it ends (never nested). So the pieces' solutions over `share` are
-    /// unbiased for the subproblem's, and its time is the time outside the pieces (its setup,
-    /// the bookkeeping a count does whole) plus the time in them over `share`. The tally is that
-    /// of the pieces counted, weights applied, not scaled. `None` where the plan cannot
+    /// solutions add up to the subproblem's, besides work that every count of it does whole)
+    /// is counted with probability `share` (in (0, 1]) overall, drawn independently by a hash
+    /// of (`seed`, piece) and not by position (the join draws its codes, then windows of its
+    /// tasks among them). `weight(w)` is called where the weight of the CPU time from then on
+    /// changes to `w`: what a count of the whole subproblem spends in the work from there to
+    /// the next change over what this one spends, in expectation (1 / `share` as a counted
+    /// piece begins, 1 for work every count does whole; the time before the first call weighs
+    /// 1). So the pieces' solutions over `share` are unbiased for the subproblem's, and the
+    /// sum of each stretch of time times its weight for its time. The tally is that of the
+    /// pieces counted, weights applied, not scaled. `None` where the plan cannot
     /// ([`Plan::counts_shares`] is false: the default).
     ///
     /// # Panics
     /// If `index` is not below [`Plan::len`], as [`Plan::solve`].
-    fn solve_share(&self, index: usize, share: f64, seed: u64, piece: &mut dyn FnMut(bool)) -> Option<Tally> {
-        let _ = (index, share, seed, piece);
+    fn solve_share(&self, index: usize, share: f64, seed: u64, weight: &mut dyn FnMut(f64)) -> Option<Tally> {
+        let _ = (index, share, seed, weight);
         None
     }
 }

@@ -78,13 +78,16 @@
 //! A plan that counts random shares ([`Plan::counts_shares`]) has such a subproblem counted in
 //! part instead ([`Plan::solve_share`]): its setup whole, then each piece of its work with
 //! probability p = min(cap, [`SHARE_SECONDS`]) / (its predicted time, by its stratum's ratio so
-//! far), chosen before it runs, each piece timed on the thread's CPU clock as the plan reports
-//! it. Its time is then (the time outside the pieces) + (the time in them)/p and its solutions
-//! the pieces' over p, both unbiased where a piece costs in the sample what it costs in a count
-//! (the join's pieces are windows of consecutive tasks, so that they find the caches as a count
-//! does: `join_share_bias` at n = 28, results/2026-12-04-plan-spells/); it enters the estimator
-//! as any draw, and the spread between draws (two-stage sampling: each draw's own error is in
-//! it, Cochran §10.2) carries the part's error into the interval.
+//! far), chosen before it runs. Each stretch of its work is timed on the thread's CPU clock and
+//! weighed by what the plan reports it stands for: 1 / p for a piece drawn with probability p,
+//! 1 for work every count does whole, B for the sorts of the one batch of the join's codes
+//! drawn from B. Its time is then the sum of the stretches' times times their weights and its
+//! solutions the pieces' over p, both unbiased where a piece costs in the sample what it costs
+//! in a count (the join's pieces are windows of consecutive tasks, so that they find the caches
+//! as a count does: `join_share_bias` at n = 28, results/2026-12-04-plan-spells/; its batches
+//! are a count's own, sorted and matched alone: results/2026-12-05-plan-batches/); it enters
+//! the estimator as any draw, and the spread between draws (two-stage sampling: each draw's own
+//! error is in it, Cochran §10.2) carries the part's error into the interval.
 
 mod device;
 mod sample;
@@ -742,15 +745,15 @@ mod tests {
             index: usize,
             share: f64,
             seed: u64,
-            piece: &mut dyn FnMut(bool),
+            weight: &mut dyn FnMut(f64),
         ) -> Option<nqueens::plan::Tally> {
             let mut next = sample::xorshift(seed.wrapping_mul(31).wrapping_add(index as u64));
             let solutions = (0..Self::PIECES)
                 .filter(|_| ((next() >> 11) as f64 / (1u64 << 53) as f64) < share)
                 .map(|j| {
-                    piece(true);
+                    weight(1.0 / share);
                     let count = Self::piece(index, j);
-                    piece(false);
+                    weight(1.0);
                     count
                 })
                 .sum();

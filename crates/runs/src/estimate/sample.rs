@@ -251,20 +251,18 @@ pub(super) fn count_unit(
     let t0 = thread_cpu_seconds();
     if stepwise && plan.counts_shares() && predicted > cap / 4.0 {
         let share = (cap.min(SHARE_SECONDS) / predicted).clamp(1e-6, 1.0);
-        // CPU seconds in the pieces counted, and when the open one began.
-        let (mut pieces, mut began) = (0.0, None);
-        let tally = plan.solve_share(i, share, seed, &mut |begins| {
+        // The CPU seconds weighed so far, and the weight and start of the open stretch.
+        let (mut weighed, mut weight, mut since) = (0.0, 1.0, t0);
+        let tally = plan.solve_share(i, share, seed, &mut |w| {
             let now = thread_cpu_seconds();
-            match (begins, began.take()) {
-                (true, _) => began = Some(now),
-                (false, Some(b)) => pieces += now - b,
-                (false, None) => {}
-            }
+            weighed += weight * (now - since);
+            (weight, since) = (w, now);
         });
-        let spent = thread_cpu_seconds() - t0;
+        let end = thread_cpu_seconds();
+        let spent = end - t0;
         if let Some(tally) = tally {
             return Counted {
-                t: spent - pieces + pieces / share,
+                t: weighed + weight * (end - since),
                 spent,
                 share,
                 solutions: Some(tally.solutions as f64 / share),

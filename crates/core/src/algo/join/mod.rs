@@ -414,18 +414,21 @@ impl Plan for JoinPlan {
         true
     }
 
-    /// The unit's setup whole (row sets, half-boards, both sides sorted), and each task's
-    /// bookkeeping, then a random share of its pieces of blocks ([`matcher::Sampling`]): each
-    /// piece of each bucket's slicing matched with probability `share`, drawn by a hash of
-    /// (`seed`, its bucket, its place), and reported to `piece` as it begins and ends.
-    fn solve_share(&self, index: usize, share: f64, seed: u64, piece: &mut dyn FnMut(bool)) -> Option<Tally> {
+    /// The unit's row sets and factored sides whole; where one side has many more candidate
+    /// half-boards than the other (an even or centre unit), a random share of them, drawn by
+    /// north quarter entry, written and sorted as the codes (its time weighed by one over that
+    /// share; the stored side whole); then a random share of the windows of tasks
+    /// ([`matcher::Sampling`]) matched, drawn by a hash of (`seed`, its number): `share` in
+    /// all. Each stretch of the work is reported to `weight` with what it stands for
+    /// ([`matcher::Parts::piece`]).
+    fn solve_share(&self, index: usize, share: f64, seed: u64, weight: &mut dyn FnMut(f64)) -> Option<Tally> {
         let mut on_part = |p: Parts| {
-            if let Some(begins) = p.piece {
-                piece(begins);
+            if let Some(w) = p.piece {
+                weight(w);
             }
             ControlFlow::Continue(())
         };
-        let sampling = Some(matcher::Sampling { share: share.clamp(f64::MIN_POSITIVE, 1.0), seed });
+        let sampling = Some(matcher::Sampling { share: share.clamp(f64::MIN_POSITIVE, 1.0), seed, codes: 1.0 });
         SCRATCH.with(|s| s.borrow_mut().matcher.sampling = sampling);
         let tally = self.solve_with(index, false, Some(&mut on_part));
         SCRATCH.with(|s| s.borrow_mut().matcher.sampling = None);

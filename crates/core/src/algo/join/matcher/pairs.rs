@@ -14,7 +14,8 @@ use std::time::Instant;
 
 use super::blocks::count_runs;
 use super::build::blocks_of;
-use super::types::{BLOCK, CLASSES, MIN_PART_BLOCKS, Matcher, PIECE_VISITS, Parts, Run, WORDS};
+use super::types::{BLOCK, CLASSES, MIN_PART_BLOCKS, Matcher, PIECE_VISITS, Parts, Run, Sampling, WORDS, Work};
+use crate::algo::join::bits::uniform;
 use crate::arch::Level;
 
 /// The most codes sorted and matched at once (2^24: 128 MiB of codes, and as much of the sorts'
@@ -63,23 +64,30 @@ fn for_subsets(set: usize, mut f: impl FnMut(usize)) {
     }
 }
 
-/// The work of the passes, from the buckets' sizes alone.
-#[derive(Clone, Copy, Debug, Default)]
-struct Work {
-    /// (Block, mask) visits in all.
-    visits: u64,
-    /// Blocks built in all.
-    blocks: u64,
-    /// Pairs of non-empty buckets.
-    pairs: u64,
-}
+/// Mixed into the sample's seed for the draw of the batch of codes a sampled count matches
+/// ([`Matcher::count_pairs`]), apart from the draws of its windows of tasks.
+const BATCH_SEED: u64 = 0x5851_f42d_4c95_7f2d;
 
 impl Matcher {
+    /// Returns the most codes sorted and matched at once: [`Matcher::code_batch`], by default
+    /// [`CODE_BATCH`].
+    fn batch(&self) -> usize {
+        self.code_batch.unwrap_or(CODE_BATCH).max(1)
+    }
+
     /// Returns the weighted count of the prepared stored side (see [`Matcher::prepare`])
     /// against the `codes` of weights `weights`, in batches of at most [`Matcher::code_batch`]
-    /// codes, each sorted and then matched by pass A and pass B; reports progress to `after` in
-    /// `max_parts` parts at most (see [`Matcher::count_in_place`]), the work of every batch
-    /// known from its histogram before the first; `None` if `after` stopped it.
+    /// codes, each sorted and then matched by pass A and pass B at the chunk width its own work
+    /// calls for ([`Matcher::set_width`]); reports progress to `after` in `max_parts` parts at
+    /// most (see [`Matcher::count_in_place`]), the work of every batch known from its histogram
+    /// before the first; `None` if `after` stopped it. When sampling ([`Matcher::sampling`])
+    /// with a share of at most one over the batches, one batch drawn at random (by a hash of the
+    /// seed) is sorted and matched, and its time weighs as many times as there are batches
+    /// ([`Sampling::codes`]): each batch is sorted and matched alone, so the one drawn costs
+    /// what it costs in a count, and the time of the whole unit's batches is estimated without
+    /// bias (a random share of the codes themselves, at the same total, cost 6–30% less per
+    /// code than a count's batches of codes in the order they were enumerated: the batches'
+    /// sizes and composition shape their buckets, results/2026-12-05-plan-batches/).
     pub(super) fn count_pairs(
         &mut self,
         level: Level,
@@ -89,7 +97,21 @@ impl Matcher {
         max_parts: usize,
         after: &mut dyn FnMut(Parts) -> ControlFlow<()>,
     ) -> Option<u64> {
-        let batch = self.code_batch.unwrap_or(CODE_BATCH).max(1);
+        let batch = self.batch();
+        let batches = codes.len().div_ceil(batch);
+        // The batches matched: all, or one drawn when sampling.
+        let drawn = match self.sampling.as_mut() {
+            Some(sampling) if batches > 1 && sampling.share * batches as f64 <= 1.0 => {
+                sampling.codes = 1.0 / batches as f64;
+                Some(((uniform(sampling.seed ^ BATCH_SEED, 0) * batches as f64) as usize).min(batches - 1))
+            }
+            Some(sampling) => {
+                sampling.codes = 1.0;
+                None
+            }
+            None => None,
+        };
+        let matched = |i: usize| drawn.is_none_or(|d| d == i);
         // Every batch sorted first, its runs' starts kept: the work after the first report is all
         // matching (what a sampled unit's time over its share stands for).
         let t0 = Instant::now();
@@ -99,41 +121,51 @@ impl Matcher {
         // code bucket), so that deciding a task's window adds no pass over its bucket pairs.
         let mut tasks = std::mem::take(&mut self.task_visits);
         tasks.clear();
-        let mut work = Work::default();
-        for chunk in codes.chunks_mut(batch) {
+        let mut works = std::mem::take(&mut self.batch_work);
+        works.clear();
+        // The codes' sorts and the passes' bookkeeping stand for every batch's.
+        if let Some(sampling) = self.sampling {
+            mark(after, 1.0 / sampling.codes);
+        }
+        for (_, chunk) in codes.chunks_mut(batch).enumerate().filter(|&(i, _)| matched(i)) {
             self.code_starts(level, chunk, weights);
             self.sort_codes(level, chunk);
             self.bucket_sizes();
-            let w = self.work(self.sampling.is_some().then_some(&mut tasks));
-            (work.visits, work.blocks, work.pairs) = (work.visits + w.visits, work.blocks + w.blocks, work.pairs + w.pairs);
+            works.push(self.work(self.sampling.is_some().then_some(&mut tasks)));
             starts.push(self.query_starts.clone());
         }
         self.stats.sort_s += t0.elapsed().as_secs_f64();
-        self.set_width(level, work.visits as f64 / work.blocks.max(1) as f64);
+        let work = works.iter().fold(Work::default(), |a, w| Work {
+            visits: a.visits + w.visits,
+            blocks: a.blocks + w.blocks,
+            pairs: a.pairs + w.pairs,
+        });
         self.stats.bucket_pairs += work.pairs;
         let parts = (work.blocks as usize / MIN_PART_BLOCKS).clamp(1, max_parts.max(1));
         let mut progress = Progress { parts, total: work.visits, done: 0, reported: 0, window: Window::default() };
         let mut total = 0;
         let stopped = after(progress.report()).is_break();
         let buckets = self.sizes.len();
-        for (i, chunk) in codes.chunks(batch).enumerate() {
+        let chunks = codes.chunks(batch).enumerate().filter(|&(i, _)| matched(i));
+        for (k, (_, chunk)) in chunks.enumerate() {
             if stopped {
                 break;
             }
-            self.query_starts.clone_from(&starts[i]);
+            self.set_width(level, works[k].visits as f64 / works[k].blocks.max(1) as f64);
+            self.query_starts.clone_from(&starts[k]);
             self.bucket_sizes();
-            let visits = tasks.get(2 * buckets * i..2 * buckets * (i + 1));
+            let visits = tasks.get(2 * buckets * k..2 * buckets * (k + 1));
             match self.passes(level, stored, chunk, visits, &mut progress, after) {
                 Some(count) => total += count,
                 None => {
-                    (self.batch_starts, self.task_visits) = (starts, tasks);
-                    progress.window.close(after);
+                    (self.batch_starts, self.task_visits, self.batch_work) = (starts, tasks, works);
+                    progress.window.close(self.sampling, after);
                     return None;
                 }
             }
         }
-        (self.batch_starts, self.task_visits) = (starts, tasks);
-        progress.window.close(after);
+        (self.batch_starts, self.task_visits, self.batch_work) = (starts, tasks, works);
+        progress.window.close(self.sampling, after);
         if stopped {
             return None;
         }
@@ -280,13 +312,9 @@ impl Matcher {
     fn in_window(&self, window: &mut Window, visits: u64, after: &mut dyn FnMut(Parts) -> ControlFlow<()>) -> bool {
         let Some(sampling) = self.sampling else { return true };
         if window.left == 0 {
-            let mut z = sampling.seed ^ window.number.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^= z >> 31;
-            let on = (z >> 11) as f64 * (1.0 / (1u64 << 53) as f64) < sampling.share;
+            let on = uniform(sampling.seed, window.number) < sampling.windows();
             if on != window.on {
-                mark(after, on);
+                mark(after, if on { 1.0 / (sampling.windows() * sampling.codes) } else { 1.0 / sampling.codes });
             }
             (window.on, window.left, window.number) = (on, self.piece_visits.unwrap_or(PIECE_VISITS), window.number + 1);
         }
@@ -391,9 +419,9 @@ impl Matcher {
     }
 }
 
-/// Reports a sampled piece beginning (`begins`) or ending to `after` ([`Parts::piece`]).
-fn mark(after: &mut dyn FnMut(Parts) -> ControlFlow<()>, begins: bool) {
-    let _ = after(Parts { done: 0, total: 0, share: 0.0, piece: Some(begins) });
+/// Reports to `after` that the time from now on weighs `weight` ([`Parts::piece`]).
+fn mark(after: &mut dyn FnMut(Parts) -> ControlFlow<()>, weight: f64) {
+    let _ = after(Parts { done: 0, total: 0, share: 0.0, piece: Some(weight) });
 }
 
 /// The window of consecutive tasks a sampled count is in ([`Matcher::in_window`]).
@@ -408,12 +436,12 @@ struct Window {
 }
 
 impl Window {
-    /// Ends the open window, reporting its end to `after` if it was matched (at the end of a
-    /// count, or where a count stops).
-    fn close(&mut self, after: &mut dyn FnMut(Parts) -> ControlFlow<()>) {
-        if self.on {
-            self.on = false;
-            mark(after, false);
+    /// Ends the open window (at the end of a count, or where a count stops) and reports to
+    /// `after` that the time from now on weighs 1, when `sampling`.
+    fn close(&mut self, sampling: Option<Sampling>, after: &mut dyn FnMut(Parts) -> ControlFlow<()>) {
+        self.on = false;
+        if sampling.is_some() {
+            mark(after, 1.0);
         }
     }
 }

@@ -65,10 +65,14 @@ pub struct Parts {
     /// The share of the matching's (block, mask) visits done (0 to 1); each part is about
     /// 1/`total` of them (a block's visits are not split).
     pub share: f64,
-    /// `None` for a report of the parts; when sampling ([`Matcher::sampling`]), `Some(true)` as
-    /// a drawn piece begins and `Some(false)` as it ends (never nested), so that the caller can
-    /// time the pieces apart from the work every count does whole.
-    pub piece: Option<bool>,
+    /// `None` for a report of the parts; when sampling ([`Matcher::sampling`]), `Some(w)` where
+    /// the weight of the time from then on changes to `w`: the time a count of the whole unit
+    /// spends in the work from there to the next change, over the time this one spends, in
+    /// expectation (1 / ([`Sampling::windows`] · [`Sampling::codes`]) as a drawn window of tasks
+    /// begins, 1 / [`Sampling::codes`] as it ends and while the codes are sorted, 1 once the
+    /// matching is over), so that the caller can weigh the time of each part of the work by
+    /// what it stands for.
+    pub piece: Option<f64>,
 }
 
 /// A run of masks of one weight streamed against a block: `values[start..end]` of the side
@@ -115,8 +119,8 @@ pub struct Matcher {
     pub code_batch: Option<usize>,
     /// The visits a window of tasks holds at least when sampling (`None`: [`PIECE_VISITS`]).
     pub piece_visits: Option<u64>,
-    /// Match only a random share of the windows of tasks ([`Sampling`]; for a sample of a unit
-    /// that cannot be counted whole); `None`: everything.
+    /// Match only a random share of the batches of codes and windows of tasks ([`Sampling`];
+    /// for a sample of a unit that cannot be counted whole); `None`: everything.
     pub sampling: Option<Sampling>,
     /// What the matcher did since the caller last reset it (for profiles).
     pub stats: MatchStats,
@@ -143,6 +147,8 @@ pub struct Matcher {
     pub(super) segments: Vec<Run>,
     /// Each batch's `query_starts` (scratch).
     pub(super) batch_starts: Vec<Vec<usize>>,
+    /// Each batch's work (scratch of `Matcher::count_pairs`).
+    pub(super) batch_work: Vec<Work>,
     /// Each batch's tasks' visits when sampling (scratch: see `Matcher::work`).
     pub(super) task_visits: Vec<u64>,
     /// The words of the blocks being built (scratch of `fill`).
@@ -164,19 +170,33 @@ pub struct Matcher {
 /// A random share of a count's matching ([`Matcher::sampling`]): the tasks (a pass, a batch and
 /// the bucket it slices), in the order a count takes them, go in windows of consecutive tasks of
 /// about [`PIECE_VISITS`] (block, mask) visits or one task, and each window is matched with
-/// probability `share`, drawn by a hash of (`seed`, its number); so the count over `share` is
-/// unbiased for the whole count, and the time in the windows (reported through
-/// [`Parts::piece`]) over `share` for the time a count spends in them. The sorts run whole, as
-/// in a count. Windows of tasks rather than single blocks or tasks: a block drawn alone meets
+/// probability [`Sampling::windows`], drawn by a hash of (`seed`, its number); where the codes
+/// come in several batches and the share is at most one over their number, only one batch,
+/// drawn at random, is sorted and matched ([`Sampling::codes`]). So the count over `share` is
+/// unbiased for the whole count, and the time of each part of the work, weighed through
+/// [`Parts::piece`], for the time a count spends in it. The stored side is sorted whole, as in
+/// a count. Windows of tasks rather than single blocks or tasks: a block drawn alone meets
 /// its codes cold where a count's block finds them in cache from the blocks and tasks before,
 /// and 0.4% of a unit of n = 28 drawn block by block stood for 2 to 3 times its time, tasks drawn
 /// one by one 1.3 to 1.6 times (`join_share_bias`, results/2026-12-04-plan-spells/).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sampling {
-    /// The probability each block is matched, in (0, 1].
+    /// The share of the unit's work counted, in (0, 1]: [`Sampling::codes`] times the
+    /// probability each window of tasks is matched.
     pub share: f64,
     /// The seed of the draws.
     pub seed: u64,
+    /// The probability each code is in the batches matched: one over the batches where one
+    /// batch of several is drawn, else 1 (the matcher sets it as it draws the batch).
+    pub codes: f64,
+}
+
+impl Sampling {
+    /// Returns the probability each window of tasks is matched: `share` over `codes`, at
+    /// most 1.
+    pub fn windows(&self) -> f64 {
+        (self.share / self.codes).min(1.0)
+    }
 }
 
 /// The (block, mask) visits a window of tasks of a sampled count holds at least ([`Sampling`]):
@@ -284,4 +304,15 @@ impl Matcher {
             None => CHUNK..=MAX_CHUNK,
         }
     }
+}
+
+/// The work of a batch's passes, from the buckets' sizes alone (`Matcher::work`).
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Work {
+    /// (Block, mask) visits in all.
+    pub(super) visits: u64,
+    /// Blocks built in all.
+    pub(super) blocks: u64,
+    /// Pairs of non-empty buckets.
+    pub(super) pairs: u64,
 }
