@@ -40,8 +40,8 @@ pub fn max_stored(h: u32) -> Option<usize> {
 /// 4 MiB up to h = 10. A thread's buffers are the half-boards (8 B each), the sorts' (up to
 /// 16 B a value of a side of at most 2^25, in place beyond), the buckets' indices (2 B a
 /// half-board) and one bucket's tables (about 200 MB at most, [`max_stored`]); a thread keeps
-/// them from unit to unit within 1 GiB, or this figure where that is more (3.5 GiB at n =
-/// 28–29), and frees them beyond ([`keep_bytes`]: so its peak is about its largest unit's, not
+/// them from unit to unit within 1 GiB, or three quarters of this figure where that is more
+/// (2.6 GiB at n = 28–29), and frees them beyond (so its peak is about its largest unit's, not
 /// the sum of each buffer's largest).
 pub fn per_thread_bytes(h: u32) -> u64 {
     const MIB: u64 = 1 << 20;
@@ -58,18 +58,17 @@ pub fn per_thread_bytes(h: u32) -> u64 {
 pub(super) const KEEP_BYTES: usize = 1 << 30;
 
 /// Returns the most bytes a thread's scratch keeps on quarter side `h` (`Scratch::trim`,
-/// `Scratch::make_room`): what a thread is budgeted ([`per_thread_bytes`]; 3.5 GiB at n =
-/// 28–29), or [`KEEP_BYTES`] where that is more. A buffer kept is a buffer whose pages are not
-/// found and zeroed again: a unit of n = 28 whose west side (1.6 GB) was freed and written again
-/// spent 1.6 s of its 5 s share in page faults (`perf stat`, 550,000 faults a unit,
-/// results/2026-12-04-plan-coverage/). Both sides go in one buffer, which holds what the
-/// largest unit so far needed (a buffer a side had held the largest east side of one unit
-/// beside the largest west side of another: 4.8 GB over 8 units whose largest needed 3.4 GB
-/// alone); the matcher's buffers are freed before the halves grow past the bound with them.
-/// So a thread holds at most its budget between units, and a unit needs what it needs.
+/// `Scratch::make_room`): [`KEEP_BYTES`], or three quarters of what a thread is budgeted
+/// ([`per_thread_bytes`]) where that is more (2.6 GiB at n = 28–29). A buffer kept is a buffer
+/// whose pages are not found and zeroed again: a unit of n = 28 whose west side (1.6 GB) was
+/// freed and written again spent 1.6 s of its 5 s share in page faults (`perf stat`, 550,000
+/// faults a unit, results/2026-12-04-plan-coverage/). The buffers keep what the largest unit
+/// so far needed, side by side (the east side of one unit, the west of another), and a thread
+/// of n = 28 that met a few large units held more than any one of them needs (4.8 GB over 8
+/// units whose largest needed 3.4 GB alone): hence the bound, checked as a side grows.
 pub(super) fn keep_bytes(h: u32) -> usize {
     let budget = usize::try_from(per_thread_bytes(h)).unwrap_or(usize::MAX);
-    KEEP_BYTES.max(budget)
+    KEEP_BYTES.max(budget / 4 * 3)
 }
 
 /// Returns `Ok(())` if the join fits for the `n`×`n` board on `threads` worker threads: n ≤

@@ -29,8 +29,8 @@
 //! so n = 24–25 need 0.73 GB instead of 5.1 GB and n = 26–27 6.9 GB instead of 51 GB
 //! ([`quarter::estimated_bytes`], exact); per-thread buffers are under 2 MB at n = 20, about
 //! 40 MB at n = 22, 0.2 GB at n = 24, 0.7 GB at n = 26 and up to 3.3 GiB at n = 28
-//! ([`per_thread_bytes`]; results/2026-12-04-frontier/), kept from unit to unit within a
-//! thread's budget (at least 1 GiB; 3.5 GiB at n = 28–29) and freed beyond.
+//! ([`per_thread_bytes`]; results/2026-12-04-frontier/), kept from unit to unit within 1 GiB
+//! (2.6 GiB at n = 28–29) and freed beyond.
 //! [`JoinPlan::new`] refuses boards whose table would not fit in the memory available, and
 //! [`check_memory_for`] (which the command line runs first) counts every thread's buffers too.
 //!
@@ -274,10 +274,9 @@ impl JoinPlan {
         self.piece_visits = visits;
     }
 
-    /// Sets the most bytes each thread's buffers keep from one unit to the next and as its
-    /// halves grow (the default is `memory::keep_bytes` for the board: a thread's budget, at
-    /// least 1 GiB; 3.5 GiB at n = 28–29), for tests that free them at every step (`Some(0)`)
-    /// and profiles.
+    /// Sets the most bytes each thread's buffers keep from one unit to the next and beside a
+    /// side that grows (the default is `memory::keep_bytes` for the board: 1 GiB, 2.6 GiB at
+    /// n = 28–29), for tests that free them at every step (`Some(0)`) and profiles.
     #[cfg(any(test, feature = "internals"))]
     pub fn set_keep_bytes(&mut self, bytes: Option<usize>) {
         self.keep = bytes.unwrap_or_else(|| memory::keep_bytes(self.g.h));

@@ -61,12 +61,6 @@ pub struct QuarterTable {
     rows: Option<Vec<RowLists>>,
     /// A row-set table's lengths of the whole table's lists ([`QuarterTable::try_build_lengths`]).
     lengths: Option<Box<Lengths>>,
-    /// A row-set table's buffers of row sets dropped and of its last walk, for the next
-    /// [`QuarterTable::load_rows`] to fill again: a unit of n = 28 loads four row sets of
-    /// millions of placements, and buffers allocated afresh for each found their pages again
-    /// (a tenth of a sampled unit's page faults, results/2026-12-05-plan-batches/).
-    spare: Vec<RowLists>,
-    walk: Option<Box<RowWalk>>,
 }
 
 /// The offsets of a whole table without its entries: the lengths of its lists.
@@ -204,7 +198,7 @@ impl QuarterTable {
         })?;
         // A no-op when the measured size was reserved (a shrink in place otherwise).
         entries.shrink_to_fit();
-        Ok(QuarterTable { h, symmetry, offsets, entries, rows: None, lengths: None, spare: Vec::new(), walk: None })
+        Ok(QuarterTable { h, symmetry, offsets, entries, rows: None, lengths: None })
     }
 
     /// Returns an empty row-set table of side `h` ([`QuarterTable::rows_only`]) that also knows
@@ -282,8 +276,6 @@ impl QuarterTable {
             offsets: Vec::new(),
             entries: Vec::new(),
             rows: Some(Vec::new()),
-            spare: Vec::new(),
-            walk: None,
             lengths: None,
         }
     }
@@ -304,36 +296,22 @@ impl QuarterTable {
     pub fn load_rows(&mut self, wanted: &[u32]) -> u64 {
         let h = self.h;
         let held = self.rows.as_mut().expect("load_rows is for row-set tables");
-        let mut k = 0;
-        while k < held.len() {
-            if wanted.contains(&held[k].rows) {
-                k += 1;
-            } else {
-                self.spare.push(held.swap_remove(k));
-            }
-        }
-        let mut walk = self.walk.take().unwrap_or_else(|| Box::new(RowWalk::new(h)));
+        held.retain(|l| wanted.contains(&l.rows));
         let mut walked = 0;
         for &rows in wanted {
             assert!(rows >> h == 0, "row set {rows:#b} is beyond side {h}");
             if held.iter().any(|l| l.rows == rows) {
                 continue;
             }
+            let mut walk = RowWalk::new(h);
             walk.run(h, Symmetry::None, rows);
-            let RowLists { mut starts, mut entries, .. } =
-                self.spare.pop().unwrap_or(RowLists { rows, starts: Vec::new(), entries: Vec::new() });
-            entries.clear();
-            entries.resize(walk.entries.len(), 0);
+            let mut entries = vec![0; walk.entries.len()];
             walk.sort_into(&mut entries);
-            // The walk's counts are now the starts; the spare's starts become its next counts.
-            std::mem::swap(&mut starts, &mut walk.counts);
-            walk.counts.clear();
-            walk.counts.resize(1 << h, 0);
+            let mut starts = std::mem::take(&mut walk.counts);
             starts.push(entries.len() as u32);
             walked += entries.len() as u64;
             held.push(RowLists { rows, starts, entries });
         }
-        self.walk = Some(walk);
         walked
     }
 
@@ -517,7 +495,6 @@ impl Children {
 /// One row set's placements, as its walk finds them: entries, their column sets, and the
 /// entries per column set (then, after [`RowWalk::sort_into`], where each column set's list
 /// starts).
-#[derive(Clone, Debug)]
 struct RowWalk {
     entries: Vec<u64>,
     cols: Vec<u16>,
