@@ -62,10 +62,15 @@ pub(super) const KEEP_BYTES: usize = 1 << 30;
 /// ([`per_thread_bytes`]) where that is more (2.6 GiB at n = 28–29). A buffer kept is a buffer
 /// whose pages are not found and zeroed again: a unit of n = 28 whose west side (1.6 GB) was
 /// freed and written again spent 1.6 s of its 5 s share in page faults (`perf stat`, 550,000
-/// faults a unit, results/2026-12-04-plan-coverage/). The buffers keep what the largest unit
-/// so far needed, side by side (the east side of one unit, the west of another), and a thread
-/// of n = 28 that met a few large units held more than any one of them needs (4.8 GB over 8
-/// units whose largest needed 3.4 GB alone): hence the bound, checked as a side grows.
+/// faults a unit, results/2026-12-04-plan-coverage/). Both sides go in one buffer, which holds
+/// what the largest unit so far needed: a buffer a side held the largest east side of one unit
+/// beside the largest west side of another (4.8 GB over 8 units whose largest needed 3.4 GB
+/// alone), and a unit whose larger side was not the one the unit before had wrote it into fresh
+/// pages (one buffer: 1.13 million page faults instead of 1.88 million over 9 sampled units,
+/// results/2026-12-05-plan-batches/). The matcher's buffers are freed before the halves grow past
+/// the bound with them. Kept up to a thread's whole budget instead, the buffers of a unit of
+/// 3.6 · 10^8 half-boards stayed beside those of the units after it: 30 units of n = 28 one after
+/// the other peaked at 4.7 GB instead of 4.2 (same page).
 pub(super) fn keep_bytes(h: u32) -> usize {
     let budget = usize::try_from(per_thread_bytes(h)).unwrap_or(usize::MAX);
     KEEP_BYTES.max(budget / 4 * 3)

@@ -274,8 +274,8 @@ impl JoinPlan {
         self.piece_visits = visits;
     }
 
-    /// Sets the most bytes each thread's buffers keep from one unit to the next and beside a
-    /// side that grows (the default is `memory::keep_bytes` for the board: 1 GiB, 2.6 GiB at
+    /// Sets the most bytes each thread's buffers keep from one unit to the next and as its
+    /// halves grow (the default is `memory::keep_bytes` for the board: 1 GiB, 2.6 GiB at
     /// n = 28–29), for tests that free them at every step (`Some(0)`) and profiles.
     #[cfg(any(test, feature = "internals"))]
     pub fn set_keep_bytes(&mut self, bytes: Option<usize>) {

@@ -100,7 +100,8 @@ impl JoinPlan {
                 Kind::Axis { b } => self.axis_sides(b, rows, 1..b, s),
                 kind => self.sides(kind, rows, s),
             };
-            let (stored, codes) = if sides.west_stored { (&s.west_raw, &s.east) } else { (&s.east, &s.west_raw) };
+            let (east, west) = s.halves.split_at(sides.east);
+            let (stored, codes) = if sides.west_stored { (west, east) } else { (east, west) };
             let classes = sides.classes[..sides.class_count].to_vec();
             let len = classes.iter().map(|c| c.0).sum::<usize>();
             UnitSides {

@@ -342,38 +342,36 @@ fn random_shares_are_unbiased_in_batches(batch: Option<usize>) {
 
 /// A thread's scratch keeps its buffers from unit to unit while the entries they have written
 /// hold at most its `keep`, and frees them once they hold more (so that its peak is about its
-/// largest unit's need); before a side grows, the other side is cut to what the unit still
-/// needs, and then the matcher's buffers freed, only where the growth would pass `keep`.
+/// largest unit's need); before the halves' buffer grows, the matcher's buffers are freed only
+/// where the growth would pass `keep`.
 #[test]
 fn scratch_keeps_buffers_within_its_bound() {
     use super::memory::{KEEP_BYTES, keep_bytes};
     use super::unit::Scratch;
     assert_eq!(keep_bytes(10), KEEP_BYTES);
+    assert_eq!(keep_bytes(13), 1152 << 20, "three quarters of a thread's 1.5 GiB at n = 26-27");
     assert_eq!(keep_bytes(14), 2688 << 20, "three quarters of a thread's 3.5 GiB at n = 28");
     let mut s = Scratch { keep: 8 << 20, ..Scratch::default() };
-    s.east.resize(1 << 20, 0);
-    s.trim();
-    assert_eq!(s.east.len(), 1 << 20, "8 MiB kept");
+    s.halves = Vec::with_capacity(1 << 30);
     // Reserved, never written: no memory is taken, none counted.
-    s.west_raw = Vec::with_capacity(1 << 30);
-    assert_eq!(s.held_bytes(), 8 << 20);
+    assert_eq!(s.held_bytes(), 0);
+    s.halves.resize(1 << 20, 0);
     s.trim();
-    assert_eq!(s.west_raw.capacity(), 1 << 30);
-    s.west_raw.resize(1, 0);
+    assert_eq!((s.halves.len(), s.held_bytes()), (1 << 20, 8 << 20), "8 MiB kept");
+    s.halves.resize((1 << 20) + 1, 0);
     s.trim();
-    assert_eq!((s.east.capacity(), s.west_raw.capacity(), s.held_bytes()), (0, 0, 0), "8 MiB + 8 B freed");
-    // Growth within the bound keeps the other side whole; past it, the other side keeps the
-    // entries still needed, and the matcher's buffers go once that is not enough.
-    let mut other: Vec<u64> = vec![7; 1000];
+    assert_eq!((s.halves.capacity(), s.held_bytes()), (0, 0), "8 MiB + 8 B freed");
+    // The matcher's buffers go where a growth would pass the bound with them, not before.
     let mut matcher = super::matcher::Matcher::default();
-    Scratch::make_room(&mut other, 500, &mut matcher, 8 * 1000, 16_000);
-    assert_eq!(other.len(), 1000, "8,000 + 8,000 bytes within 16,000: kept");
-    Scratch::make_room(&mut other, 500, &mut matcher, 8 * 1001, 16_000);
-    assert!(other == vec![7; 500] && other.capacity() < 1000, "{}", other.capacity());
-    Scratch::make_room(&mut other, 0, &mut matcher, 8 * 1500, 16_000);
-    assert_eq!(other, vec![7; 500], "12,000 + 4,000 bytes: kept");
-    Scratch::make_room(&mut other, 0, &mut matcher, 8 * 1501, 16_000);
-    assert!(other.is_empty() && other.capacity() == 0, "12,008 + 4,000 bytes: freed");
+    let codes: Vec<u64> = (0..4096u64).map(|i| (i * 0x9e37_79b9) & ((1 << 40) - 1)).collect();
+    let stored: Vec<u64> = (0..4096u64).map(|i| (i * 0x85eb_ca6b) & ((1 << 40) - 1)).collect();
+    matcher.count_coded(crate::arch::Level::portable(), &[(&stored, 1)], &codes, [1; 4]);
+    let held = matcher.held_bytes();
+    assert!(held > 0);
+    Scratch::make_room(&mut matcher, 1000, held + 1000);
+    assert_eq!(matcher.held_bytes(), held, "within the bound: kept");
+    Scratch::make_room(&mut matcher, 1001, held + 1000);
+    assert_eq!(matcher.held_bytes(), 0, "past the bound: freed");
 }
 
 /// Buffers freed at every step (a bound of 0 bytes), kept within the default or kept whatever

@@ -114,15 +114,18 @@ impl Quarters {
     }
 }
 
-/// Per-thread scratch: the half enumerator's buffers, the east masks, the west masks by weight
-/// class and the matcher (reused by every unit the thread runs).
+/// Per-thread scratch: the half enumerator's buffers, one buffer of both sides' window masks
+/// and the matcher (reused by every unit the thread runs).
 #[derive(Default)]
 pub(super) struct Scratch {
     pub(super) half: HalfScratch,
-    /// East window masks (entries past the current end are scratch).
-    pub(super) east: Vec<u64>,
-    /// West window masks with flags (entries past the current end are scratch).
-    pub(super) west_raw: Vec<u64>,
+    /// The unit's window masks: the east halves, then the west halves with their flags
+    /// ([`Halves::east`] says where the west begin; entries past the end are scratch). One
+    /// buffer for both sides holds what the largest unit so far needed, where a buffer a side
+    /// held the largest east side of one unit beside the largest west side of another (4.8 GB
+    /// where the largest unit needed 3.4 GB, results/2026-12-04-plan-coverage/), and a unit whose
+    /// larger side was the other one than the unit before's wrote it into fresh pages.
+    pub(super) halves: Vec<u64>,
     pub(super) matcher: Matcher,
     /// The row sets of the current unit, when the plan reads [`Quarters::RowSets`].
     pub(super) quarters: QuarterTable,
@@ -135,26 +138,18 @@ pub(super) struct Scratch {
 }
 
 impl Scratch {
-    /// Before one side's buffer grows to `needed` bytes: frees the other side's buffer, `other`,
-    /// but for its first `used` entries (the halves a unit still needs; 0 before the first side
-    /// is written), where `needed`, the bytes `other` and `matcher` hold and the growth
-    /// together pass `keep`; then, if they still pass it, the matcher's buffers (the count
-    /// allocates them again).
-    pub(super) fn make_room(other: &mut Vec<u64>, used: usize, matcher: &mut Matcher, needed: usize, keep: usize) {
-        let held = |other: &Vec<u64>, matcher: &Matcher| needed + 8 * other.len() + matcher.held_bytes();
-        if held(other, matcher) > keep && other.len() > used {
-            other.truncate(used);
-            other.shrink_to(used);
-        }
-        if held(other, matcher) > keep {
+    /// Before the halves' buffer grows to `needed` bytes: frees the matcher's buffers (the count
+    /// allocates them again) where `needed` and what they hold together pass `keep`.
+    pub(super) fn make_room(matcher: &mut Matcher, needed: usize, keep: usize) {
+        if needed + matcher.held_bytes() > keep {
             matcher.release();
         }
     }
 
-    /// Returns the bytes the large buffers hold: the east and west masks (the entries they
-    /// have written: their pages past that are reserved, never touched) and the matcher's.
+    /// Returns the bytes the large buffers hold: the halves (the entries written: the pages
+    /// past them are reserved, never touched) and the matcher's.
     pub(super) fn held_bytes(&self) -> usize {
-        8 * (self.east.len() + self.west_raw.len()) + self.matcher.held_bytes()
+        8 * self.halves.len() + self.matcher.held_bytes()
     }
 
     /// Frees the large buffers when they hold more than `keep`
@@ -163,7 +158,7 @@ impl Scratch {
     /// (every unit up to n = 27, most of n = 28) keep their buffers warm.
     pub(super) fn trim(&mut self) {
         if self.held_bytes() > self.keep {
-            (self.east, self.west_raw) = (Vec::new(), Vec::new());
+            self.halves = Vec::new();
             self.matcher.release();
         }
     }
@@ -232,8 +227,9 @@ impl JoinPlan {
         if halves.codes == 0 {
             return Some((0, halves.halves));
         }
-        let Scratch { east, west_raw, matcher, .. } = s;
-        let (stored, codes) = if halves.west_stored { (west_raw, east) } else { (east, west_raw) };
+        let Scratch { halves: buffer, matcher, .. } = s;
+        let (east, west) = buffer.split_at_mut(halves.east);
+        let (stored, codes) = if halves.west_stored { (west, east) } else { (east, west) };
         let classes = &halves.classes[..halves.class_count];
         let len = classes.iter().map(|c| c.0).sum::<usize>();
         let sides =
@@ -267,13 +263,12 @@ impl JoinPlan {
             _ => (1, 1, false),
         };
         let t0 = Instant::now();
-        let Scratch { half, east, west_raw, quarters, setup, matcher, keep, .. } = s;
+        let Scratch { half, halves: buffer, quarters, setup, matcher, keep, .. } = s;
         let keep = *keep;
         let table = self.quarters_for(kind, rows, quarters);
         let cols = low_mask(g.h) as u32;
-        let e_end = window_codes(table, g, Side::East, rows, cols, east_u, east_v, false, half, east, 0, &mut |e| {
-            Scratch::make_room(west_raw, 0, matcher, 8 * e, keep)
-        });
+        let mut room = |e: usize| Scratch::make_room(matcher, 8 * e, keep);
+        let e_end = window_codes(table, g, Side::East, rows, cols, east_u, east_v, false, half, buffer, 0, &mut room);
         if e_end == 0 {
             *setup = (t0.elapsed().as_secs_f64(), 0, 0);
             return Halves::empty();
@@ -288,10 +283,10 @@ impl JoinPlan {
             west_v,
             even_reduced,
             half,
-            west_raw,
-            0,
-            &mut |w| Scratch::make_room(east, e_end, matcher, 8 * w, keep),
-        );
+            buffer,
+            e_end,
+            &mut room,
+        ) - e_end;
         let halves = (e_end + w_end) as u64;
         *setup = (t0.elapsed().as_secs_f64(), e_end as u64, w_end as u64);
         // Weight of a west half by its flags (bits 62 and 63, its weight class): 2 per
@@ -303,13 +298,13 @@ impl JoinPlan {
         if e_end <= w_end {
             // The matcher drops the west halves of weight 0 (plain = 0: no long-diagonal queen).
             let classes = [(e_end, 1), (0, 0), (0, 0)];
-            Halves { west_stored: false, classes, class_count: 1, codes: w_end, weights, outer, halves }
+            Halves { east: e_end, west_stored: false, classes, class_count: 1, codes: w_end, weights, outer, halves }
         } else {
             // The west halves grouped by weight in place (1, 2, 4; weight 0 dropped), flags
             // cleared: no second copy of the stored side (up to 10^8 halves at n = 28).
-            let ends = group_by_weight(&mut west_raw[..w_end], weights);
+            let ends = group_by_weight(&mut buffer[e_end..e_end + w_end], weights);
             let classes = [(ends[0], 1), (ends[1] - ends[0], 2), (ends[2] - ends[1], 4)];
-            Halves { west_stored: true, classes, class_count: 3, codes: e_end, weights: [1; 4], outer, halves }
+            Halves { east: e_end, west_stored: true, classes, class_count: 3, codes: e_end, weights: [1; 4], outer, halves }
         }
     }
 
@@ -325,20 +320,19 @@ impl JoinPlan {
         let west_rows = free & !rows;
         let (col_u, col_v) = (1u64 << (2 * h + b), 1u64 << (n - 1 - b));
         let t0 = Instant::now();
-        let Scratch { half, east, west_raw, quarters, setup, matcher, keep, .. } = s;
+        let Scratch { half, halves: buffer, quarters, setup, matcher, keep, .. } = s;
         let keep = *keep;
         let table = self.quarters_for(Kind::Axis { b }, rows, quarters);
+        let mut room = |e: usize| Scratch::make_room(matcher, 8 * e, keep);
         let e_end =
-            window_codes(table, g, Side::East, rows, low_mask(h) as u32, col_u, col_v, false, half, east, 0, &mut |e| {
-                Scratch::make_room(west_raw, 0, matcher, 8 * e, keep)
-            });
+            window_codes(table, g, Side::East, rows, low_mask(h) as u32, col_u, col_v, false, half, buffer, 0, &mut room);
         if e_end == 0 {
             *setup = (t0.elapsed().as_secs_f64(), 0, 0);
             return Halves::empty();
         }
         // Every middle-row queen's west halves go into one set, each carrying the queen's two
         // window diagonals; the count is symmetric, so the smaller of the two sets is stored.
-        let mut w_end = 0;
+        let mut w_end = e_end;
         for a in a_range {
             let start = Start::Axis { a, b };
             let (fu, fv) = start.taken(g);
@@ -354,28 +348,32 @@ impl JoinPlan {
                 fv,
                 false,
                 half,
-                west_raw,
+                buffer,
                 from,
-                &mut |w| Scratch::make_room(east, e_end, matcher, 8 * w, keep),
+                &mut room,
             );
-            for w in &mut west_raw[from..w_end] {
+            for w in &mut buffer[from..w_end] {
                 *w |= row_queen;
             }
         }
+        let w_end = w_end - e_end;
         let halves = (e_end + w_end) as u64;
         *setup = (t0.elapsed().as_secs_f64(), e_end as u64, w_end as u64);
         let west_stored = e_end > w_end;
         let (stored, codes) = if west_stored { (w_end, e_end) } else { (e_end, w_end) };
         let classes = [(stored, 8), (0, 0), (0, 0)];
-        Halves { west_stored, classes, class_count: 1, codes, weights: [1; 4], outer: 1, halves }
+        Halves { east: e_end, west_stored, classes, class_count: 1, codes, weights: [1; 4], outer: 1, halves }
     }
 }
 
-/// A unit's two sides as [`JoinPlan::sides`] leaves them in the scratch's buffers: the stored
-/// side's classes (masks and weight, one after the other from the start of its buffer) and the
-/// codes (the start of the other buffer), their weights, and what multiplies the count.
+/// A unit's two sides as [`JoinPlan::sides`] leaves them in the scratch's buffer (the east
+/// halves, then the west): the stored side's classes (masks and weight, one after the other
+/// from the start of its side) and the codes (the start of the other side), their weights, and
+/// what multiplies the count.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Halves {
+    /// The east halves: the first this many of the buffer, the west halves after them.
+    pub(super) east: usize,
     /// The west halves are the stored side (else the east halves).
     pub(super) west_stored: bool,
     /// The stored classes, the first `class_count` of them.
@@ -394,7 +392,16 @@ pub(super) struct Halves {
 impl Halves {
     /// No halves on the east side: nothing to count.
     fn empty() -> Halves {
-        Halves { west_stored: false, classes: [(0, 0); 3], class_count: 0, codes: 0, weights: [0; 4], outer: 0, halves: 0 }
+        Halves {
+            east: 0,
+            west_stored: false,
+            classes: [(0, 0); 3],
+            class_count: 0,
+            codes: 0,
+            weights: [0; 4],
+            outer: 0,
+            halves: 0,
+        }
     }
 }
 
