@@ -13,6 +13,8 @@
 //! `cargo run --release --features nqueens/internals --example join_code_share -- N UNITS SEED
 //! SHARE...` (ONLY=i,j,...: these units instead).
 
+#[path = "common/args.rs"]
+mod args;
 #[path = "common/picks.rs"]
 mod picks;
 
@@ -24,15 +26,7 @@ use nqueens::arch::Level;
 use nqueens::plan::Plan;
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.len() < 4 {
-        eprintln!("usage: join_code_share N UNITS SEED SHARE...");
-        std::process::exit(2);
-    }
-    let n: u32 = args[0].parse().expect("N");
-    let units: usize = args[1].parse().expect("UNITS");
-    let seed: u64 = args[2].parse().expect("SEED");
-    let shares: Vec<f64> = args[3..].iter().map(|s| s.parse().expect("SHARE")).collect();
+    let (n, units, seed, shares) = args::board_units_seed_shares("join_code_share N UNITS SEED SHARE...", 4);
     let plan = JoinPlan::with_options(n, true, Quarters::RowSets).expect("the join fits");
     let level = Level::best();
     println!(
@@ -44,12 +38,7 @@ fn main() {
         if sides.codes.is_empty() || sides.stored.is_empty() {
             continue;
         }
-        let mut classes = Vec::with_capacity(sides.classes.len());
-        let mut at = 0;
-        for &(len, weight) in &sides.classes {
-            classes.push((&sides.stored[at..at + len], weight));
-            at += len;
-        }
+        let classes = sides.stored_classes();
         let mut matcher = Matcher::default();
         let t0 = Instant::now();
         let whole = matcher.count_coded(level, &classes, &sides.codes, sides.weights);

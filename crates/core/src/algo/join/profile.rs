@@ -85,6 +85,21 @@ pub struct UnitSides {
     pub outer: u32,
 }
 
+impl UnitSides {
+    /// Returns the stored classes as [`Matcher::count_coded`](super::matcher::Matcher::count_coded)
+    /// takes them: (each class's masks, its weight), in order.
+    pub fn stored_classes(&self) -> Vec<(&[u64], u32)> {
+        let mut at = 0;
+        self.classes
+            .iter()
+            .map(|&(len, weight)| {
+                at += len;
+                (&self.stored[at - len..at], weight)
+            })
+            .collect()
+    }
+}
+
 impl JoinPlan {
     /// Returns unit `index`'s two sides as the matcher meets them (enumerated on this thread).
     ///

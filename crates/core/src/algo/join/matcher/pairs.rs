@@ -85,9 +85,9 @@ impl Matcher {
     /// seed) is sorted and matched, and its time weighs as many times as there are batches
     /// ([`Sampling::codes`]): each batch is sorted and matched alone, so the one drawn costs
     /// what it costs in a count, and the time of the whole unit's batches is estimated without
-    /// bias (a random share of the codes themselves, at the same total, cost 6–30% less per
-    /// code than a count's batches of codes in the order they were enumerated: the batches'
-    /// sizes and composition shape their buckets, results/2026-12-05-plan-batches/).
+    /// bias (a random share of the codes themselves cost 0.7 to 1.6 times its share of a
+    /// count's time: a batch's size and which codes share it shape its buckets,
+    /// results/2026-12-05-plan-batches/).
     pub(super) fn count_pairs(
         &mut self,
         level: Level,
