@@ -111,7 +111,8 @@ impl Matcher {
             }
             None => None,
         };
-        let matched = |i: usize| drawn.is_none_or(|d| d == i);
+        // The batches matched, as a range of the count's batches.
+        let (first, matched) = drawn.map_or((0, batches), |d| (d, 1));
         // Every batch sorted first, its runs' starts kept: the work after the first report is all
         // matching (what a sampled unit's time over its share stands for).
         let t0 = Instant::now();
@@ -127,7 +128,7 @@ impl Matcher {
         if let Some(sampling) = self.sampling {
             mark(after, 1.0 / sampling.codes);
         }
-        for (_, chunk) in codes.chunks_mut(batch).enumerate().filter(|&(i, _)| matched(i)) {
+        for chunk in codes.chunks_mut(batch).skip(first).take(matched) {
             self.code_starts(level, chunk, weights);
             self.sort_codes(level, chunk);
             self.bucket_sizes();
@@ -146,8 +147,7 @@ impl Matcher {
         let mut total = 0;
         let stopped = after(progress.report()).is_break();
         let buckets = self.sizes.len();
-        let chunks = codes.chunks(batch).enumerate().filter(|&(i, _)| matched(i));
-        for (k, (_, chunk)) in chunks.enumerate() {
+        for (k, chunk) in codes.chunks(batch).skip(first).take(matched).enumerate() {
             if stopped {
                 break;
             }
