@@ -48,7 +48,7 @@ fn main() {
     }
     println!(
         "n,isa,unit,east,west,builds,stored,queries,cuts_mean,chunks_mean,chunk_bits_mean,blocks,table_mib,setup_s,build_s,sort_s,\
-         match_s,share,block_codes,bucket_pairs,disjoint,solutions,seconds,est_unit_s,peak_rss_mib"
+         match_s,share,block_codes,bucket_pairs,disjoint,solutions,seconds,est_unit_s,rss_mib,peak_rss_mib"
     );
     let picks = picks::picks(plan.len(), units, seed);
     for index in picks {
@@ -59,7 +59,7 @@ fn main() {
         let matching = m.build_s + m.sort_s + m.match_s;
         let est = p.setup_s + if p.share > 0.0 { matching / p.share } else { matching };
         println!(
-            "{n},{level},{},{},{},{},{},{},{:.2},{:.2},{:.2},{},{:.1},{:.4},{:.4},{:.4},{:.4},{:.4},{},{},{},{},{:.4},{:.3},{}",
+            "{n},{level},{},{},{},{},{},{},{:.2},{:.2},{:.2},{},{:.1},{:.4},{:.4},{:.4},{:.4},{:.4},{},{},{},{},{:.4},{:.3},{},{}",
             p.index,
             p.east,
             p.west,
@@ -82,18 +82,20 @@ fn main() {
             p.solutions.map_or(String::from("-"), |s| s.to_string()),
             p.seconds,
             est,
-            peak_rss_mib(),
+            rss_mib("VmRSS:"),
+            rss_mib("VmHWM:"),
         );
     }
 }
 
-/// Returns the peak resident set of this process in MiB (VmHWM), or 0 where /proc has none.
-fn peak_rss_mib() -> u64 {
+/// Returns the resident set of this process in MiB as `/proc/self/status` gives it on the
+/// line starting with `key` (VmRSS: now, VmHWM: its peak), or 0 where /proc has none.
+fn rss_mib(key: &str) -> u64 {
     std::fs::read_to_string("/proc/self/status")
         .ok()
         .and_then(|s| {
             s.lines()
-                .find(|l| l.starts_with("VmHWM:"))
+                .find(|l| l.starts_with(key))
                 .and_then(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
         })
         .map_or(0, |kb| kb / 1024)

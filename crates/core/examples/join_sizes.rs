@@ -5,7 +5,9 @@
 //!
 //! `cargo run --release --features nqueens/internals --example join_sizes -- N UNITS SEED` (ONLY=i,j,...:
 //! these units instead; TIME=1: each unit also counted whole, its seconds (wall-clock, one
-//! thread) and solutions in two more columns, to fit the plan's sample predictor against)
+//! thread) and solutions in two more columns, to fit the plan's sample predictor against;
+//! PER=k: also the unit's estimated half-boards, k placements of each list drawn
+//! (`JoinPlan::unit_halves`), and the seconds the estimate took)
 
 #[path = "common/picks.rs"]
 mod picks;
@@ -29,20 +31,32 @@ fn main() {
         // Untimed, so that the thread's buffers have grown before the first timed unit.
         plan.solve(first, false);
     }
+    let per: Option<usize> = std::env::var("PER").ok().map(|p| p.parse().expect("PER"));
     let mut rows = Vec::with_capacity(picks.len());
     for index in picks {
         let (east, west) = plan.unit_pairs(index);
+        let estimate = per.map(|per| {
+            let t = std::time::Instant::now();
+            let halves = plan.unit_halves(index, per);
+            (halves, t.elapsed().as_secs_f64())
+        });
         let counted = timed.then(|| {
             let t = std::time::Instant::now();
             let solutions = plan.solve(index, false).solutions;
             (t.elapsed().as_secs_f64(), solutions)
         });
-        rows.push((east + west, index, east, west, counted));
+        rows.push((east + west, index, east, west, estimate, counted));
     }
     rows.sort_unstable_by_key(|r| std::cmp::Reverse((r.0, r.1)));
-    println!("n,unit,pairs_east,pairs_west,pairs{}", if timed { ",seconds,solutions" } else { "" });
-    for (pairs, index, east, west, counted) in rows {
+    let header = format!(
+        "n,unit,pairs_east,pairs_west,pairs{}{}",
+        if per.is_some() { ",halves_estimate,estimate_seconds" } else { "" },
+        if timed { ",seconds,solutions" } else { "" }
+    );
+    println!("{header}");
+    for (pairs, index, east, west, estimate, counted) in rows {
+        let halves = estimate.map_or(String::new(), |(h, s)| format!(",{h:.0},{s:.4}"));
         let more = counted.map_or(String::new(), |(s, q)| format!(",{s:.4},{q}"));
-        println!("{n},{index},{east},{west},{pairs}{more}");
+        println!("{n},{index},{east},{west},{pairs}{halves}{more}");
     }
 }

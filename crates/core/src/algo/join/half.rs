@@ -96,6 +96,31 @@ pub struct HalfScratch {
     pub level: Level,
 }
 
+impl HalfScratch {
+    /// Returns the bytes the enumerator's buffers hold: what the factored north lists and the
+    /// south lists of both sides have written (the pages past them are reserved, never
+    /// touched), and the capacities of the others (emptied and refilled list by list). They
+    /// keep them from one unit to the next: up to about 480 MiB after units of n = 28 whose
+    /// sides pair many splits (results/2026-12-05-plan-memory/).
+    pub(super) fn held_bytes(&self) -> usize {
+        let f = &self.factors;
+        let lists: usize = self.south_lists.iter().map(|l| l.south_t.len() + l.south_c.len()).sum();
+        8 * (f.north_t.len()
+            + f.north_c.len()
+            + lists
+            + self.north.capacity()
+            + self.south.capacity()
+            + self.north_raw.capacity()
+            + self.south_raw.capacity())
+    }
+
+    /// Frees the buffers [`HalfScratch::held_bytes`] counts (and the south lists kept for the
+    /// next unit, which are built again); keeps the level.
+    pub(super) fn release(&mut self) {
+        *self = HalfScratch { level: self.level, ..HalfScratch::default() };
+    }
+}
+
 /// Bit of a window code (from [`window_codes`] with `flags`) set if and only if the half has a
 /// queen on local diagonal u = h − 1 of its north quarter (for even n and the west half: the
 /// anti-diagonal u = n − 1).
@@ -371,7 +396,7 @@ unsafe fn factor_body<S: Simd>(
                 if !b_list.is_empty() {
                     for v in [&mut lists.south_t, &mut lists.south_c] {
                         if v.len() < end + b_list.len() + 8 {
-                            v.resize((end + b_list.len() + 8).max(2 * v.len()), 0);
+                            v.resize(end + b_list.len() + 8, 0);
                         }
                     }
                     // SAFETY: this runs with `S`'s features.
@@ -401,7 +426,7 @@ unsafe fn factor_body<S: Simd>(
             if !a_list.is_empty() {
                 for v in [&mut out.north_t, &mut out.north_c] {
                     if v.len() < n_end + a_list.len() + 8 {
-                        v.resize((n_end + a_list.len() + 8).max(2 * v.len()), 0);
+                        v.resize(n_end + a_list.len() + 8, 0);
                     }
                 }
                 let kn =

@@ -70,7 +70,9 @@ pub(super) const KEEP_BYTES: usize = 1 << 30;
 /// results/2026-12-05-plan-batches/). The matcher's buffers are freed before the halves grow past
 /// the bound with them. Kept up to a thread's whole budget instead, the buffers of a unit of
 /// 3.6 · 10^8 half-boards stayed beside those of the units after it: 30 units of n = 28 one after
-/// the other peaked at 4.7 GB instead of 4.2 (same page).
+/// the other peaked at 4.7 GB instead of 4.2 (same page). The enumerator's lists count against
+/// the bound too and go first past it (`Scratch::trim`): uncounted, they held up to 577 MiB
+/// beside the next large unit (results/2026-12-05-plan-memory/).
 pub(super) fn keep_bytes(h: u32) -> usize {
     let budget = usize::try_from(per_thread_bytes(h)).unwrap_or(usize::MAX);
     KEEP_BYTES.max(budget / 4 * 3)

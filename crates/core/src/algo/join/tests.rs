@@ -342,8 +342,9 @@ fn random_shares_are_unbiased_in_batches(batch: Option<usize>) {
 
 /// A thread's scratch keeps its buffers from unit to unit while the entries they have written
 /// hold at most its `keep`, and frees them once they hold more (so that its peak is about its
-/// largest unit's need); before the halves' buffer grows, the matcher's buffers are freed only
-/// where the growth would pass `keep`.
+/// largest unit's need): the enumerator's first, then the matcher's, then the halves'; before
+/// the halves' buffer grows, the matcher's buffers are freed only where the growth would pass
+/// `keep`.
 #[test]
 fn scratch_keeps_buffers_within_its_bound() {
     use super::memory::{KEEP_BYTES, keep_bytes};
@@ -372,6 +373,21 @@ fn scratch_keeps_buffers_within_its_bound() {
     assert_eq!(matcher.held_bytes(), held, "within the bound: kept");
     Scratch::make_room(&mut matcher, 1001, held + 1000);
     assert_eq!(matcher.held_bytes(), 0, "past the bound: freed");
+    // The enumerator's buffers count too. Past the bound they go first, then the matcher's,
+    // and the halves only where they alone pass it.
+    let plan = JoinPlan::with_options(16, true, Quarters::RowSets).unwrap();
+    let mut s = Scratch::default();
+    let (kind, rows) = plan.unit(plan.len() / 2);
+    let sides = plan.sides(kind, rows, &mut s);
+    let (halves, half) = (8 * s.halves.len(), s.half.held_bytes());
+    assert!(sides.halves > 0 && half > 0 && s.matcher.held_bytes() == 0);
+    assert_eq!(s.held_bytes(), halves + half);
+    s.keep = halves + half - 1;
+    s.trim();
+    assert_eq!((s.half.held_bytes(), s.held_bytes()), (0, halves), "the enumerator's freed, the halves kept");
+    s.keep = halves - 1;
+    s.trim();
+    assert_eq!((s.halves.capacity(), s.held_bytes()), (0, 0), "the halves freed past the bound alone");
 }
 
 /// Buffers freed at every step (a bound of 0 bytes), kept within the default or kept whatever

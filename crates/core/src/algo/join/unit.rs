@@ -147,19 +147,25 @@ impl Scratch {
     }
 
     /// Returns the bytes the large buffers hold: the halves (the entries written: the pages
-    /// past them are reserved, never touched) and the matcher's.
+    /// past them are reserved, never touched), the matcher's and the enumerator's.
     pub(super) fn held_bytes(&self) -> usize {
-        8 * self.halves.len() + self.matcher.held_bytes()
+        8 * self.halves.len() + self.matcher.held_bytes() + self.half.held_bytes()
     }
 
-    /// Frees the large buffers when they hold more than `keep`
-    /// ([`keep_bytes`](super::memory::keep_bytes)), so that a thread's peak is about its
-    /// largest unit's need, not the sum of the largest needs of each buffer. Units below that
-    /// (every unit up to n = 27, most of n = 28) keep their buffers warm.
+    /// Frees large buffers while they hold more than `keep`
+    /// ([`keep_bytes`](super::memory::keep_bytes)): the enumerator's, then the matcher's, then
+    /// the halves' (the largest, whose pages cost the most to find again), so that a thread's
+    /// peak is about its largest unit's need, not the sum of the largest needs of each buffer.
+    /// Units below that (every unit up to n = 27, most of n = 28) keep their buffers warm.
     pub(super) fn trim(&mut self) {
         if self.held_bytes() > self.keep {
-            self.halves = Vec::new();
+            self.half.release();
+        }
+        if self.held_bytes() > self.keep {
             self.matcher.release();
+        }
+        if self.held_bytes() > self.keep {
+            self.halves = Vec::new();
         }
     }
 }
