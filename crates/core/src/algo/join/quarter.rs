@@ -315,6 +315,22 @@ impl QuarterTable {
         walked
     }
 
+    /// Returns the bytes the lists of the row sets loaded take (0 in a whole table, which
+    /// the threads share).
+    pub(super) fn row_set_bytes(&self) -> usize {
+        self.rows.as_ref().map_or(0, |held| {
+            held.iter().map(|l| 8 * l.entries.capacity() + 4 * l.starts.capacity()).sum()
+        })
+    }
+
+    /// Drops the lists of the row sets loaded (a row-set table only; the next
+    /// [`QuarterTable::load_rows`] walks them again).
+    pub(super) fn drop_row_sets(&mut self) {
+        if let Some(held) = self.rows.as_mut() {
+            *held = Vec::new();
+        }
+    }
+
     /// Returns the number of placements on exactly the local rows `rows` of the h×h square by
     /// column set: entry C (an h-bit mask) is |L(rows, C)|, the length of the list a table
     /// without compaction holds at key (rows, C), 0 where |C| ≠ |rows|; 2^h entries. The walk

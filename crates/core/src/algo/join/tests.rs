@@ -388,6 +388,17 @@ fn scratch_keeps_buffers_within_its_bound() {
     s.keep = halves - 1;
     s.trim();
     assert_eq!((s.halves.capacity(), s.held_bytes()), (0, 0), "the halves freed past the bound alone");
+    // Before matching, the enumerator's lists and the row sets go where they pass the bound
+    // with the rest, and stay where they do not.
+    let sides = plan.sides(kind, rows, &mut s);
+    let rows_bytes = s.quarters.row_set_bytes();
+    assert!(sides.halves > 0 && rows_bytes > 0);
+    s.keep = s.held_bytes() + rows_bytes;
+    s.before_matching();
+    assert_eq!((s.half.held_bytes(), s.quarters.row_set_bytes()), (half, rows_bytes), "within the bound: kept");
+    s.keep -= 1;
+    s.before_matching();
+    assert_eq!((s.half.held_bytes(), s.quarters.row_set_bytes()), (0, 0), "past the bound: freed");
 }
 
 /// Buffers freed at every step (a bound of 0 bytes), kept within the default or kept whatever

@@ -152,6 +152,18 @@ impl Scratch {
         8 * self.halves.len() + self.matcher.held_bytes() + self.half.held_bytes()
     }
 
+    /// Once a unit's sides are enumerated: where what the buffers hold and the unit's row sets'
+    /// lists pass `keep`, frees the enumerator's lists and the row sets (this unit reads
+    /// neither again), so that they are not held beside the matcher's buffers as these grow:
+    /// at n = 28 they held up to about 0.9 GB beside the half-boards of a unit of 3 GB
+    /// (results/2026-12-05-plan-memory/). Smaller units keep them for the next unit.
+    pub(super) fn before_matching(&mut self) {
+        if self.held_bytes() + self.quarters.row_set_bytes() > self.keep {
+            self.half.release();
+            self.quarters.drop_row_sets();
+        }
+    }
+
     /// Frees large buffers while they hold more than `keep`
     /// ([`keep_bytes`](super::memory::keep_bytes)): the enumerator's, then the matcher's, then
     /// the halves' (the largest, whose pages cost the most to find again), so that a thread's
@@ -233,6 +245,7 @@ impl JoinPlan {
         if halves.codes == 0 {
             return Some((0, halves.halves));
         }
+        s.before_matching();
         let Scratch { halves: buffer, matcher, .. } = s;
         let (east, west) = buffer.split_at_mut(halves.east);
         let (stored, codes) = if halves.west_stored { (west, east) } else { (east, west) };
