@@ -229,7 +229,7 @@ use super::start::Start;
 use super::half::{Geometry, Side};
 use super::quarter::QuarterTable;
 #[cfg(any(test, feature = "internals"))]
-use super::quarter::RowSample;
+use super::quarter::sample::RowSample;
 use super::unit::{JoinPlan, Kind, kind_start};
 
 /// Returns the pair counts (P_E, P_W) of unit `index` of `plan` (see the module docs): the
