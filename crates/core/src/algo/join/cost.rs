@@ -191,7 +191,6 @@ fn side_halves(
     forbid_v: u64,
 ) -> f64 {
     let (fu, fv, c) = (g.local(side, forbid_u), g.local(side, forbid_v), g.c);
-    let low = 0xffff_ffff;
     let mut total = 0.0;
     let mut sub = cols;
     loop {
@@ -199,17 +198,9 @@ fn side_halves(
             let ((len_n, drawn_n), (len_s, drawn_s)) = (north.at(sub), south.at(cols ^ sub));
             if len_n > 0 && len_s > 0 {
                 let mut kept = 0u64;
-                for &a in drawn_n {
-                    let (au, avc) = (a & low, (a >> 32) << c);
-                    if (au & fu) | (avc & fv) != 0 {
-                        continue;
-                    }
-                    for &b in drawn_s {
-                        let (buc, bv) = ((b & low) << c, b >> 32);
-                        if (buc & fu) | (bv & fv) | (au & buc) | (avc & bv) == 0 {
-                            kept += 1;
-                        }
-                    }
+                for &a in drawn_n.iter().filter(|&&a| north_misses(a, fu, fv, c)) {
+                    let south = drawn_s.iter().filter(|&&b| south_misses(b, fu, fv, c));
+                    kept += south.filter(|&&b| half_of(a, b, c).is_some()).count() as u64;
                 }
                 let pairs = (drawn_n.len() * drawn_s.len()) as f64;
                 total += (len_n * len_s) as f64 * kept as f64 / pairs;
@@ -226,7 +217,7 @@ fn side_halves(
 use super::bits::low_mask;
 use super::start::Start;
 #[cfg(any(test, feature = "internals"))]
-use super::half::{Geometry, Side};
+use super::half::{Geometry, Side, half_of, north_misses, south_misses};
 use super::quarter::QuarterTable;
 #[cfg(any(test, feature = "internals"))]
 use super::quarter::sample::RowSample;

@@ -635,24 +635,14 @@ pub fn for_each_half(
             if !a_list.is_empty() && !b_list.is_empty() {
                 let north = &mut scratch.north;
                 north.clear();
-                north.extend(a_list.iter().copied().filter(|&a| {
-                    let (au, av) = (a & 0xffff_ffff, a >> 32);
-                    (au & fu) | ((av << c) & fv) == 0
-                }));
+                north.extend(a_list.iter().copied().filter(|&a| north_misses(a, fu, fv, c)));
                 let south = &mut scratch.south;
                 south.clear();
-                south.extend(b_list.iter().copied().filter(|&b| {
-                    let (bu, bv) = (b & 0xffff_ffff, b >> 32);
-                    ((bu << c) & fu) | (bv & fv) == 0
-                }));
+                south.extend(b_list.iter().copied().filter(|&b| south_misses(b, fu, fv, c)));
                 for &a in north.iter() {
-                    let au = a & 0xffff_ffff;
-                    let avc = (a >> 32) << c;
                     for &b in south.iter() {
-                        let buc = (b & 0xffff_ffff) << c;
-                        let bv = b >> 32;
-                        if (au & buc) | (avc & bv) == 0 {
-                            emit(au | buc, avc | bv);
+                        if let Some((u, v)) = half_of(a, b, c) {
+                            emit(u, v);
                         }
                     }
                 }
@@ -664,6 +654,29 @@ pub fn for_each_half(
         sub = (sub - 1) & cols;
     }
     (scratch.north_raw, scratch.south_raw) = (north_raw, south_raw);
+}
+
+/// Returns true if and only if the north quarter entry `a` (u | v << 32, local to its quarter)
+/// misses the forbidden diagonals `fu`, `fv` (local to the side; `c` = ⌈n/2⌉).
+#[inline(always)]
+pub(super) fn north_misses(a: u64, fu: u64, fv: u64, c: u32) -> bool {
+    ((a & 0xffff_ffff) & fu) | (((a >> 32) << c) & fv) == 0
+}
+
+/// Returns true if and only if the south quarter entry `b` misses the forbidden diagonals `fu`,
+/// `fv` (as [`north_misses`]).
+#[inline(always)]
+pub(super) fn south_misses(b: u64, fu: u64, fv: u64, c: u32) -> bool {
+    (((b & 0xffff_ffff) << c) & fu) | ((b >> 32) & fv) == 0
+}
+
+/// Returns the half's local form (U, V) of north entry `a` and south entry `b`, or `None` where
+/// they clash on a diagonal or an anti-diagonal.
+#[inline(always)]
+pub(super) fn half_of(a: u64, b: u64, c: u32) -> Option<(u64, u64)> {
+    let (au, avc) = (a & 0xffff_ffff, (a >> 32) << c);
+    let (buc, bv) = ((b & 0xffff_ffff) << c, b >> 32);
+    ((au & buc) | (avc & bv) == 0).then_some((au | buc, avc | bv))
 }
 
 /// Hints the CPU to bring every cache line of `entries` into cache ([`Simd::prefetch`]).
