@@ -50,12 +50,12 @@ fn main() {
     rows.sort_unstable_by_key(|r| std::cmp::Reverse((r.0, r.1)));
     let header = format!(
         "n,unit,pairs_east,pairs_west,pairs{}{}",
-        if per.is_some() { ",halves_estimate,estimate_seconds" } else { "" },
+        if per.is_some() { ",halves_east,halves_west,estimate_seconds" } else { "" },
         if timed { ",seconds,solutions" } else { "" }
     );
     println!("{header}");
     for (pairs, index, east, west, estimate, counted) in rows {
-        let halves = estimate.map_or(String::new(), |(h, s)| format!(",{h:.0},{s:.4}"));
+        let halves = estimate.map_or(String::new(), |((e, w), s)| format!(",{e:.0},{w:.0},{s:.4}"));
         let more = counted.map_or(String::new(), |(s, q)| format!(",{s:.4},{q}"));
         println!("{n},{index},{east},{west},{pairs}{halves}{more}");
     }

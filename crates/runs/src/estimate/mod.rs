@@ -17,8 +17,9 @@
 //! 1. **Weighed:** up to [`WEIGHED`] groups drawn uniformly at random without replacement (all of
 //!    them in smaller plans) get a cheap predictor x of their cost: the sum over their
 //!    subproblems of the shard planner's probe for row-prefix plans ([`crate::shard::estimate`]),
-//!    else of [`Plan::sample_weight`] (the join's pair counts, from its units' own row sets
-//!    from n = 28; the search-tree estimate of mirror and d4), for at most a tenth of the
+//!    else of [`Plan::sample_weight`] (the join's pair counts; from n = 28 the product of its
+//!    units' east and west half-boards, estimated from their own row sets; the search-tree
+//!    estimate of mirror and d4), for at most [`WEIGH_SHARE`] of the
 //!    budget. They are sorted by x into up to
 //!    [`MAX_STRATA`] strata of equal size, so each stratum's share W_h of the plan is known.
 //! 2. **Counted:** groups are taken from the strata, the stratum each time the one furthest
@@ -101,7 +102,7 @@ use nqueens::plan::{Plan, PlanSpec};
 pub use device::{DEVICE_GROUPS, DeviceEstimate, device_time};
 pub use sample::{
     CHUNKS, GROUP_SECONDS, MACHINE_SPREAD, MAX_STRATA, MIN_SAMPLE, MIN_UNIT_SECONDS, PASSES, SHARE_SECONDS,
-    SPEED_PART_DRAWS, UNIT_SHARE, WEIGHED,
+    SPEED_PART_DRAWS, UNIT_SHARE, WEIGH_SHARE, WEIGHED,
 };
 
 /// The least budget of a sample of a plan of [`Plan::long_subproblems`] (the join from n = 28):

@@ -19,6 +19,15 @@ pub const MIN_SAMPLE: usize = 8;
 /// The most groups the sample weighs (step 1 of [`super`]'s docs).
 pub const WEIGHED: usize = 1 << 16;
 
+/// The most of the budget the weighing takes (step 1 of [`super`]'s docs), on the first thread
+/// while the others wait: a fifth. With the join's predictor of n = 28 (0.07 s a unit) the
+/// variance of a 300 s sample is least with about a fifth to the weighing and the rest to the
+/// draws (about 3 s each): the weighed units' own spread over their number (relative
+/// variance 1.2 / m) against the draws' within their strata (0.27 / n), Cochran §12.3;
+/// results/2026-12-05-plan-predictor/. It was a tenth while the weighing cost 0.05 s a unit
+/// and the draws' strata held more of their spread.
+pub const WEIGH_SHARE: f64 = 0.2;
+
 /// The most strata (step 1 of [`super`]'s docs).
 pub const MAX_STRATA: usize = 8;
 
@@ -323,7 +332,7 @@ fn count_group(plan: &dyn Plan, setup: &Setup, g: usize, cap: f64, predicted: f6
 /// Steps 0 and 1 of [`super`]'s docs, on the first thread of the sample while the others wait:
 /// the calibration (random subproblems counted alone, for at most a twentieth of the budget,
 /// a quarter of a second or 64 of them; their times are not used), then the weighing of up to
-/// [`WEIGHED`] random groups (all of a smaller plan) for at most a tenth of the budget.
+/// [`WEIGHED`] random groups (all of a smaller plan) for at most [`WEIGH_SHARE`] of the budget.
 fn prepare(plan: &dyn Plan, budget: f64, cap: f64, seed: u64) -> Setup {
     let start = thread_cpu_seconds();
     let n = plan.len();
@@ -359,7 +368,7 @@ fn prepare(plan: &dyn Plan, budget: f64, cap: f64, seed: u64) -> Setup {
             .map(|i| if prefixes { probe(plan, i) as f64 } else { plan.sample_weight(i) })
             .sum();
         weighed.push((g, x.max(f64::MIN_POSITIVE)));
-        if weighed.len() >= 4 * MAX_STRATA && thread_cpu_seconds() - weigh_start >= budget / 10.0 {
+        if weighed.len() >= 4 * MAX_STRATA && thread_cpu_seconds() - weigh_start >= budget * WEIGH_SHARE {
             break;
         }
     }

@@ -13,6 +13,11 @@
 //! n = 17 and 18 best (log–log least squares, exponent 0.82 and 0.83, R² 0.78 and 0.72; at n = 16
 //! units of 20 µs are too short to time well). Reading the lengths costs C(h, ⌊h/2⌋)-odd table
 //! lookups per side, about 2 µs a unit at n = 20 (h = 10).
+//!
+//! From n = 28 the plan holds no lengths, and `nqueens plan` weighs a unit by walking its row
+//! sets ([`sample_weight`]); the same walk draws a few placements of each list, which estimates
+//! how many pairs survive the clash test on each side (0.3% to 70% at n = 28): the product of
+//! the east and west half-boards, which tracks the matcher's work far better than the pairs.
 
 /// The power of the pair count in [`weight`] (see the module docs).
 pub const PAIR_POWER: f64 = 0.83;
@@ -53,16 +58,30 @@ fn pair_weight((east, west): (u64, u64), power: f64) -> f64 {
     1.0 + ((east + west) as f64).powf(power)
 }
 
-/// Returns the predictor of unit `index`'s time that `nqueens plan`'s sample stratifies by, at
-/// any n: 1 + (P_E + P_W)^[`sample_power`]\(n), from the plan's list lengths, or, in a row-set
-/// plan that holds none (n ≥ 28), from the unit's own row sets walked on this thread
-/// ([`JoinPlan::unit_pairs`], about 0.1 s a unit at n = 28).
+/// Returns the predictor of unit `index`'s time that `nqueens plan`'s sample stratifies by.
+/// Where the plan holds the list lengths (n ≤ 27): 1 + (P_E + P_W)^[`sample_power`]\(n), at about
+/// 2 µs a unit. In a row-set plan that holds none (n ≥ 28): 1 + H_E · H_W, the product of the
+/// unit's estimated east and west half-boards ([`JoinPlan::unit_halves`] with [`HALF_DRAWS`]
+/// drawn a list, from one walk of each row set the unit reads: 0.04 s a unit at n = 28), since
+/// the matcher tests every west half-board against the east ones that share its bucket. Over
+/// the 101 units a plan of n = 28 drew (seed 3, results/2026-12-05-plan-predictor/), the log of
+/// their time fit the log of this product with R² 0.65, against 0.49 for the pairs' sum, and 8
+/// strata by it left 0.54 of the pairs' within-strata variance.
 ///
 /// # Panics
 /// If `index` is not below the plan's number of units.
 pub fn sample_weight(plan: &JoinPlan, index: usize) -> f64 {
-    pair_weight(plan.unit_pairs(index), sample_power(plan.g.n))
+    if plan.table.has_lengths() {
+        return pair_weight(pair_counts(plan, index), sample_power(plan.g.n));
+    }
+    let (east, west) = plan.unit_halves(index, HALF_DRAWS);
+    1.0 + east * west
 }
+
+/// The placements of each quarter list drawn for [`sample_weight`]'s estimate of a unit's
+/// half-boards in a row-set plan: with 8, the estimate came within 1.5% of the half-boards of 30
+/// units of n = 28 (`join_sizes` with PER=8, results/2026-12-05-plan-memory/).
+pub const HALF_DRAWS: usize = 8;
 
 /// Returns the power of the pair count in [`sample_weight`] for the `n`×`n` board: the slope of
 /// log unit time against log (P_E + P_W) grows with n, as the matcher's work (pairs of halves
@@ -80,6 +99,7 @@ pub fn sample_power(n: u32) -> f64 {
     }
 }
 
+#[cfg(any(test, feature = "internals"))]
 impl JoinPlan {
     /// Returns unit `index`'s quarter-list pair counts (P_E, P_W) as [`pair_counts`] defines
     /// them, at any n: from the plan's list lengths, or, where the units read row sets and the
@@ -110,25 +130,23 @@ impl JoinPlan {
     }
 }
 
-#[cfg(any(test, feature = "internals"))]
 impl JoinPlan {
-    /// Returns an estimate of the half-boards unit `index` enumerates on both its sides (what
-    /// [`JoinPlan::unit_pairs`] bounds; 0.3% to 70% of a side's pairs at n = 28, by how many of
+    /// Returns an estimate of the half-boards unit `index` enumerates on its east and west sides (what
+    /// the unit's quarter-list pairs bound; 0.3% to 70% of a side's pairs at n = 28, by how many of
     /// them clash): one walk of each row set the unit reads ([`QuarterTable::row_sample`], as
-    /// long as [`QuarterTable::row_lengths`]), with up to `per` placements of each list drawn at
+    /// long as the walk that counts its lists' lengths), with up to `per` placements of each list drawn at
     /// random; each column split's pairs are weighed by the share of the drawn pairs that miss
     /// the unit's forbidden diagonals and each other, as [`super::half::for_each_half`] tests
-    /// them. A unit with no east half-board enumerates nothing (0). Exact where `per` is at
+    /// them. A unit with no east half-board enumerates nothing ((0, 0)). Exact where `per` is at
     /// least the longest list. The draws are the same for the same unit. With 8 drawn a list
     /// it came within 1.5% of the half-boards of 30 units of n = 28, in 0.04 s a unit
     /// (`join_sizes` with PER=8): it finds the units whose half-boards take the most memory
-    /// (8 B each). It is not the sample's predictor: over the 101 units a plan of n = 28 drew,
-    /// the log of their time fit the log of these half-boards with R² 0.24, against 0.49 for
-    /// their pairs (results/2026-12-05-plan-memory/).
+    /// (8 B each), and its product H_E · H_W is the sample's predictor from n = 28
+    /// ([`sample_weight`]).
     ///
     /// # Panics
     /// If `index` is not below the plan's number of units, or `per` is 0.
-    pub fn unit_halves(&self, index: usize, per: usize) -> f64 {
+    pub fn unit_halves(&self, index: usize, per: usize) -> (f64, f64) {
         let (kind, rows) = self.unit(index);
         let g = &self.g;
         let seed = (index as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
@@ -149,7 +167,7 @@ impl JoinPlan {
                 let west_rows = Start::Axis { a: 1, b }.free_rows(g) & !rows;
                 let east = side(Side::East, rows, low_mask(h) as u32, 1 << (2 * h + b), 1 << (n - 1 - b));
                 if east == 0.0 {
-                    return 0.0;
+                    return (0.0, 0.0);
                 }
                 let west: f64 = (1..b)
                     .map(|a| {
@@ -158,7 +176,7 @@ impl JoinPlan {
                         side(Side::West, west_rows, start.west_cols(g), fu, fv)
                     })
                     .sum();
-                east + west
+                (east, west)
             }
             kind => {
                 let start = kind_start(kind);
@@ -169,9 +187,9 @@ impl JoinPlan {
                 let long = if kind == Kind::Even && self.reduce { 1u64 << (g.n - 1) } else { 0 };
                 let east = side(Side::East, rows, low_mask(g.h) as u32, west_u | long, west_v | long);
                 if east == 0.0 {
-                    return 0.0;
+                    return (0.0, 0.0);
                 }
-                east + side(Side::West, west_rows, start.west_cols(g), west_u, west_v)
+                (east, side(Side::West, west_rows, start.west_cols(g), west_u, west_v))
             }
         }
     }
@@ -180,7 +198,6 @@ impl JoinPlan {
 /// Returns the estimated half-boards of one side (see [`JoinPlan::unit_halves`]): its north
 /// and south row sets' samples, the north rows' count `k`, its local columns `cols` and the
 /// global forbidden diagonals.
-#[cfg(any(test, feature = "internals"))]
 fn side_halves(
     g: &Geometry,
     side: Side,
@@ -216,10 +233,8 @@ fn side_halves(
 
 use super::bits::low_mask;
 use super::start::Start;
-#[cfg(any(test, feature = "internals"))]
 use super::half::{Geometry, Side, half_of, north_misses, south_misses};
 use super::quarter::QuarterTable;
-#[cfg(any(test, feature = "internals"))]
 use super::quarter::sample::RowSample;
 use super::unit::{JoinPlan, Kind, kind_start};
 
@@ -286,9 +301,11 @@ mod tests {
             let (mut exact, mut drawn) = (0.0, 0.0);
             for index in 0..plan.len() {
                 let halves = plan.solve(index, true).nodes as f64;
-                assert_eq!(plan.unit_halves(index, 1 << 10), halves, "n = {n} unit {index}");
+                let (east, west) = plan.unit_halves(index, 1 << 10);
+                assert_eq!(east + west, halves, "n = {n} unit {index}");
                 exact += halves;
-                drawn += plan.unit_halves(index, 4);
+                let (east, west) = plan.unit_halves(index, 4);
+                drawn += east + west;
             }
             assert!((drawn / exact - 1.0).abs() < 0.05, "n = {n}: {drawn} against {exact}");
         }

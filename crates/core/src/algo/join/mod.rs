@@ -375,7 +375,8 @@ impl Plan for JoinPlan {
         cost::weight(self, index)
     }
 
-    /// [`cost::sample_weight`]: from the list lengths, or from the unit's row sets (n ≥ 28).
+    /// [`cost::sample_weight`]: from the list lengths, or, from n = 28, from the half-boards
+    /// estimated from the unit's row sets.
     fn sample_weight(&self, index: usize) -> f64 {
         cost::sample_weight(self, index)
     }

@@ -32,7 +32,6 @@
 //! every placement (results/2026-12-01-join-table/).
 
 mod compaction;
-#[cfg(any(test, feature = "internals"))]
 pub mod sample;
 
 pub use compaction::{Mirror, Symmetry};
@@ -336,11 +335,13 @@ impl QuarterTable {
     /// Returns the number of placements on exactly the local rows `rows` of the h×h square by
     /// column set: entry C (an h-bit mask) is |L(rows, C)|, the length of the list a table
     /// without compaction holds at key (rows, C), 0 where |C| ≠ |rows|; 2^h entries. The walk
-    /// of [`QuarterTable::load_rows`] without storing or sorting a placement, for the weights of
-    /// units whose plan holds no lengths ([`super::cost::sample_weight`] from n = 28).
+    /// of [`QuarterTable::load_rows`] without storing or sorting a placement, for the pair
+    /// counts of units whose plan holds no lengths (`JoinPlan::unit_pairs`, which `join_sizes`
+    /// lists; the sample's weights from n = 28 walk [`QuarterTable::row_sample`] instead).
     ///
     /// # Panics
     /// If `h` > [`MAX_H`] or `rows` has bits at or above h.
+    #[cfg(any(test, feature = "internals"))]
     pub fn row_lengths(h: u32, rows: u32) -> Vec<u32> {
         assert!(h <= MAX_H && rows >> h == 0, "row set {rows:#b} on side {h}");
         let mut counts = vec![0u32; 1 << h];

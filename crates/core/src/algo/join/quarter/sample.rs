@@ -6,7 +6,7 @@ use super::{MAX_H, QuarterTable, place, row_list};
 
 impl QuarterTable {
     /// Returns the placements on exactly the local rows `rows` of the h×h square counted by
-    /// column set, as [`QuarterTable::row_lengths`] counts them, with up to `per` of each
+    /// column set, as the table's lists hold them, with up to `per` of each
     /// column set's drawn uniformly without replacement (reservoir sampling, J. S. Vitter's
     /// algorithm R, 1985) by an xorshift generator seeded with `seed`: the same walk, for the
     /// estimate of a unit's half-boards ([`JoinPlan::unit_halves`](crate::algo::join::JoinPlan::unit_halves)).
@@ -27,12 +27,13 @@ impl QuarterTable {
             let slot = if seen < per {
                 seen
             } else {
-                // xorshift64 (G. Marsaglia, 2003): slot `seen` of the list replaces a drawn one
+                // xorshift64 (G. Marsaglia, 2003), taken to 0..=seen by a multiply instead of
+                // a division (D. Lemire, 2019): slot `seen` of the list replaces a drawn one
                 // with probability per / (seen + 1).
                 state ^= state << 13;
                 state ^= state >> 7;
                 state ^= state << 17;
-                (state % (seen as u64 + 1)) as usize
+                ((u128::from(state) * (seen as u128 + 1)) >> 64) as usize
             };
             if slot < per {
                 drawn[c * per + slot] = entry;
