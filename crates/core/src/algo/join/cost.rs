@@ -62,7 +62,8 @@ fn pair_weight((east, west): (u64, u64), power: f64) -> f64 {
 /// Where the plan holds the list lengths (n ≤ 27): 1 + (P_E + P_W)^[`sample_power`]\(n), at about
 /// 2 µs a unit. In a row-set plan that holds none (n ≥ 28): 1 + H_E · H_W, the product of the
 /// unit's estimated east and west half-boards ([`JoinPlan::unit_halves`] with [`HALF_DRAWS`]
-/// drawn a list, from one walk of each row set the unit reads: 0.04 s a unit at n = 28), since
+/// drawn a list, from one walk of each row set the unit reads: 0.04 s a unit at n = 28 on the
+/// AMD VM, 0.07 s on the Intel one, against 0.05 s for the pairs' walk there), since
 /// the matcher tests every west half-board against the east ones that share its bucket. Over
 /// the 101 units a plan of n = 28 drew (seed 3, results/2026-12-05-plan-predictor/), the log of
 /// their time fit the log of this product with R² 0.65, against 0.49 for the pairs' sum, and 8
@@ -139,8 +140,8 @@ impl JoinPlan {
     /// the unit's forbidden diagonals and each other, as [`super::half::for_each_half`] tests
     /// them. A unit with no east half-board enumerates nothing ((0, 0)). Exact where `per` is at
     /// least the longest list. The draws are the same for the same unit. With 8 drawn a list
-    /// it came within 1.5% of the half-boards of 30 units of n = 28, in 0.04 s a unit
-    /// (`join_sizes` with PER=8): it finds the units whose half-boards take the most memory
+    /// it came within 1.5% of the half-boards of 30 units of n = 28, in 0.04 s a unit on the AMD
+    /// VM (0.07 s on the Intel one; `join_sizes` with PER=8): it finds the units whose half-boards take the most memory
     /// (8 B each), and its product H_E · H_W is the sample's predictor from n = 28
     /// ([`sample_weight`]).
     ///
