@@ -7,7 +7,8 @@
 //! these units instead; TIME=1: each unit also counted whole, its seconds (wall-clock, one
 //! thread) and solutions in two more columns, to fit the plan's sample predictor against;
 //! PER=k: also the unit's estimated half-boards, k placements of each list drawn
-//! (`JoinPlan::unit_halves`), and the seconds the estimate took)
+//! (`JoinPlan::unit_halves`), and the seconds the estimate took; KEEP=q: each row-set walk of
+//! that estimate thinned to q, 1 by default)
 
 #[path = "common/picks.rs"]
 mod picks;
@@ -32,12 +33,13 @@ fn main() {
         plan.solve(first, false);
     }
     let per: Option<usize> = std::env::var("PER").ok().map(|p| p.parse().expect("PER"));
+    let keep: f64 = std::env::var("KEEP").map_or(1.0, |k| k.parse().expect("KEEP"));
     let mut rows = Vec::with_capacity(picks.len());
     for index in picks {
         let (east, west) = plan.unit_pairs(index);
         let estimate = per.map(|per| {
             let t = std::time::Instant::now();
-            let halves = plan.unit_halves(index, per);
+            let halves = plan.unit_halves(index, per, keep);
             (halves, t.elapsed().as_secs_f64())
         });
         let counted = timed.then(|| {

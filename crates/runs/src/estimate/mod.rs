@@ -23,7 +23,9 @@
 //!    budget. They are sorted by x into up to
 //!    [`MAX_STRATA`] strata of equal size, so each stratum's share W_h of the plan is known.
 //! 2. **Counted:** groups are taken from the strata, the stratum each time the one furthest
-//!    behind its Neyman target n_h ∝ W_h·√x̄_h (at least 2 each first), within it in the
+//!    behind its Neyman target n_h ∝ W_h·x̄_h^a (at least 2 each first; a = 1/2,
+//!    [`SPREAD_POWER`], or 1 for a plan of long subproblems,
+//!    [`LONG_SPREAD_POWER`]: a unit's spread grows with its cost), within it in the
 //!    weighed sample's random order, each once before any twice (then in a new random order;
 //!    a stratum whose groups were all taken waits for the others, so a small plan is counted
 //!    whole first),
@@ -101,8 +103,8 @@ use nqueens::plan::{Plan, PlanSpec};
 
 pub use device::{DEVICE_GROUPS, DeviceEstimate, device_time};
 pub use sample::{
-    CHUNKS, GROUP_SECONDS, MACHINE_SPREAD, MAX_STRATA, MIN_SAMPLE, MIN_UNIT_SECONDS, PASSES, SHARE_SECONDS,
-    SPEED_PART_DRAWS, UNIT_SHARE, WEIGH_SHARE, WEIGHED,
+    CHUNKS, GROUP_SECONDS, LONG_SPREAD_POWER, MACHINE_SPREAD, MAX_STRATA, MIN_SAMPLE, MIN_UNIT_SECONDS,
+    PASSES, SHARE_SECONDS, SPEED_PART_DRAWS, SPREAD_POWER, UNIT_SHARE, WEIGH_SHARE, WEIGHED,
 };
 
 /// The least budget of a sample of a plan of [`Plan::long_subproblems`] (the join from n = 28):

@@ -20,13 +20,13 @@ pub const MIN_SAMPLE: usize = 8;
 pub const WEIGHED: usize = 1 << 16;
 
 /// The most of the budget the weighing takes (step 1 of [`super`]'s docs), on the first thread
-/// while the others wait: a fifth. With the join's predictor of n = 28 (0.07 s a unit) the
-/// variance of a 300 s sample is least with about a fifth to the weighing and the rest to the
-/// draws (about 3 s each): the weighed units' own spread over their number (relative
-/// variance 1.2 / m) against the draws' within their strata (0.27 / n), Cochran §12.3;
-/// results/2026-12-05-plan-predictor/. It was a tenth while the weighing cost 0.05 s a unit
-/// and the draws' strata held more of their spread.
-pub const WEIGH_SHARE: f64 = 0.2;
+/// while the others wait: 15%. The variance of a sample is least where the weighing's share of
+/// the budget is √(A·c₁) / (√(A·c₁) + √(B·c₂)) (Cochran §12.3), with A the weighed units' own
+/// relative variance (1.2 at n = 28), c₁ the cost of weighing one (0.018 s with the thinned walks
+/// of the join's predictor), B a draw's relative variance within its stratum (about 0.22) and c₂
+/// the cost of a draw (about 2.9 s): 15% at n = 28 (results/2026-12-05-plan-allocation/). It was
+/// a fifth while the weighing cost 0.07 s a unit, and a tenth before that.
+pub const WEIGH_SHARE: f64 = 0.15;
 
 /// The most strata (step 1 of [`super`]'s docs).
 pub const MAX_STRATA: usize = 8;
@@ -80,6 +80,20 @@ pub const CHUNKS: usize = 10;
 /// sample whose ten parts ran at one speed gave intervals of ±0.5–5% that 1–3 of 20 such
 /// counts fell outside at each n = 18–20, 8–9% away (results/2026-12-04-plan-spells/).
 pub const MACHINE_SPREAD: f64 = 0.05;
+
+/// The power a of a stratum's mean predictor in its share of the draws, n_h ∝ W_h · x̄_h^a (step 2
+/// of [`super`]'s docs), for plans of many short subproblems: a group's time is a sum of many
+/// subtrees', whose spread grows as the square root of their cost.
+pub const SPREAD_POWER: f64 = 0.5;
+
+/// [`SPREAD_POWER`] for plans of long subproblems ([`Plan::long_subproblems`], the join from
+/// n = 28): a unit's spread grows with its cost. Over the 101 units `plan 28 --seed 3` drew, the
+/// spread within each of 8 strata over its mean predictor stayed 0.66–1.43 times their mean
+/// with no trend from the smallest stratum to the largest, and n_h ∝ W_h · x̄_h gave a relative
+/// variance of 0.306 a draw against 0.350 with the square root (predictor (H_E · H_W)^1.8 from
+/// near-exact half-boards; 0.290 with the strata's own spreads, Neyman's optimum, which the
+/// draws do not know beforehand: results/2026-12-05-plan-allocation/).
+pub const LONG_SPREAD_POWER: f64 = 1.0;
 
 /// The fewest draws a part of the sample holds for the spread of the parts beyond their sampling
 /// error to be taken as the machine's speed changing ([`CpuEstimate::speed_spread`]): with
@@ -409,10 +423,14 @@ pub(super) struct Sampler {
 }
 
 impl Sampler {
-    pub(super) fn new(strata: &[Stratum], seed: u64) -> Sampler {
+    /// Returns the sampler of `strata`, drawn by `seed`, each stratum's target share of the
+    /// draws W_h · x̄_h^`power` ([`SPREAD_POWER`], [`LONG_SPREAD_POWER`]).
+    pub(super) fn new(strata: &[Stratum], seed: u64, power: f64) -> Sampler {
         let total: usize = strata.iter().map(|s| s.units.len()).sum();
-        let target =
-            strata.iter().map(|s| s.units.len() as f64 / total.max(1) as f64 * s.mean_x.sqrt()).collect();
+        let target = strata
+            .iter()
+            .map(|s| s.units.len() as f64 / total.max(1) as f64 * s.mean_x.powf(power))
+            .collect();
         Sampler {
             target,
             taken: vec![0; strata.len()],
@@ -508,7 +526,8 @@ pub(super) fn cpu_time_on(
             first = true;
             prepare(plan, budget, cap, seed)
         });
-        lock().get_or_insert_with(|| Sampler::new(&setup.strata, seed));
+        let power = if plan.long_subproblems() { LONG_SPREAD_POWER } else { SPREAD_POWER };
+        lock().get_or_insert_with(|| Sampler::new(&setup.strata, seed, power));
         // The threads that waited for the setup spend the rest of the budget, so that the
         // whole sample lasts about `budget` of wall-clock time; each warms up first on the
         // heaviest weighed group (untimed, within its budget), so that its buffers have grown
@@ -687,7 +706,7 @@ mod tests {
     fn draws_follow_neyman_with_replacement() {
         let weighed: Vec<(usize, f64)> = (0..80).map(|i| (i, 1.0 + (i % 40) as f64)).collect();
         let strata = stratify(&weighed);
-        let mut sampler = Sampler::new(&strata, 5);
+        let mut sampler = Sampler::new(&strata, 5, SPREAD_POWER);
         let mut taken = Vec::new();
         let mut first = vec![Vec::new(); strata.len()];
         while let Some((h, g, x)) = sampler.take(&strata, |t| t < 400) {
@@ -708,6 +727,28 @@ mod tests {
             strata[7].units.iter().map(|u| u.0).collect::<Vec<_>>(),
             "a new order of the same groups"
         );
+    }
+
+    /// A plan of long subproblems gives its strata of larger predictors more of the draws: in
+    /// proportion to x̄_h, not to its square root.
+    #[test]
+    fn long_subproblems_draw_in_proportion_to_the_predictor() {
+        let weighed: Vec<(usize, f64)> = (0..80).map(|i| (i, 1.0 + (i % 40) as f64)).collect();
+        let strata = stratify(&weighed);
+        let counts = |power| {
+            let mut sampler = Sampler::new(&strata, 5, power);
+            let mut taken = vec![0usize; strata.len()];
+            while let Some((h, _, _)) = sampler.take(&strata, |t| t < 4000) {
+                taken[h] += 1;
+            }
+            taken
+        };
+        let (short, long) = (counts(SPREAD_POWER), counts(LONG_SPREAD_POWER));
+        let ratio = |t: &[usize]| t[7] as f64 / t[0] as f64;
+        let x = |h: usize| strata[h].mean_x;
+        // The draws follow the targets within a draw or two a stratum.
+        assert!((ratio(&short) / (x(7) / x(0)).sqrt() - 1.0).abs() < 0.05, "{short:?}");
+        assert!((ratio(&long) / (x(7) / x(0)) - 1.0).abs() < 0.05, "{long:?}");
     }
 
     fn draw_of(h: usize, g: usize, x: f64, t: f64, solutions: Option<u128>) -> Draw {

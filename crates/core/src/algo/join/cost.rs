@@ -15,7 +15,7 @@
 //! lookups per side, about 2 µs a unit at n = 20 (h = 10).
 //!
 //! From n = 28 the plan holds no lengths, and `nqueens plan` weighs a unit by walking its row
-//! sets ([`sample_weight`]); the same walk draws a few placements of each list, which estimates
+//! sets, thinned ([`sample_weight`]); the same walk draws a few placements of each list, which estimates
 //! how many pairs survive the clash test on each side (0.3% to 70% at n = 28): the product of
 //! the east and west half-boards, which tracks the matcher's work far better than the pairs.
 
@@ -60,14 +60,15 @@ fn pair_weight((east, west): (u64, u64), power: f64) -> f64 {
 
 /// Returns the predictor of unit `index`'s time that `nqueens plan`'s sample stratifies by.
 /// Where the plan holds the list lengths (n ≤ 27): 1 + (P_E + P_W)^[`sample_power`]\(n), at about
-/// 2 µs a unit. In a row-set plan that holds none (n ≥ 28): 1 + H_E · H_W, the product of the
-/// unit's estimated east and west half-boards ([`JoinPlan::unit_halves`] with [`HALF_DRAWS`]
-/// drawn a list, from one walk of each row set the unit reads: 0.04 s a unit at n = 28 on the
-/// AMD VM, 0.07 s on the Intel one, against 0.05 s for the pairs' walk there), since
-/// the matcher tests every west half-board against the east ones that share its bucket. Over
-/// the 101 units a plan of n = 28 drew (seed 3, results/2026-12-05-plan-predictor/), the log of
-/// their time fit the log of this product with R² 0.65, against 0.49 for the pairs' sum, and 8
-/// strata by it left 0.54 of the pairs' within-strata variance.
+/// 2 µs a unit. In a row-set plan that holds none (n ≥ 28): 1 + (H_E · H_W)^[`PRODUCT_POWER`],
+/// a power of the product of the unit's estimated east and west half-boards
+/// ([`JoinPlan::unit_halves`] with [`HALF_DRAWS`] drawn a list, from one walk of each row set
+/// the unit reads, thinned to [`HALF_KEEP`]: 0.018 s a unit at n = 28 on the Intel VM, against
+/// 0.067 s with whole walks), since the matcher tests every west half-board against the east
+/// ones that share its bucket. Over the 101 units a plan of n = 28 drew (seed 3,
+/// results/2026-12-05-plan-predictor/), the log of their time fit the log of this product with
+/// R² 0.65 (0.635 with the walks thinned, results/2026-12-05-plan-allocation/), against 0.49
+/// for the pairs' sum, and 8 strata by it left 0.54 of the pairs' within-strata variance.
 ///
 /// # Panics
 /// If `index` is not below the plan's number of units.
@@ -75,14 +76,30 @@ pub fn sample_weight(plan: &JoinPlan, index: usize) -> f64 {
     if plan.table.has_lengths() {
         return pair_weight(pair_counts(plan, index), sample_power(plan.g.n));
     }
-    let (east, west) = plan.unit_halves(index, HALF_DRAWS);
-    1.0 + east * west
+    let (east, west) = plan.unit_halves(index, HALF_DRAWS, HALF_KEEP);
+    1.0 + (east * west).powf(PRODUCT_POWER)
 }
+
+/// The power of the product of a unit's half-boards in [`sample_weight`] (n ≥ 28): the slope of
+/// the log of a unit's time against the log of H_E · H_W over the 101 units `plan 28 --seed 3`
+/// drew (1.83, results/2026-12-05-plan-predictor/), so that a unit's time is about proportional
+/// to its weight, as the ratio estimator within a stratum and its share of the draws assume:
+/// the relative variance of a draw (the draws in proportion to each stratum's mean weight)
+/// went from 0.343 at the power 1 to 0.306 (results/2026-12-05-plan-allocation/).
+pub const PRODUCT_POWER: f64 = 1.8;
 
 /// The placements of each quarter list drawn for [`sample_weight`]'s estimate of a unit's
 /// half-boards in a row-set plan: with 8, the estimate came within 1.5% of the half-boards of 30
 /// units of n = 28 (`join_sizes` with PER=8, results/2026-12-05-plan-memory/).
 pub const HALF_DRAWS: usize = 8;
+
+/// The share of each row-set walk kept for [`sample_weight`]'s estimate of a unit's
+/// half-boards ([`QuarterTable::row_sample`]'s `keep`): an eighth made the estimate 3.7 times
+/// cheaper (0.018 s a unit of n = 28 against 0.067 s) and its product 8.6% off the whole
+/// walks' (root mean square over the 101 units of seed 3; the log–log fit to their time R²
+/// 0.635 against 0.648), so the sample weighs about three times the units in less time; a
+/// sixteenth cost 0.012 s but fit with R² 0.54 (results/2026-12-05-plan-allocation/).
+pub const HALF_KEEP: f64 = 0.125;
 
 /// Returns the power of the pair count in [`sample_weight`] for the `n`×`n` board: the slope of
 /// log unit time against log (P_E + P_W) grows with n, as the matcher's work (pairs of halves
@@ -135,19 +152,20 @@ impl JoinPlan {
     /// Returns an estimate of the half-boards unit `index` enumerates on its east and west sides (what
     /// the unit's quarter-list pairs bound; 0.3% to 70% of a side's pairs at n = 28, by how many of
     /// them clash): one walk of each row set the unit reads ([`QuarterTable::row_sample`], as
-    /// long as the walk that counts its lists' lengths), with up to `per` placements of each list drawn at
-    /// random; each column split's pairs are weighed by the share of the drawn pairs that miss
+    /// long as the walk that counts its lists' lengths, thinned to `keep`), with up to `per`
+    /// placements of each list drawn at random; each column split's pairs are weighed by the share of the drawn pairs that miss
     /// the unit's forbidden diagonals and each other, as [`super::half::for_each_half`] tests
     /// them. A unit with no east half-board enumerates nothing ((0, 0)). Exact where `per` is at
-    /// least the longest list. The draws are the same for the same unit. With 8 drawn a list
+    /// least the longest list and `keep` is 1. The draws are the same for the same unit. With 8 drawn a list
     /// it came within 1.5% of the half-boards of 30 units of n = 28, in 0.04 s a unit on the AMD
     /// VM (0.07 s on the Intel one; `join_sizes` with PER=8): it finds the units whose half-boards take the most memory
     /// (8 B each), and its product H_E · H_W is the sample's predictor from n = 28
     /// ([`sample_weight`]).
     ///
     /// # Panics
-    /// If `index` is not below the plan's number of units, or `per` is 0.
-    pub fn unit_halves(&self, index: usize, per: usize) -> (f64, f64) {
+    /// If `index` is not below the plan's number of units, `per` is 0, or `keep` is not in
+    /// (0, 1].
+    pub fn unit_halves(&self, index: usize, per: usize, keep: f64) -> (f64, f64) {
         let (kind, rows) = self.unit(index);
         let g = &self.g;
         let seed = (index as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
@@ -156,7 +174,7 @@ impl JoinPlan {
             let (rows_n, rows_s) = g.split_rows(rows);
             for r in [rows_n, rows_s] {
                 if !held.iter().any(|(h, _)| *h == r) {
-                    held.push((r, QuarterTable::row_sample(g.h, r, per, seed ^ u64::from(r))));
+                    held.push((r, QuarterTable::row_sample(g.h, r, per, keep, seed ^ u64::from(r))));
                 }
             }
             let sample = |r: u32| &held.iter().find(|(h, _)| *h == r).expect("walked above").1;
@@ -214,14 +232,14 @@ fn side_halves(
     loop {
         if sub.count_ones() == k {
             let ((len_n, drawn_n), (len_s, drawn_s)) = (north.at(sub), south.at(cols ^ sub));
-            if len_n > 0 && len_s > 0 {
+            if len_n > 0.0 && len_s > 0.0 {
                 let mut kept = 0u64;
                 for &a in drawn_n.iter().filter(|&&a| north_misses(a, fu, fv, c)) {
                     let south = drawn_s.iter().filter(|&&b| south_misses(b, fu, fv, c));
                     kept += south.filter(|&&b| half_of(a, b, c).is_some()).count() as u64;
                 }
                 let pairs = (drawn_n.len() * drawn_s.len()) as f64;
-                total += (len_n * len_s) as f64 * kept as f64 / pairs;
+                total += len_n * len_s * kept as f64 / pairs;
             }
         }
         if sub == 0 {
@@ -302,10 +320,10 @@ mod tests {
             let (mut exact, mut drawn) = (0.0, 0.0);
             for index in 0..plan.len() {
                 let halves = plan.solve(index, true).nodes as f64;
-                let (east, west) = plan.unit_halves(index, 1 << 10);
+                let (east, west) = plan.unit_halves(index, 1 << 10, 1.0);
                 assert_eq!(east + west, halves, "n = {n} unit {index}");
                 exact += halves;
-                let (east, west) = plan.unit_halves(index, 4);
+                let (east, west) = plan.unit_halves(index, 4, 1.0);
                 drawn += east + west;
             }
             assert!((drawn / exact - 1.0).abs() < 0.05, "n = {n}: {drawn} against {exact}");

@@ -250,7 +250,7 @@ fn the_sampling_plan_counts_and_weighs_as_the_whole_table() {
 
 /// A row-set plan without lengths (as at n = 28) counts its units' pairs from row-set lengths
 /// counted by a walk that stores nothing, per unit: the same pair counts as the whole table's,
-/// for units met the first time and again; it weighs them by the product of their estimated
+/// for units met the first time and again; it weighs them by a power of the product of their estimated
 /// east and west half-boards (1 where a unit enumerates none); and each row set's lengths are
 /// its lists' lengths in a loaded row-set table.
 #[test]
@@ -263,8 +263,8 @@ fn row_set_plans_weigh_as_the_whole_table() {
         for _ in 0..2 {
             for i in (0..whole.len()).step_by(step) {
                 assert_eq!(rows.unit_pairs(i), whole.unit_pairs(i), "n = {n} unit {i}");
-                let (east, west) = rows.unit_halves(i, cost::HALF_DRAWS);
-                assert_eq!(rows.sample_weight(i), 1.0 + east * west, "n = {n} unit {i}");
+                let (east, west) = rows.unit_halves(i, cost::HALF_DRAWS, cost::HALF_KEEP);
+                assert_eq!(rows.sample_weight(i), 1.0 + (east * west).powf(cost::PRODUCT_POWER), "n = {n} unit {i}");
                 if whole.solve(i, true).nodes == 0 {
                     assert_eq!(rows.sample_weight(i), 1.0, "n = {n} unit {i}");
                 }
