@@ -336,3 +336,20 @@ fn every_level_squeezes_like_the_portable_copy() {
         }
     }
 }
+
+/// Codes go in the fewest batches of at most the most a batch allows, all of one size but the
+/// last, which is at most B − 1 codes shorter: a sampled count weighs the batch it draws B
+/// times, so no batch may be a sliver of the others.
+#[test]
+fn code_batches_are_the_fewest_and_of_one_size() {
+    for most in [1usize, 2, 3, 7, 1000, 1 << 24] {
+        for len in [1usize, 2, 5, 999, 1000, 1001, 2001, 16_777_217, 117_838_270, 288_764_354] {
+            let (batches, batch) = super::pairs::batching(len, most);
+            assert!(batch <= most && batch >= 1, "{len} codes, at most {most}: {batch}");
+            assert_eq!(batches, len.div_ceil(most), "{len} codes, at most {most}");
+            assert_eq!(batches, len.div_ceil(batch), "{len} codes, at most {most}");
+            let last = len - (batches - 1) * batch;
+            assert!(last >= 1 && last + (batches - 1) >= batch, "{len} codes, at most {most}: last {last} of {batch}");
+        }
+    }
+}
