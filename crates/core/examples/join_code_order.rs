@@ -1,6 +1,6 @@
 //! Checks whether a random share of a join unit's codes costs the matcher what the same share
 //! of a count's batches costs: for each of UNITS random units of board N (row sets, as from
-//! n = 28), matches its two sides ([`Matcher::count_coded`], the default batches of 2^24
+//! n = 28), matches its two sides ([`Matcher::count_coded`], the default batches of at most 2^24
 //! codes) with the codes in the order they were enumerated (`whole`), shuffled (`shuffled`),
 //! and sorted by value (`sorted`); then, for each SHARE q, a random q of them, each code kept
 //! by a hash of its place (`random`), and the first q of the shuffled codes (`shuffled`).
