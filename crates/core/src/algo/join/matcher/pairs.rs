@@ -90,9 +90,9 @@ impl Matcher {
 
     /// Returns the weighted count of the prepared stored side (see [`Matcher::prepare`])
     /// against the `codes` of weights `weights`, in the fewest batches of at most
-    /// [`Matcher::code_batch`] codes, of one size (the last up to one code fewer a batch), each
-    /// sorted and then matched by pass A and pass B at the chunk width its own work calls for ([`Matcher::set_width`]); reports progress to `after` in `max_parts` parts at
-    /// most (see [`Matcher::count_in_place`]), the work of every batch known from its histogram
+    /// [`Matcher::code_batch`] codes, of one size ([`batching`]), each sorted and then matched
+    /// by pass A and pass B at the chunk width its own work calls for ([`Matcher::set_width`]);
+    /// reports progress to `after` in `max_parts` parts at most (see [`Matcher::count_in_place`]), the work of every batch known from its histogram
     /// before the first; `None` if `after` stopped it. When sampling ([`Matcher::sampling`])
     /// with a share of at most one over the batches, one batch drawn at random (by a hash of the
     /// seed) is sorted and matched, and its time weighs as many times as there are batches
