@@ -77,15 +77,19 @@ static PASCAL: [[u64; 64]; 64] = {
     t
 };
 
-/// Returns a number in [0, 1) drawn by a hash of (`seed`, `i`) (splitmix64's finalizer over
-/// `seed` ^ `i` · 2^64/φ, its top 53 bits): independent draws for a sample's pieces of work,
-/// the same for the same pair. Source: S. Vigna, splitmix64.c (public domain).
-pub fn uniform(seed: u64, i: u64) -> f64 {
+/// Returns a 64-bit hash of (`seed`, `i`): splitmix64's finalizer over `seed` ^ `i` · 2^64/φ,
+/// so that nearby seeds give unrelated values. Source: S. Vigna, splitmix64.c (public domain).
+pub fn mix(seed: u64, i: u64) -> u64 {
     let mut z = seed ^ i.wrapping_mul(0x9e37_79b9_7f4a_7c15);
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^= z >> 31;
-    (z >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+    z ^ (z >> 31)
+}
+
+/// Returns a number in [0, 1) drawn by a hash of (`seed`, `i`) (the top 53 bits of
+/// [`mix`]): independent draws for a sample's pieces of work, the same for the same pair.
+pub fn uniform(seed: u64, i: u64) -> f64 {
+    (mix(seed, i) >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
 }
 
 /// Places the low bits of `x` at the set bits of `mask`, in order (the BMI2 `pdep`

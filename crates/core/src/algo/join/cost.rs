@@ -15,9 +15,10 @@
 //! lookups per side, about 2 µs a unit at n = 20 (h = 10).
 //!
 //! From n = 28 the plan holds no lengths, and `nqueens plan` weighs a unit by walking its row
-//! sets, thinned ([`sample_weight`]); the same walk draws a few placements of each list, which estimates
-//! how many pairs survive the clash test on each side (0.3% to 70% at n = 28): the product of
-//! the east and west half-boards, which tracks the matcher's work far better than the pairs.
+//! sets, thinned ([`sample_weight`]); the same walk draws a few placements of each list, which
+//! estimates how many pairs survive the clash test on each side (0.3% to 70% at n = 28): the
+//! product of the east and west half-boards, which tracks the matcher's work far better than
+//! the pairs.
 
 /// The power of the pair count in [`weight`] (see the module docs).
 pub const PAIR_POWER: f64 = 0.83;
@@ -149,18 +150,19 @@ impl JoinPlan {
 }
 
 impl JoinPlan {
-    /// Returns an estimate of the half-boards unit `index` enumerates on its east and west sides (what
-    /// the unit's quarter-list pairs bound; 0.3% to 70% of a side's pairs at n = 28, by how many of
-    /// them clash): one walk of each row set the unit reads ([`QuarterTable::row_sample`], as
-    /// long as the walk that counts its lists' lengths, thinned to `keep`), with up to `per`
-    /// placements of each list drawn at random; each column split's pairs are weighed by the share of the drawn pairs that miss
-    /// the unit's forbidden diagonals and each other, as [`super::half::for_each_half`] tests
-    /// them. A unit with no east half-board enumerates nothing ((0, 0)). Exact where `per` is at
-    /// least the longest list and `keep` is 1. The draws are the same for the same unit. With 8 drawn a list
-    /// it came within 1.5% of the half-boards of 30 units of n = 28, in 0.04 s a unit on the AMD
-    /// VM (0.07 s on the Intel one; `join_sizes` with PER=8): it finds the units whose half-boards take the most memory
-    /// (8 B each), and its product H_E · H_W is the sample's predictor from n = 28
-    /// ([`sample_weight`]).
+    /// Returns an estimate of the half-boards unit `index` enumerates on its east and west sides
+    /// (what the unit's quarter-list pairs bound; 0.3% to 70% of a side's pairs at n = 28, by how
+    /// many of them clash): one walk of each row set the unit reads
+    /// ([`QuarterTable::row_sample`], as long as the walk that counts its lists' lengths, thinned
+    /// to `keep`), with up to `per` placements of each list drawn at random; each column split's
+    /// pairs are weighed by the share of the drawn pairs that miss the unit's forbidden
+    /// diagonals and each other, as [`super::half::for_each_half`] tests them. A unit with no
+    /// east half-board enumerates nothing ((0, 0)). Exact where `per` is at least the longest
+    /// list and `keep` is 1. The draws are the same for the same unit. With 8 drawn a list and
+    /// whole walks it came within 1.5% of the half-boards of 30 units of n = 28, in 0.04 s a
+    /// unit on the AMD VM (0.07 s on the Intel one; `join_sizes` with PER=8): it finds the units
+    /// whose half-boards take the most memory (8 B each), and a power of its product H_E · H_W
+    /// is the sample's predictor from n = 28 ([`sample_weight`]).
     ///
     /// # Panics
     /// If `index` is not below the plan's number of units, `per` is 0, or `keep` is not in

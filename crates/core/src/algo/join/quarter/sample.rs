@@ -3,6 +3,7 @@
 //! ([`JoinPlan::unit_halves`](crate::algo::join::JoinPlan::unit_halves)).
 
 use super::{MAX_H, QuarterTable, place, row_list};
+use crate::algo::join::bits::mix;
 
 impl QuarterTable {
     /// Returns the placements on exactly the local rows `rows` of the h×h square counted by
@@ -30,14 +31,9 @@ impl QuarterTable {
         let mut order = [0u32; MAX_H as usize];
         let order = row_list(rows, &mut order);
         let thinned = keep < 1.0 && order.len() >= 4;
-        // xorshift64 (G. Marsaglia, 2003), seeded through splitmix64's finalizer (S. Vigna), so
-        // that nearby seeds do not start with nearby, small draws.
-        let mut state = {
-            let mut z = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            (z ^ (z >> 31)) | 1
-        };
+        // xorshift64 (G. Marsaglia, 2003), seeded through a hash, so that nearby seeds do not
+        // start with nearby, small draws.
+        let mut state = mix(seed, 1) | 1;
         let mut next = move || {
             state ^= state << 13;
             state ^= state >> 7;
