@@ -218,9 +218,9 @@ sampling error falls as the square root of the budget, so four times the seconds
 machine's speed allowance (below: 5% a standard deviation, about ±10% at 95%) does not fall, so
 no budget takes the interval below about ±10%; a small board counted 100 times over gains
 nothing from more seconds; nor does a count
-estimated from its subproblems' first steps. A Q(28) plan on a 2-core VM said ±18–19% at 300 s
-and asked for 510 to 650 s (before each long unit's batches of codes were drawn from: ±22–49%,
-800 to 3,400 s); at 1200 s it had said ±15%.
+estimated from its subproblems' first steps. A Q(28) plan on a 2-core VM said ±14.4–14.7% at
+300 s over six seeds (about 90–100 units counted; earlier builds said ±18–49% and asked for 510
+to 3,400 s).
 
 What the CPU interval covers: the sampling error, the timing noise of each group (a group drawn
 twice is timed twice; a small board is counted again and again for the whole --sample-seconds),

@@ -42,11 +42,17 @@
 //!    the spread of the draws holds the timing noise of each group besides their sampling
 //!    error, and it does not vanish when every group was counted. The sample is also cut into
 //!    [`CHUNKS`] parts in the order counted (the random groups method, Wolter, *Introduction to
-//!    Variance Estimation*, 2nd ed., ch. 2): where their estimates spread more than that
-//!    variance says, the standard error is theirs, with Student's t for [`CHUNKS`] − 1 degrees
-//!    of freedom; and what they spread beyond the sampling error of a part is the machine's
-//!    speed changing while the sample ran ([`CpuEstimate::speed_spread`], taken only where each
-//!    part holds [`SPEED_PART_DRAWS`] draws or more), which a count meets
+//!    Variance Estimation*, 2nd ed., ch. 2), each draw weighed as the estimate weighs its
+//!    stratum: where each part holds [`SPEED_PART_DRAWS`] draws or more and their estimates
+//!    spread more than the second phase's variance says, or where they hold fewer and spread
+//!    more than an F test at 5% allows (Snedecor's F for [`CHUNKS`] − 1 and the strata's
+//!    degrees of freedom: parts of a few draws each spread more than the variance by chance in
+//!    about a third of samples, which had widened 2 of 6 samples of n = 28 from ±14–15% to
+//!    ±18%, results/2026-12-05-plan-parts/), the standard error is theirs with the first
+//!    phase's, with Student's t for [`CHUNKS`] − 1 degrees of freedom; and what they spread
+//!    beyond the sampling error of a part is the machine's speed changing while the sample ran
+//!    ([`CpuEstimate::speed_spread`], taken only where each part holds [`SPEED_PART_DRAWS`]
+//!    draws or more), which a count meets
 //!    as well: the 95% interval, for the CPU time of a count, is the estimate ± t·√(standard
 //!    error² + (s · estimate)²), s the speed spread or [`MACHINE_SPREAD`] (5%), whichever is
 //!    larger: a count minutes later meets the machine at another speed that no part of the
@@ -142,9 +148,10 @@ pub struct CpuEstimate {
     pub df: usize,
     /// The standard error of the stratified estimator alone (`stats::total`), in CPU seconds:
     /// the part of [`CpuEstimate::std_error`] that falls as 1/√budget. Where the spread between
-    /// the sample's ten parts is wider (step 3 of the module docs), `std_error` is that spread's,
-    /// and what it holds beyond this is the machine's speed moving during the sample, which
-    /// more budget does not narrow.
+    /// the sample's ten parts is taken instead (wider, or past an F test where the parts hold
+    /// few draws: step 3 of the module docs), `std_error` is that spread's with the first
+    /// phase's, and what it holds beyond this is the machine's speed moving during the sample,
+    /// which more budget does not narrow.
     pub sampling_std_error: f64,
     /// The low end of the 95% interval of a count's CPU time, in CPU seconds: the estimate's
     /// error and the machine's speed changing as much as it did during the sample

@@ -99,7 +99,8 @@ pub const LONG_SPREAD_POWER: f64 = 1.0;
 /// error to be taken as the machine's speed changing ([`CpuEstimate::speed_spread`]): with
 /// fewer, that excess is mostly the draws' own spread measured twice. At n = 28, 55 units of
 /// 10 s to 13 min in ten parts of 5 or 6 "varied by 34%" and widened a standard error of 20%
-/// to an interval of ±85% (results/2026-12-04-plan-spells/).
+/// to an interval of ±85% (results/2026-12-04-plan-spells/). With fewer, the parts' spread
+/// replaces the analytic variance only past an F test at 5% (step 3 of [`super`]'s docs).
 pub const SPEED_PART_DRAWS: usize = 20;
 
 /// Returns true if and only if `timed` draws fill the [`CHUNKS`] parts with
@@ -570,15 +571,27 @@ pub(super) fn estimate(strata: &[Stratum], groups: Groups, weighed: usize, draws
         by_stratum[d.h].push(Obs { x: d.x, y: d.c.t });
     }
     let time = stats::total(&w, &by_stratum, groups.count, false);
-    // The spread of the sample's time-ordered parts: over CHUNKS, the variance of the mean
-    // where it is wider than the analytic one; beyond the sampling error it would give a part
-    // (CHUNKS times the estimate's relative variance), the machine's speed changing, which a
-    // count meets too (step 3 of the module docs).
-    let fitted: Vec<(f64, f64)> = draws.iter().map(|d| (d.c.t, time.ratios[d.h] * d.x)).collect();
-    let relative = time.variance / (time.value * time.value).max(f64::MIN_POSITIVE);
+    // The spread of the sample's time-ordered parts, each weighed as the estimate weighs its
+    // strata: over CHUNKS, the variance of the second phase of the estimate, to be taken where
+    // it is wider than the analytic one (with the first phase's, which every part shares);
+    // beyond the sampling error it would give a part (CHUNKS times the second phase's relative
+    // variance), the machine's speed changing, which a count meets too (step 3 of the module
+    // docs).
+    let fitted: Vec<(f64, f64)> = draws
+        .iter()
+        .map(|d| (time.weights[d.h] * d.c.t, time.weights[d.h] * time.ratios[d.h] * d.x))
+        .collect();
+    let square = (time.value * time.value).max(f64::MIN_POSITIVE);
+    let relative = (time.variance - time.first_variance).max(0.0) / square;
     let parts = stats::chunk_variance(&fitted, CHUNKS);
+    // Parts of SPEED_PART_DRAWS draws or more are taken where wider; parts of fewer, only where
+    // an F test at 5% says so (their variance on CHUNKS − 1 degrees of freedom beyond the
+    // analytic one's, not the spread of a few draws' own).
+    let bar = if sees_speed(draws.len()) { 1.0 } else { stats::f95(CHUNKS - 1, time.df) };
     let (variance, df) = match parts {
-        Some(v) if v / CHUNKS as f64 > relative => (v / CHUNKS as f64 * time.value * time.value, CHUNKS - 1),
+        Some(v) if v / CHUNKS as f64 > bar * relative => {
+            (v / CHUNKS as f64 * square + time.first_variance, CHUNKS - 1)
+        }
         _ => (time.variance, time.df),
     };
     let speed_spread = match parts {
@@ -760,6 +773,42 @@ mod tests {
             exact: solutions,
         };
         Draw { h, g, x, c }
+    }
+
+    /// The spread of the sample's ten parts, on made-up draws of one stratum (1,000 groups, all
+    /// weighed): times 1 + δ_c ± 0.3, δ_c = ±δ by part. At δ = 0.1 the parts' variance is about
+    /// 1.1 times the analytic one: with 100 draws (parts of 10) that is within an F test's bar,
+    /// so the analytic variance stands with its degrees of freedom; with 200 (parts of 20,
+    /// SPEED_PART_DRAWS) the parts are taken, and their excess is the machine's speed. At δ = 0.2
+    /// (about 3.4 times) the parts of 10 are taken too, with t for 9 degrees of freedom.
+    #[test]
+    fn parts_of_few_draws_are_taken_only_past_an_f_test() {
+        let groups = Groups::new(1000, 1);
+        let strata = stratify(&(0..1000).map(|g| (g, 1.0)).collect::<Vec<_>>());
+        let sample = |draws: usize, delta: f64| {
+            let per = draws / CHUNKS;
+            let d: Vec<Draw> = (0..draws)
+                .map(|k| {
+                    let (c, j) = (k / per, k % per);
+                    let t =
+                        1.0 + if c % 2 == 0 { delta } else { -delta } + if j % 2 == 0 { 0.3 } else { -0.3 };
+                    draw_of(0, k, 1.0, t, None)
+                })
+                .collect();
+            estimate(&strata, groups, 1000, &d)
+        };
+        let near = sample(100, 0.1);
+        assert_eq!(
+            (near.df, near.std_error, near.speed_spread),
+            (99, near.sampling_std_error, 0.0),
+            "{near:?}"
+        );
+        let far = sample(100, 0.2);
+        assert_eq!((far.df, far.speed_spread), (CHUNKS - 1, 0.0), "{far:?}");
+        assert!(far.std_error > 1.5 * far.sampling_std_error, "{far:?}");
+        let seen = sample(200, 0.1);
+        assert_eq!(seen.df, CHUNKS - 1, "{seen:?}");
+        assert!(seen.std_error > seen.sampling_std_error && seen.speed_spread > 0.0, "{seen:?}");
     }
 
     /// The estimates on made-up draws: times t = 3x give 3·Σx over the plan; every group counted

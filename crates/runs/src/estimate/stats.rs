@@ -40,6 +40,15 @@ pub(super) struct Total {
     /// The ratio R_h = Σy/Σx of each stratum as given (a merged stratum's for each of its
     /// parts), for the fitted values R_h·x.
     pub ratios: Vec<f64>,
+    /// The part of `variance` from the first phase (the weighed sample's own error, the second
+    /// term of [`total`]'s formula): the same in every part of the sample, so the spread
+    /// between parts ([`chunk_variance`]) does not hold it.
+    pub first_variance: f64,
+    /// The weight of each stratum as given in the estimate (a merged stratum's for each of its
+    /// parts): W_h·x̄_h / Σx over its counted, so that Σ_h weight_h·Σy over its counted is the
+    /// estimate over the population. A part of the sample weighed so is an estimate of the
+    /// estimator's own form ([`chunk_variance`]).
+    pub weights: Vec<f64>,
 }
 
 /// Returns the estimate of Σy over the `population` groups of a plan, from the strata of its
@@ -86,9 +95,18 @@ pub(super) fn total(
     }
     let sampled: usize = groups.iter().map(|g| g.3.len()).sum();
     if sampled == 0 || m == 0 {
-        return Total { value: 0.0, variance: 0.0, strata: 0, df: 0, ratios: vec![0.0; weighed.len()] };
+        return Total {
+            value: 0.0,
+            variance: 0.0,
+            strata: 0,
+            df: 0,
+            ratios: vec![0.0; weighed.len()],
+            first_variance: 0.0,
+            weights: vec![0.0; weighed.len()],
+        };
     }
     let mut ratios = vec![0.0; weighed.len()];
+    let mut weights = vec![0.0; weighed.len()];
     // Per group: (W_h, ȳ_h, s_dh², S_yh², k_h, m_h).
     let mut parts = Vec::with_capacity(groups.len());
     for (g, &(first, mh, sum_x, ref obs)) in groups.iter().enumerate() {
@@ -98,6 +116,7 @@ pub(super) fn total(
         let ratio = if sx > 0.0 { sy / sx } else { 0.0 };
         ratios[first..end].fill(ratio);
         let mean_x = sum_x / mh.max(1) as f64;
+        weights[first..end].fill(if sx > 0.0 { mh as f64 / m as f64 * mean_x / sx } else { 0.0 });
         let mean_y = sy / k as f64;
         let spread = |f: &dyn Fn(&Obs) -> f64| {
             if k < 2 { 0.0 } else { obs.iter().map(|o| f(o).powi(2)).sum::<f64>() / (k - 1) as f64 }
@@ -119,16 +138,24 @@ pub(super) fn total(
         strata: groups.len(),
         df: sampled.saturating_sub(groups.len()),
         ratios,
+        first_variance: big_n * big_n * first,
+        weights,
     }
 }
 
 /// Returns the variance of the speed factors of a sample's `chunks` consecutive parts in the
 /// order counted (the random groups method, Wolter, *Introduction to Variance Estimation*, 2nd
-/// ed., ch. 2): each draw is (measured y, fitted value R_h·x); each part's factor is
-/// Σy/Σfitted over its draws; the result has `chunks` − 1 degrees of freedom, and over `chunks`
-/// it is the relative variance of the whole sample's mean. It holds the sampling error and the
-/// timing noise like the analytic variance, and besides them the machine's speed changing
-/// during the sample. `None` with fewer than 2 draws a part.
+/// ed., ch. 2): each draw is (measured y, fitted value R_h·x), both times its stratum's weight
+/// in the estimate ([`Total::weights`]), so that each part is an estimate of the estimator's
+/// own form, as the method asks; each part's factor is Σy/Σfitted over its draws; the result
+/// has `chunks` − 1 degrees of freedom, and over `chunks` it is the relative variance of the
+/// second phase of the whole sample's estimate. It holds the draws' sampling error and timing
+/// noise like the analytic variance, and besides them the machine's speed changing during the
+/// sample. (Unweighted, a part gave each stratum a weight in proportion to its draws' time, not
+/// its share of the estimate: the 101 draws of `plan 28 --seed 3` in
+/// results/2026-12-05-plan-predictor/ spread over random parts 0.76 times as much as the
+/// estimator's variance says, weighted 0.94 times; results/2026-12-05-plan-parts/.) `None` with
+/// fewer than 2 draws a part.
 pub(super) fn chunk_variance(draws: &[(f64, f64)], chunks: usize) -> Option<f64> {
     if chunks < 2 || draws.len() < 2 * chunks {
         return None;
@@ -162,6 +189,28 @@ pub(super) fn t975(df: usize) -> f64 {
     }
 }
 
+/// Returns the 0.95 quantile of Snedecor's F with `d1` and `d2` degrees of freedom, the bar of a
+/// one-sided test at 5% that a variance on `d1` degrees of freedom exceeds one on `d2`: Paulson's
+/// approximation (*Annals of Mathematical Statistics* 13, 1942; the Wilson–Hilferty cube root
+/// of each variance), within 2% of the tables' values for `d1` ≥ 3 and `d2` ≥ 5. Infinite for
+/// `d1` or `d2` of 0 (no test).
+pub(super) fn f95(d1: usize, d2: usize) -> f64 {
+    if d1 == 0 || d2 == 0 {
+        return f64::INFINITY;
+    }
+    const Z: f64 = 1.644_853_6;
+    let (a, b) = (2.0 / (9.0 * d1 as f64), 2.0 / (9.0 * d2 as f64));
+    // ((1 − b)·u − (1 − a)) = z·√(b·u² + a) for u = F^(1/3): the larger root of the square.
+    let qa = (1.0 - b).powi(2) - Z * Z * b;
+    let qb = -2.0 * (1.0 - a) * (1.0 - b);
+    let qc = (1.0 - a).powi(2) - Z * Z * a;
+    let disc = qb * qb - 4.0 * qa * qc;
+    if qa <= 0.0 || disc < 0.0 {
+        return f64::INFINITY;
+    }
+    ((-qb + disc.sqrt()) / (2.0 * qa)).powi(3)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -182,6 +231,12 @@ mod tests {
         let t = total(&weighed, &counted, 8000, false);
         assert!((t.value - 8000.0 * 3.0 * 6.0).abs() < 1e-6 * t.value, "{t:?}");
         assert_eq!((t.strata, t.df, t.ratios.clone()), (2, 13, vec![3.0, 3.0]));
+        // Each stratum's weight times its counted Σy, over the population, is the estimate.
+        let weighted: f64 =
+            counted.iter().zip(&t.weights).map(|(c, w)| w * c.iter().map(|o| o.y).sum::<f64>()).sum();
+        assert!((weighted * 8000.0 - t.value).abs() < 1e-9 * t.value, "{t:?}");
+        // y = 3x exactly: the second phase has no error, the first phase all of it.
+        assert!(t.first_variance > 0.0 && t.first_variance == t.variance, "{t:?}");
         // The between-strata term of the weighed sample's own error remains.
         assert!(t.variance > 0.0);
         // Everything weighed and counted once: exact.
@@ -217,6 +272,27 @@ mod tests {
         // Factors 1, 1, 2, 2: variance 1/3.
         assert!((v - 1.0 / 3.0).abs() < 1e-12, "{v}");
         assert_eq!(chunk_variance(&drift[..7], 4), None);
+    }
+
+    /// Paulson's F against the tables (e.g. NIST/SEMATECH e-Handbook, 1.3.6.7.3).
+    #[test]
+    fn snedecor_f_quantiles() {
+        for (d1, d2, table) in [
+            (9, 5, 4.772),
+            (9, 10, 3.020),
+            (9, 20, 2.393),
+            (9, 30, 2.211),
+            (9, 60, 2.040),
+            (9, 120, 1.959),
+            (3, 10, 3.708),
+            (5, 40, 2.449),
+        ] {
+            let f = f95(d1, d2);
+            assert!((f / table - 1.0).abs() < 0.02, "F({d1}, {d2}) = {f}, the tables say {table}");
+        }
+        assert!(f95(9, 1000) > 1.87 && f95(9, 1000) < 1.90);
+        assert_eq!(f95(0, 10), f64::INFINITY);
+        assert_eq!(f95(9, 0), f64::INFINITY);
     }
 
     #[test]
