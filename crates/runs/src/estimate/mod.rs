@@ -45,11 +45,13 @@
 //!    Variance Estimation*, 2nd ed., ch. 2), each draw weighed as the estimate weighs its
 //!    stratum: where each part holds [`SPEED_PART_DRAWS`] draws or more and their estimates
 //!    spread more than the second phase's variance says, or where they hold fewer and spread
-//!    more than an F test at 5% allows (Snedecor's F for [`CHUNKS`] − 1 and the strata's
-//!    degrees of freedom: parts of a few draws each spread more than the variance by chance in
-//!    about a third of samples, which had widened 2 of 6 samples of n = 28 from ±14–15% to
-//!    ±18%, results/2026-12-05-plan-parts/), the standard error is theirs with the first
-//!    phase's, with Student's t for [`CHUNKS`] − 1 degrees of freedom; and what they spread
+//!    more than the bar of an F test at 5% (Snedecor's F for [`CHUNKS`] − 1 and the strata's
+//!    degrees of freedom; conservative, as the analytic variance holds the parts' spread too:
+//!    1.5% of random orders of one sample's draws passed it), the standard error is theirs
+//!    with the first phase's, with Student's t for [`CHUNKS`] − 1 degrees of freedom. (Parts
+//!    of about ten draws each spread more than the variance by chance in 20–40% of such orders,
+//!    and so had widened 2 of 6 samples of n = 28 from ±14–15% to ±18%:
+//!    results/2026-12-05-plan-parts/.) What they spread
 //!    beyond the sampling error of a part is the machine's speed changing while the sample ran
 //!    ([`CpuEstimate::speed_spread`], taken only where each part holds [`SPEED_PART_DRAWS`]
 //!    draws or more), which a count meets
@@ -150,8 +152,9 @@ pub struct CpuEstimate {
     /// the part of [`CpuEstimate::std_error`] that falls as 1/√budget. Where the spread between
     /// the sample's ten parts is taken instead (wider, or past an F test where the parts hold
     /// few draws: step 3 of the module docs), `std_error` is that spread's with the first
-    /// phase's, and what it holds beyond this is the machine's speed moving during the sample,
-    /// which more budget does not narrow.
+    /// phase's. What it holds beyond this is, where each part holds [`SPEED_PART_DRAWS`] draws
+    /// or more, the machine's speed moving during the sample, which more budget does not
+    /// narrow; with fewer, sampling error too ([`CpuEstimate::narrowing`]).
     pub sampling_std_error: f64,
     /// The low end of the 95% interval of a count's CPU time, in CPU seconds: the estimate's
     /// error and the machine's speed changing as much as it did during the sample

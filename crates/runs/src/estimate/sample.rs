@@ -69,8 +69,9 @@ pub const GROUP_SECONDS: f64 = 0.002;
 /// sample's time-ordered parts across the whole budget holds the spells.
 pub const PASSES: usize = 100;
 
-/// The time-ordered parts of the sample whose spread bounds the interval from below (step 3 of
-/// [`super`]'s docs).
+/// The time-ordered parts of the sample whose spread replaces the analytic variance of the
+/// draws where it is wider (parts of [`SPEED_PART_DRAWS`] draws or more) or wider past an F
+/// test's bar (fewer): step 3 of [`super`]'s docs.
 pub const CHUNKS: usize = 10;
 
 /// The least relative standard deviation of the machine's speed the CPU interval allows for
@@ -100,7 +101,8 @@ pub const LONG_SPREAD_POWER: f64 = 1.0;
 /// fewer, that excess is mostly the draws' own spread measured twice. At n = 28, 55 units of
 /// 10 s to 13 min in ten parts of 5 or 6 "varied by 34%" and widened a standard error of 20%
 /// to an interval of ±85% (results/2026-12-04-plan-spells/). With fewer, the parts' spread
-/// replaces the analytic variance only past an F test at 5% (step 3 of [`super`]'s docs).
+/// replaces the analytic variance of the draws only past the bar of an F test at 5% (step 3 of
+/// [`super`]'s docs).
 pub const SPEED_PART_DRAWS: usize = 20;
 
 /// Returns true if and only if `timed` draws fill the [`CHUNKS`] parts with
@@ -582,11 +584,12 @@ pub(super) fn estimate(strata: &[Stratum], groups: Groups, weighed: usize, draws
         .map(|d| (time.weights[d.h] * d.c.t, time.weights[d.h] * time.ratios[d.h] * d.x))
         .collect();
     let square = (time.value * time.value).max(f64::MIN_POSITIVE);
-    let relative = (time.variance - time.first_variance).max(0.0) / square;
+    let relative = time.second_variance / square;
     let parts = stats::chunk_variance(&fitted, CHUNKS);
-    // Parts of SPEED_PART_DRAWS draws or more are taken where wider; parts of fewer, only where
-    // an F test at 5% says so (their variance on CHUNKS − 1 degrees of freedom beyond the
-    // analytic one's, not the spread of a few draws' own).
+    // Parts of SPEED_PART_DRAWS draws or more are taken where wider; parts of fewer, only past
+    // the bar of an F test at 5% (their variance on CHUNKS − 1 degrees of freedom beyond the
+    // analytic one's, not the spread of a few draws' own; conservative, as the analytic
+    // variance holds the parts' spread too).
     let bar = if sees_speed(draws.len()) { 1.0 } else { stats::f95(CHUNKS - 1, time.df) };
     let (variance, df) = match parts {
         Some(v) if v / CHUNKS as f64 > bar * relative => {
@@ -775,27 +778,31 @@ mod tests {
         Draw { h, g, x, c }
     }
 
-    /// The spread of the sample's ten parts, on made-up draws of one stratum (1,000 groups, all
-    /// weighed): times 1 + δ_c ± 0.3, δ_c = ±δ by part. At δ = 0.1 the parts' variance is about
-    /// 1.1 times the analytic one: with 100 draws (parts of 10) that is within an F test's bar,
-    /// so the analytic variance stands with its degrees of freedom; with 200 (parts of 20,
-    /// SPEED_PART_DRAWS) the parts are taken, and their excess is the machine's speed. At δ = 0.2
-    /// (about 3.4 times) the parts of 10 are taken too, with t for 9 degrees of freedom.
+    /// The spread of the sample's ten parts, on made-up draws of one stratum (1,000 of 10,000
+    /// groups weighed, so the weighing has an error of its own): times 1 + δ_c ± 0.3,
+    /// δ_c = ±δ by part, so each part's factor is 1 ± δ exactly. At δ = 0.1 the parts' variance
+    /// is about 1.1 times the analytic one: with 100 draws (parts of 10) that is within an F
+    /// test's bar, so the analytic variance stands with its degrees of freedom; with 200
+    /// (parts of 20, SPEED_PART_DRAWS) the parts are taken, and their excess is the machine's
+    /// speed. At δ = 0.2 (about 3.4 times) the parts of 10 are taken too, with t for 9 degrees
+    /// of freedom and the weighing's variance added. Then two strata of equal weight, one
+    /// drawn 9 times a part with the same noise, the other once a part exactly: weighed as
+    /// the estimate weighs them, the parts spread as the analytic variance says (each part's
+    /// noisy stratum counts for half of it); unweighted, they would spread 3.2 times as much
+    /// and be taken.
     #[test]
     fn parts_of_few_draws_are_taken_only_past_an_f_test() {
-        let groups = Groups::new(1000, 1);
-        let strata = stratify(&(0..1000).map(|g| (g, 1.0)).collect::<Vec<_>>());
+        let groups = Groups::new(10_000, 1);
+        let noise = |k: usize, per: usize, delta: f64| {
+            let (c, j) = (k / per, k % per);
+            (if c % 2 == 0 { delta } else { -delta }) + if j % 2 == 0 { 0.3 } else { -0.3 }
+        };
+        let one = stratify(&(0..1000).map(|g| (g, 1.0)).collect::<Vec<_>>());
         let sample = |draws: usize, delta: f64| {
             let per = draws / CHUNKS;
-            let d: Vec<Draw> = (0..draws)
-                .map(|k| {
-                    let (c, j) = (k / per, k % per);
-                    let t =
-                        1.0 + if c % 2 == 0 { delta } else { -delta } + if j % 2 == 0 { 0.3 } else { -0.3 };
-                    draw_of(0, k, 1.0, t, None)
-                })
-                .collect();
-            estimate(&strata, groups, 1000, &d)
+            let d: Vec<Draw> =
+                (0..draws).map(|k| draw_of(0, k, 1.0, 1.0 + noise(k, per, delta), None)).collect();
+            estimate(&one, groups, 1000, &d)
         };
         let near = sample(100, 0.1);
         assert_eq!(
@@ -803,12 +810,30 @@ mod tests {
             (99, near.sampling_std_error, 0.0),
             "{near:?}"
         );
-        let far = sample(100, 0.2);
+        let (delta, far) = (0.2, sample(100, 0.2));
         assert_eq!((far.df, far.speed_spread), (CHUNKS - 1, 0.0), "{far:?}");
-        assert!(far.std_error > 1.5 * far.sampling_std_error, "{far:?}");
+        // The parts' factors are 1 ± δ (variance δ²·10/9, over CHUNKS δ²/9 of the estimate
+        // 10,000 squared); the weighing's, (1/1000 − 1/10000) · 10,000² · S_y², with S_y² the
+        // draws' variance: (δ² + 0.09) · 100/99.
+        let first = (1e-3 - 1e-4) * 1e8 * (delta * delta + 0.09) * 100.0 / 99.0;
+        let expected = delta * delta / 9.0 * 1e8 + first;
+        assert!((far.cpu_seconds - 1e4).abs() < 1e-6, "{far:?}");
+        assert!((far.std_error.powi(2) / expected - 1.0).abs() < 1e-9, "{far:?} against {expected}");
         let seen = sample(200, 0.1);
         assert_eq!(seen.df, CHUNKS - 1, "{seen:?}");
         assert!(seen.std_error > seen.sampling_std_error && seen.speed_spread > 0.0, "{seen:?}");
+        // Two strata of 500 weighed groups each, x = 1: per part, 9 noisy draws of the first,
+        // then one exact draw of the second.
+        let units = |from: usize| (from..from + 500).map(|g| (g, 1.0)).collect::<Vec<_>>();
+        let two = vec![Stratum { units: units(0), mean_x: 1.0 }, Stratum { units: units(500), mean_x: 1.0 }];
+        let d: Vec<Draw> = (0..100)
+            .map(|k| match k % 10 {
+                9 => draw_of(1, 500 + k, 1.0, 1.0, None),
+                j => draw_of(0, k, 1.0, 1.0 + noise(k / 10 * 9 + j, 9, 0.1), None),
+            })
+            .collect();
+        let mixed = estimate(&two, groups, 1000, &d);
+        assert_eq!((mixed.df, mixed.std_error), (98, mixed.sampling_std_error), "{mixed:?}");
     }
 
     /// The estimates on made-up draws: times t = 3x give 3·Σx over the plan; every group counted

@@ -44,6 +44,9 @@ pub(super) struct Total {
     /// term of [`total`]'s formula): the same in every part of the sample, so the spread
     /// between parts ([`chunk_variance`]) does not hold it.
     pub first_variance: f64,
+    /// The rest of `variance`, from the second phase (the draws within their strata, the first
+    /// term of [`total`]'s formula): what the spread between parts estimates too.
+    pub second_variance: f64,
     /// The weight of each stratum as given in the estimate (a merged stratum's for each of its
     /// parts): W_h·x̄_h / Σx over its counted, so that Σ_h weight_h·Σy over its counted is the
     /// estimate over the population. A part of the sample weighed so is an estimate of the
@@ -102,6 +105,7 @@ pub(super) fn total(
             df: 0,
             ratios: vec![0.0; weighed.len()],
             first_variance: 0.0,
+            second_variance: 0.0,
             weights: vec![0.0; weighed.len()],
         };
     }
@@ -139,6 +143,7 @@ pub(super) fn total(
         df: sampled.saturating_sub(groups.len()),
         ratios,
         first_variance: big_n * big_n * first,
+        second_variance: big_n * big_n * second,
         weights,
     }
 }
@@ -236,7 +241,10 @@ mod tests {
             counted.iter().zip(&t.weights).map(|(c, w)| w * c.iter().map(|o| o.y).sum::<f64>()).sum();
         assert!((weighted * 8000.0 - t.value).abs() < 1e-9 * t.value, "{t:?}");
         // y = 3x exactly: the second phase has no error, the first phase all of it.
-        assert!(t.first_variance > 0.0 && t.first_variance == t.variance, "{t:?}");
+        assert!(
+            t.first_variance > 0.0 && t.first_variance == t.variance && t.second_variance == 0.0,
+            "{t:?}"
+        );
         // The between-strata term of the weighed sample's own error remains.
         assert!(t.variance > 0.0);
         // Everything weighed and counted once: exact.
@@ -260,6 +268,17 @@ mod tests {
         let counted = vec![vec![o(1.0, 1.0); 4], vec![o(2.0, 4.0); 3], vec![o(3.0, 3.0)]];
         let t = total(&weighed, &counted, 30, true);
         assert_eq!((t.strata, t.ratios.clone()), (2, vec![1.0, 15.0 / 9.0, 15.0 / 9.0]), "{t:?}");
+        // A merged stratum's weight stands for each of its parts: Σ weight·Σy is the estimate.
+        let weighted: f64 =
+            counted.iter().zip(&t.weights).map(|(c, w)| w * c.iter().map(|o| o.y).sum::<f64>()).sum();
+        assert!((weighted * 30.0 - t.value).abs() < 1e-9 * t.value && t.weights[1] == t.weights[2], "{t:?}");
+        // The last stratum too few: merged into the one before.
+        let counted = vec![vec![o(1.0, 1.0); 4], vec![o(2.0, 4.0); 4], vec![o(3.0, 3.0); 2]];
+        let t = total(&weighed, &counted, 30, true);
+        let weighted: f64 =
+            counted.iter().zip(&t.weights).map(|(c, w)| w * c.iter().map(|o| o.y).sum::<f64>()).sum();
+        assert_eq!((t.strata, t.ratios[1] == t.ratios[2]), (2, true), "{t:?}");
+        assert!((weighted * 30.0 - t.value).abs() < 1e-9 * t.value && t.weights[1] == t.weights[2], "{t:?}");
     }
 
     /// Parts at one speed have no spread; a machine twice as slow in the second half does.
