@@ -224,6 +224,11 @@ mod tests {
         Weighed { count, mean_x }
     }
 
+    /// Σ_h weight_h · Σy over stratum h's counted: the estimate over the population.
+    fn weighted_sum(counted: &[Vec<Obs>], t: &Total) -> f64 {
+        counted.iter().zip(&t.weights).map(|(c, w)| w * c.iter().map(|o| o.y).sum::<f64>()).sum()
+    }
+
     /// y = 3x exactly: the estimate is 3·Σx scaled to the population, with no within-stratum
     /// error; counting every weighed group of a fully weighed plan without replacement is exact.
     #[test]
@@ -237,8 +242,7 @@ mod tests {
         assert!((t.value - 8000.0 * 3.0 * 6.0).abs() < 1e-6 * t.value, "{t:?}");
         assert_eq!((t.strata, t.df, t.ratios.clone()), (2, 13, vec![3.0, 3.0]));
         // Each stratum's weight times its counted Σy, over the population, is the estimate.
-        let weighted: f64 =
-            counted.iter().zip(&t.weights).map(|(c, w)| w * c.iter().map(|o| o.y).sum::<f64>()).sum();
+        let weighted = weighted_sum(&counted, &t);
         assert!((weighted * 8000.0 - t.value).abs() < 1e-9 * t.value, "{t:?}");
         // y = 3x exactly: the second phase has no error, the first phase all of it.
         assert!(
@@ -269,14 +273,12 @@ mod tests {
         let t = total(&weighed, &counted, 30, true);
         assert_eq!((t.strata, t.ratios.clone()), (2, vec![1.0, 15.0 / 9.0, 15.0 / 9.0]), "{t:?}");
         // A merged stratum's weight stands for each of its parts: Σ weight·Σy is the estimate.
-        let weighted: f64 =
-            counted.iter().zip(&t.weights).map(|(c, w)| w * c.iter().map(|o| o.y).sum::<f64>()).sum();
+        let weighted = weighted_sum(&counted, &t);
         assert!((weighted * 30.0 - t.value).abs() < 1e-9 * t.value && t.weights[1] == t.weights[2], "{t:?}");
         // The last stratum too few: merged into the one before.
         let counted = vec![vec![o(1.0, 1.0); 4], vec![o(2.0, 4.0); 4], vec![o(3.0, 3.0); 2]];
         let t = total(&weighed, &counted, 30, true);
-        let weighted: f64 =
-            counted.iter().zip(&t.weights).map(|(c, w)| w * c.iter().map(|o| o.y).sum::<f64>()).sum();
+        let weighted = weighted_sum(&counted, &t);
         assert_eq!((t.strata, t.ratios[1] == t.ratios[2]), (2, true), "{t:?}");
         assert!((weighted * 30.0 - t.value).abs() < 1e-9 * t.value && t.weights[1] == t.weights[2], "{t:?}");
     }
